@@ -1,0 +1,27 @@
+#!/bin/sh
+# install-deps.sh: everything RockLake needs to build and test on Debian 12, installed
+# by the project itself (CI runs on a clean machine): Debian packages, then a Python
+# virtualenv in .venv with the test-only PyPI packages (moto's S3 server; DuckDB and its
+# extensions for the end-to-end tests).
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO=sudo
+PACKAGES="build-essential autoconf automake libtool pkg-config
+  libsqlite3-dev libcurl4-openssl-dev libprotobuf-c-dev protobuf-c-compiler
+  libjansson-dev check libssl-dev libpg-query-dev
+  python3 python3-venv python3-pip postgresql-15 postgresql-client-15 curl"
+missing=""
+for p in $PACKAGES; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+	$SUDO apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing
+fi
+
+if [ ! -x "$top/.venv/bin/python" ]; then
+	python3 -m venv "$top/.venv"
+fi
+"$top/.venv/bin/pip" install -q --disable-pip-version-check -r "$top/test/requirements.txt"

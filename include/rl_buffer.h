@@ -1,0 +1,66 @@
+/*
+ * rl_buffer.h: a growable byte buffer with big/little-endian and varint writers and
+ * a bounds-checked reader. Every encoder in RockLake (SSTs, manifests, keys, wire
+ * messages) builds into an RlBuf, and every decoder reads through an RlReader, so
+ * overruns are caught in one place instead of in each format.
+ */
+#ifndef RL_BUFFER_H
+#define RL_BUFFER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct RlBuf
+{
+	uint8_t    *data;
+	size_t		len;
+	size_t		cap;
+} RlBuf;
+
+void		rlbuf_init(RlBuf *buf);
+void		rlbuf_free(RlBuf *buf);
+void		rlbuf_reset(RlBuf *buf);
+void		rlbuf_reserve(RlBuf *buf, size_t extra);
+void		rlbuf_append(RlBuf *buf, const void *data, size_t len);
+void		rlbuf_append_str(RlBuf *buf, const char *s);
+void		rlbuf_printf(RlBuf *buf, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void		rlbuf_put_u8(RlBuf *buf, uint8_t v);
+void		rlbuf_put_u16le(RlBuf *buf, uint16_t v);
+void		rlbuf_put_u32le(RlBuf *buf, uint32_t v);
+void		rlbuf_put_u64le(RlBuf *buf, uint64_t v);
+void		rlbuf_put_u32be(RlBuf *buf, uint32_t v);
+void		rlbuf_put_u64be(RlBuf *buf, uint64_t v);
+void		rlbuf_put_varint(RlBuf *buf, uint64_t v);
+/* NUL-terminate without counting the NUL in len. */
+const char *rlbuf_cstr(RlBuf *buf);
+/* Hand the bytes to the caller (who frees them) and leave buf empty. */
+uint8_t    *rlbuf_steal(RlBuf *buf, size_t *len);
+
+/* Little-/big-endian loads from raw memory. */
+uint16_t	rl_load_u16le(const uint8_t *p);
+uint32_t	rl_load_u32le(const uint8_t *p);
+uint64_t	rl_load_u64le(const uint8_t *p);
+uint32_t	rl_load_u32be(const uint8_t *p);
+uint64_t	rl_load_u64be(const uint8_t *p);
+void		rl_store_u32le(uint8_t *p, uint32_t v);
+void		rl_store_u64be(uint8_t *p, uint64_t v);
+
+/* A cursor over read-only bytes; any overrun sets failed and returns zeros. */
+typedef struct RlReader
+{
+	const uint8_t *p;
+	const uint8_t *end;
+	bool		failed;
+} RlReader;
+
+void		rlreader_init(RlReader *r, const void *data, size_t len);
+uint8_t		rlreader_u8(RlReader *r);
+uint32_t	rlreader_u32le(RlReader *r);
+uint64_t	rlreader_u64le(RlReader *r);
+uint64_t	rlreader_varint(RlReader *r);
+/* Returns a pointer to len bytes inside the input, or NULL on overrun. */
+const uint8_t *rlreader_bytes(RlReader *r, size_t len);
+size_t		rlreader_remaining(const RlReader *r);
+
+#endif

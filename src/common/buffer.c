@@ -1,0 +1,285 @@
+/*
+ * buffer.c: RlBuf (growable byte buffer with fixed-width and varint writers) and
+ * RlReader (bounds-checked cursor). All encoders and decoders go through these, so
+ * a malformed object can only ever make a reader fail, not read past its end.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rl_buffer.h"
+
+void
+rlbuf_init(RlBuf *buf)
+{
+	buf->data = NULL;
+	buf->len = 0;
+	buf->cap = 0;
+}
+
+void
+rlbuf_free(RlBuf *buf)
+{
+	free(buf->data);
+	rlbuf_init(buf);
+}
+
+void
+rlbuf_reset(RlBuf *buf)
+{
+	buf->len = 0;
+}
+
+void
+rlbuf_reserve(RlBuf *buf, size_t extra)
+{
+	size_t		need = buf->len + extra + 1;	/* room for a NUL */
+
+	if (need <= buf->cap)
+		return;
+	size_t		cap = buf->cap ? buf->cap : 64;
+
+	while (cap < need)
+		cap *= 2;
+	uint8_t    *p = realloc(buf->data, cap);
+
+	if (p == NULL)
+		abort();				/* out of memory: no sane way to continue */
+	buf->data = p;
+	buf->cap = cap;
+}
+
+void
+rlbuf_append(RlBuf *buf, const void *data, size_t len)
+{
+	rlbuf_reserve(buf, len);
+	if (len)
+		memcpy(buf->data + buf->len, data, len);
+	buf->len += len;
+}
+
+void
+rlbuf_append_str(RlBuf *buf, const char *s)
+{
+	rlbuf_append(buf, s, strlen(s));
+}
+
+void
+rlbuf_printf(RlBuf *buf, const char *fmt, ...)
+{
+	va_list		ap;
+	int			n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	rlbuf_reserve(buf, (size_t) n);
+	va_start(ap, fmt);
+	vsnprintf((char *) buf->data + buf->len, (size_t) n + 1, fmt, ap);
+	va_end(ap);
+	buf->len += (size_t) n;
+}
+
+void
+rlbuf_put_u8(RlBuf *buf, uint8_t v)
+{
+	rlbuf_append(buf, &v, 1);
+}
+
+void
+rlbuf_put_u16le(RlBuf *buf, uint16_t v)
+{
+	uint8_t		b[2] = {(uint8_t) v, (uint8_t) (v >> 8)};
+
+	rlbuf_append(buf, b, 2);
+}
+
+void
+rlbuf_put_u32le(RlBuf *buf, uint32_t v)
+{
+	uint8_t		b[4];
+
+	rl_store_u32le(b, v);
+	rlbuf_append(buf, b, 4);
+}
+
+void
+rlbuf_put_u64le(RlBuf *buf, uint64_t v)
+{
+	rlbuf_put_u32le(buf, (uint32_t) v);
+	rlbuf_put_u32le(buf, (uint32_t) (v >> 32));
+}
+
+void
+rlbuf_put_u32be(RlBuf *buf, uint32_t v)
+{
+	uint8_t		b[4] = {(uint8_t) (v >> 24), (uint8_t) (v >> 16), (uint8_t) (v >> 8), (uint8_t) v};
+
+	rlbuf_append(buf, b, 4);
+}
+
+void
+rlbuf_put_u64be(RlBuf *buf, uint64_t v)
+{
+	uint8_t		b[8];
+
+	rl_store_u64be(b, v);
+	rlbuf_append(buf, b, 8);
+}
+
+void
+rlbuf_put_varint(RlBuf *buf, uint64_t v)
+{
+	uint8_t		b[10];
+	int			n = 0;
+
+	while (v >= 0x80)
+	{
+		b[n++] = (uint8_t) (v | 0x80);
+		v >>= 7;
+	}
+	b[n++] = (uint8_t) v;
+	rlbuf_append(buf, b, (size_t) n);
+}
+
+const char *
+rlbuf_cstr(RlBuf *buf)
+{
+	rlbuf_reserve(buf, 0);
+	buf->data[buf->len] = '\0';
+	return (const char *) buf->data;
+}
+
+uint8_t *
+rlbuf_steal(RlBuf *buf, size_t *len)
+{
+	uint8_t    *p = buf->data;
+
+	if (len)
+		*len = buf->len;
+	rlbuf_init(buf);
+	return p;
+}
+
+uint16_t
+rl_load_u16le(const uint8_t *p)
+{
+	return (uint16_t) (p[0] | (p[1] << 8));
+}
+
+uint32_t
+rl_load_u32le(const uint8_t *p)
+{
+	return (uint32_t) p[0] | ((uint32_t) p[1] << 8) | ((uint32_t) p[2] << 16) | ((uint32_t) p[3] << 24);
+}
+
+uint64_t
+rl_load_u64le(const uint8_t *p)
+{
+	return (uint64_t) rl_load_u32le(p) | ((uint64_t) rl_load_u32le(p + 4) << 32);
+}
+
+uint32_t
+rl_load_u32be(const uint8_t *p)
+{
+	return ((uint32_t) p[0] << 24) | ((uint32_t) p[1] << 16) | ((uint32_t) p[2] << 8) | (uint32_t) p[3];
+}
+
+uint64_t
+rl_load_u64be(const uint8_t *p)
+{
+	return ((uint64_t) rl_load_u32be(p) << 32) | (uint64_t) rl_load_u32be(p + 4);
+}
+
+void
+rl_store_u32le(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t) v;
+	p[1] = (uint8_t) (v >> 8);
+	p[2] = (uint8_t) (v >> 16);
+	p[3] = (uint8_t) (v >> 24);
+}
+
+void
+rl_store_u64be(uint8_t *p, uint64_t v)
+{
+	for (int i = 7; i >= 0; i--)
+	{
+		p[i] = (uint8_t) v;
+		v >>= 8;
+	}
+}
+
+void
+rlreader_init(RlReader *r, const void *data, size_t len)
+{
+	r->p = data;
+	r->end = r->p + len;
+	r->failed = false;
+}
+
+const uint8_t *
+rlreader_bytes(RlReader *r, size_t len)
+{
+	if (r->failed || (size_t) (r->end - r->p) < len)
+	{
+		r->failed = true;
+		return NULL;
+	}
+	const uint8_t *p = r->p;
+
+	r->p += len;
+	return p;
+}
+
+uint8_t
+rlreader_u8(RlReader *r)
+{
+	const uint8_t *p = rlreader_bytes(r, 1);
+
+	return p ? p[0] : 0;
+}
+
+uint32_t
+rlreader_u32le(RlReader *r)
+{
+	const uint8_t *p = rlreader_bytes(r, 4);
+
+	return p ? rl_load_u32le(p) : 0;
+}
+
+uint64_t
+rlreader_u64le(RlReader *r)
+{
+	const uint8_t *p = rlreader_bytes(r, 8);
+
+	return p ? rl_load_u64le(p) : 0;
+}
+
+uint64_t
+rlreader_varint(RlReader *r)
+{
+	uint64_t	v = 0;
+
+	for (int shift = 0; shift < 64; shift += 7)
+	{
+		uint8_t		b = rlreader_u8(r);
+
+		if (r->failed)
+			return 0;
+		v |= (uint64_t) (b & 0x7f) << shift;
+		if (!(b & 0x80))
+			return v;
+	}
+	r->failed = true;
+	return 0;
+}
+
+size_t
+rlreader_remaining(const RlReader *r)
+{
+	return r->failed ? 0 : (size_t) (r->end - r->p);
+}

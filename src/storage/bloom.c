@@ -1,0 +1,1 @@
+/* placeholder: bloom.c is being written */

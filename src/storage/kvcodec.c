@@ -1,0 +1,1 @@
+/* placeholder: kvcodec.c is being written */

@@ -1,0 +1,1 @@
+/* placeholder: lsm.c is being written */

@@ -1,0 +1,1 @@
+/* placeholder: manifest.c is being written */

@@ -1,0 +1,1 @@
+/* placeholder: memtable.c is being written */

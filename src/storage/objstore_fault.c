@@ -1,0 +1,1 @@
+/* placeholder: objstore_fault.c is being written */

@@ -1,0 +1,1 @@
+/* placeholder: objstore_local.c is being written */

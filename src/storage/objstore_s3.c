@@ -1,0 +1,1 @@
+/* placeholder: objstore_s3.c is being written */

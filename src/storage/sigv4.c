@@ -1,0 +1,1 @@
+/* placeholder: sigv4.c is being written */

@@ -1,0 +1,1 @@
+/* placeholder: sst.c is being written */
