@@ -71,15 +71,19 @@ rlbuf_printf(RlBuf *buf, const char *fmt, ...)
 	va_list		ap;
 	int			n;
 
+	rlbuf_reserve(buf, 64);
 	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
+	n = vsnprintf((char *) buf->data + buf->len, buf->cap - buf->len, fmt, ap);
 	va_end(ap);
 	if (n < 0)
 		return;
-	rlbuf_reserve(buf, (size_t) n);
-	va_start(ap, fmt);
-	vsnprintf((char *) buf->data + buf->len, (size_t) n + 1, fmt, ap);
-	va_end(ap);
+	if ((size_t) n >= buf->cap - buf->len)
+	{
+		rlbuf_reserve(buf, (size_t) n);
+		va_start(ap, fmt);
+		vsnprintf((char *) buf->data + buf->len, (size_t) n + 1, fmt, ap);
+		va_end(ap);
+	}
 	buf->len += (size_t) n;
 }
 

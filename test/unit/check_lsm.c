@@ -1,1 +1,530 @@
-int main(void) { return 0; }
+/*
+ * check_lsm.c: the LSM end to end on the local object store: commit and read back,
+ * group commit, reopen with WAL replay, flush / compaction / GC, fencing between
+ * two writers (reference/lsm-on-s3.md §14 D1, D2), a follower reading while the
+ * writer commits, compacts and collects (E1, E2), corrupt objects detected (A4),
+ * and refusal of a store without conditional writes (B10).
+ */
+#include <inttypes.h>
+#include <pthread.h>
+
+#include "lsm.h"
+#include "manifest.h"
+#include "test_util.h"
+#include "ulid.h"
+
+static char *dir;
+static ObjectStore *os;
+static LsmOptions opts;
+
+static void
+setup(void)
+{
+	dir = test_mkdtemp();
+	os = objstore_local_open(dir);
+	lsm_options_default(&opts);
+	opts.auto_maintenance = false;
+}
+
+static void
+teardown(void)
+{
+	obj_close(os);
+	test_rmdir(dir);
+}
+
+static void
+key_of(int i, char *key)
+{
+	snprintf(key, 32, "key/%08d", i);
+}
+
+static uint64_t
+commit_one(Lsm *lsm, const char *key, const char *value)
+{
+	LsmBatch   *b = lsm_batch_new();
+	uint64_t	seq = 0;
+
+	if (value)
+		lsm_batch_put(b, key, strlen(key), value, strlen(value));
+	else
+		lsm_batch_delete(b, key, strlen(key));
+	ck_assert_msg(lsm_commit(lsm, &b, 1, &seq) == RL_OK, "commit: %s", rl_last_error());
+	lsm_batch_free(b);
+	return seq;
+}
+
+static void
+assert_value(Lsm *lsm, const char *key, const char *expect)
+{
+	RlBuf		v;
+
+	rlbuf_init(&v);
+	RlStatus	rc = lsm_get(lsm, key, strlen(key), &v);
+
+	if (expect == NULL)
+		ck_assert_msg(rc == RL_NOT_FOUND, "%s: expected absent, got %s", key, rl_status_name(rc));
+	else
+	{
+		ck_assert_msg(rc == RL_OK, "%s: %s %s", key, rl_status_name(rc), rl_last_error());
+		ck_assert_str_eq(rlbuf_cstr(&v), expect);
+	}
+	rlbuf_free(&v);
+}
+
+static bool
+count_cb(const uint8_t *key, size_t klen, const uint8_t *val, size_t vlen, void *arg)
+{
+	(*(int *) arg)++;
+	return true;
+}
+
+static int
+count_prefix(Lsm *lsm, const char *prefix)
+{
+	int			n = 0;
+
+	ck_assert_int_eq(lsm_scan_prefix(lsm, prefix, strlen(prefix), count_cb, &n), RL_OK);
+	return n;
+}
+
+START_TEST(test_commit_get_reopen)
+{
+	Lsm		   *w;
+
+	ck_assert_int_eq(lsm_open_writer(os, &opts, &w), RL_OK);
+	uint64_t	s1 = commit_one(w, "a", "1");
+	uint64_t	s2 = commit_one(w, "b", "2");
+
+	ck_assert_uint_eq(s2, s1 + 1);
+	commit_one(w, "a", "3");
+	commit_one(w, "b", NULL);
+	assert_value(w, "a", "3");
+	assert_value(w, "b", NULL);
+	assert_value(w, "c", NULL);
+	lsm_close(w);
+	/* reopen: the WAL is replayed, sequence numbers continue */
+	ck_assert_int_eq(lsm_open_writer(os, &opts, &w), RL_OK);
+	assert_value(w, "a", "3");
+	assert_value(w, "b", NULL);
+	uint64_t	s5 = commit_one(w, "c", "5");
+
+	ck_assert_uint_gt(s5, s2 + 1);
+	LsmStats	st;
+
+	lsm_stats(w, &st);
+	ck_assert_uint_eq(st.writer_epoch, 2);
+	lsm_close(w);
+}
+END_TEST
+
+START_TEST(test_group_commit_one_wal_object)
+{
+	Lsm		   *w;
+	LsmBatch   *b[3];
+	uint64_t	first;
+	LsmStats	st;
+
+	ck_assert_int_eq(lsm_open_writer(os, &opts, &w), RL_OK);
+	for (int i = 0; i < 3; i++)
+	{
+		char		key[32];
+
+		key_of(i, key);
+		b[i] = lsm_batch_new();
+		lsm_batch_put(b[i], key, strlen(key), "v", 1);
+		lsm_batch_put(b[i], "shared", 6, key, strlen(key));	/* later batch wins */
+	}
+	ck_assert_int_eq(lsm_commit(w, b, 3, &first), RL_OK);
+	lsm_stats(w, &st);
+	ck_assert_uint_eq(st.wal_puts, 1);
+	ck_assert_uint_eq(st.commits, 3);
+	ck_assert_uint_eq(st.last_seq, first + 2);
+	assert_value(w, "shared", "key/00000002");
+	ck_assert_int_eq(count_prefix(w, "key/"), 3);
+	for (int i = 0; i < 3; i++)
+		lsm_batch_free(b[i]);
+	lsm_close(w);
+	ck_assert_int_eq(lsm_open_writer(os, &opts, &w), RL_OK);
+	assert_value(w, "shared", "key/00000002");
+	lsm_close(w);
+}
+END_TEST
+
+START_TEST(test_flush_compact_gc_scan)
+{
+	Lsm		   *w;
+	char		key[32],
+				val[32];
+
+	ck_assert_int_eq(lsm_open_writer(os, &opts, &w), RL_OK);
+	for (int round = 0; round < 6; round++)
+	{
+		for (int i = round; i < 400; i += 3)
+		{
+			key_of(i, key);
+			snprintf(val, sizeof(val), "r%d-%d", round, i);
+			commit_one(w, key, (i % 7 == 0 && round == 5) ? NULL : val);
+		}
+		ck_assert_int_eq(lsm_flush(w), RL_OK);
+	}
+	LsmStats	st;
+
+	lsm_stats(w, &st);
+	ck_assert_int_eq(st.l0_ssts, 6);
+	ck_assert_int_eq(lsm_compact(w), RL_OK);
+	lsm_stats(w, &st);
+	ck_assert_int_eq(st.l0_ssts, 0);
+	ck_assert_int_eq(st.sorted_runs, 1);
+	/* the newest write of each key wins across memtable, L0 and runs */
+	commit_one(w, "key/00000001", "fresh");
+	int			expected = 0;
+
+	for (int i = 0; i < 400; i++)
+	{
+		int			last_round = 0;
+
+		for (int r = 0; r < 6; r++)
+			if (i >= r && (i - r) % 3 == 0)
+				last_round = r;
+
+		key_of(i, key);
+		if (i == 1)
+			assert_value(w, key, "fresh");
+		else if (i % 7 == 0 && last_round == 5)
+			assert_value(w, key, NULL);
+		else
+		{
+			snprintf(val, sizeof(val), "r%d-%d", last_round, i);
+			assert_value(w, key, val);
+		}
+		expected += !(i % 7 == 0 && last_round == 5) || i == 1;
+	}
+	ck_assert_int_eq(count_prefix(w, "key/"), expected);
+	/* bounded scan */
+	int			n = 0;
+
+	ck_assert_int_eq(lsm_scan(w, "key/00000010", 12, "key/00000020", 12, count_cb, &n), RL_OK);
+	ck_assert_int_eq(n, 10 - 1);	/* 14 is deleted */
+
+	/* GC with every grace period over: old manifests, SSTs and WAL objects go */
+	opts.manifest_grace_ms = opts.sst_min_age_ms = opts.wal_retention_ms = 0;
+	lsm_close(w);
+	ck_assert_int_eq(lsm_open_writer(os, &opts, &w), RL_OK);
+	ck_assert_int_eq(lsm_flush(w), RL_OK);
+	ck_assert_int_eq(lsm_gc(w, rl_now_ms() + 1000), RL_OK);
+	lsm_stats(w, &st);
+	ck_assert_uint_gt(st.gc_deleted, 10);
+	lsm_close(w);
+	ck_assert_int_eq(lsm_open_writer(os, &opts, &w), RL_OK);
+	ck_assert_int_eq(count_prefix(w, "key/"), expected);
+	assert_value(w, "key/00000001", "fresh");
+	lsm_close(w);
+}
+END_TEST
+
+START_TEST(test_fencing_two_writers)
+{
+	Lsm		   *w1,
+			   *w2;
+	ObjectStore *os2 = objstore_local_open(dir);
+
+	ck_assert_int_eq(lsm_open_writer(os, &opts, &w1), RL_OK);
+	commit_one(w1, "from-w1", "acked");
+	ck_assert_int_eq(lsm_open_writer(os2, &opts, &w2), RL_OK);
+	/* the old writer can no longer commit, flush or pass the fence check */
+	LsmBatch   *b = lsm_batch_new();
+
+	lsm_batch_put(b, "zombie", 6, "x", 1);
+	ck_assert_int_eq(lsm_commit(w1, &b, 1, NULL), RL_FENCED);
+	ck_assert_int_eq(lsm_commit(w1, &b, 1, NULL), RL_FENCED);
+	ck_assert_int_eq(lsm_flush(w1), RL_FENCED);
+	lsm_batch_free(b);
+	assert_value(w2, "from-w1", "acked");
+	assert_value(w2, "zombie", NULL);
+	commit_one(w2, "from-w2", "ok");
+	lsm_close(w1);
+	lsm_close(w2);
+	ck_assert_int_eq(lsm_open_writer(os, &opts, &w1), RL_OK);
+	assert_value(w1, "zombie", NULL);
+	assert_value(w1, "from-w1", "acked");
+	assert_value(w1, "from-w2", "ok");
+	lsm_close(w1);
+	obj_close(os2);
+}
+END_TEST
+
+START_TEST(test_fenced_writer_cannot_publish_manifest)
+{
+	Lsm		   *w1,
+			   *w2;
+	ObjectStore *os2 = objstore_local_open(dir);
+
+	ck_assert_int_eq(lsm_open_writer(os, &opts, &w1), RL_OK);
+	commit_one(w1, "k", "v1");
+	ck_assert_int_eq(lsm_open_writer(os2, &opts, &w2), RL_OK);
+	/* w1 still has an unflushed memtable; its flush must not become visible */
+	ck_assert_int_eq(lsm_flush(w1), RL_FENCED);
+	ck_assert_int_eq(lsm_check_fence(w1), RL_FENCED);
+	commit_one(w2, "k", "v2");
+	ck_assert_int_eq(lsm_flush(w2), RL_OK);
+	lsm_close(w1);
+	lsm_close(w2);
+	ck_assert_int_eq(lsm_open_writer(os, &opts, &w1), RL_OK);
+	assert_value(w1, "k", "v2");
+	lsm_close(w1);
+	obj_close(os2);
+}
+END_TEST
+
+typedef struct RaceWriter
+{
+	ObjectStore *os;
+	Lsm		   *lsm;
+	RlStatus	open_rc;
+	pthread_barrier_t *barrier;
+} RaceWriter;
+
+static void *
+race_open(void *arg)
+{
+	RaceWriter *r = arg;
+
+	pthread_barrier_wait(r->barrier);
+	r->open_rc = lsm_open_writer(r->os, &opts, &r->lsm);
+	return NULL;
+}
+
+START_TEST(test_racing_writers_one_survives)
+{
+	for (int round = 0; round < 5; round++)
+	{
+		pthread_barrier_t barrier;
+		RaceWriter	r[2];
+		pthread_t	t[2];
+
+		pthread_barrier_init(&barrier, NULL, 2);
+		for (int i = 0; i < 2; i++)
+		{
+			r[i] = (RaceWriter) {.os = objstore_local_open(dir), .barrier = &barrier};
+			pthread_create(&t[i], NULL, race_open, &r[i]);
+		}
+		int			survivors = 0;
+
+		for (int i = 0; i < 2; i++)
+			pthread_join(t[i], NULL);
+		for (int i = 0; i < 2; i++)
+		{
+			if (r[i].open_rc != RL_OK)
+			{
+				ck_assert_int_eq(r[i].open_rc, RL_FENCED);
+				continue;
+			}
+			char		key[64];
+
+			snprintf(key, sizeof(key), "round-%d-writer-%d", round, i);
+			LsmBatch   *b = lsm_batch_new();
+
+			lsm_batch_put(b, key, strlen(key), "x", 1);
+			RlStatus	rc = lsm_commit(r[i].lsm, &b, 1, NULL);
+
+			lsm_batch_free(b);
+			ck_assert(rc == RL_OK || rc == RL_FENCED);
+			survivors += rc == RL_OK;
+		}
+		ck_assert_int_eq(survivors, 1);
+		for (int i = 0; i < 2; i++)
+		{
+			lsm_close(r[i].lsm);
+			obj_close(r[i].os);
+		}
+		pthread_barrier_destroy(&barrier);
+	}
+}
+END_TEST
+
+START_TEST(test_follower_follows)
+{
+	Lsm		   *w,
+			   *f;
+	int			applied;
+	char		key[32];
+
+	opts.manifest_probe_ms = 0;
+	opts.manifest_grace_ms = opts.sst_min_age_ms = opts.wal_retention_ms = 0;
+	ck_assert_int_eq(lsm_open_writer(os, &opts, &w), RL_OK);
+	commit_one(w, "before", "1");
+	ck_assert_int_eq(lsm_open_follower(os, &opts, &f), RL_OK);
+	assert_value(f, "before", "1");
+	/* a batch of 50 keys appears whole or not at all */
+	LsmBatch   *b = lsm_batch_new();
+
+	for (int i = 0; i < 50; i++)
+	{
+		key_of(i, key);
+		lsm_batch_put(b, key, strlen(key), "v", 1);
+	}
+	ck_assert_int_eq(lsm_commit(w, &b, 1, NULL), RL_OK);
+	lsm_batch_free(b);
+	ck_assert_int_eq(count_prefix(f, "key/"), 0);
+	ck_assert_int_eq(lsm_follower_refresh(f, &applied), RL_OK);
+	ck_assert_int_eq(applied, 1);
+	ck_assert_int_eq(count_prefix(f, "key/"), 50);
+	/* across flush, compaction and an aggressive GC */
+	for (int round = 0; round < 5; round++)
+	{
+		snprintf(key, sizeof(key), "round-%d", round);
+		commit_one(w, key, "x");
+		ck_assert_int_eq(lsm_flush(w), RL_OK);
+	}
+	ck_assert_int_eq(lsm_compact(w), RL_OK);
+	ck_assert_int_eq(lsm_gc(w, rl_now_ms() + 1000), RL_OK);
+	commit_one(w, "after-gc", "y");
+	ck_assert_int_eq(lsm_follower_refresh(f, &applied), RL_OK);
+	assert_value(f, "after-gc", "y");
+	assert_value(f, "round-3", "x");
+	ck_assert_int_eq(count_prefix(f, "key/"), 50);
+	/* a follower never writes: its store handle sees no mutation */
+	FaultPlan	plan = {0};
+	ObjectStore *counting = objstore_fault_wrap(objstore_local_open(dir), &plan);
+	Lsm		   *f2;
+
+	ck_assert_int_eq(lsm_open_follower(counting, &opts, &f2), RL_OK);
+	ck_assert_int_eq(lsm_follower_refresh(f2, &applied), RL_OK);
+	assert_value(f2, "after-gc", "y");
+	ck_assert_int_eq(objstore_fault_mutations(counting), 0);
+	lsm_close(f2);
+	obj_close(counting);
+	/* the follower cannot write */
+	b = lsm_batch_new();
+	lsm_batch_put(b, "x", 1, "y", 1);
+	ck_assert_int_eq(lsm_commit(f, &b, 1, NULL), RL_INVALID);
+	lsm_batch_free(b);
+	lsm_close(f);
+	lsm_close(w);
+}
+END_TEST
+
+START_TEST(test_follower_survives_collected_ssts)
+{
+	Lsm		   *w,
+			   *f;
+	int			applied;
+
+	opts.manifest_grace_ms = opts.sst_min_age_ms = opts.wal_retention_ms = 0;
+	opts.manifest_probe_ms = 3600 * 1000;	/* the follower does not look on its own */
+	ck_assert_int_eq(lsm_open_writer(os, &opts, &w), RL_OK);
+	commit_one(w, "k1", "v1");
+	ck_assert_int_eq(lsm_flush(w), RL_OK);
+	commit_one(w, "k2", "v2");
+	ck_assert_int_eq(lsm_flush(w), RL_OK);
+	ck_assert_int_eq(lsm_open_follower(os, &opts, &f), RL_OK);
+	assert_value(f, "k1", "v1");	/* nothing cached for k2's SST yet */
+	ck_assert_int_eq(lsm_compact(w), RL_OK);
+	ck_assert_int_eq(lsm_gc(w, rl_now_ms() + 1000), RL_OK);
+	/* the follower's manifest names collected SSTs: reads reload and still answer */
+	assert_value(f, "k2", "v2");
+	ck_assert_int_eq(lsm_follower_refresh(f, &applied), RL_OK);
+	assert_value(f, "k1", "v1");
+	lsm_close(f);
+	lsm_close(w);
+}
+END_TEST
+
+static bool
+flip_cb(const ObjInfo *info, void *arg)
+{
+	if (info->size > 0)
+		snprintf(arg, 128, "%s", info->key);
+	return true;
+}
+
+START_TEST(test_corrupt_objects_detected)
+{
+	Lsm		   *w;
+	char		victim[128] = "";
+	RlBuf		b;
+
+	ck_assert_int_eq(lsm_open_writer(os, &opts, &w), RL_OK);
+	commit_one(w, "k", "value");
+	lsm_close(w);
+	ck_assert_int_eq(obj_list(os, "wal/", NULL, flip_cb, victim), RL_OK);
+	ck_assert_str_ne(victim, "");
+	rlbuf_init(&b);
+	ck_assert_int_eq(obj_get(os, victim, &b), RL_OK);
+	b.data[b.len / 2] ^= 0x01;
+	ck_assert_int_eq(obj_put(os, victim, b.data, b.len, OBJ_PUT_OVERWRITE, NULL, NULL), RL_OK);
+	ck_assert_int_eq(lsm_open_writer(os, &opts, &w), RL_CORRUPT);
+	ck_assert_ptr_nonnull(strstr(rl_last_error(), "WAL object"));
+	/* a bad manifest is just as loud */
+	rlbuf_free(&b);
+	rlbuf_init(&b);
+	rlbuf_append_str(&b, "{\"format\":1}\ncrc32c=00000000\n");
+	char		mkey[64];
+
+	manifest_object_key(1, mkey, sizeof(mkey));
+	ck_assert_int_eq(obj_put(os, mkey, b.data, b.len, OBJ_PUT_OVERWRITE, NULL, NULL), RL_OK);
+	Lsm		   *f;
+
+	ck_assert_int_ne(lsm_open_follower(os, &opts, &f), RL_OK);
+	rlbuf_free(&b);
+}
+END_TEST
+
+START_TEST(test_refuses_store_without_conditional_writes)
+{
+	FaultPlan	plan = {.ignore_conditions = true};
+	ObjectStore *fake = objstore_fault_wrap(objstore_local_open(dir), &plan);
+	Lsm		   *w;
+
+	ck_assert_int_eq(lsm_open_writer(fake, &opts, &w), RL_UNSUPPORTED_BACKEND);
+	obj_close(fake);
+}
+END_TEST
+
+START_TEST(test_auto_maintenance)
+{
+	Lsm		   *w;
+	LsmStats	st;
+	char		key[32];
+
+	opts.auto_maintenance = true;
+	opts.l0_flush_wal_count = 5;
+	opts.compaction_min_sources = 3;
+	ck_assert_int_eq(lsm_open_writer(os, &opts, &w), RL_OK);
+	for (int i = 0; i < 100; i++)
+	{
+		key_of(i, key);
+		commit_one(w, key, "v");
+	}
+	lsm_stats(w, &st);
+	ck_assert_uint_ge(st.flushes, 19);
+	ck_assert_uint_ge(st.compactions, 5);
+	ck_assert_int_lt(st.l0_ssts, 3);
+	ck_assert_int_eq(count_prefix(w, "key/"), 100);
+	lsm_close(w);
+}
+END_TEST
+
+int
+main(void)
+{
+	Suite	   *s = suite_create("lsm");
+	TCase	   *tc = tcase_create("local");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_commit_get_reopen);
+	tcase_add_test(tc, test_group_commit_one_wal_object);
+	tcase_add_test(tc, test_flush_compact_gc_scan);
+	tcase_add_test(tc, test_fencing_two_writers);
+	tcase_add_test(tc, test_fenced_writer_cannot_publish_manifest);
+	tcase_add_test(tc, test_racing_writers_one_survives);
+	tcase_add_test(tc, test_follower_follows);
+	tcase_add_test(tc, test_follower_survives_collected_ssts);
+	tcase_add_test(tc, test_corrupt_objects_detected);
+	tcase_add_test(tc, test_refuses_store_without_conditional_writes);
+	tcase_add_test(tc, test_auto_maintenance);
+	suite_add_tcase(s, tc);
+	return test_run_suite(s);
+}

@@ -1,1 +1,285 @@
-int main(void) { return 0; }
+/*
+ * check_objstore.c: conformance of the local-directory object store (the semantics
+ * the S3 backend shares: conditional writes, ranged reads, ordered listing with
+ * start-after), the self-test that refuses stores without conditional writes, and
+ * the fault-injection wrapper the crash tests rely on.
+ */
+#include <pthread.h>
+#include <sys/stat.h>
+
+#include "objstore.h"
+#include "test_util.h"
+
+static char *dir;
+static ObjectStore *os;
+
+static void
+setup(void)
+{
+	dir = test_mkdtemp();
+	os = objstore_local_open(dir);
+	ck_assert_ptr_nonnull(os);
+}
+
+static void
+teardown(void)
+{
+	obj_close(os);
+	test_rmdir(dir);
+}
+
+static void
+assert_content(const char *key, const char *expect)
+{
+	RlBuf		b;
+
+	rlbuf_init(&b);
+	ck_assert_int_eq(obj_get(os, key, &b), RL_OK);
+	ck_assert_str_eq(rlbuf_cstr(&b), expect);
+	rlbuf_free(&b);
+}
+
+START_TEST(test_put_get_head_delete)
+{
+	char		etag[OBJ_ETAG_MAX];
+	ObjInfo		info;
+
+	ck_assert_int_eq(obj_put(os, "a/b/c.txt", "hello", 5, OBJ_PUT_OVERWRITE, NULL, etag), RL_OK);
+	assert_content("a/b/c.txt", "hello");
+	ck_assert_int_eq(obj_head(os, "a/b/c.txt", &info), RL_OK);
+	ck_assert_uint_eq(info.size, 5);
+	ck_assert_str_eq(info.etag, etag);
+	ck_assert_int_eq(obj_put(os, "a/b/c.txt", "bye", 3, OBJ_PUT_OVERWRITE, NULL, NULL), RL_OK);
+	assert_content("a/b/c.txt", "bye");
+	ck_assert_int_eq(obj_delete(os, "a/b/c.txt"), RL_OK);
+	ck_assert_int_eq(obj_delete(os, "a/b/c.txt"), RL_OK);
+	RlBuf		b;
+
+	rlbuf_init(&b);
+	ck_assert_int_eq(obj_get(os, "a/b/c.txt", &b), RL_NOT_FOUND);
+	ck_assert_int_eq(obj_head(os, "a/b/c.txt", &info), RL_NOT_FOUND);
+	/* empty objects exist and are empty (WAL fences are empty objects) */
+	ck_assert_int_eq(obj_put(os, "wal/1", "", 0, OBJ_PUT_IF_NONE_MATCH, NULL, NULL), RL_OK);
+	ck_assert_int_eq(obj_get(os, "wal/1", &b), RL_OK);
+	ck_assert_uint_eq(b.len, 0);
+	rlbuf_free(&b);
+}
+END_TEST
+
+START_TEST(test_ranged_get)
+{
+	RlBuf		b;
+
+	rlbuf_init(&b);
+	ck_assert_int_eq(obj_put(os, "r", "0123456789", 10, OBJ_PUT_OVERWRITE, NULL, NULL), RL_OK);
+	ck_assert_int_eq(obj_get_range(os, "r", 2, 3, &b), RL_OK);
+	ck_assert_str_eq(rlbuf_cstr(&b), "234");
+	rlbuf_reset(&b);
+	ck_assert_int_eq(obj_get_range(os, "r", 7, 100, &b), RL_OK);
+	ck_assert_str_eq(rlbuf_cstr(&b), "789");
+	rlbuf_reset(&b);
+	ck_assert_int_eq(obj_get_range(os, "r", 10, OBJ_TO_END, &b), RL_OK);
+	ck_assert_uint_eq(b.len, 0);
+	ck_assert_int_eq(obj_get_range(os, "r", 11, 1, &b), RL_INVALID);
+	rlbuf_free(&b);
+}
+END_TEST
+
+START_TEST(test_conditional_writes)
+{
+	char		etag1[OBJ_ETAG_MAX],
+				etag2[OBJ_ETAG_MAX];
+
+	ck_assert_int_eq(obj_put(os, "m/1", "one", 3, OBJ_PUT_IF_NONE_MATCH, NULL, etag1), RL_OK);
+	ck_assert_int_eq(obj_put(os, "m/1", "two", 3, OBJ_PUT_IF_NONE_MATCH, NULL, NULL), RL_PRECONDITION);
+	assert_content("m/1", "one");
+	ck_assert_int_eq(obj_put(os, "m/1", "two", 3, OBJ_PUT_IF_MATCH, "\"stale\"", NULL), RL_PRECONDITION);
+	ck_assert_int_eq(obj_put(os, "m/1", "two", 3, OBJ_PUT_IF_MATCH, etag1, etag2), RL_OK);
+	assert_content("m/1", "two");
+	ck_assert_str_ne(etag1, etag2);
+	ck_assert_int_eq(obj_put(os, "m/1", "three", 5, OBJ_PUT_IF_MATCH, etag1, NULL), RL_PRECONDITION);
+	ck_assert_int_eq(obj_put(os, "m/absent", "x", 1, OBJ_PUT_IF_MATCH, etag1, NULL), RL_NOT_FOUND);
+	/* no temporary file is left behind and none is listed */
+	ck_assert_int_eq(objstore_self_test(os), RL_OK);
+}
+END_TEST
+
+typedef struct Racer
+{
+	int			index;
+	RlStatus	result;
+} Racer;
+
+static void *
+race_create(void *arg)
+{
+	Racer	   *r = arg;
+	char		body[16];
+
+	snprintf(body, sizeof(body), "racer-%d", r->index);
+	r->result = obj_put(os, "race/key", body, strlen(body), OBJ_PUT_IF_NONE_MATCH, NULL, NULL);
+	return NULL;
+}
+
+START_TEST(test_create_race_one_winner)
+{
+	enum
+	{
+	NRACERS = 32};
+	pthread_t	t[NRACERS];
+	Racer		r[NRACERS];
+	int			winners = 0;
+
+	for (int round = 0; round < 5; round++)
+	{
+		obj_delete(os, "race/key");
+		for (int i = 0; i < NRACERS; i++)
+		{
+			r[i].index = i;
+			pthread_create(&t[i], NULL, race_create, &r[i]);
+		}
+		winners = 0;
+		for (int i = 0; i < NRACERS; i++)
+		{
+			pthread_join(t[i], NULL);
+			ck_assert(r[i].result == RL_OK || r[i].result == RL_PRECONDITION);
+			winners += r[i].result == RL_OK;
+		}
+		ck_assert_int_eq(winners, 1);
+	}
+}
+END_TEST
+
+typedef struct Listing
+{
+	char		keys[64][64];
+	int			n;
+	int			stop_after;
+} Listing;
+
+static bool
+listing_cb(const ObjInfo *info, void *arg)
+{
+	Listing    *l = arg;
+
+	snprintf(l->keys[l->n++], 64, "%s", info->key);
+	return l->stop_after == 0 || l->n < l->stop_after;
+}
+
+START_TEST(test_list_order_prefix_start_after)
+{
+	const char *keys[] = {"wal/00000000000000000002.sst", "wal/00000000000000000010.sst",
+	"wal/00000000000000000001.sst", "manifest/00000000000000000001.manifest", "walrus", "a b/ü"};
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		ck_assert_int_eq(obj_put(os, keys[i], "x", 1, OBJ_PUT_OVERWRITE, NULL, NULL), RL_OK);
+	Listing		l = {0};
+
+	ck_assert_int_eq(obj_list(os, "wal/", NULL, listing_cb, &l), RL_OK);
+	ck_assert_int_eq(l.n, 3);
+	ck_assert_str_eq(l.keys[0], "wal/00000000000000000001.sst");
+	ck_assert_str_eq(l.keys[2], "wal/00000000000000000010.sst");
+	memset(&l, 0, sizeof(l));
+	ck_assert_int_eq(obj_list(os, "wal/", "wal/00000000000000000001.sst", listing_cb, &l), RL_OK);
+	ck_assert_int_eq(l.n, 2);
+	ck_assert_str_eq(l.keys[0], "wal/00000000000000000002.sst");
+	memset(&l, 0, sizeof(l));
+	ck_assert_int_eq(obj_list(os, "wal", NULL, listing_cb, &l), RL_OK);
+	ck_assert_int_eq(l.n, 4);	/* wal/... and walrus */
+	memset(&l, 0, sizeof(l));
+	ck_assert_int_eq(obj_list(os, "", NULL, listing_cb, &l), RL_OK);
+	ck_assert_int_eq(l.n, 6);
+	ck_assert_str_eq(l.keys[0], "a b/ü");
+	memset(&l, 0, sizeof(l));
+	l.stop_after = 2;
+	ck_assert_int_eq(obj_list(os, "", NULL, listing_cb, &l), RL_OK);
+	ck_assert_int_eq(l.n, 2);
+}
+END_TEST
+
+START_TEST(test_invalid_keys)
+{
+	RlBuf		b;
+
+	rlbuf_init(&b);
+	ck_assert_int_eq(obj_put(os, "../escape", "x", 1, OBJ_PUT_OVERWRITE, NULL, NULL), RL_INVALID);
+	ck_assert_int_eq(obj_put(os, "/abs", "x", 1, OBJ_PUT_OVERWRITE, NULL, NULL), RL_INVALID);
+	ck_assert_int_eq(obj_put(os, "a//b", "x", 1, OBJ_PUT_OVERWRITE, NULL, NULL), RL_INVALID);
+	ck_assert_int_eq(obj_put(os, ".lock", "x", 1, OBJ_PUT_OVERWRITE, NULL, NULL), RL_INVALID);
+	ck_assert_int_eq(obj_get(os, "a/../../x", &b), RL_INVALID);
+	rlbuf_free(&b);
+}
+END_TEST
+
+START_TEST(test_self_test_refuses_unconditional_store)
+{
+	FaultPlan	plan = {.ignore_conditions = true};
+	ObjectStore *inner = objstore_local_open(dir);
+	ObjectStore *fake = objstore_fault_wrap(inner, &plan);
+
+	ck_assert_int_eq(objstore_self_test(fake), RL_UNSUPPORTED_BACKEND);
+	ck_assert_ptr_nonnull(strstr(rl_last_error(), "conditional"));
+	obj_close(fake);
+}
+END_TEST
+
+START_TEST(test_fault_actions)
+{
+	FaultPlan	plan = {.at_mutation = 2, .action = FAULT_CRASH_AFTER};
+	ObjectStore *f = objstore_fault_wrap(objstore_local_open(dir), &plan);
+	RlBuf		b;
+
+	rlbuf_init(&b);
+	ck_assert_int_eq(obj_put(f, "k1", "1", 1, OBJ_PUT_OVERWRITE, NULL, NULL), RL_OK);
+	ck_assert_int_eq(obj_put(f, "k2", "2", 1, OBJ_PUT_OVERWRITE, NULL, NULL), RL_CRASHED);
+	ck_assert(objstore_fault_crashed(f));
+	ck_assert_int_eq(obj_get(f, "k1", &b), RL_CRASHED);
+	assert_content("k2", "2");	/* the write happened before the "crash" */
+	obj_close(f);
+
+	plan = (FaultPlan) {.at_mutation = 1, .action = FAULT_CRASH_BEFORE, .only_prefix = "wal/"};
+	f = objstore_fault_wrap(objstore_local_open(dir), &plan);
+	ck_assert_int_eq(obj_put(f, "other", "x", 1, OBJ_PUT_OVERWRITE, NULL, NULL), RL_OK);
+	ck_assert_int_eq(obj_put(f, "wal/1", "x", 1, OBJ_PUT_OVERWRITE, NULL, NULL), RL_CRASHED);
+	ck_assert_int_eq(obj_get(os, "wal/1", &b), RL_NOT_FOUND);
+	obj_close(f);
+
+	plan = (FaultPlan) {.at_mutation = 1, .action = FAULT_LOSE_RESPONSE};
+	f = objstore_fault_wrap(objstore_local_open(dir), &plan);
+	ck_assert_int_eq(obj_put(f, "lost", "x", 1, OBJ_PUT_IF_NONE_MATCH, NULL, NULL), RL_UNAVAILABLE);
+	ck_assert_int_eq(obj_put(f, "lost", "x", 1, OBJ_PUT_IF_NONE_MATCH, NULL, NULL), RL_PRECONDITION);
+	ck_assert_int_eq(objstore_fault_mutations(f), 2);
+	obj_close(f);
+	rlbuf_free(&b);
+}
+END_TEST
+
+START_TEST(test_disk_errors_are_reported)
+{
+	/* a file where a directory should be: publish must fail with a clear I/O error */
+	ck_assert_int_eq(obj_put(os, "blocker", "x", 1, OBJ_PUT_OVERWRITE, NULL, NULL), RL_OK);
+	ck_assert_int_eq(obj_put(os, "blocker/child", "x", 1, OBJ_PUT_OVERWRITE, NULL, NULL), RL_IO_ERROR);
+	ck_assert_ptr_nonnull(strstr(rl_last_error(), "blocker"));
+}
+END_TEST
+
+int
+main(void)
+{
+	Suite	   *s = suite_create("objstore");
+	TCase	   *tc = tcase_create("local");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_put_get_head_delete);
+	tcase_add_test(tc, test_ranged_get);
+	tcase_add_test(tc, test_conditional_writes);
+	tcase_add_test(tc, test_create_race_one_winner);
+	tcase_add_test(tc, test_list_order_prefix_start_after);
+	tcase_add_test(tc, test_invalid_keys);
+	tcase_add_test(tc, test_self_test_refuses_unconditional_store);
+	tcase_add_test(tc, test_fault_actions);
+	tcase_add_test(tc, test_disk_errors_are_reported);
+	suite_add_tcase(s, tc);
+	return test_run_suite(s);
+}
