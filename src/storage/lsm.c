@@ -218,7 +218,10 @@ fetch_manifest(ObjectStore *os, uint64_t id, Manifest *m)
 	{
 		rc = manifest_decode(buf.data, buf.len, m);
 		if (rc == RL_OK && m->manifest_id != id)
+		{
 			rc = rl_error(RL_CORRUPT, "manifest object %s holds id %" PRIu64, key, m->manifest_id);
+			manifest_free(m);
+		}
 		else if (rc != RL_OK)
 			rc = rl_error(rc, "%s: %s", key, rl_last_error());
 	}
@@ -264,7 +267,10 @@ load_latest_manifest(ObjectStore *os, uint64_t at_least, Manifest *out)
 		if (rc == RL_NOT_FOUND)
 			return RL_OK;
 		if (rc != RL_OK)
+		{
+			manifest_free(out);
 			return rc;
+		}
 		manifest_free(out);
 		*out = next;
 	}

@@ -37,20 +37,23 @@ objstore_self_test(ObjectStore *os)
 	st = obj_put(os, key, "probe", 5, OBJ_PUT_IF_NONE_MATCH, NULL, NULL);
 	if (st == RL_OK)
 		failed = "a second create-if-absent of the same key succeeded (If-None-Match ignored)";
-	else if (st != RL_PRECONDITION)
-		failed = "a second create-if-absent did not answer precondition-failed";
-	if (failed == NULL)
+	else if (st == RL_PRECONDITION)
 	{
 		st = obj_put(os, key, "probe2", 6, OBJ_PUT_IF_MATCH, "\"bogus-etag\"", NULL);
 		if (st == RL_OK)
 			failed = "a write with a stale etag succeeded (If-Match ignored)";
-		else if (st != RL_PRECONDITION)
-			failed = "a write with a stale etag did not answer precondition-failed";
+		else if (st == RL_PRECONDITION)
+			st = RL_OK;
 	}
-	obj_delete(os, key);
+	/* any other answer is a failure of the store itself, reported as it is */
 	if (failed)
+	{
+		obj_delete(os, key);
 		return rl_error(RL_UNSUPPORTED_BACKEND,
 						"object store %s does not honour conditional writes: %s",
 						os->description, failed);
-	return RL_OK;
+	}
+	if (st != RL_OK)
+		return rl_error(st, "object store self-test: %s", rl_last_error());
+	return obj_delete(os, key);
 }
