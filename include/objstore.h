@@ -129,15 +129,30 @@ typedef struct S3Config
 	int			max_attempts;	/* per request, including the first; default 6 */
 	int			base_backoff_ms;	/* default 100 */
 	int			max_backoff_ms; /* default 2000 */
+	int			list_page_size; /* max-keys per LIST page; 0: the server's (1000) */
 } S3Config;
 
 /* Fill unset fields from AWS_ENDPOINT_URL, AWS_REGION/AWS_DEFAULT_REGION,
- * AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN. */
+ * AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN; also
+ * ROCKLAKE_S3_PATH_STYLE=1 (path_style) and ROCKLAKE_S3_LIST_PAGE (list_page_size). */
 void		s3config_from_env(S3Config *cfg);
 /* Parse "s3://bucket/prefix" into cfg->bucket / cfg->prefix. */
 RlStatus	s3config_parse_url(S3Config *cfg, const char *url);
 void		s3config_free(S3Config *cfg);
 ObjectStore *objstore_s3_open(const S3Config *cfg);
+
+/* One parsed ListObjectsV2 response page (exposed for the unit tests). */
+typedef struct S3ListPage
+{
+	ObjInfo    *items;			/* keys as S3 returned them, entities decoded; owned */
+	int			nitems;
+	bool		truncated;		/* IsTruncated */
+	char	   *next_token;		/* NextContinuationToken, NULL if none */
+} S3ListPage;
+
+/* RL_CORRUPT if the XML is not a ListBucketResult. Free with s3_list_page_free. */
+RlStatus	s3_parse_list_page(const char *xml, size_t len, S3ListPage *page);
+void		s3_list_page_free(S3ListPage *page);
 
 /*
  * Open a store from a location string: "s3://bucket/prefix" (S3, settings from the
