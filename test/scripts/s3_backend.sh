@@ -19,9 +19,11 @@ set -eu
 
 moto="$top_srcdir/.venv/bin/moto_server"
 test_program="$top_builddir/test/unit/check_objstore_s3"
+for program in "$test_program" "$top_builddir/test/unit/check_lsm" "$top_builddir/rocklake-admin"; do
+	[ -x "$program" ] || rl_skip_or_fail "$program is not built"
+done
 bucket=rocklake-test
 
-[ -x "$test_program" ] || rl_skip_or_fail "$test_program is not built"
 [ -x "$moto" ] || rl_skip_or_fail "$moto not found (run contrib/install-deps.sh)"
 
 workdir=$(mktemp -d)
@@ -67,6 +69,24 @@ echo "phase 1: moto without authentication"
 start_moto plain
 aws_call s3 -o /dev/null -X PUT "$endpoint/$bucket"
 ROCKLAKE_TEST_S3_ENDPOINT=$endpoint "$test_program"
+
+echo "phase 1b: the LSM test suite on the S3 backend (concurrent races excluded: moto's"
+echo "conditional writes are not atomic under concurrency)"
+AWS_ENDPOINT_URL=$endpoint ROCKLAKE_TEST_LSM_S3_BUCKET=$bucket CK_RUN_CASE=sequential \
+	"$top_builddir/test/unit/check_lsm"
+
+echo "phase 1c: rocklake-admin on an S3 store"
+admin="$top_builddir/rocklake-admin"
+store="s3://$bucket/admin-test"
+AWS_ENDPOINT_URL=$endpoint "$admin" init "$store"
+AWS_ENDPOINT_URL=$endpoint "$admin" sample "$store"
+AWS_ENDPOINT_URL=$endpoint "$admin" inspect "$store" --table ducklake_schema >"$workdir/inspect.txt"
+grep -q "schema_name: 'main'" "$workdir/inspect.txt" || {
+	echo "inspect did not show the sample schema row:" >&2
+	cat "$workdir/inspect.txt" >&2
+	exit 1
+}
+AWS_ENDPOINT_URL=$endpoint "$admin" verify "$store"
 
 echo "phase 2: moto verifying SigV4 signatures"
 # free actions: the readiness probe, three IAM calls and the bucket creation
