@@ -533,6 +533,103 @@ START_TEST(test_auto_maintenance)
 }
 END_TEST
 
+/*
+ * A follower in another thread polls while the writer commits batches of 20 keys,
+ * flushes, compacts and collects with the default grace periods: every state the
+ * follower shows holds whole batches only (every key of a batch carries the same
+ * value), and no read ever fails because an object it needs was collected.
+ */
+typedef struct ConcurrentFollower
+{
+	volatile bool done;
+	int			polls;
+	int			torn;
+	int			failures;
+	char		error[256];
+} ConcurrentFollower;
+
+static bool
+batch_value_cb(const uint8_t *key, size_t klen, const uint8_t *val, size_t vlen, void *arg)
+{
+	int		   *values = arg;
+
+	values[values[0] + 1] = (int) strtol((const char *) val, NULL, 10);
+	values[0]++;
+	return values[0] < 64;
+}
+
+static void *
+follower_thread(void *arg)
+{
+	ConcurrentFollower *cf = arg;
+	ObjectStore *fos = store_open();
+	Lsm		   *f = NULL;
+
+	while (!cf->done || cf->polls == 0)
+	{
+		int			applied;
+		int			values[65] = {0};
+		RlStatus	rc = f ? lsm_follower_refresh(f, &applied) : lsm_open_follower(fos, &opts, &f);
+
+		if (rc == RL_OK)
+			rc = lsm_scan_prefix(f, "batch/", 6, batch_value_cb, values);
+		if (rc != RL_OK)
+		{
+			cf->failures++;
+			snprintf(cf->error, sizeof(cf->error), "%s: %s", rl_status_name(rc), rl_last_error());
+			continue;
+		}
+		for (int i = 2; i <= values[0]; i++)
+			cf->torn += values[i] != values[1];
+		if (values[0] != 0 && values[0] != 20)
+			cf->torn++;
+		cf->polls++;
+	}
+	lsm_close(f);
+	obj_close(fos);
+	return NULL;
+}
+
+START_TEST(test_concurrent_follower_sees_whole_batches)
+{
+	ConcurrentFollower cf = {0};
+	pthread_t	t;
+	Lsm		   *w;
+	char		key[32],
+				val[32];
+
+	opts.manifest_probe_ms = 0;
+	ck_assert_int_eq(lsm_open_writer(os, &opts, &w), RL_OK);
+	pthread_create(&t, NULL, follower_thread, &cf);
+	for (int round = 0; round < 60; round++)
+	{
+		LsmBatch   *b = lsm_batch_new();
+
+		snprintf(val, sizeof(val), "%d", round);
+		for (int i = 0; i < 20; i++)
+		{
+			snprintf(key, sizeof(key), "batch/%02d", i);
+			lsm_batch_put(b, key, strlen(key), val, strlen(val));
+		}
+		ck_assert_int_eq(lsm_commit(w, &b, 1, NULL), RL_OK);
+		lsm_batch_free(b);
+		if (round % 5 == 4)
+			ck_assert_int_eq(lsm_flush(w), RL_OK);
+		if (round % 15 == 14)
+		{
+			ck_assert_int_eq(lsm_compact(w), RL_OK);
+			ck_assert_int_eq(lsm_gc(w, rl_now_ms()), RL_OK);
+		}
+	}
+	cf.done = true;
+	pthread_join(t, NULL);
+	lsm_close(w);
+	ck_assert_int_gt(cf.polls, 0);
+	ck_assert_msg(cf.torn == 0, "the follower saw %d torn batches", cf.torn);
+	ck_assert_msg(cf.failures == 0, "the follower failed %d times: %s", cf.failures, cf.error);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -557,6 +654,7 @@ main(void)
 	tcase_add_checked_fixture(races, setup, teardown);
 	tcase_set_timeout(races, 120);
 	tcase_add_test(races, test_racing_writers_one_survives);
+	tcase_add_test(races, test_concurrent_follower_sees_whole_batches);
 	suite_add_tcase(s, races);
 	return test_run_suite(s);
 }
