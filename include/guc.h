@@ -1,0 +1,58 @@
+/*
+ * guc.h: settings ("Grand Unified Configuration", after PostgreSQL).
+ *
+ * One table of named settings with a type, a default, a context saying when it may
+ * change (postmaster start only, SIGHUP reload, or per session with SET) and a flag
+ * for the ones reported to clients as ParameterStatus (server_version,
+ * client_encoding, DateStyle, ...). Values come, lowest priority first, from the
+ * built-in default, rocklake.conf (PostgreSQL's syntax: name = value, # comments,
+ * quoted strings, include), -c name=value on the command line, and for session
+ * settings the StartupMessage options and SET. SHOW and current_setting() read them.
+ */
+#ifndef RL_GUC_H
+#define RL_GUC_H
+
+#include <stdbool.h>
+
+typedef enum GucContext
+{
+	PGC_POSTMASTER,				/* at server start only */
+	PGC_SIGHUP,					/* in the config file; a reload applies it */
+	PGC_USERSET					/* any session, with SET */
+} GucContext;
+
+typedef enum GucSource
+{
+	PGC_S_DEFAULT,
+	PGC_S_FILE,
+	PGC_S_ARGV,
+	PGC_S_CLIENT,				/* StartupMessage options */
+	PGC_S_SESSION				/* SET */
+} GucSource;
+
+#define GUC_REPORT 0x01			/* sent as ParameterStatus at startup and on change */
+
+/* Set a setting by name from text. Returns false (with the error in *errmsg) if the
+ * name is unknown (42704), the value invalid (22023) or the context forbids it (55P02). */
+bool		set_config_option(const char *name, const char *value, GucSource source,
+							  bool is_reload, const char **errmsg, const char **sqlstate);
+/* The current value as text (SHOW), or NULL for an unknown name. */
+const char *GetConfigOption(const char *name);
+/* RESET name / RESET ALL: back to the value before the session's SET. */
+bool		ResetConfigOption(const char *name);
+void		ResetAllSessionOptions(void);
+
+/* Read rocklake.conf; on reload only PGC_SIGHUP settings change. false: error logged. */
+bool		ProcessConfigFile(const char *path, bool is_reload);
+
+/* Iterate the settings flagged GUC_REPORT (for the startup ParameterStatus set). */
+typedef void (*GucReportFn) (const char *name, const char *value, void *arg);
+void		ReportGucs(GucReportFn fn, void *arg);
+/* Settings whose reported value changed since the last call (to send after SET). */
+void		ReportChangedGucs(GucReportFn fn, void *arg);
+
+/* Typed accessors for the server's own use. */
+int			GetConfigInt(const char *name);
+bool		GetConfigBool(const char *name);
+
+#endif
