@@ -108,6 +108,12 @@ extern int	client_min_messages;
 /* Redirect the server log to a file (append); NULL or "" means stderr. */
 void		elog_set_log_file(const char *path);
 
+/* The statement being executed, for the STATEMENT: line of logged errors (or NULL). */
+extern const char *debug_query_string;
+
+/* Write one line to the server log, as a LOG report would, without the report machinery. */
+void		write_server_log(int elevel, const char *sqlstate, const char *message);
+
 /* Severity names as sent on the wire ("ERROR", "FATAL", ...). */
 const char *error_severity(int elevel);
 
