@@ -32,6 +32,10 @@ void		rlbuf_put_u64le(RlBuf *buf, uint64_t v);
 void		rlbuf_put_u32be(RlBuf *buf, uint32_t v);
 void		rlbuf_put_u64be(RlBuf *buf, uint64_t v);
 void		rlbuf_put_varint(RlBuf *buf, uint64_t v);
+/* Append data as lowercase hex digits. */
+void		rlbuf_append_hex(RlBuf *buf, const void *data, size_t len);
+/* Append the bytes hex digits spell; false (buf unchanged) if hex is not pairs of hex digits. */
+bool		rlbuf_append_unhex(RlBuf *buf, const char *hex);
 /* NUL-terminate without counting the NUL in len. */
 const char *rlbuf_cstr(RlBuf *buf);
 /* Hand the bytes to the caller (who frees them) and leave buf empty. */

@@ -434,24 +434,6 @@ cmd_writer_task(ObjectStore *os, const char *command)
 	return 0;
 }
 
-static bool
-parse_hex(const char *hex, RlBuf *out)
-{
-	size_t		n = strlen(hex);
-
-	if (n % 2)
-		return false;
-	for (size_t i = 0; i < n; i += 2)
-	{
-		unsigned	v;
-
-		if (sscanf(hex + i, "%2x", &v) != 1)
-			return false;
-		rlbuf_put_u8(out, (uint8_t) v);
-	}
-	return true;
-}
-
 int
 main(int argc, char **argv)
 {
@@ -475,7 +457,7 @@ main(int argc, char **argv)
 				io.table = optarg;
 				break;
 			case 'p':
-				if (!parse_hex(optarg, &io.prefix))
+				if (!rlbuf_append_unhex(&io.prefix, optarg))
 				{
 					fprintf(stderr, "rocklake-admin: --prefix takes hex digits, not \"%s\"\n", optarg);
 					return 2;

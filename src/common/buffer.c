@@ -149,6 +149,48 @@ rlbuf_put_varint(RlBuf *buf, uint64_t v)
 	rlbuf_append(buf, b, (size_t) n);
 }
 
+void
+rlbuf_append_hex(RlBuf *buf, const void *data, size_t len)
+{
+	static const char digits[] = "0123456789abcdef";
+	const uint8_t *p = data;
+
+	rlbuf_reserve(buf, len * 2);
+	for (size_t i = 0; i < len; i++)
+	{
+		buf->data[buf->len++] = (uint8_t) digits[p[i] >> 4];
+		buf->data[buf->len++] = (uint8_t) digits[p[i] & 15];
+	}
+}
+
+static int
+hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+bool
+rlbuf_append_unhex(RlBuf *buf, const char *hex)
+{
+	size_t		n = strlen(hex);
+
+	if (n % 2)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (hex_digit(hex[i]) < 0)
+			return false;
+	rlbuf_reserve(buf, n / 2);
+	for (size_t i = 0; i < n; i += 2)
+		buf->data[buf->len++] = (uint8_t) (hex_digit(hex[i]) << 4 | hex_digit(hex[i + 1]));
+	return true;
+}
+
 const char *
 rlbuf_cstr(RlBuf *buf)
 {

@@ -75,37 +75,14 @@ manifest_copy(Manifest *dst, const Manifest *src)
 static json_t *
 hex_string(const RlBuf *b)
 {
-	static const char hex[] = "0123456789abcdef";
-	char	   *s = malloc(b->len * 2 + 1);
+	RlBuf		hex;
 
-	for (size_t i = 0; i < b->len; i++)
-	{
-		s[2 * i] = hex[b->data[i] >> 4];
-		s[2 * i + 1] = hex[b->data[i] & 15];
-	}
-	s[b->len * 2] = '\0';
-	json_t	   *j = json_string(s);
+	rlbuf_init(&hex);
+	rlbuf_append_hex(&hex, b->data, b->len);
+	json_t	   *j = json_string(rlbuf_cstr(&hex));
 
-	free(s);
+	rlbuf_free(&hex);
 	return j;
-}
-
-static bool
-unhex(const char *s, RlBuf *out)
-{
-	size_t		n = strlen(s);
-
-	if (n % 2)
-		return false;
-	for (size_t i = 0; i < n; i += 2)
-	{
-		int			v;
-
-		if (sscanf(s + i, "%2x", &v) != 1)
-			return false;
-		rlbuf_put_u8(out, (uint8_t) v);
-	}
-	return true;
 }
 
 static json_t *
@@ -140,7 +117,7 @@ sst_meta_parse(json_t *j, SstMeta *s)
 	s->entries = (uint64_t) entries;
 	s->min_seq = (uint64_t) min_seq;
 	s->max_seq = (uint64_t) max_seq;
-	return unhex(first, &s->first_key) && unhex(last, &s->last_key);
+	return rlbuf_append_unhex(&s->first_key, first) && rlbuf_append_unhex(&s->last_key, last);
 }
 
 void

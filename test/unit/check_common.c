@@ -93,6 +93,26 @@ START_TEST(test_printf_and_cstr)
 }
 END_TEST
 
+START_TEST(test_hex)
+{
+	RlBuf		b;
+	const uint8_t bytes[] = {0x00, 0x7f, 0x80, 0xff, 0x1a};
+
+	rlbuf_init(&b);
+	rlbuf_append_hex(&b, bytes, sizeof(bytes));
+	ck_assert_str_eq(rlbuf_cstr(&b), "007f80ff1a");
+	rlbuf_reset(&b);
+	ck_assert(rlbuf_append_unhex(&b, "007F80ff1a"));
+	ck_assert_uint_eq(b.len, 5);
+	ck_assert_int_eq(memcmp(b.data, bytes, 5), 0);
+	ck_assert(!rlbuf_append_unhex(&b, "abc"));
+	ck_assert(!rlbuf_append_unhex(&b, "zz"));
+	ck_assert(!rlbuf_append_unhex(&b, " 1"));
+	ck_assert_uint_eq(b.len, 5);
+	rlbuf_free(&b);
+}
+END_TEST
+
 START_TEST(test_ulid)
 {
 	char		a[ULID_LEN + 1],
@@ -128,6 +148,7 @@ main(void)
 	tcase_add_test(tc, test_buffer_roundtrip);
 	tcase_add_test(tc, test_varint_truncated);
 	tcase_add_test(tc, test_printf_and_cstr);
+	tcase_add_test(tc, test_hex);
 	tcase_add_test(tc, test_ulid);
 	suite_add_tcase(s, tc);
 	return test_run_suite(s);
