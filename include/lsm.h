@@ -25,6 +25,8 @@
 typedef struct LsmOptions
 {
 	size_t		l0_flush_bytes;	/* flush the memtable when it holds this much (4 MiB) */
+	size_t		sst_target_bytes;	/* compaction splits its output into SSTs of this size (8 MiB) */
+	size_t		sst_cache_bytes;	/* SSTs kept in memory beyond those in use (64 MiB) */
 	int			l0_flush_wal_count; /* ... or after this many WAL objects (256) */
 	int			compaction_min_sources; /* compact when this many L0 SSTs exist (4) */
 	double		compaction_size_ratio;	/* a run joins a compaction if <= ratio x the rest (4.0) */
@@ -97,6 +99,7 @@ typedef struct LsmStats
 	int			l0_ssts;
 	int			sorted_runs;
 	uint64_t	sst_bytes;
+	size_t		sst_cache_bytes;	/* SST bytes held in memory now */
 	uint64_t	commits;		/* batches committed by this handle */
 	uint64_t	wal_puts;		/* WAL objects written by this handle */
 	uint64_t	flushes;

@@ -37,11 +37,20 @@ struct LsmBatch
 	size_t		count;
 };
 
+/*
+ * An SST held in memory. Entries are pinned while a lookup or an iterator reads
+ * them; unpinned ones are evicted least recently used first once the cache holds
+ * more than sst_cache_bytes, and ones the manifest no longer names are freed as soon
+ * as nothing pins them.
+ */
 typedef struct CachedSst
 {
 	char		id[SST_ID_MAX];
 	RlBuf		bytes;
 	SstReader  *reader;
+	int			pins;
+	uint64_t	last_use;
+	bool		retired;
 } CachedSst;
 
 struct Lsm
@@ -56,8 +65,10 @@ struct Lsm
 	uint64_t	next_wal;
 	int			wal_since_flush;
 	int64_t		last_manifest_probe_ms;
-	CachedSst  *cache;
+	CachedSst **cache;
 	int			n_cache;
+	size_t		cache_bytes;
+	uint64_t	use_clock;
 	bool		sst_missing;	/* a read found an SST object gone (follower: reload) */
 	LsmStats	counters;
 };
@@ -66,6 +77,8 @@ void
 lsm_options_default(LsmOptions *opts)
 {
 	opts->l0_flush_bytes = 4 * 1024 * 1024;
+	opts->sst_target_bytes = 8 * 1024 * 1024;
+	opts->sst_cache_bytes = 64 * 1024 * 1024;
 	opts->l0_flush_wal_count = 256;
 	opts->compaction_min_sources = 4;
 	opts->compaction_size_ratio = 4.0;
@@ -331,16 +344,42 @@ put_manifest(ObjectStore *os, const Manifest *m)
 /* ---------------------------------------------------------------- SST cache */
 
 static void
+cache_remove_at(Lsm *lsm, int i)
+{
+	CachedSst  *c = lsm->cache[i];
+
+	lsm->cache_bytes -= c->bytes.len;
+	sst_reader_free(c->reader);
+	rlbuf_free(&c->bytes);
+	free(c);
+	lsm->cache[i] = lsm->cache[--lsm->n_cache];
+}
+
+static void
 cache_drop_all(Lsm *lsm)
 {
-	for (int i = 0; i < lsm->n_cache; i++)
-	{
-		sst_reader_free(lsm->cache[i].reader);
-		rlbuf_free(&lsm->cache[i].bytes);
-	}
+	while (lsm->n_cache > 0)
+		cache_remove_at(lsm, lsm->n_cache - 1);
 	free(lsm->cache);
 	lsm->cache = NULL;
-	lsm->n_cache = 0;
+}
+
+/* Evict unpinned SSTs, least recently used first, until the cache fits its budget. */
+static void
+cache_evict(Lsm *lsm)
+{
+	while (lsm->cache_bytes > lsm->opts.sst_cache_bytes)
+	{
+		int			victim = -1;
+
+		for (int i = 0; i < lsm->n_cache; i++)
+			if (lsm->cache[i]->pins == 0 &&
+				(victim < 0 || lsm->cache[i]->last_use < lsm->cache[victim]->last_use))
+				victim = i;
+		if (victim < 0)
+			return;				/* everything is in use: over budget until unpinned */
+		cache_remove_at(lsm, victim);
+	}
 }
 
 static bool
@@ -360,24 +399,22 @@ manifest_references(const Manifest *m, const char *id)
 static void
 cache_prune(Lsm *lsm)
 {
-	int			kept = 0;
-
-	for (int i = 0; i < lsm->n_cache; i++)
+	for (int i = lsm->n_cache - 1; i >= 0; i--)
 	{
-		if (manifest_references(&lsm->manifest, lsm->cache[i].id))
-			lsm->cache[kept++] = lsm->cache[i];
+		CachedSst  *c = lsm->cache[i];
+
+		if (manifest_references(&lsm->manifest, c->id))
+			continue;
+		if (c->pins == 0)
+			cache_remove_at(lsm, i);
 		else
-		{
-			sst_reader_free(lsm->cache[i].reader);
-			rlbuf_free(&lsm->cache[i].bytes);
-		}
+			c->retired = true;
 	}
-	lsm->n_cache = kept;
 }
 
-/* Adopt bytes (taken from *bytes) as the cached copy of SST id. */
+/* Adopt bytes (taken from *bytes) as the cached copy of SST id, pinned once. */
 static RlStatus
-cache_add(Lsm *lsm, const char *id, RlBuf *bytes, SstReader **reader)
+cache_insert(Lsm *lsm, const char *id, RlBuf *bytes, CachedSst **out)
 {
 	SstReader  *r;
 	RlStatus	rc = sst_reader_open(bytes->data, bytes->len, &r);
@@ -387,26 +424,55 @@ cache_add(Lsm *lsm, const char *id, RlBuf *bytes, SstReader **reader)
 		rlbuf_free(bytes);
 		return rl_error(rc, "SST %s: %s", id, rl_last_error());
 	}
-	lsm->cache = realloc(lsm->cache, sizeof(CachedSst) * (size_t) (lsm->n_cache + 1));
-	CachedSst  *c = &lsm->cache[lsm->n_cache++];
+	CachedSst  *c = calloc(1, sizeof(CachedSst));
 
 	snprintf(c->id, sizeof(c->id), "%s", id);
 	c->bytes = *bytes;
 	rlbuf_init(bytes);
 	c->reader = r;
-	*reader = r;
+	c->pins = 1;
+	c->last_use = ++lsm->use_clock;
+	lsm->cache = realloc(lsm->cache, sizeof(CachedSst *) * (size_t) (lsm->n_cache + 1));
+	lsm->cache[lsm->n_cache++] = c;
+	lsm->cache_bytes += c->bytes.len;
+	cache_evict(lsm);
+	*out = c;
 	return RL_OK;
 }
 
+static void
+sst_unpin(Lsm *lsm, CachedSst *c)
+{
+	if (--c->pins > 0)
+		return;
+	if (c->retired)
+	{
+		for (int i = 0; i < lsm->n_cache; i++)
+			if (lsm->cache[i] == c)
+			{
+				cache_remove_at(lsm, i);
+				return;
+			}
+	}
+	cache_evict(lsm);
+}
+
+/* The SST meta names, in memory and pinned (release with sst_unpin). */
 static RlStatus
-get_sst(Lsm *lsm, const SstMeta *meta, SstReader **reader)
+sst_pin(Lsm *lsm, const SstMeta *meta, CachedSst **out)
 {
 	for (int i = 0; i < lsm->n_cache; i++)
-		if (strcmp(lsm->cache[i].id, meta->id) == 0)
+	{
+		CachedSst  *c = lsm->cache[i];
+
+		if (!c->retired && strcmp(c->id, meta->id) == 0)
 		{
-			*reader = lsm->cache[i].reader;
+			c->pins++;
+			c->last_use = ++lsm->use_clock;
+			*out = c;
 			return RL_OK;
 		}
+	}
 	char		key[KEY_MAX];
 	RlBuf		buf;
 
@@ -428,7 +494,7 @@ get_sst(Lsm *lsm, const SstMeta *meta, SstReader **reader)
 		rlbuf_free(&buf);
 		return rc;
 	}
-	return cache_add(lsm, meta->id, &buf, reader);
+	return cache_insert(lsm, meta->id, &buf, out);
 }
 
 /* ---------------------------------------------------------------- WAL */
@@ -830,10 +896,19 @@ lsm_check_fence(Lsm *lsm)
 
 /* ---------------------------------------------------------------- merging reads */
 
-/* One input of a merge: the memtable or an SST iterator. */
+/*
+ * One input of a merge: the memtable, one L0 SST, or a sorted run. A run's SSTs are
+ * key-ordered and disjoint, so its input opens (and pins) one SST at a time and moves
+ * to the next when it is exhausted: a full scan holds one SST per run in memory, not
+ * the whole store.
+ */
 typedef struct MergeInput
 {
-	const MemtableNode *node;
+	const MemtableNode *node;	/* the memtable input */
+	const SstMeta *ssts;		/* an SST input: one L0 SST or a run's SSTs */
+	int			n_ssts;
+	int			next_sst;
+	CachedSst  *open;
 	SstIter    *it;
 	SstEntry	cur;
 	bool		valid;
@@ -841,37 +916,25 @@ typedef struct MergeInput
 
 typedef struct Merge
 {
+	Lsm		   *lsm;
 	MergeInput *in;
 	int			n;
-	RlBuf		key;			/* the key last returned, owned */
+	const void *end;			/* exclusive upper bound, or NULL */
+	size_t		end_len;
+	RlBuf		key;			/* the key and value last returned, owned */
 	RlStatus	status;
 } Merge;
 
 static void
-input_load(MergeInput *in)
+input_close_sst(Merge *m, MergeInput *in)
 {
 	if (in->it)
 	{
-		in->valid = sst_iter_valid(in->it);
-		if (in->valid)
-			in->cur = *sst_iter_entry(in->it);
+		sst_iter_free(in->it);
+		in->it = NULL;
+		sst_unpin(m->lsm, in->open);
+		in->open = NULL;
 	}
-	else
-	{
-		in->valid = in->node != NULL;
-		if (in->valid)
-			memtable_node_entry(in->node, &in->cur);
-	}
-}
-
-static void
-input_advance(MergeInput *in)
-{
-	if (in->it)
-		sst_iter_next(in->it);
-	else
-		in->node = memtable_next(in->node);
-	input_load(in);
 }
 
 static bool
@@ -882,59 +945,109 @@ sst_overlaps(const SstMeta *s, const void *start, size_t start_len, const void *
 	return user_key_compare(s->last_key.data, s->last_key.len, start, start_len) >= 0;
 }
 
+/* Position an SST input on its first row >= start, opening SSTs in turn as needed. */
 static RlStatus
-merge_add_sst(Lsm *lsm, Merge *m, const SstMeta *meta, const void *start, size_t start_len)
+input_open_next(Merge *m, MergeInput *in, const void *start, size_t start_len)
 {
-	SstReader  *r;
-	RlStatus	rc = get_sst(lsm, meta, &r);
+	in->valid = false;
+	while (in->next_sst < in->n_ssts)
+	{
+		const SstMeta *meta = &in->ssts[in->next_sst++];
+
+		if (!sst_overlaps(meta, start, start_len, m->end, m->end_len))
+			continue;
+		RlStatus	rc = sst_pin(m->lsm, meta, &in->open);
+
+		if (rc != RL_OK)
+			return rc;
+		in->it = sst_iter_new(in->open->reader);
+		sst_iter_seek(in->it, start, start_len);
+		rc = sst_iter_status(in->it);
+		in->valid = rc == RL_OK && sst_iter_valid(in->it);
+		if (in->valid)
+		{
+			in->cur = *sst_iter_entry(in->it);
+			return RL_OK;
+		}
+		input_close_sst(m, in);
+		if (rc != RL_OK)
+			return rc;
+	}
+	return RL_OK;
+}
+
+static RlStatus
+input_advance(Merge *m, MergeInput *in)
+{
+	if (in->it == NULL)
+	{
+		in->node = memtable_next(in->node);
+		in->valid = in->node != NULL;
+		if (in->valid)
+			memtable_node_entry(in->node, &in->cur);
+		return RL_OK;
+	}
+	sst_iter_next(in->it);
+	RlStatus	rc = sst_iter_status(in->it);
 
 	if (rc != RL_OK)
 		return rc;
-	MergeInput *in = &m->in[m->n++];
-
-	in->it = sst_iter_new(r);
-	sst_iter_seek(in->it, start, start_len);
-	input_load(in);
-	return sst_iter_status(in->it);
+	if (sst_iter_valid(in->it))
+	{
+		in->cur = *sst_iter_entry(in->it);
+		return RL_OK;
+	}
+	input_close_sst(m, in);
+	return input_open_next(m, in, "", 0);
 }
 
 static void
 merge_free(Merge *m)
 {
 	for (int i = 0; i < m->n; i++)
-		if (m->in[i].it)
-			sst_iter_free(m->in[i].it);
+		input_close_sst(m, &m->in[i]);
 	free(m->in);
 	rlbuf_free(&m->key);
 }
 
-/* Inputs overlapping [start, end): memtable (if any) first, then L0, then runs. */
+/* Inputs for [start, end): memtable (if asked), then L0 SSTs, then runs. */
 static RlStatus
 merge_open(Lsm *lsm, Merge *m, bool with_memtable, int n_l0, int n_runs,
 		   const void *start, size_t start_len, const void *end, size_t end_len)
 {
-	int			max = 1 + n_l0;
-
-	for (int r = 0; r < n_runs; r++)
-		max += lsm->manifest.runs[r].n_ssts;
 	memset(m, 0, sizeof(*m));
-	m->in = calloc((size_t) max, sizeof(MergeInput));
+	m->lsm = lsm;
+	m->end = end;
+	m->end_len = end_len;
+	m->in = calloc((size_t) (1 + n_l0 + n_runs), sizeof(MergeInput));
 	rlbuf_init(&m->key);
 	if (with_memtable)
 	{
-		m->in[0].node = memtable_seek(lsm->mem, start, start_len);
-		input_load(&m->in[0]);
-		m->n = 1;
+		MergeInput *in = &m->in[m->n++];
+
+		in->node = memtable_seek(lsm->mem, start, start_len);
+		in->valid = in->node != NULL;
+		if (in->valid)
+			memtable_node_entry(in->node, &in->cur);
 	}
 	RlStatus	rc = RL_OK;
 
-	for (int i = 0; i < n_l0 && rc == RL_OK; i++)
-		if (sst_overlaps(&lsm->manifest.l0[i], start, start_len, end, end_len))
-			rc = merge_add_sst(lsm, m, &lsm->manifest.l0[i], start, start_len);
-	for (int r = 0; r < n_runs && rc == RL_OK; r++)
-		for (int i = 0; i < lsm->manifest.runs[r].n_ssts && rc == RL_OK; i++)
-			if (sst_overlaps(&lsm->manifest.runs[r].ssts[i], start, start_len, end, end_len))
-				rc = merge_add_sst(lsm, m, &lsm->manifest.runs[r].ssts[i], start, start_len);
+	for (int i = 0; i < n_l0 + n_runs && rc == RL_OK; i++)
+	{
+		MergeInput *in = &m->in[m->n++];
+
+		if (i < n_l0)
+		{
+			in->ssts = &lsm->manifest.l0[i];
+			in->n_ssts = 1;
+		}
+		else
+		{
+			in->ssts = lsm->manifest.runs[i - n_l0].ssts;
+			in->n_ssts = lsm->manifest.runs[i - n_l0].n_ssts;
+		}
+		rc = input_open_next(m, in, start, start_len);
+	}
 	return rc;
 }
 
@@ -968,10 +1081,11 @@ merge_next(Merge *m, SstEntry *out)
 		while (m->in[i].valid &&
 			   user_key_compare(m->in[i].cur.key, m->in[i].cur.key_len, out->key, out->key_len) == 0)
 		{
-			input_advance(&m->in[i]);
-			if (m->in[i].it && sst_iter_status(m->in[i].it) != RL_OK)
+			RlStatus	rc = input_advance(m, &m->in[i]);
+
+			if (rc != RL_OK)
 			{
-				m->status = sst_iter_status(m->in[i].it);
+				m->status = rc;
 				return NULL;
 			}
 		}
@@ -1033,23 +1147,36 @@ lsm_scan_prefix(Lsm *lsm, const void *prefix, size_t prefix_len, LsmScanFn fn, v
 	return lsm_scan(lsm, prefix, prefix_len, end, end_len, fn, arg);
 }
 
+/* Look key up in one SST; on a hit copy the value out (a DEL sets *deleted). */
 static RlStatus
-get_in_sst(Lsm *lsm, const SstMeta *meta, const void *key, size_t key_len, SstEntry *e, bool *found)
+get_in_sst(Lsm *lsm, const SstMeta *meta, const void *key, size_t key_len,
+		   RlBuf *value, bool *found, bool *deleted)
 {
-	SstReader  *r;
+	CachedSst  *c;
+	SstEntry	e;
 
 	if (user_key_compare(key, key_len, meta->first_key.data, meta->first_key.len) < 0 ||
 		user_key_compare(key, key_len, meta->last_key.data, meta->last_key.len) > 0)
 		return RL_OK;
-	RlStatus	rc = get_sst(lsm, meta, &r);
+	RlStatus	rc = sst_pin(lsm, meta, &c);
 
 	if (rc != RL_OK)
 		return rc;
-	if (!sst_reader_may_contain(r, key, key_len))
-		return RL_OK;
-	rc = sst_get(r, key, key_len, UINT64_MAX, e);
-	*found = rc == RL_OK;
-	return rc == RL_NOT_FOUND ? RL_OK : rc;
+	if (sst_reader_may_contain(c->reader, key, key_len))
+	{
+		rc = sst_get(c->reader, key, key_len, UINT64_MAX, &e);
+		if (rc == RL_OK)
+		{
+			*found = true;
+			*deleted = e.kind == SST_KIND_DEL;
+			rlbuf_reset(value);
+			rlbuf_append(value, e.value, e.value_len);
+		}
+		else if (rc == RL_NOT_FOUND)
+			rc = RL_OK;
+	}
+	sst_unpin(lsm, c);
+	return rc;
 }
 
 static RlStatus
@@ -1057,20 +1184,27 @@ get_once(Lsm *lsm, const void *key, size_t key_len, RlBuf *value)
 {
 	SstEntry	e;
 	bool		found = memtable_get(lsm->mem, key, key_len, UINT64_MAX, &e);
+	bool		deleted = found && e.kind == SST_KIND_DEL;
 	RlStatus	rc = RL_OK;
 	const Manifest *m = &lsm->manifest;
 
+	if (found)
+	{
+		rlbuf_reset(value);
+		rlbuf_append(value, e.value, e.value_len);
+	}
 	for (int i = 0; !found && rc == RL_OK && i < m->n_l0; i++)
-		rc = get_in_sst(lsm, &m->l0[i], key, key_len, &e, &found);
+		rc = get_in_sst(lsm, &m->l0[i], key, key_len, value, &found, &deleted);
 	for (int r = 0; !found && rc == RL_OK && r < m->n_runs; r++)
 		for (int i = 0; !found && rc == RL_OK && i < m->runs[r].n_ssts; i++)
-			rc = get_in_sst(lsm, &m->runs[r].ssts[i], key, key_len, &e, &found);
+			rc = get_in_sst(lsm, &m->runs[r].ssts[i], key, key_len, value, &found, &deleted);
 	if (rc != RL_OK)
 		return rc;
-	if (!found || e.kind == SST_KIND_DEL)
+	if (!found || deleted)
+	{
+		rlbuf_reset(value);
 		return RL_NOT_FOUND;
-	rlbuf_reset(value);
-	rlbuf_append(value, e.value, e.value_len);
+	}
 	return RL_OK;
 }
 
@@ -1111,7 +1245,7 @@ write_sst(Lsm *lsm, SstWriter *w, SstMeta *meta)
 	SstProps	props;
 	char		id[ULID_LEN + 1],
 				key[KEY_MAX];
-	SstReader  *r;
+	CachedSst  *c;
 
 	rlbuf_init(&bytes);
 	sst_writer_finish(w, &bytes, &props);
@@ -1122,7 +1256,9 @@ write_sst(Lsm *lsm, SstWriter *w, SstMeta *meta)
 	if (rc == RL_OK)
 	{
 		fill_meta(meta, id, bytes.len, &props);
-		rc = cache_add(lsm, id, &bytes, &r);
+		rc = cache_insert(lsm, id, &bytes, &c);
+		if (rc == RL_OK)
+			sst_unpin(lsm, c);
 	}
 	sst_props_free(&props);
 	rlbuf_free(&bytes);
@@ -1209,23 +1345,40 @@ lsm_compact(Lsm *lsm)
 	Merge		m;
 	SstWriter  *w = sst_writer_new(SST_TYPE_DATA, SST_DEFAULT_BLOCK_SIZE);
 	SstEntry	e;
+	SstMeta    *outputs = NULL;
+	int			n_outputs = 0;
 
+	/* each key appears once in the merged stream, so any row boundary may split SSTs */
 	rc = merge_open(lsm, &m, false, cur->n_l0, n_runs, "", 0, NULL, 0);
-	while (rc == RL_OK && merge_next(&m, &e))
-		if (!(drop_tombstones && e.kind == SST_KIND_DEL))
+	for (bool more = rc == RL_OK; more;)
+	{
+		more = merge_next(&m, &e) != NULL;
+		if (more && !(drop_tombstones && e.kind == SST_KIND_DEL))
 			sst_writer_add(w, e.key, e.key_len, e.seq, e.kind, e.value, e.value_len);
+		if (sst_writer_count(w) > 0 && (!more || sst_writer_size(w) >= lsm->opts.sst_target_bytes) &&
+			m.status == RL_OK)
+		{
+			outputs = realloc(outputs, sizeof(SstMeta) * (size_t) (n_outputs + 1));
+			rc = write_sst(lsm, w, &outputs[n_outputs]);
+			sst_writer_free(w);
+			w = sst_writer_new(SST_TYPE_DATA, SST_DEFAULT_BLOCK_SIZE);
+			if (rc != RL_OK)
+				break;
+			n_outputs++;
+		}
+	}
 	if (rc == RL_OK)
 		rc = m.status;
 	merge_free(&m);
-
-	SstMeta		meta;
-	bool		have_output = rc == RL_OK && sst_writer_count(w) > 0;
-
-	if (have_output)
-		rc = write_sst(lsm, w, &meta);
 	sst_writer_free(w);
 	if (rc != RL_OK)
+	{
+		/* outputs already written are orphans: GC collects them */
+		for (int i = 0; i < n_outputs; i++)
+			sst_meta_free(&outputs[i]);
+		free(outputs);
 		return rc;
+	}
 
 	Manifest	next;
 
@@ -1240,17 +1393,18 @@ lsm_compact(Lsm *lsm)
 		free(next.runs[r].ssts);
 	}
 	int			kept = next.n_runs - n_runs;
-	int			first = have_output ? 1 : 0;
+	int			first = n_outputs > 0 ? 1 : 0;
 
 	memmove(&next.runs[first], &next.runs[n_runs], sizeof(SortedRun) * (size_t) kept);
 	next.n_runs = kept + first;
-	if (have_output)
+	if (n_outputs > 0)
 	{
 		next.runs[0].run_id = next.next_run_id++;
-		next.runs[0].n_ssts = 1;
-		next.runs[0].ssts = calloc(1, sizeof(SstMeta));
-		next.runs[0].ssts[0] = meta;
+		next.runs[0].n_ssts = n_outputs;
+		next.runs[0].ssts = outputs;
 	}
+	else
+		free(outputs);
 	rc = commit_manifest(lsm, &next);
 	if (rc == RL_OK)
 		lsm->counters.compactions++;
@@ -1533,6 +1687,7 @@ lsm_stats(Lsm *lsm, LsmStats *stats)
 		stats->sst_bytes += lsm->manifest.l0[i].size;
 	for (int r = 0; r < lsm->manifest.n_runs; r++)
 		stats->sst_bytes += run_bytes(&lsm->manifest.runs[r]);
+	stats->sst_cache_bytes = lsm->cache_bytes;
 	snprintf(stats->db_uuid, sizeof(stats->db_uuid), "%s", lsm->manifest.db_uuid);
 }
 

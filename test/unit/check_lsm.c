@@ -509,6 +509,64 @@ START_TEST(test_refuses_store_without_conditional_writes)
 }
 END_TEST
 
+START_TEST(test_split_runs_and_bounded_cache)
+{
+	Lsm		   *w,
+			   *f;
+	LsmStats	st;
+	char		key[32],
+				val[128];
+	LsmBatch   *b = lsm_batch_new();
+
+	opts.sst_target_bytes = 4096;
+	opts.sst_cache_bytes = 16384;
+	ck_assert_int_eq(lsm_open_writer(os, &opts, &w), RL_OK);
+	for (int i = 0; i < 3000; i++)
+	{
+		key_of(i, key);
+		snprintf(val, sizeof(val), "value-%d-padding-padding-padding-padding-padding-padding", i);
+		lsm_batch_put(b, key, strlen(key), val, strlen(val));
+		if (i % 500 == 499)
+		{
+			ck_assert_int_eq(lsm_commit(w, &b, 1, NULL), RL_OK);
+			lsm_batch_free(b);
+			b = lsm_batch_new();
+			ck_assert_int_eq(lsm_flush(w), RL_OK);
+		}
+	}
+	lsm_batch_free(b);
+	ck_assert_int_eq(lsm_compact(w), RL_OK);
+	ck_assert_ptr_nonnull(lsm_manifest(w));
+	ck_assert_int_eq(lsm_manifest(w)->n_runs, 1);
+	ck_assert_int_gt(lsm_manifest(w)->runs[0].n_ssts, 20);
+	/* the run's SSTs are key-ordered and disjoint */
+	const SortedRun *run = &lsm_manifest(w)->runs[0];
+
+	for (int i = 1; i < run->n_ssts; i++)
+		ck_assert_int_gt(memcmp(run->ssts[i].first_key.data, run->ssts[i - 1].last_key.data, 12), 0);
+	lsm_close(w);
+
+	/* a fresh reader scans everything and looks up every key within its budget */
+	ck_assert_int_eq(lsm_open_follower(os, &opts, &f), RL_OK);
+	ck_assert_int_eq(count_prefix(f, "key/"), 3000);
+	lsm_stats(f, &st);
+	ck_assert_uint_le(st.sst_cache_bytes, opts.sst_cache_bytes);
+	for (int i = 0; i < 3000; i += 7)
+	{
+		key_of(i, key);
+		snprintf(val, sizeof(val), "value-%d-padding-padding-padding-padding-padding-padding", i);
+		assert_value(f, key, val);
+	}
+	int			n = 0;
+
+	ck_assert_int_eq(lsm_scan(f, "key/00001000", 12, "key/00002000", 12, count_cb, &n), RL_OK);
+	ck_assert_int_eq(n, 1000);
+	lsm_stats(f, &st);
+	ck_assert_uint_le(st.sst_cache_bytes, opts.sst_cache_bytes);
+	lsm_close(f);
+}
+END_TEST
+
 START_TEST(test_auto_maintenance)
 {
 	Lsm		   *w;
@@ -648,6 +706,7 @@ main(void)
 	tcase_add_test(tc, test_corrupt_objects_detected);
 	tcase_add_test(tc, test_refuses_store_without_conditional_writes);
 	tcase_add_test(tc, test_auto_maintenance);
+	tcase_add_test(tc, test_split_runs_and_bounded_cache);
 	suite_add_tcase(s, tc);
 	TCase	   *races = tcase_create("races");
 

@@ -287,6 +287,9 @@ run_seed(unsigned seed, int nops)
 	r.opts.auto_maintenance = false;
 	r.opts.manifest_grace_ms = r.opts.sst_min_age_ms = r.opts.wal_retention_ms = 0;
 	r.opts.manifest_probe_ms = 0;
+	/* tiny SSTs and cache: compaction splits runs, reads pin and evict all the time */
+	r.opts.sst_target_bytes = 512;
+	r.opts.sst_cache_bytes = 1024;
 	for (int k = 0; k < NKEYS; k++)
 		r.model[k] = -1;
 	r.fstore = objstore_local_open(r.dir);
