@@ -46,6 +46,8 @@ typedef struct LsmBatch LsmBatch;
 LsmBatch   *lsm_batch_new(void);
 void		lsm_batch_put(LsmBatch *b, const void *key, size_t key_len, const void *value, size_t value_len);
 void		lsm_batch_delete(LsmBatch *b, const void *key, size_t key_len);
+/* Append every operation of src to dst. */
+void		lsm_batch_append(LsmBatch *dst, const LsmBatch *src);
 size_t		lsm_batch_count(const LsmBatch *b);
 void		lsm_batch_free(LsmBatch *b);
 

@@ -124,6 +124,13 @@ lsm_batch_delete(LsmBatch *b, const void *key, size_t key_len)
 	batch_add(b, SST_KIND_DEL, key, key_len, NULL, 0);
 }
 
+void
+lsm_batch_append(LsmBatch *dst, const LsmBatch *src)
+{
+	rlbuf_append(&dst->ops, src->ops.data, src->ops.len);
+	dst->count += src->count;
+}
+
 size_t
 lsm_batch_count(const LsmBatch *b)
 {

@@ -1,0 +1,91 @@
+/*
+ * catalog_cache.h: the SQLite cache of a catalog, and the writer's half of the write
+ * path (DESIGN.md §2, §4).
+ *
+ * The cache is one SQLite database file, derived from the LSM store and rebuildable
+ * from it at any time; only the writer commits to it. Backends read it, and compute
+ * the effect of their DML by running it in a write transaction with a session
+ * attached (cache_capture_*), taking the changeset and rolling back. The writer
+ * applies each changeset in its own savepoint, turns what changed into key-value
+ * mutations for the LSM, and commits the SQLite transaction only after the WAL write
+ * is durable.
+ *
+ * What the cache holds:
+ *   rl_relation(relid INTEGER PRIMARY KEY, relname TEXT NOT NULL UNIQUE, sql TEXT NOT NULL)
+ *       every relation created over the wire; sql is its CREATE TABLE statement in
+ *       SQLite's dialect. DDL is data: inserting a row creates the table, deleting it
+ *       drops the table, changing sql migrates the table (columns with the same name
+ *       keep their values), changing relname renames it.
+ *   user relations: CREATE TABLE name (_rl_rowid INTEGER PRIMARY KEY, columns...)
+ *       _rl_rowid is the row identity every table needs for changesets (and ctid's
+ *       source); the client's own keys are UNIQUE constraints.
+ *   rl_meta(name TEXT PRIMARY KEY, value)  the commit sequence the cache reflects.
+ *
+ * Values are stored in their canonical SQLite form: integers, booleans (0/1) and
+ * timestamps (microseconds since 2000-01-01 UTC, PostgreSQL's binary form) as
+ * INTEGER, floats as REAL, text as TEXT, bytea and uuid (16 bytes) as BLOB.
+ *
+ * In the store a relation whose name and columns are those of a DuckLake table that
+ * kvcodec.h knows uses that table's key layout; every other relation's rows are
+ * generic rows keyed by (relid, _rl_rowid), and rl_relation itself is relation 0.
+ */
+#ifndef RL_CATALOG_CACHE_H
+#define RL_CATALOG_CACHE_H
+
+#include <stdint.h>
+
+#define SQLITE_ENABLE_SESSION 1
+#define SQLITE_ENABLE_PREUPDATE_HOOK 1
+#include <sqlite3.h>
+
+#include "lsm.h"
+#include "rl_buffer.h"
+#include "rl_status.h"
+
+#define CACHE_RELATION_TABLE "rl_relation"
+#define CACHE_META_TABLE "rl_meta"
+#define CACHE_ROWID_COLUMN "_rl_rowid"
+
+typedef struct CatalogCache CatalogCache;
+
+/* Open (creating if needed) the cache file; WAL mode. */
+RlStatus	catalog_cache_open(const char *path, CatalogCache **out);
+void		catalog_cache_close(CatalogCache *cache);
+sqlite3    *catalog_cache_db(CatalogCache *cache);
+/* The commit sequence the cache reflects (0 for a new cache). */
+uint64_t	catalog_cache_seq(CatalogCache *cache);
+
+/* Replace the cache's contents with the store's, as of the store's last commit. */
+RlStatus	catalog_cache_rebuild(CatalogCache *cache, Lsm *lsm);
+
+/* Why a changeset was refused: a SQLSTATE and PostgreSQL's wording. */
+typedef struct CacheConflict
+{
+	char		sqlstate[6];
+	char		message[256];
+} CacheConflict;
+
+/*
+ * Writer: catalog_cache_begin, then catalog_cache_apply for each changeset of the
+ * group, then catalog_cache_commit once the group's WAL object is durable (or
+ * catalog_cache_abort if it is not). apply returns RL_OK with the changeset's
+ * key-value mutations appended to batch, or RL_PRECONDITION with the conflict
+ * (23505 duplicate key, 40001 concurrent update, 42P07 duplicate relation, ...) and
+ * nothing of that changeset applied; other codes are failures of the cache itself.
+ */
+RlStatus	catalog_cache_begin(CatalogCache *cache);
+RlStatus	catalog_cache_apply(CatalogCache *cache, const void *changeset, size_t len,
+								LsmBatch *batch, CacheConflict *conflict);
+RlStatus	catalog_cache_commit(CatalogCache *cache, uint64_t seq);
+void		catalog_cache_abort(CatalogCache *cache);
+
+/*
+ * Backend: run statements on db between begin and end; end returns what they changed
+ * as a changeset and rolls everything back.
+ */
+typedef struct CacheCapture CacheCapture;
+
+RlStatus	cache_capture_begin(sqlite3 *db, CacheCapture **out);
+RlStatus	cache_capture_end(CacheCapture *capture, RlBuf *changeset);
+
+#endif

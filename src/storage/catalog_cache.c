@@ -1,0 +1,1284 @@
+/*
+ * catalog_cache.c: the SQLite cache of a catalog and the writer's half of the write
+ * path (see catalog_cache.h for what the cache holds and why).
+ *
+ * Applying a changeset happens in three passes inside one savepoint:
+ *   1. tables created by the changeset (rows inserted into rl_relation) are created,
+ *      so that the rows of a table created in the same transaction can be applied;
+ *   2. sqlite3changeset_apply_v2 applies the rows, and its conflict handler turns a
+ *      row changed since the backend read it into 40001 and a violated UNIQUE into
+ *      23505; an insert whose hidden row id another commit took meanwhile is not a
+ *      conflict and is inserted again under a fresh row id;
+ *   3. every changed row is read back whole and turned into a key-value mutation
+ *      (kvcodec.h's layout for DuckLake's tables, generic rows for the rest), and
+ *      dropped, renamed and migrated tables get their physical DDL.
+ * A conflict rolls the savepoint back: the other changesets of the group are not
+ * affected.
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "catalog_cache.h"
+#include "errcodes.h"
+#include "kvcodec.h"
+
+struct CatalogCache
+{
+	sqlite3    *db;
+	uint64_t	seq;
+	bool		in_transaction;
+};
+
+struct CacheCapture
+{
+	sqlite3    *db;
+	sqlite3_session *session;
+};
+
+/* How one relation's rows are stored in the LSM. */
+typedef struct RelationMap
+{
+	int64_t		relid;			/* 0 for rl_relation itself */
+	char	   *name;
+	int			ncolumns;		/* SQLite columns, the row id first */
+	const KvTable *kv;			/* DuckLake table layout, or NULL: generic rows */
+} RelationMap;
+
+/* An insert that lost its row id to another commit, to be inserted again. */
+typedef struct Reinsert
+{
+	char	   *table;
+	int64_t		old_rowid;
+	int64_t		new_rowid;
+	int			ncolumns;
+	sqlite3_value **values;
+} Reinsert;
+
+typedef struct ApplyState
+{
+	CatalogCache *cache;
+	CacheConflict *conflict;
+	bool		conflicted;
+	Reinsert   *reinserts;
+	int			n_reinserts;
+	char	  **rewritten;		/* relations whose layout changed: store every row again */
+	int			n_rewritten;
+	LsmBatch   *batch;
+} ApplyState;
+
+static RlStatus
+sqlite_failure(sqlite3 *db, const char *what)
+{
+	return rl_error(RL_IO_ERROR, "catalog cache: %s: %s", what, sqlite3_errmsg(db));
+}
+
+static RlStatus
+exec_sql(sqlite3 *db, const char *sql)
+{
+	char	   *err = NULL;
+
+	if (sqlite3_exec(db, sql, NULL, NULL, &err) != SQLITE_OK)
+	{
+		RlStatus	rc = rl_error(RL_IO_ERROR, "catalog cache: %s: %s", sql, err ? err : "failed");
+
+		sqlite3_free(err);
+		return rc;
+	}
+	return RL_OK;
+}
+
+static void
+set_conflict(ApplyState *st, const char *sqlstate, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void
+set_conflict(ApplyState *st, const char *sqlstate, const char *fmt, ...)
+{
+	va_list		ap;
+
+	if (st->conflicted)
+		return;					/* the first reason is the one to report */
+	st->conflicted = true;
+	snprintf(st->conflict->sqlstate, sizeof(st->conflict->sqlstate), "%s", sqlstate);
+	va_start(ap, fmt);
+	vsnprintf(st->conflict->message, sizeof(st->conflict->message), fmt, ap);
+	va_end(ap);
+}
+
+/* "name" quoted as an SQL identifier, into out. */
+static void
+append_identifier(RlBuf *out, const char *name)
+{
+	rlbuf_put_u8(out, '"');
+	for (const char *p = name; *p; p++)
+	{
+		if (*p == '"')
+			rlbuf_put_u8(out, '"');
+		rlbuf_put_u8(out, (uint8_t) *p);
+	}
+	rlbuf_put_u8(out, '"');
+}
+
+static sqlite3_stmt *
+prepare(sqlite3 *db, const char *sql)
+{
+	sqlite3_stmt *stmt = NULL;
+
+	if (sqlite3_prepare_v2(db, sql, -1, &stmt, NULL) != SQLITE_OK)
+		return NULL;
+	return stmt;
+}
+
+/* ---------------------------------------------------------------- open */
+
+static RlStatus
+read_seq(CatalogCache *cache)
+{
+	sqlite3_stmt *stmt = prepare(cache->db, "SELECT value FROM " CACHE_META_TABLE " WHERE name = 'commit_seq'");
+
+	if (stmt == NULL)
+		return sqlite_failure(cache->db, "read commit_seq");
+	cache->seq = sqlite3_step(stmt) == SQLITE_ROW ? (uint64_t) sqlite3_column_int64(stmt, 0) : 0;
+	sqlite3_finalize(stmt);
+	return RL_OK;
+}
+
+RlStatus
+catalog_cache_open(const char *path, CatalogCache **out)
+{
+	CatalogCache *cache = calloc(1, sizeof(CatalogCache));
+	RlStatus	rc = RL_OK;
+
+	*out = NULL;
+	if (sqlite3_open_v2(path, &cache->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK)
+		rc = sqlite_failure(cache->db, path);
+	/* NORMAL is enough: the cache is derived data, and its commit_seq says how far it got */
+	if (rc == RL_OK)
+		rc = exec_sql(cache->db,
+					  "PRAGMA journal_mode = WAL;"
+					  "PRAGMA synchronous = NORMAL;"
+					  "CREATE TABLE IF NOT EXISTS " CACHE_RELATION_TABLE
+					  " (relid INTEGER PRIMARY KEY, relname TEXT NOT NULL UNIQUE, sql TEXT NOT NULL);"
+					  "CREATE TABLE IF NOT EXISTS " CACHE_META_TABLE
+					  " (name TEXT PRIMARY KEY, value);");
+	if (rc == RL_OK)
+		rc = read_seq(cache);
+	if (rc != RL_OK)
+	{
+		catalog_cache_close(cache);
+		return rc;
+	}
+	*out = cache;
+	return RL_OK;
+}
+
+void
+catalog_cache_close(CatalogCache *cache)
+{
+	if (cache == NULL)
+		return;
+	if (cache->in_transaction)
+		catalog_cache_abort(cache);
+	sqlite3_close(cache->db);
+	free(cache);
+}
+
+sqlite3 *
+catalog_cache_db(CatalogCache *cache)
+{
+	return cache->db;
+}
+
+uint64_t
+catalog_cache_seq(CatalogCache *cache)
+{
+	return cache->seq;
+}
+
+/* ---------------------------------------------------------------- relations */
+
+static void
+relation_map_free(RelationMap *map)
+{
+	free(map->name);
+	memset(map, 0, sizeof(*map));
+}
+
+/*
+ * How the rows of table name (relation relid) are stored: its columns, and whether it
+ * is a DuckLake table with the real columns (then kvcodec's layout).
+ */
+static RlStatus
+relation_map_shape(sqlite3 *db, const char *name, int64_t relid, RelationMap *map)
+{
+	memset(map, 0, sizeof(*map));
+	map->relid = relid;
+	sqlite3_stmt *stmt = prepare(db, "SELECT name FROM pragma_table_info(?) ORDER BY cid");
+
+	if (stmt == NULL)
+		return sqlite_failure(db, "read table columns");
+	sqlite3_bind_text(stmt, 1, name, -1, SQLITE_STATIC);
+	const KvTable *kv = strcmp(name, CACHE_RELATION_TABLE) == 0 ? NULL : kv_table_by_name(name);
+	bool		kv_columns_match = kv != NULL;
+
+	while (sqlite3_step(stmt) == SQLITE_ROW)
+	{
+		const char *column = (const char *) sqlite3_column_text(stmt, 0);
+		int			i = map->ncolumns++;
+
+		if (i == 0)
+			continue;			/* the row id */
+		if (kv_columns_match && (i - 1 >= kv_table_ncolumns(kv) ||
+								 strcmp(column, kv_table_column_name(kv, i - 1)) != 0))
+			kv_columns_match = false;
+	}
+	sqlite3_finalize(stmt);
+	if (kv_columns_match && map->ncolumns - 1 != kv_table_ncolumns(kv))
+		kv_columns_match = false;
+	map->name = strdup(name);
+	map->kv = kv_columns_match ? kv : NULL;
+	return RL_OK;
+}
+
+/* relation_map_shape for a relation rl_relation names now; RL_NOT_FOUND if it does not. */
+static RlStatus
+relation_map(sqlite3 *db, const char *name, RelationMap *map)
+{
+	memset(map, 0, sizeof(*map));
+	if (strcmp(name, CACHE_RELATION_TABLE) == 0)
+		return relation_map_shape(db, name, 0, map);
+	sqlite3_stmt *stmt = prepare(db, "SELECT relid FROM " CACHE_RELATION_TABLE " WHERE relname = ?");
+
+	if (stmt == NULL)
+		return sqlite_failure(db, "look up relation");
+	sqlite3_bind_text(stmt, 1, name, -1, SQLITE_STATIC);
+	bool		found = sqlite3_step(stmt) == SQLITE_ROW;
+	int64_t		relid = found ? sqlite3_column_int64(stmt, 0) : 0;
+
+	sqlite3_finalize(stmt);
+	if (!found)
+		return rl_error(RL_NOT_FOUND, "relation \"%s\" is not in " CACHE_RELATION_TABLE, name);
+	return relation_map_shape(db, name, relid, map);
+}
+
+/* A SQLite value as a datum of a generic row. */
+static void
+generic_datum(sqlite3_value *v, KvDatum *d)
+{
+	memset(d, 0, sizeof(*d));
+	switch (sqlite3_value_type(v))
+	{
+		case SQLITE_INTEGER:
+			d->type = KV_INT64;
+			d->i = sqlite3_value_int64(v);
+			break;
+		case SQLITE_FLOAT:
+			d->type = KV_DOUBLE;
+			d->d = sqlite3_value_double(v);
+			break;
+		case SQLITE_TEXT:
+			d->type = KV_TEXT;
+			d->s = (const char *) sqlite3_value_text(v);
+			d->len = (size_t) sqlite3_value_bytes(v);
+			break;
+		case SQLITE_BLOB:
+			d->type = KV_BYTES;
+			d->s = sqlite3_value_blob(v);
+			d->len = (size_t) sqlite3_value_bytes(v);
+			break;
+		default:
+			d->type = KV_NULL;
+			break;
+	}
+}
+
+/* A SQLite value as a datum of a DuckLake table column; false if the types disagree. */
+static bool
+typed_datum(sqlite3_value *v, KvColumnType type, KvDatum *d)
+{
+	generic_datum(v, d);
+	if (d->type == KV_NULL)
+		return true;
+	switch (type)
+	{
+		case KV_COL_BIGINT:
+		case KV_COL_TIMESTAMPTZ:
+			return d->type == KV_INT64;
+		case KV_COL_BOOLEAN:
+			if (d->type != KV_INT64)
+				return false;
+			d->type = KV_BOOL;
+			d->b = d->i != 0;
+			return true;
+		case KV_COL_VARCHAR:
+			return d->type == KV_TEXT;
+		case KV_COL_UUID:
+			return d->type == KV_BYTES;
+	}
+	return false;
+}
+
+/*
+ * The key (and, if value is not NULL, the value) of a row given as its SQLite column
+ * values, the row id first.
+ */
+static RlStatus
+encode_row(const RelationMap *map, sqlite3_value **values, RlBuf *key, RlBuf *value)
+{
+	int			n = map->ncolumns - 1;
+	KvDatum    *row = calloc((size_t) n + 1, sizeof(KvDatum));
+	RlStatus	rc = RL_OK;
+
+	for (int i = 0; i < n && rc == RL_OK; i++)
+	{
+		if (map->kv == NULL)
+			generic_datum(values[i + 1], &row[i]);
+		else if (!typed_datum(values[i + 1], kv_table_column_type(map->kv, i), &row[i]))
+			rc = rl_error(RL_INVALID, "column \"%s\" of \"%s\" holds a value of the wrong type",
+						  kv_table_column_name(map->kv, i), map->name);
+	}
+	if (rc == RL_OK && map->kv)
+		rc = value ? kv_encode_row(map->kv, row, n, key, value) : kv_encode_key(map->kv, row, n, key);
+	else if (rc == RL_OK)
+	{
+		kv_generic_key((uint32_t) map->relid, (uint64_t) sqlite3_value_int64(values[0]), key);
+		if (value)
+			rc = kv_encode_generic_value(row, n, value);
+	}
+	free(row);
+	return rc;
+}
+
+/* Read a whole row by row id: a statement positioned on it (SQLITE_ROW) or done. */
+static sqlite3_stmt *
+read_row(sqlite3 *db, const char *table, int64_t rowid, int *step)
+{
+	RlBuf		sql;
+
+	rlbuf_init(&sql);
+	rlbuf_append_str(&sql, "SELECT * FROM ");
+	append_identifier(&sql, table);
+	rlbuf_append_str(&sql, " WHERE rowid = ?");
+	sqlite3_stmt *stmt = prepare(db, rlbuf_cstr(&sql));
+
+	rlbuf_free(&sql);
+	if (stmt)
+	{
+		sqlite3_bind_int64(stmt, 1, rowid);
+		*step = sqlite3_step(stmt);
+	}
+	return stmt;
+}
+
+static sqlite3_value **
+statement_values(sqlite3_stmt *stmt, int n)
+{
+	sqlite3_value **values = calloc((size_t) n + 1, sizeof(sqlite3_value *));
+
+	for (int i = 0; i < n; i++)
+		values[i] = sqlite3_column_value(stmt, i);
+	return values;
+}
+
+/* Put (or, with put false, delete) the keys of every row of a relation. */
+static RlStatus
+emit_all_rows(sqlite3 *db, const RelationMap *map, LsmBatch *batch, bool put)
+{
+	RlBuf		sql,
+				key,
+				value;
+	RlStatus	rc = RL_OK;
+
+	rlbuf_init(&sql);
+	rlbuf_init(&key);
+	rlbuf_init(&value);
+	rlbuf_append_str(&sql, "SELECT * FROM ");
+	append_identifier(&sql, map->name);
+	sqlite3_stmt *stmt = prepare(db, rlbuf_cstr(&sql));
+
+	if (stmt == NULL)
+		rc = sqlite_failure(db, "read relation");
+	while (rc == RL_OK && sqlite3_step(stmt) == SQLITE_ROW)
+	{
+		sqlite3_value **values = statement_values(stmt, map->ncolumns);
+
+		rlbuf_reset(&key);
+		rlbuf_reset(&value);
+		rc = encode_row(map, values, &key, put ? &value : NULL);
+		if (rc == RL_OK && put)
+			lsm_batch_put(batch, key.data, key.len, value.data, value.len);
+		else if (rc == RL_OK)
+			lsm_batch_delete(batch, key.data, key.len);
+		free(values);
+	}
+	sqlite3_finalize(stmt);
+	rlbuf_free(&sql);
+	rlbuf_free(&key);
+	rlbuf_free(&value);
+	return rc;
+}
+
+/* ---------------------------------------------------------------- apply: pass 1 */
+
+static int
+table_column_count(sqlite3 *db, const char *name)
+{
+	sqlite3_stmt *stmt = prepare(db, "SELECT count(*) FROM pragma_table_info(?)");
+	int			n = 0;
+
+	if (stmt)
+	{
+		sqlite3_bind_text(stmt, 1, name, -1, SQLITE_STATIC);
+		if (sqlite3_step(stmt) == SQLITE_ROW)
+			n = sqlite3_column_int(stmt, 0);
+		sqlite3_finalize(stmt);
+	}
+	return n;
+}
+
+static void
+create_relation(ApplyState *st, const char *name, const char *sql)
+{
+	char	   *err = NULL;
+
+	if (sqlite3_exec(st->cache->db, sql, NULL, NULL, &err) != SQLITE_OK)
+	{
+		if (err && strstr(err, "already exists"))
+			set_conflict(st, ERRCODE_DUPLICATE_TABLE, "relation \"%s\" already exists", name);
+		else
+			set_conflict(st, ERRCODE_INTERNAL_ERROR, "could not create relation \"%s\": %s",
+						 name, err ? err : "failed");
+	}
+	sqlite3_free(err);
+}
+
+/*
+ * A relation whose rl_relation row changes name or CREATE statement: its rows' keys
+ * under the old layout go now, the table is renamed or rebuilt from the new statement
+ * (columns whose names survive keep their values), and pass 3 stores every row again.
+ */
+static RlStatus
+rewrite_relation(ApplyState *st, int64_t relid, const char *new_name, const char *new_sql)
+{
+	sqlite3    *db = st->cache->db;
+	sqlite3_stmt *stmt = prepare(db, "SELECT relname, sql FROM " CACHE_RELATION_TABLE " WHERE relid = ?");
+	char	   *old_name = NULL;
+	RelationMap old_map;
+	RlStatus	rc = RL_OK;
+	RlBuf		sql;
+
+	if (stmt == NULL)
+		return sqlite_failure(db, "read relation");
+	sqlite3_bind_int64(stmt, 1, relid);
+	if (sqlite3_step(stmt) == SQLITE_ROW)
+		old_name = strdup((const char *) sqlite3_column_text(stmt, 0));
+	sqlite3_finalize(stmt);
+	if (old_name == NULL)
+	{
+		set_conflict(st, ERRCODE_T_R_SERIALIZATION_FAILURE,
+					 "could not serialize access due to concurrent update");
+		return RL_OK;
+	}
+	if (new_name == NULL)
+		new_name = old_name;
+	rc = relation_map(db, old_name, &old_map);
+	if (rc == RL_OK)
+		rc = emit_all_rows(db, &old_map, st->batch, false);
+	relation_map_free(&old_map);
+	rlbuf_init(&sql);
+	if (rc == RL_OK && strcmp(old_name, new_name) != 0)
+	{
+		rlbuf_append_str(&sql, "ALTER TABLE ");
+		append_identifier(&sql, old_name);
+		rlbuf_append_str(&sql, " RENAME TO ");
+		append_identifier(&sql, new_name);
+		rc = exec_sql(db, rlbuf_cstr(&sql));
+	}
+	if (rc == RL_OK && new_sql)
+	{
+		RlBuf		columns;
+
+		rlbuf_reset(&sql);
+		rlbuf_append_str(&sql, "ALTER TABLE ");
+		append_identifier(&sql, new_name);
+		rlbuf_append_str(&sql, " RENAME TO \"rl_migrating\"");
+		rc = exec_sql(db, rlbuf_cstr(&sql));
+		if (rc == RL_OK)
+			rc = exec_sql(db, new_sql);
+		/* copy the columns both versions have */
+		rlbuf_init(&columns);
+		stmt = prepare(db, "SELECT n.name FROM pragma_table_info(?) n "
+					   "JOIN pragma_table_info('rl_migrating') o ON o.name = n.name ORDER BY n.cid");
+		if (rc == RL_OK && stmt)
+		{
+			sqlite3_bind_text(stmt, 1, new_name, -1, SQLITE_STATIC);
+			while (sqlite3_step(stmt) == SQLITE_ROW)
+			{
+				if (columns.len)
+					rlbuf_append_str(&columns, ", ");
+				append_identifier(&columns, (const char *) sqlite3_column_text(stmt, 0));
+			}
+		}
+		sqlite3_finalize(stmt);
+		rlbuf_reset(&sql);
+		rlbuf_append_str(&sql, "INSERT INTO ");
+		append_identifier(&sql, new_name);
+		rlbuf_printf(&sql, " (%s) SELECT %s FROM \"rl_migrating\"; DROP TABLE \"rl_migrating\";",
+					 rlbuf_cstr(&columns), rlbuf_cstr(&columns));
+		if (rc == RL_OK)
+			rc = exec_sql(db, rlbuf_cstr(&sql));
+		rlbuf_free(&columns);
+	}
+	rlbuf_free(&sql);
+	if (rc == RL_OK)
+	{
+		st->rewritten = realloc(st->rewritten, sizeof(char *) * (size_t) (st->n_rewritten + 1));
+		st->rewritten[st->n_rewritten++] = strdup(new_name);
+	}
+	free(old_name);
+	return rc;
+}
+
+/*
+ * Pass 1: the physical DDL the changeset's rl_relation rows call for (created and
+ * changed relations; dropped ones go in pass 3, after their rows), then a check that
+ * every other table it touches has the columns it was computed with. SQLite skips the
+ * rows of a table whose shape differs without a word, so a shape changed by another
+ * commit meanwhile must be caught here, as a serialization failure.
+ */
+static RlStatus
+prepare_schema(ApplyState *st, const void *changeset, size_t len)
+{
+	RlStatus	rc = RL_OK;
+
+	for (int round = 0; round < 2 && rc == RL_OK && !st->conflicted; round++)
+	{
+		sqlite3_changeset_iter *it;
+
+		if (sqlite3changeset_start(&it, (int) len, (void *) changeset) != SQLITE_OK)
+			return rl_error(RL_INVALID, "malformed changeset");
+		while (rc == RL_OK && !st->conflicted && sqlite3changeset_next(it) == SQLITE_ROW)
+		{
+			const char *table;
+			int			ncolumns,
+						op;
+			sqlite3_value *relid = NULL,
+					   *name = NULL,
+					   *sql = NULL;
+			bool		is_catalog;
+
+			sqlite3changeset_op(it, &table, &ncolumns, &op, NULL);
+			is_catalog = strcmp(table, CACHE_RELATION_TABLE) == 0;
+			if (round == 1)
+			{
+				if (!is_catalog && table_column_count(st->cache->db, table) != ncolumns)
+					set_conflict(st, ERRCODE_T_R_SERIALIZATION_FAILURE,
+								 "could not serialize access due to concurrent update");
+				continue;
+			}
+			if (!is_catalog || ncolumns != 3 || op == SQLITE_DELETE)
+				continue;
+			if (op == SQLITE_INSERT)
+			{
+				sqlite3changeset_new(it, 1, &name);
+				sqlite3changeset_new(it, 2, &sql);
+				create_relation(st, (const char *) sqlite3_value_text(name), (const char *) sqlite3_value_text(sql));
+				continue;
+			}
+			sqlite3changeset_old(it, 0, &relid);
+			sqlite3changeset_new(it, 1, &name);
+			sqlite3changeset_new(it, 2, &sql);
+			if (name || sql)
+				rc = rewrite_relation(st, sqlite3_value_int64(relid),
+									  name ? (const char *) sqlite3_value_text(name) : NULL,
+									  sql ? (const char *) sqlite3_value_text(sql) : NULL);
+		}
+		if (sqlite3changeset_finalize(it) != SQLITE_OK && rc == RL_OK && !st->conflicted)
+			rc = rl_error(RL_INVALID, "malformed changeset");
+	}
+	return rc;
+}
+
+/* ---------------------------------------------------------------- apply: pass 2 */
+
+static int
+on_conflict(void *arg, int reason, sqlite3_changeset_iter *it)
+{
+	ApplyState *st = arg;
+	const char *table;
+	int			ncolumns,
+				op;
+
+	sqlite3changeset_op(it, &table, &ncolumns, &op, NULL);
+	switch (reason)
+	{
+		case SQLITE_CHANGESET_DATA:
+		case SQLITE_CHANGESET_NOTFOUND:
+			set_conflict(st, ERRCODE_T_R_SERIALIZATION_FAILURE,
+						 "could not serialize access due to concurrent update");
+			return SQLITE_CHANGESET_ABORT;
+		case SQLITE_CHANGESET_CONFLICT:
+			if (op == SQLITE_INSERT)
+			{
+				/* another commit took this row id: insert the row again under a new one */
+				Reinsert   *r;
+
+				st->reinserts = realloc(st->reinserts, sizeof(Reinsert) * (size_t) (st->n_reinserts + 1));
+				r = &st->reinserts[st->n_reinserts++];
+				r->table = strdup(table);
+				r->ncolumns = ncolumns;
+				r->values = calloc((size_t) ncolumns, sizeof(sqlite3_value *));
+				for (int i = 0; i < ncolumns; i++)
+				{
+					sqlite3_value *v;
+
+					sqlite3changeset_new(it, i, &v);
+					r->values[i] = sqlite3_value_dup(v);
+				}
+				r->old_rowid = sqlite3_value_int64(r->values[0]);
+				r->new_rowid = 0;
+				return SQLITE_CHANGESET_OMIT;
+			}
+			set_conflict(st, ERRCODE_T_R_SERIALIZATION_FAILURE,
+						 "could not serialize access due to concurrent update");
+			return SQLITE_CHANGESET_ABORT;
+		case SQLITE_CHANGESET_CONSTRAINT:
+			set_conflict(st, ERRCODE_UNIQUE_VIOLATION,
+						 "duplicate key value violates unique constraint \"%s_key\"", table);
+			return SQLITE_CHANGESET_ABORT;
+		default:
+			set_conflict(st, ERRCODE_INTEGRITY_CONSTRAINT_VIOLATION,
+						 "change to \"%s\" violates a constraint", table);
+			return SQLITE_CHANGESET_ABORT;
+	}
+}
+
+static RlStatus
+insert_again(ApplyState *st, Reinsert *r)
+{
+	RlBuf		sql;
+	sqlite3    *db = st->cache->db;
+
+	rlbuf_init(&sql);
+	rlbuf_append_str(&sql, "INSERT INTO ");
+	append_identifier(&sql, r->table);
+	rlbuf_append_str(&sql, " VALUES (NULL");
+	for (int i = 1; i < r->ncolumns; i++)
+		rlbuf_append_str(&sql, ", ?");
+	rlbuf_append_str(&sql, ")");
+	sqlite3_stmt *stmt = prepare(db, rlbuf_cstr(&sql));
+
+	rlbuf_free(&sql);
+	if (stmt == NULL)
+		return sqlite_failure(db, "insert again");
+	for (int i = 1; i < r->ncolumns; i++)
+		sqlite3_bind_value(stmt, i, r->values[i]);
+	int			step = sqlite3_step(stmt);
+
+	sqlite3_finalize(stmt);
+	if (step == SQLITE_CONSTRAINT)
+		set_conflict(st, ERRCODE_UNIQUE_VIOLATION,
+					 "duplicate key value violates unique constraint \"%s_key\"", r->table);
+	else if (step != SQLITE_DONE)
+		return sqlite_failure(db, "insert again");
+	r->new_rowid = sqlite3_last_insert_rowid(db);
+	return RL_OK;
+}
+
+static int64_t
+final_rowid(const ApplyState *st, const char *table, int64_t rowid)
+{
+	for (int i = 0; i < st->n_reinserts; i++)
+		if (st->reinserts[i].old_rowid == rowid && strcmp(st->reinserts[i].table, table) == 0)
+			return st->reinserts[i].new_rowid;
+	return rowid;
+}
+
+/* ---------------------------------------------------------------- apply: pass 3 */
+
+/* Put the current state of a row (by row id) into the batch. */
+static RlStatus
+put_current_row(ApplyState *st, const RelationMap *map, int64_t rowid, RlBuf *key_out)
+{
+	int			step = SQLITE_DONE;
+	sqlite3_stmt *stmt = read_row(st->cache->db, map->name, rowid, &step);
+	RlBuf		value;
+	RlStatus	rc = RL_OK;
+
+	if (stmt == NULL)
+		return sqlite_failure(st->cache->db, "read changed row");
+	rlbuf_init(&value);
+	if (step == SQLITE_ROW)
+	{
+		sqlite3_value **values = statement_values(stmt, map->ncolumns);
+
+		rc = encode_row(map, values, key_out, &value);
+		if (rc == RL_OK)
+			lsm_batch_put(st->batch, key_out->data, key_out->len, value.data, value.len);
+		free(values);
+	}
+	sqlite3_finalize(stmt);
+	rlbuf_free(&value);
+	return rc;
+}
+
+/* A DuckLake table's layout keys rows by their columns: two rows may not share a key. */
+static RlStatus
+check_unique_key(ApplyState *st, const RelationMap *map, const RlBuf *key)
+{
+	RlBuf		other;
+	int			matches = 0;
+	RlStatus	rc = RL_OK;
+	RlBuf		sql;
+
+	rlbuf_init(&sql);
+	rlbuf_init(&other);
+	rlbuf_append_str(&sql, "SELECT * FROM ");
+	append_identifier(&sql, map->name);
+	sqlite3_stmt *stmt = prepare(st->cache->db, rlbuf_cstr(&sql));
+
+	rlbuf_free(&sql);
+	if (stmt == NULL)
+		return sqlite_failure(st->cache->db, "check key");
+	while (rc == RL_OK && sqlite3_step(stmt) == SQLITE_ROW && matches < 2)
+	{
+		sqlite3_value **values = statement_values(stmt, map->ncolumns);
+
+		rlbuf_reset(&other);
+		rc = encode_row(map, values, &other, NULL);
+		matches += rc == RL_OK && other.len == key->len && memcmp(other.data, key->data, key->len) == 0;
+		free(values);
+	}
+	sqlite3_finalize(stmt);
+	rlbuf_free(&other);
+	if (rc == RL_OK && matches > 1)
+		set_conflict(st, ERRCODE_UNIQUE_VIOLATION,
+					 "duplicate key value violates unique constraint \"%s_pkey\"", map->name);
+	return rc;
+}
+
+/* Rows of a dropped relation go, and so does its table. */
+static RlStatus
+drop_relation(ApplyState *st, const char *name, int64_t relid)
+{
+	RelationMap map;
+	RlStatus	rc = relation_map_shape(st->cache->db, name, relid, &map);
+	RlBuf		sql;
+
+	if (rc == RL_OK && map.ncolumns > 0)
+		rc = emit_all_rows(st->cache->db, &map, st->batch, false);
+	rlbuf_init(&sql);
+	rlbuf_append_str(&sql, "DROP TABLE IF EXISTS ");
+	append_identifier(&sql, name);
+	if (rc == RL_OK)
+		rc = exec_sql(st->cache->db, rlbuf_cstr(&sql));
+	rlbuf_free(&sql);
+	relation_map_free(&map);
+	return rc;
+}
+
+static const char *
+value_text(sqlite3_value *v)
+{
+	return v ? (const char *) sqlite3_value_text(v) : NULL;
+}
+
+static RlStatus
+emit_relation_change(ApplyState *st, sqlite3_changeset_iter *it, int op)
+{
+	sqlite3_value *name = NULL,
+			   *relid = NULL;
+	RelationMap catalog = {.relid = 0, .name = (char *) CACHE_RELATION_TABLE, .ncolumns = 3};
+	RlBuf		key;
+	RlStatus	rc = RL_OK;
+
+	rlbuf_init(&key);
+	if (op == SQLITE_DELETE)
+	{
+		sqlite3changeset_old(it, 0, &relid);
+		sqlite3changeset_old(it, 1, &name);
+		kv_generic_key(0, (uint64_t) sqlite3_value_int64(relid), &key);
+		lsm_batch_delete(st->batch, key.data, key.len);
+		rc = drop_relation(st, value_text(name), sqlite3_value_int64(relid));
+	}
+	else
+	{
+		sqlite3changeset_new(it, 0, &relid);
+		if (relid == NULL)
+			sqlite3changeset_old(it, 0, &relid);
+		rc = put_current_row(st, &catalog, final_rowid(st, CACHE_RELATION_TABLE, sqlite3_value_int64(relid)), &key);
+	}
+	rlbuf_free(&key);
+	return rc;
+}
+
+static RlStatus
+emit_row_change(ApplyState *st, sqlite3_changeset_iter *it, const char *table, int op,
+				RelationMap *map)
+{
+	RlBuf		key,
+				old_key;
+	RlStatus	rc = RL_OK;
+	sqlite3_value *rowid_value = NULL;
+
+	rlbuf_init(&key);
+	rlbuf_init(&old_key);
+	if (op == SQLITE_DELETE)
+	{
+		sqlite3_value **values = calloc((size_t) map->ncolumns + 1, sizeof(sqlite3_value *));
+
+		for (int i = 0; i < map->ncolumns; i++)
+			sqlite3changeset_old(it, i, &values[i]);
+		rc = encode_row(map, values, &key, NULL);
+		if (rc == RL_OK)
+			lsm_batch_delete(st->batch, key.data, key.len);
+		free(values);
+	}
+	else
+	{
+		if (op == SQLITE_INSERT)
+			sqlite3changeset_new(it, 0, &rowid_value);
+		else
+			sqlite3changeset_old(it, 0, &rowid_value);
+		int64_t		rowid = final_rowid(st, table, sqlite3_value_int64(rowid_value));
+
+		if (op == SQLITE_UPDATE && map->kv)
+		{
+			/* the old key: the current row with the old values of what changed */
+			int			step = SQLITE_DONE;
+			sqlite3_stmt *stmt = read_row(st->cache->db, table, rowid, &step);
+
+			if (stmt && step == SQLITE_ROW)
+			{
+				sqlite3_value **values = statement_values(stmt, map->ncolumns);
+
+				for (int i = 0; i < map->ncolumns; i++)
+				{
+					sqlite3_value *old = NULL;
+
+					sqlite3changeset_old(it, i, &old);
+					if (old)
+						values[i] = old;
+				}
+				rc = encode_row(map, values, &old_key, NULL);
+				free(values);
+			}
+			sqlite3_finalize(stmt);
+		}
+		if (rc == RL_OK)
+			rc = put_current_row(st, map, rowid, &key);
+		if (rc == RL_OK && old_key.len &&
+			(old_key.len != key.len || memcmp(old_key.data, key.data, key.len) != 0))
+			lsm_batch_delete(st->batch, old_key.data, old_key.len);
+		if (rc == RL_OK && map->kv && (op == SQLITE_INSERT || old_key.len))
+			rc = check_unique_key(st, map, &key);
+	}
+	rlbuf_free(&key);
+	rlbuf_free(&old_key);
+	return rc;
+}
+
+static RlStatus
+emit_mutations(ApplyState *st, const void *changeset, size_t len)
+{
+	sqlite3_changeset_iter *it;
+	RlStatus	rc = RL_OK;
+	RelationMap map = {0};
+
+	if (sqlite3changeset_start(&it, (int) len, (void *) changeset) != SQLITE_OK)
+		return rl_error(RL_INVALID, "malformed changeset");
+	while (rc == RL_OK && !st->conflicted && sqlite3changeset_next(it) == SQLITE_ROW)
+	{
+		const char *table;
+		int			ncolumns,
+					op;
+
+		sqlite3changeset_op(it, &table, &ncolumns, &op, NULL);
+		if (strcmp(table, CACHE_RELATION_TABLE) == 0)
+		{
+			rc = emit_relation_change(st, it, op);
+			relation_map_free(&map);	/* names may have moved */
+			continue;
+		}
+		if (map.name == NULL || strcmp(map.name, table) != 0)
+		{
+			relation_map_free(&map);
+			rc = relation_map(st->cache->db, table, &map);
+			if (rc == RL_NOT_FOUND)
+				rc = rl_error(RL_INVALID, "changeset changes \"%s\", which is not a relation", table);
+		}
+		if (rc == RL_OK && ncolumns != map.ncolumns)
+			rc = rl_error(RL_INVALID, "changeset has %d columns for \"%s\", the table %d",
+						  ncolumns, table, map.ncolumns);
+		if (rc == RL_OK)
+			rc = emit_row_change(st, it, table, op, &map);
+	}
+	relation_map_free(&map);
+	sqlite3changeset_finalize(it);
+	for (int i = 0; rc == RL_OK && !st->conflicted && i < st->n_rewritten; i++)
+	{
+		rc = relation_map(st->cache->db, st->rewritten[i], &map);
+		if (rc == RL_OK)
+			rc = emit_all_rows(st->cache->db, &map, st->batch, true);
+		relation_map_free(&map);
+	}
+	return rc;
+}
+
+/* ---------------------------------------------------------------- apply */
+
+RlStatus
+catalog_cache_begin(CatalogCache *cache)
+{
+	RlStatus	rc = exec_sql(cache->db, "BEGIN IMMEDIATE");
+
+	cache->in_transaction = rc == RL_OK;
+	return rc;
+}
+
+RlStatus
+catalog_cache_apply(CatalogCache *cache, const void *changeset, size_t len,
+					LsmBatch *batch, CacheConflict *conflict)
+{
+	ApplyState	st = {.cache = cache, .conflict = conflict, .batch = batch};
+	RlStatus	rc;
+	LsmBatch   *mine = lsm_batch_new();
+
+	memset(conflict, 0, sizeof(*conflict));
+	st.batch = mine;
+	rc = exec_sql(cache->db, "SAVEPOINT rl_apply");
+	if (rc != RL_OK)
+	{
+		lsm_batch_free(mine);
+		return rc;
+	}
+	rc = prepare_schema(&st, changeset, len);
+	if (rc == RL_OK && !st.conflicted)
+	{
+		int			arc = sqlite3changeset_apply_v2(cache->db, (int) len, (void *) changeset, NULL,
+												   on_conflict, &st, NULL, NULL, 0);
+
+		if (arc != SQLITE_OK && !st.conflicted)
+			rc = arc == SQLITE_ABORT ? RL_OK : sqlite_failure(cache->db, "apply changeset");
+	}
+	for (int i = 0; rc == RL_OK && !st.conflicted && i < st.n_reinserts; i++)
+		rc = insert_again(&st, &st.reinserts[i]);
+	if (rc == RL_OK && !st.conflicted)
+		rc = emit_mutations(&st, changeset, len);
+	if (rc == RL_OK && !st.conflicted)
+	{
+		rc = exec_sql(cache->db, "RELEASE rl_apply");
+		lsm_batch_append(batch, mine);
+	}
+	else
+	{
+		exec_sql(cache->db, "ROLLBACK TO rl_apply; RELEASE rl_apply");
+		if (rc == RL_OK)
+			rc = RL_PRECONDITION;
+	}
+	for (int i = 0; i < st.n_reinserts; i++)
+	{
+		for (int c = 0; c < st.reinserts[i].ncolumns; c++)
+			sqlite3_value_free(st.reinserts[i].values[c]);
+		free(st.reinserts[i].values);
+		free(st.reinserts[i].table);
+	}
+	free(st.reinserts);
+	for (int i = 0; i < st.n_rewritten; i++)
+		free(st.rewritten[i]);
+	free(st.rewritten);
+	lsm_batch_free(mine);
+	return rc;
+}
+
+static RlStatus
+record_seq(CatalogCache *cache, uint64_t seq)
+{
+	sqlite3_stmt *stmt = prepare(cache->db, "INSERT OR REPLACE INTO " CACHE_META_TABLE
+								 " (name, value) VALUES ('commit_seq', ?)");
+
+	if (stmt == NULL)
+		return sqlite_failure(cache->db, "record commit_seq");
+	sqlite3_bind_int64(stmt, 1, (int64_t) seq);
+	int			step = sqlite3_step(stmt);
+
+	sqlite3_finalize(stmt);
+	if (step != SQLITE_DONE)
+		return sqlite_failure(cache->db, "record commit_seq");
+	cache->seq = seq;
+	return RL_OK;
+}
+
+RlStatus
+catalog_cache_commit(CatalogCache *cache, uint64_t seq)
+{
+	RlStatus	rc = record_seq(cache, seq);
+
+	if (rc == RL_OK)
+		rc = exec_sql(cache->db, "COMMIT");
+	if (rc != RL_OK)
+		catalog_cache_abort(cache);
+	cache->in_transaction = false;
+	return rc;
+}
+
+void
+catalog_cache_abort(CatalogCache *cache)
+{
+	exec_sql(cache->db, "ROLLBACK");
+	cache->in_transaction = false;
+	read_seq(cache);
+}
+
+/* ---------------------------------------------------------------- rebuild */
+
+static void
+bind_datum(sqlite3_stmt *stmt, int index, const KvDatum *d)
+{
+	switch (d->type)
+	{
+		case KV_NULL:
+			sqlite3_bind_null(stmt, index);
+			break;
+		case KV_INT64:
+			sqlite3_bind_int64(stmt, index, d->i);
+			break;
+		case KV_BOOL:
+			sqlite3_bind_int(stmt, index, d->b ? 1 : 0);
+			break;
+		case KV_DOUBLE:
+			sqlite3_bind_double(stmt, index, d->d);
+			break;
+		case KV_TEXT:
+			sqlite3_bind_text(stmt, index, d->s, (int) d->len, SQLITE_TRANSIENT);
+			break;
+		case KV_BYTES:
+			sqlite3_bind_blob(stmt, index, d->s, (int) d->len, SQLITE_TRANSIENT);
+			break;
+	}
+}
+
+typedef struct RebuildScan
+{
+	sqlite3    *db;
+	sqlite3_stmt *insert;
+	const RelationMap *map;
+	RlStatus	status;
+} RebuildScan;
+
+static bool
+rebuild_row_cb(const uint8_t *key, size_t klen, const uint8_t *value, size_t vlen, void *arg)
+{
+	RebuildScan *scan = arg;
+	KvRow		row;
+	uint32_t	relid;
+	uint64_t	rowkey = 0;
+	RlStatus	rc;
+
+	if (scan->map->kv)
+		rc = kv_decode_value(scan->map->kv, value, vlen, &row);
+	else
+	{
+		rc = kv_decode_generic_key(key, klen, &relid, &rowkey);
+		if (rc == RL_OK)
+			rc = kv_decode_generic_value(value, vlen, &row);
+	}
+	if (rc != RL_OK)
+	{
+		scan->status = rc;
+		return false;
+	}
+	sqlite3_reset(scan->insert);
+	sqlite3_clear_bindings(scan->insert);
+	if (scan->map->kv)
+		sqlite3_bind_null(scan->insert, 1);
+	else
+		sqlite3_bind_int64(scan->insert, 1, (int64_t) rowkey);
+	for (int i = 0; i < row.ncolumns && i + 2 <= scan->map->ncolumns; i++)
+		bind_datum(scan->insert, i + 2, &row.columns[i]);
+	if (sqlite3_step(scan->insert) != SQLITE_DONE)
+		scan->status = sqlite_failure(scan->db, "rebuild: insert");
+	kv_row_free(&row);
+	return scan->status == RL_OK;
+}
+
+static RlStatus
+rebuild_relation(CatalogCache *cache, Lsm *lsm, const RelationMap *map)
+{
+	RlBuf		sql,
+				prefix;
+	RebuildScan scan = {.db = cache->db, .map = map, .status = RL_OK};
+
+	rlbuf_init(&sql);
+	rlbuf_init(&prefix);
+	rlbuf_append_str(&sql, "INSERT INTO ");
+	append_identifier(&sql, map->name);
+	rlbuf_append_str(&sql, " VALUES (?");
+	for (int i = 1; i < map->ncolumns; i++)
+		rlbuf_append_str(&sql, ", ?");
+	rlbuf_append_str(&sql, ")");
+	scan.insert = prepare(cache->db, rlbuf_cstr(&sql));
+	if (scan.insert == NULL)
+		scan.status = sqlite_failure(cache->db, "rebuild: prepare insert");
+	if (scan.status == RL_OK)
+	{
+		if (map->kv)
+			kv_encode_key_prefix(map->kv, NULL, 0, &prefix);
+		else
+			kv_generic_prefix((uint32_t) map->relid, &prefix);
+		RlStatus	rc = lsm_scan_prefix(lsm, prefix.data, prefix.len, rebuild_row_cb, &scan);
+
+		if (rc != RL_OK)
+			scan.status = rc;
+	}
+	sqlite3_finalize(scan.insert);
+	rlbuf_free(&sql);
+	rlbuf_free(&prefix);
+	return scan.status;
+}
+
+static bool
+rebuild_relation_row_cb(const uint8_t *key, size_t klen, const uint8_t *value, size_t vlen, void *arg)
+{
+	RebuildScan *scan = arg;
+	KvRow		row;
+	uint32_t	relid;
+	uint64_t	rowkey;
+	RlStatus	rc = kv_decode_generic_key(key, klen, &relid, &rowkey);
+
+	if (rc == RL_OK)
+		rc = kv_decode_generic_value(value, vlen, &row);
+	if (rc == RL_OK && (row.ncolumns != 2 || row.columns[0].type != KV_TEXT || row.columns[1].type != KV_TEXT))
+	{
+		kv_row_free(&row);
+		rc = rl_error(RL_CORRUPT, "relation %" PRIu64 " has a malformed catalog row", rowkey);
+	}
+	if (rc == RL_OK)
+	{
+		char	   *create = strndup(row.columns[1].s, row.columns[1].len);
+
+		sqlite3_reset(scan->insert);
+		sqlite3_bind_int64(scan->insert, 1, (int64_t) rowkey);
+		bind_datum(scan->insert, 2, &row.columns[0]);
+		bind_datum(scan->insert, 3, &row.columns[1]);
+		if (sqlite3_step(scan->insert) != SQLITE_DONE)
+			rc = sqlite_failure(scan->db, "rebuild: insert relation");
+		else
+			rc = exec_sql(scan->db, create);
+		free(create);
+		kv_row_free(&row);
+	}
+	scan->status = rc;
+	return rc == RL_OK;
+}
+
+RlStatus
+catalog_cache_rebuild(CatalogCache *cache, Lsm *lsm)
+{
+	RlStatus	rc = exec_sql(cache->db, "BEGIN IMMEDIATE");
+	sqlite3_stmt *stmt;
+
+	if (rc != RL_OK)
+		return rc;
+	/* drop everything the cache holds (names first: DROP needs no statement open) */
+	RlBuf		drops;
+
+	rlbuf_init(&drops);
+	stmt = prepare(cache->db, "SELECT relname FROM " CACHE_RELATION_TABLE);
+	while (stmt && sqlite3_step(stmt) == SQLITE_ROW)
+	{
+		rlbuf_append_str(&drops, "DROP TABLE IF EXISTS ");
+		append_identifier(&drops, (const char *) sqlite3_column_text(stmt, 0));
+		rlbuf_append_str(&drops, ";");
+	}
+	sqlite3_finalize(stmt);
+	if (drops.len)
+		rc = exec_sql(cache->db, rlbuf_cstr(&drops));
+	rlbuf_free(&drops);
+	if (rc == RL_OK)
+		rc = exec_sql(cache->db, "DELETE FROM " CACHE_RELATION_TABLE);
+
+	/* the relations, then their rows */
+	RebuildScan scan = {.db = cache->db, .status = RL_OK};
+	RlBuf		prefix;
+
+	rlbuf_init(&prefix);
+	kv_generic_prefix(0, &prefix);
+	scan.insert = prepare(cache->db, "INSERT INTO " CACHE_RELATION_TABLE " VALUES (?, ?, ?)");
+	if (rc == RL_OK)
+		rc = lsm_scan_prefix(lsm, prefix.data, prefix.len, rebuild_relation_row_cb, &scan);
+	if (rc == RL_OK)
+		rc = scan.status;
+	sqlite3_finalize(scan.insert);
+	rlbuf_free(&prefix);
+	stmt = prepare(cache->db, "SELECT relname FROM " CACHE_RELATION_TABLE " ORDER BY relid");
+	while (rc == RL_OK && stmt && sqlite3_step(stmt) == SQLITE_ROW)
+	{
+		RelationMap map;
+
+		rc = relation_map(cache->db, (const char *) sqlite3_column_text(stmt, 0), &map);
+		if (rc == RL_OK)
+			rc = rebuild_relation(cache, lsm, &map);
+		relation_map_free(&map);
+	}
+	sqlite3_finalize(stmt);
+	LsmStats	stats;
+
+	lsm_stats(lsm, &stats);
+	if (rc == RL_OK)
+		rc = record_seq(cache, stats.last_seq);
+	if (rc == RL_OK)
+		rc = exec_sql(cache->db, "COMMIT");
+	if (rc != RL_OK)
+		catalog_cache_abort(cache);
+	return rc;
+}
+
+/* ---------------------------------------------------------------- capture */
+
+RlStatus
+cache_capture_begin(sqlite3 *db, CacheCapture **out)
+{
+	CacheCapture *capture = calloc(1, sizeof(CacheCapture));
+	RlStatus	rc = exec_sql(db, "BEGIN");
+
+	capture->db = db;
+	if (rc == RL_OK && (sqlite3session_create(db, "main", &capture->session) != SQLITE_OK ||
+						sqlite3session_attach(capture->session, NULL) != SQLITE_OK))
+		rc = sqlite_failure(db, "start a session");
+	if (rc != RL_OK)
+	{
+		if (capture->session)
+			sqlite3session_delete(capture->session);
+		exec_sql(db, "ROLLBACK");
+		free(capture);
+		*out = NULL;
+		return rc;
+	}
+	*out = capture;
+	return RL_OK;
+}
+
+RlStatus
+cache_capture_end(CacheCapture *capture, RlBuf *changeset)
+{
+	int			n = 0;
+	void	   *bytes = NULL;
+	RlStatus	rc = RL_OK;
+
+	if (sqlite3session_changeset(capture->session, &n, &bytes) != SQLITE_OK)
+		rc = sqlite_failure(capture->db, "take the changeset");
+	else
+	{
+		rlbuf_reset(changeset);
+		rlbuf_append(changeset, bytes, (size_t) n);
+	}
+	sqlite3_free(bytes);
+	sqlite3session_delete(capture->session);
+	exec_sql(capture->db, "ROLLBACK");
+	free(capture);
+	return rc;
+}

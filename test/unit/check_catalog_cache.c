@@ -1,0 +1,452 @@
+/*
+ * check_catalog_cache.c: the write path from a backend's changeset to the LSM and the
+ * SQLite cache (DESIGN.md §2, §4, §5.5): tables created, altered and dropped as rows of
+ * rl_relation; the conflicts DuckLake retries on (23505 for a duplicate key, 40001 for
+ * a row changed or deleted since it was read); inserts whose hidden row id was taken
+ * meanwhile; DuckLake's tables stored in kvcodec's layout; one conflicting changeset
+ * of a group leaving the others alone; and a cache rebuilt from the store equal to
+ * the one it replaces.
+ */
+#include <sys/stat.h>
+
+#include "catalog_cache.h"
+#include "kvcodec.h"
+#include "test_util.h"
+
+static char *dir;
+static char cache_path[512];
+static ObjectStore *os;
+static Lsm *lsm;
+static CatalogCache *cache;
+
+#define ITEMS_SQL "CREATE TABLE items (_rl_rowid INTEGER PRIMARY KEY, id INTEGER UNIQUE, name TEXT)"
+#define SNAPSHOT_SQL "CREATE TABLE ducklake_snapshot (_rl_rowid INTEGER PRIMARY KEY, " \
+	"snapshot_id INTEGER UNIQUE, snapshot_time INTEGER, schema_version INTEGER, " \
+	"next_catalog_id INTEGER, next_file_id INTEGER)"
+
+static void
+setup(void)
+{
+	LsmOptions	opts;
+	char		store[512];
+
+	dir = test_mkdtemp();
+	snprintf(cache_path, sizeof(cache_path), "%s/cache.db", dir);
+	snprintf(store, sizeof(store), "%s/store", dir);
+	os = objstore_local_open(store);
+	lsm_options_default(&opts);
+	ck_assert_int_eq(lsm_open_writer(os, &opts, &lsm), RL_OK);
+	ck_assert_int_eq(catalog_cache_open(cache_path, &cache), RL_OK);
+}
+
+static void
+teardown(void)
+{
+	catalog_cache_close(cache);
+	lsm_close(lsm);
+	obj_close(os);
+	test_rmdir(dir);
+}
+
+/* A backend's connection to the cache. */
+static sqlite3 *
+backend_open(void)
+{
+	sqlite3    *db;
+
+	ck_assert_int_eq(sqlite3_open(cache_path, &db), SQLITE_OK);
+	return db;
+}
+
+/* What sql would change, as the backend computes it: a changeset, nothing kept. */
+static void
+backend_changeset(sqlite3 *db, const char *sql, RlBuf *changeset)
+{
+	CacheCapture *capture;
+	char	   *err = NULL;
+
+	rlbuf_init(changeset);
+	ck_assert_int_eq(cache_capture_begin(db, &capture), RL_OK);
+	ck_assert_msg(sqlite3_exec(db, sql, NULL, NULL, &err) == SQLITE_OK, "%s: %s", sql, err);
+	ck_assert_int_eq(cache_capture_end(capture, changeset), RL_OK);
+}
+
+/* The writer commits a group; results[i] and conflicts[i] say what became of each. */
+static void
+writer_commit(RlBuf *changesets, int n, RlStatus *results, CacheConflict *conflicts)
+{
+	LsmBatch   *batch = lsm_batch_new();
+	uint64_t	seq = 0;
+
+	ck_assert_int_eq(catalog_cache_begin(cache), RL_OK);
+	for (int i = 0; i < n; i++)
+		results[i] = catalog_cache_apply(cache, changesets[i].data, changesets[i].len, batch, &conflicts[i]);
+	if (lsm_batch_count(batch) > 0)
+		ck_assert_int_eq(lsm_commit(lsm, &batch, 1, &seq), RL_OK);
+	ck_assert_int_eq(catalog_cache_commit(cache, seq), RL_OK);
+	lsm_batch_free(batch);
+}
+
+static void
+commit_sql(sqlite3 *db, const char *sql)
+{
+	RlBuf		cs;
+	RlStatus	result;
+	CacheConflict conflict;
+
+	backend_changeset(db, sql, &cs);
+	writer_commit(&cs, 1, &result, &conflict);
+	ck_assert_msg(result == RL_OK, "%s: %s %s %s", sql, rl_status_name(result), conflict.sqlstate,
+				  conflict.message[0] ? conflict.message : rl_last_error());
+	rlbuf_free(&cs);
+}
+
+static char *
+query_text(sqlite3 *db, const char *sql)
+{
+	sqlite3_stmt *stmt;
+	RlBuf		out;
+
+	rlbuf_init(&out);
+	ck_assert_msg(sqlite3_prepare_v2(db, sql, -1, &stmt, NULL) == SQLITE_OK, "%s: %s", sql, sqlite3_errmsg(db));
+	while (sqlite3_step(stmt) == SQLITE_ROW)
+	{
+		for (int i = 0; i < sqlite3_column_count(stmt); i++)
+			rlbuf_printf(&out, "%s%s", i ? "|" : "",
+						 sqlite3_column_type(stmt, i) == SQLITE_NULL ? "NULL" : (const char *) sqlite3_column_text(stmt, i));
+		rlbuf_append_str(&out, ";");
+	}
+	sqlite3_finalize(stmt);
+	rlbuf_cstr(&out);
+	return (char *) rlbuf_steal(&out, NULL);
+}
+
+static void
+assert_query(sqlite3 *db, const char *sql, const char *expect)
+{
+	char	   *got = query_text(db, sql);
+
+	ck_assert_msg(strcmp(got, expect) == 0, "%s\n  got:    %s\n  expect: %s", sql, got, expect);
+	free(got);
+}
+
+static bool
+count_cb(const uint8_t *key, size_t klen, const uint8_t *val, size_t vlen, void *arg)
+{
+	(*(int *) arg)++;
+	return true;
+}
+
+static int
+count_keys(const uint8_t *prefix, size_t len)
+{
+	int			n = 0;
+
+	ck_assert_int_eq(lsm_scan_prefix(lsm, prefix, len, count_cb, &n), RL_OK);
+	return n;
+}
+
+static int
+count_relation_rows(uint32_t relid)
+{
+	RlBuf		prefix;
+
+	rlbuf_init(&prefix);
+	kv_generic_prefix(relid, &prefix);
+	int			n = count_keys(prefix.data, prefix.len);
+
+	rlbuf_free(&prefix);
+	return n;
+}
+
+static void
+create_items(sqlite3 *db)
+{
+	commit_sql(db, "INSERT INTO rl_relation VALUES (1, 'items', '" ITEMS_SQL "');" ITEMS_SQL ";"
+			   "INSERT INTO items VALUES (NULL, 1, 'one'), (NULL, 2, 'two');");
+}
+
+START_TEST(test_create_and_insert)
+{
+	sqlite3    *db = backend_open();
+
+	create_items(db);
+	assert_query(db, "SELECT id, name FROM items ORDER BY id", "1|one;2|two;");
+	ck_assert_uint_eq(catalog_cache_seq(cache), 1);
+	ck_assert_int_eq(count_relation_rows(0), 1);
+	ck_assert_int_eq(count_relation_rows(1), 2);
+	/* the backend's own attempt was rolled back: only the writer committed */
+	commit_sql(db, "UPDATE items SET name = 'uno' WHERE id = 1; DELETE FROM items WHERE id = 2;");
+	assert_query(db, "SELECT id, name FROM items ORDER BY id", "1|uno;");
+	ck_assert_int_eq(count_relation_rows(1), 1);
+	sqlite3_close(db);
+}
+END_TEST
+
+START_TEST(test_conflicts)
+{
+	sqlite3    *a = backend_open(),
+			   *b = backend_open();
+	RlBuf		cs[3];
+	RlStatus	result[3];
+	CacheConflict conflict[3];
+
+	create_items(a);
+	/* both take row id 3; distinct ids: the second is inserted again under a new row id */
+	backend_changeset(a, "INSERT INTO items VALUES (NULL, 10, 'a')", &cs[0]);
+	backend_changeset(b, "INSERT INTO items VALUES (NULL, 11, 'b')", &cs[1]);
+	writer_commit(&cs[0], 1, &result[0], &conflict[0]);
+	writer_commit(&cs[1], 1, &result[1], &conflict[1]);
+	ck_assert_int_eq(result[0], RL_OK);
+	ck_assert_int_eq(result[1], RL_OK);
+	assert_query(a, "SELECT id FROM items WHERE id >= 10 ORDER BY id", "10;11;");
+	ck_assert_int_eq(count_relation_rows(1), 4);
+	rlbuf_free(&cs[0]);
+	rlbuf_free(&cs[1]);
+
+	/* the same unique value: 23505 */
+	backend_changeset(a, "INSERT INTO items VALUES (NULL, 20, 'a')", &cs[0]);
+	backend_changeset(b, "INSERT INTO items VALUES (NULL, 20, 'b')", &cs[1]);
+	writer_commit(cs, 2, result, conflict);
+	ck_assert_int_eq(result[0], RL_OK);
+	ck_assert_int_eq(result[1], RL_PRECONDITION);
+	ck_assert_str_eq(conflict[1].sqlstate, "23505");
+	ck_assert_ptr_nonnull(strstr(conflict[1].message, "duplicate key value violates unique constraint"));
+	rlbuf_free(&cs[0]);
+	rlbuf_free(&cs[1]);
+
+	/* the same row updated twice from one snapshot: 40001; a deleted row likewise */
+	backend_changeset(a, "UPDATE items SET name = 'first' WHERE id = 1", &cs[0]);
+	backend_changeset(b, "UPDATE items SET name = 'second' WHERE id = 1", &cs[1]);
+	writer_commit(cs, 2, result, conflict);
+	ck_assert_int_eq(result[0], RL_OK);
+	ck_assert_int_eq(result[1], RL_PRECONDITION);
+	ck_assert_str_eq(conflict[1].sqlstate, "40001");
+	ck_assert_str_eq(conflict[1].message, "could not serialize access due to concurrent update");
+	rlbuf_free(&cs[0]);
+	rlbuf_free(&cs[1]);
+	backend_changeset(a, "DELETE FROM items WHERE id = 2", &cs[0]);
+	backend_changeset(b, "UPDATE items SET name = 'gone' WHERE id = 2", &cs[1]);
+	writer_commit(cs, 2, result, conflict);
+	ck_assert_int_eq(result[1], RL_PRECONDITION);
+	ck_assert_str_eq(conflict[1].sqlstate, "40001");
+	rlbuf_free(&cs[0]);
+	rlbuf_free(&cs[1]);
+
+	/* in a group, the one that conflicts is left out and the others stand */
+	backend_changeset(a, "INSERT INTO items VALUES (NULL, 30, 'x')", &cs[0]);
+	backend_changeset(b, "INSERT INTO items VALUES (NULL, 30, 'y')", &cs[1]);
+	backend_changeset(b, "INSERT INTO items VALUES (NULL, 31, 'z')", &cs[2]);
+	writer_commit(cs, 3, result, conflict);
+	ck_assert_int_eq(result[0], RL_OK);
+	ck_assert_int_eq(result[1], RL_PRECONDITION);
+	ck_assert_int_eq(result[2], RL_OK);
+	assert_query(a, "SELECT id, name FROM items WHERE id >= 30 ORDER BY id", "30|x;31|z;");
+	for (int i = 0; i < 3; i++)
+		rlbuf_free(&cs[i]);
+	assert_query(a, "SELECT id, name FROM items ORDER BY id", "1|first;10|a;11|b;20|a;30|x;31|z;");
+	ck_assert_int_eq(count_relation_rows(1), 6);
+	sqlite3_close(a);
+	sqlite3_close(b);
+}
+END_TEST
+
+START_TEST(test_ducklake_table_layout)
+{
+	sqlite3    *db = backend_open();
+	uint8_t		tag = 0x02;
+	RlBuf		key,
+				value;
+	KvDatum		id = {.type = KV_INT64, .i = 7};
+	const KvTable *snapshot = kv_table_by_name("ducklake_snapshot");
+
+	commit_sql(db, "INSERT INTO rl_relation VALUES (5, 'ducklake_snapshot', '" SNAPSHOT_SQL "');" SNAPSHOT_SQL ";"
+			   "INSERT INTO ducklake_snapshot VALUES (NULL, 0, 100, 0, 1, 0), (NULL, 7, 200, 1, 2, 0);");
+	ck_assert_int_eq(count_keys(&tag, 1), 2);
+	ck_assert_int_eq(count_relation_rows(5), 0);
+	rlbuf_init(&key);
+	rlbuf_init(&value);
+	ck_assert_int_eq(kv_encode_key_prefix(snapshot, &id, 1, &key), RL_OK);
+	ck_assert_int_eq(lsm_get(lsm, key.data, key.len, &value), RL_OK);
+	RlBuf		text;
+
+	rlbuf_init(&text);
+	kv_describe_value(key.data, key.len, value.data, value.len, &text);
+	ck_assert_str_eq(rlbuf_cstr(&text), "{snapshot_id: 7, snapshot_time: 2000-01-01 00:00:00.000200+00, "
+					 "schema_version: 1, next_catalog_id: 2, next_file_id: 0}");
+	/* a changed key column moves the row to its new key */
+	commit_sql(db, "UPDATE ducklake_snapshot SET snapshot_id = 8 WHERE snapshot_id = 7");
+	ck_assert_int_eq(lsm_get(lsm, key.data, key.len, &value), RL_NOT_FOUND);
+	ck_assert_int_eq(count_keys(&tag, 1), 2);
+	/* a value of the wrong type for DuckLake's column is refused, not stored */
+	RlBuf		cs;
+	RlStatus	result;
+	CacheConflict conflict;
+
+	backend_changeset(db, "INSERT INTO ducklake_snapshot VALUES (NULL, 'nine', 0, 0, 0, 0)", &cs);
+	writer_commit(&cs, 1, &result, &conflict);
+	ck_assert_int_eq(result, RL_INVALID);
+	assert_query(db, "SELECT count(*) FROM ducklake_snapshot", "2;");
+	rlbuf_free(&cs);
+	rlbuf_free(&key);
+	rlbuf_free(&value);
+	rlbuf_free(&text);
+	sqlite3_close(db);
+}
+END_TEST
+
+START_TEST(test_alter_and_drop)
+{
+	sqlite3    *db = backend_open();
+
+	create_items(db);
+	commit_sql(db, "UPDATE rl_relation SET sql = 'CREATE TABLE items (_rl_rowid INTEGER PRIMARY KEY, "
+			   "id INTEGER UNIQUE, name TEXT, note TEXT)' WHERE relname = 'items';"
+			   "ALTER TABLE items ADD COLUMN note TEXT; UPDATE items SET note = 'n' WHERE id = 2;");
+	assert_query(db, "SELECT id, name, note FROM items ORDER BY id", "1|one|NULL;2|two|n;");
+	commit_sql(db, "UPDATE rl_relation SET relname = 'things' WHERE relname = 'items';"
+			   "ALTER TABLE items RENAME TO things;");
+	assert_query(db, "SELECT id, name, note FROM things ORDER BY id", "1|one|NULL;2|two|n;");
+	ck_assert_int_eq(count_relation_rows(1), 2);
+	commit_sql(db, "DELETE FROM rl_relation WHERE relname = 'things'; DROP TABLE things;");
+	assert_query(db, "SELECT count(*) FROM sqlite_master WHERE name = 'things'", "0;");
+	ck_assert_int_eq(count_relation_rows(1), 0);
+	ck_assert_int_eq(count_relation_rows(0), 0);
+	/* creating a relation another commit created meanwhile is 42P07 */
+	create_items(db);
+	RlStatus	result;
+	CacheConflict conflict;
+	RlBuf		create;
+	sqlite3    *fresh;
+	char		empty[600];
+
+	/* the other backend's snapshot predates the creation: an empty catalog */
+	snprintf(empty, sizeof(empty), "%s/empty.db", dir);
+	ck_assert_int_eq(sqlite3_open(empty, &fresh), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_exec(fresh, "CREATE TABLE rl_relation (relid INTEGER PRIMARY KEY, "
+								  "relname TEXT NOT NULL UNIQUE, sql TEXT NOT NULL)", NULL, NULL, NULL), SQLITE_OK);
+	backend_changeset(fresh, "INSERT INTO rl_relation VALUES (2, 'items', '" ITEMS_SQL "');" ITEMS_SQL, &create);
+	sqlite3_close(fresh);
+	writer_commit(&create, 1, &result, &conflict);
+	ck_assert_int_eq(result, RL_PRECONDITION);
+	ck_assert_str_eq(conflict.sqlstate, "42P07");
+	ck_assert_str_eq(conflict.message, "relation \"items\" already exists");
+	rlbuf_free(&create);
+	sqlite3_close(db);
+}
+END_TEST
+
+static char *
+dump_cache(sqlite3 *db)
+{
+	RlBuf		all;
+	sqlite3_stmt *stmt;
+
+	rlbuf_init(&all);
+	char	   *relations = query_text(db, "SELECT relname, sql FROM rl_relation ORDER BY relname");
+
+	rlbuf_append_str(&all, relations);
+	free(relations);
+	ck_assert_int_eq(sqlite3_prepare_v2(db, "SELECT relname FROM rl_relation ORDER BY relname", -1, &stmt, NULL), SQLITE_OK);
+	while (sqlite3_step(stmt) == SQLITE_ROW)
+	{
+		char		sql[256];
+		const char *name = (const char *) sqlite3_column_text(stmt, 0);
+
+		/* row ids are identity only for generic relations; compare the columns */
+		snprintf(sql, sizeof(sql), "SELECT * FROM \"%s\" ORDER BY 2, 3", name);
+		char	   *rows = query_text(db, sql);
+		char	   *no_rowid = rows;
+
+		rlbuf_printf(&all, "\n%s:", name);
+		for (char *row = strtok(no_rowid, ";"); row; row = strtok(NULL, ";"))
+			rlbuf_printf(&all, "%s;", strchr(row, '|') ? strchr(row, '|') + 1 : row);
+		free(rows);
+	}
+	sqlite3_finalize(stmt);
+	rlbuf_cstr(&all);
+	return (char *) rlbuf_steal(&all, NULL);
+}
+
+START_TEST(test_rebuild_equals_the_old_cache)
+{
+	sqlite3    *db = backend_open();
+
+	create_items(db);
+	commit_sql(db, "INSERT INTO rl_relation VALUES (5, 'ducklake_snapshot', '" SNAPSHOT_SQL "');" SNAPSHOT_SQL ";"
+			   "INSERT INTO ducklake_snapshot VALUES (NULL, 0, 100, 0, 1, 0), (NULL, 1, 200, 1, 2, 0);");
+	commit_sql(db, "UPDATE items SET name = 'x''y' WHERE id = 1; INSERT INTO items VALUES (NULL, 3, NULL);"
+			   "INSERT INTO items VALUES (NULL, 4, X'00ff');");
+	commit_sql(db, "DELETE FROM ducklake_snapshot WHERE snapshot_id = 0");
+	char	   *before = dump_cache(db);
+
+	sqlite3_close(db);
+	catalog_cache_close(cache);
+	unlink(cache_path);
+	/* a fresh cache, rebuilt from the store after a restart of the writer */
+	lsm_close(lsm);
+	ck_assert_int_eq(lsm_open_writer(os, NULL, &lsm), RL_OK);
+	ck_assert_int_eq(catalog_cache_open(cache_path, &cache), RL_OK);
+	ck_assert_uint_eq(catalog_cache_seq(cache), 0);
+	ck_assert_msg(catalog_cache_rebuild(cache, lsm) == RL_OK, "rebuild: %s", rl_last_error());
+	ck_assert_uint_eq(catalog_cache_seq(cache), 4);
+	db = backend_open();
+	char	   *after = dump_cache(db);
+
+	ck_assert_msg(strcmp(before, after) == 0, "before:\n%s\nafter:\n%s", before, after);
+	/* and it keeps working */
+	commit_sql(db, "INSERT INTO items VALUES (NULL, 5, 'five')");
+	assert_query(db, "SELECT count(*) FROM items", "5;");
+	/* rebuilding twice changes nothing */
+	ck_assert_int_eq(catalog_cache_rebuild(cache, lsm), RL_OK);
+	free(after);
+	after = dump_cache(db);
+	ck_assert_ptr_nonnull(strstr(after, "5|five;"));
+	free(before);
+	free(after);
+	sqlite3_close(db);
+}
+END_TEST
+
+START_TEST(test_abort_leaves_nothing)
+{
+	sqlite3    *db = backend_open();
+	RlBuf		cs;
+	LsmBatch   *batch = lsm_batch_new();
+	CacheConflict conflict;
+
+	create_items(db);
+	backend_changeset(db, "INSERT INTO items VALUES (NULL, 50, 'lost')", &cs);
+	ck_assert_int_eq(catalog_cache_begin(cache), RL_OK);
+	ck_assert_int_eq(catalog_cache_apply(cache, cs.data, cs.len, batch, &conflict), RL_OK);
+	ck_assert_uint_gt(lsm_batch_count(batch), 0);
+	catalog_cache_abort(cache);	/* the WAL write failed */
+	assert_query(db, "SELECT count(*) FROM items WHERE id = 50", "0;");
+	ck_assert_uint_eq(catalog_cache_seq(cache), 1);
+	/* garbage is refused as a malformed changeset */
+	ck_assert_int_eq(catalog_cache_begin(cache), RL_OK);
+	ck_assert_int_ne(catalog_cache_apply(cache, "garbage", 7, batch, &conflict), RL_OK);
+	catalog_cache_abort(cache);
+	lsm_batch_free(batch);
+	rlbuf_free(&cs);
+	sqlite3_close(db);
+}
+END_TEST
+
+int
+main(void)
+{
+	Suite	   *s = suite_create("catalog-cache");
+	TCase	   *tc = tcase_create("write-path");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_create_and_insert);
+	tcase_add_test(tc, test_conflicts);
+	tcase_add_test(tc, test_ducklake_table_layout);
+	tcase_add_test(tc, test_alter_and_drop);
+	tcase_add_test(tc, test_rebuild_equals_the_old_cache);
+	tcase_add_test(tc, test_abort_leaves_nothing);
+	suite_add_tcase(s, tc);
+	return test_run_suite(s);
+}
