@@ -15,6 +15,8 @@ cd build
 [ -f Makefile ] || ../configure
 make -j"$(nproc)"
 cd "$top"
-build/rocklake-admin init data
-build/rocklake-admin inspect data --objects-only >/dev/null 2>&1 && build/rocklake-admin sample data
+if [ ! -d data ]; then
+	build/rocklake-admin init data
+	build/rocklake-admin sample data
+fi
 build/rocklake-admin inspect data
