@@ -16,6 +16,7 @@
 
 typedef enum GucContext
 {
+	PGC_INTERNAL,				/* read-only: SHOW only (server_version, ...) */
 	PGC_POSTMASTER,				/* at server start only */
 	PGC_SIGHUP,					/* in the config file; a reload applies it */
 	PGC_USERSET					/* any session, with SET */
@@ -27,13 +28,32 @@ typedef enum GucSource
 	PGC_S_FILE,
 	PGC_S_ARGV,
 	PGC_S_CLIENT,				/* StartupMessage options */
+	PGC_S_OVERRIDE,				/* the server itself (is_superuser, session_authorization) */
 	PGC_S_SESSION				/* SET */
 } GucSource;
 
 #define GUC_REPORT 0x01			/* sent as ParameterStatus at startup and on change */
 
-/* Set a setting by name from text. Returns false (with the error in *errmsg) if the
- * name is unknown (42704), the value invalid (22023) or the context forbids it (55P02). */
+/* The PostgreSQL release we present ourselves as (server_version, --version). */
+#define PG_MAJORVERSION "15"
+#define PG_VERSION "15.20"
+#define PG_VERSION_NUM 150020
+
+/* Paths every process knows; set by the postmaster before it reads the config. */
+extern char *DataDir;			/* absolute data directory (data_directory) */
+extern char *ConfigFileName;	/* DataDir/rocklake.conf unless config_file says otherwise */
+
+/* Set every setting to its built-in default; call once per process, first. */
+void		InitializeGUCOptions(void);
+
+/*
+ * Set a setting by name from text. A source lower than the one that set the
+ * current value is ignored (true is returned): -c on the command line wins over
+ * rocklake.conf, also on reload. PGC_S_DEFAULT .. PGC_S_CLIENT also move the value
+ * RESET returns to; PGC_S_SESSION (SET) does not. errmsg points to a static
+ * buffer valid until the next call. Returns false (with the error in *errmsg) if the
+ * name is unknown (42704), the value invalid (22023) or the context forbids it (55P02).
+ */
 bool		set_config_option(const char *name, const char *value, GucSource source,
 							  bool is_reload, const char **errmsg, const char **sqlstate);
 /* The current value as text (SHOW), or NULL for an unknown name. */
@@ -51,8 +71,29 @@ void		ReportGucs(GucReportFn fn, void *arg);
 /* Settings whose reported value changed since the last call (to send after SET). */
 void		ReportChangedGucs(GucReportFn fn, void *arg);
 
-/* Typed accessors for the server's own use. */
+/* Typed accessors for the server's own use (ints in the setting's base unit: ms, s, kB). */
 int			GetConfigInt(const char *name);
 bool		GetConfigBool(const char *name);
+
+/* Everything SHOW ALL and pg_settings show about one setting. */
+typedef struct GucInfo
+{
+	const char *name;
+	const char *setting;		/* current value, as SHOW prints it */
+	const char *unit;			/* "ms", "s", "kB" or NULL */
+	const char *short_desc;
+	const char *context;		/* "internal", "postmaster", "sighup", "user" */
+	const char *vartype;		/* "bool", "integer", "string", "enum" */
+	const char *source;			/* "default", "configuration file", ... */
+	const char *boot_val;
+	const char *reset_val;
+	int			min_val;		/* integers only */
+	int			max_val;
+	const char *const *enumvals;	/* enums only: NULL-terminated */
+} GucInfo;
+
+typedef void (*GucDescribeFn) (const GucInfo *info, void *arg);
+/* Every setting, in name order. */
+void		DescribeConfigOptions(GucDescribeFn fn, void *arg);
 
 #endif
