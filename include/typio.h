@@ -1,0 +1,144 @@
+/*
+ * typio.h: PostgreSQL data types as RockLake holds them, and their text and binary
+ * wire formats (input/output and receive/send functions, in PostgreSQL's terms).
+ *
+ * A Value carries its type OID and a fixed representation per type:
+ *   bool                          b
+ *   int2, int4, int8, oid         i
+ *   float4, float8                f
+ *   date                          i: days since 2000-01-01
+ *   time                          i: microseconds since midnight
+ *   timestamp, timestamptz        i: microseconds since 2000-01-01 00:00 (UTC for tz)
+ *   interval                      iv
+ *   uuid                          uuid
+ *   numeric                       s: canonical decimal text ("1.50", "-3", "NaN")
+ *   text, varchar, bpchar, name,  s: the bytes (NUL-terminated for convenience,
+ *   bytea, json, jsonb, unknown      len authoritative)
+ *   void                          nothing
+ * Text output follows DateStyle ISO, IntervalStyle postgres, bytea_output hex and
+ * extra_float_digits >= 1 (shortest exact floats), which is what clients expect.
+ * Input errors are ERRORs with PostgreSQL's SQLSTATEs and wording (22P02, 22003,
+ * 22007, 22008, 22P03).
+ */
+#ifndef RL_TYPIO_H
+#define RL_TYPIO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pqformat.h"
+
+typedef uint32_t Oid;
+
+#define InvalidOid			0
+#define BOOLOID				16
+#define BYTEAOID			17
+#define NAMEOID				19
+#define INT8OID				20
+#define INT2OID				21
+#define INT4OID				23
+#define TEXTOID				25
+#define OIDOID				26
+#define JSONOID				114
+#define FLOAT4OID			700
+#define FLOAT8OID			701
+#define UNKNOWNOID			705
+#define BPCHAROID			1042
+#define VARCHAROID			1043
+#define DATEOID				1082
+#define TIMEOID				1083
+#define TIMESTAMPOID		1114
+#define TIMESTAMPTZOID		1184
+#define INTERVALOID			1186
+#define NUMERICOID			1700
+#define VOIDOID				2278
+#define UUIDOID				2950
+#define JSONBOID			3802
+
+#define NAMEDATALEN			64
+
+typedef struct Interval
+{
+	int64_t		time;			/* microseconds */
+	int32_t		day;
+	int32_t		month;
+} Interval;
+
+typedef struct Value
+{
+	Oid			type;
+	bool		isnull;
+	union
+	{
+		bool		b;
+		int64_t		i;
+		double		f;
+		Interval	iv;
+		uint8_t		uuid[16];
+		struct
+		{
+			char	   *data;
+			size_t		len;
+		}			s;
+	}			u;
+} Value;
+
+/* How a type sorts into PostgreSQL's categories for operator resolution. */
+typedef enum TypeCategory
+{
+	TYPCATEGORY_BOOLEAN,
+	TYPCATEGORY_NUMERIC,
+	TYPCATEGORY_STRING,
+	TYPCATEGORY_DATETIME,
+	TYPCATEGORY_TIMESPAN,
+	TYPCATEGORY_USER,			/* bytea, uuid, json */
+	TYPCATEGORY_PSEUDO			/* void, unknown */
+} TypeCategory;
+
+typedef struct TypeInfo
+{
+	Oid			oid;
+	const char *name;			/* pg_type.typname */
+	const char *sql_name;		/* as error messages spell it ("integer") */
+	int16_t		typlen;			/* -1 varlena, -2 cstring */
+	TypeCategory category;
+	int			numeric_rank;	/* promotion order inside NUMERIC, 0 elsewhere */
+} TypeInfo;
+
+/* NULL if the type is not one RockLake knows. */
+const TypeInfo *typio_lookup(Oid type);
+/* A type name as written in SQL (int4, integer, "double precision", ...): InvalidOid if unknown. */
+Oid			typio_type_by_name(const char *name);
+/* The name used in messages: format_type-like ("integer", "text", "timestamp with time zone"). */
+const char *typio_format_type(Oid type);
+
+Value		typio_null(Oid type);
+Value		typio_bool(bool b);
+Value		typio_int(Oid type, int64_t i);
+Value		typio_float(Oid type, double f);
+/* A string-represented value (text, numeric, bytea, ...); copies data into the current context. */
+Value		typio_string(Oid type, const char *data, size_t len);
+
+/* Text input: parse str (NUL-terminated) as type; typmod -1 when none. */
+Value		typio_input(Oid type, const char *str, int32_t typmod);
+/* Text output, palloc'd, NUL-terminated (and its length in *len if len != NULL). */
+char	   *typio_output(const Value *v, size_t *len);
+/* Binary input of len bytes (a Bind parameter or a binary COPY field). */
+Value		typio_receive(Oid type, const uint8_t *data, size_t len);
+/* Binary output: append the value's bytes (without the length word) to msg. */
+void		typio_send(PqMsgBuilder *msg, const Value *v);
+
+/* Numeric helpers shared by the executor's arithmetic. */
+/* Parse canonical numeric text into an exact scaled integer; false if it does not fit. */
+bool		numeric_to_scaled(const char *s, __int128 *mantissa, int *scale);
+Value		numeric_from_scaled(__int128 mantissa, int scale);
+double		numeric_to_double(const Value *v);
+/* Round to scale digits after the point, half away from zero. */
+Value		numeric_round(const Value *v, int scale);
+
+/* Days since 2000-01-01 <-> calendar date (proleptic Gregorian). */
+int64_t		date_from_ymd(int year, int month, int day);
+void		date_to_ymd(int64_t days, int *year, int *month, int *day);
+
+#endif

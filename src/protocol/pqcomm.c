@@ -1,0 +1,378 @@
+/*
+ * pqcomm.c: the backend's end of the client connection.
+ *
+ * Reads go through a receive buffer (one recv() usually brings a whole pipeline
+ * of extended-protocol messages), writes through the send buffer that pqformat's
+ * builder fills in place. TLS, when negotiated, sits below both buffers: the
+ * buffering logic does not care whether bytes come from recv() or SSL_read().
+ *
+ * Blocking reads are interruptible: the backend's signal handlers are installed
+ * without SA_RESTART, so recv() returns EINTR and ProcessClientReadInterrupt decides
+ * (terminate: FATAL now; cancel while idle: nothing to cancel). A failed write marks
+ * the connection lost; the backend then leaves at its next interrupt check instead
+ * of raising errors nobody can receive.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <openssl/err.h>
+#include <openssl/ssl.h>
+
+#include "elog.h"
+#include "mcxt.h"
+#include "miscadmin.h"
+#include "pqcomm.h"
+
+#define PQ_RECV_BUFFER_SIZE 16384	/* holds a whole startup packet */
+
+static Port port;
+Port	   *MyProcPort;
+
+static uint8_t recv_buffer[PQ_RECV_BUFFER_SIZE];
+static size_t recv_pointer;		/* next byte to return */
+static size_t recv_length;		/* end of valid data */
+
+static RlBuf send_buffer;
+static size_t partial_message_start;	/* offset of a message being built */
+static bool partial_message;
+
+static SSL_CTX *ssl_context;
+static SSL *ssl_conn;
+
+void
+pq_init(int sock, const char *remote_host, const char *remote_port,
+		const uint8_t *prefetched, size_t prefetched_len)
+{
+	port.sock = sock;
+	port.is_unix = strcmp(remote_host, "[local]") == 0;
+	port.ssl_in_use = false;
+	snprintf(port.remote_host, sizeof(port.remote_host), "%s", remote_host);
+	snprintf(port.remote_port, sizeof(port.remote_port), "%s", remote_port);
+	MyProcPort = &port;
+	rlbuf_init(&send_buffer);
+	if (prefetched_len > sizeof(recv_buffer))
+		prefetched_len = 0;		/* the postmaster bounds it; be safe anyway */
+	if (prefetched_len > 0)
+		memcpy(recv_buffer, prefetched, prefetched_len);
+	recv_pointer = 0;
+	recv_length = prefetched_len;
+}
+
+/*
+ * secure_read -- one recv()/SSL_read() into buf
+ *
+ * Returns the byte count, 0 at EOF, -1 on error with errno set (EINTR for a
+ * signal).
+ */
+static ssize_t
+secure_read(void *buf, size_t len)
+{
+	if (ssl_conn == NULL)
+		return recv(port.sock, buf, len, 0);
+
+	ERR_clear_error();
+	int			n = SSL_read(ssl_conn, buf, (int) len);
+
+	if (n > 0)
+		return n;
+	switch (SSL_get_error(ssl_conn, n))
+	{
+		case SSL_ERROR_ZERO_RETURN:
+			return 0;
+		case SSL_ERROR_SYSCALL:
+			if (errno == 0)
+				return 0;		/* EOF without close_notify */
+			return -1;
+		default:
+			errno = ECONNRESET;
+			return -1;
+	}
+}
+
+static ssize_t
+secure_write(const void *buf, size_t len)
+{
+	if (ssl_conn == NULL)
+		return send(port.sock, buf, len, MSG_NOSIGNAL);
+
+	ERR_clear_error();
+	int			n = SSL_write(ssl_conn, buf, (int) len);
+
+	if (n > 0)
+		return n;
+	if (SSL_get_error(ssl_conn, n) != SSL_ERROR_SYSCALL || errno == 0)
+		errno = ECONNRESET;
+	return -1;
+}
+
+/* pq_recvbuf -- refill the receive buffer; 0, or EOF_ON_CLIENT */
+static int
+pq_recvbuf(void)
+{
+	if (recv_pointer > 0)
+	{
+		memmove(recv_buffer, recv_buffer + recv_pointer, recv_length - recv_pointer);
+		recv_length -= recv_pointer;
+		recv_pointer = 0;
+	}
+	for (;;)
+	{
+		ssize_t		n = secure_read(recv_buffer + recv_length,
+									sizeof(recv_buffer) - recv_length);
+
+		if (n > 0)
+		{
+			recv_length += (size_t) n;
+			return 0;
+		}
+		if (n < 0 && errno == EINTR)
+		{
+			ProcessClientReadInterrupt();
+			continue;
+		}
+		if (n < 0)
+			ereport(COMMERROR,
+					errcode(ERRCODE_CONNECTION_FAILURE),
+					errmsg("could not receive data from client: %s", strerror(errno)));
+		return EOF_ON_CLIENT;
+	}
+}
+
+int
+pq_getbytes(void *buf, size_t len)
+{
+	uint8_t    *out = buf;
+
+	while (len > 0)
+	{
+		if (recv_pointer >= recv_length && pq_recvbuf() != 0)
+			return EOF_ON_CLIENT;
+		size_t		n = recv_length - recv_pointer;
+
+		if (n > len)
+			n = len;
+		memcpy(out, recv_buffer + recv_pointer, n);
+		recv_pointer += n;
+		out += n;
+		len -= n;
+	}
+	return 0;
+}
+
+size_t
+pq_buffered_input(void)
+{
+	return recv_length - recv_pointer;
+}
+
+/* read_body -- read a body of len bytes into a fresh palloc'd buffer */
+static int
+read_body(uint8_t **body, size_t len)
+{
+	*body = palloc(len + 1);
+	(*body)[len] = '\0';		/* lets callers treat a text body as a C string */
+	return pq_getbytes(*body, len);
+}
+
+int
+pq_getmsgtype(void)
+{
+	uint8_t		type;
+
+	if (pq_getbytes(&type, 1) != 0)
+		return EOF_ON_CLIENT;
+	return type;
+}
+
+int
+pq_getmsgbody(char type, uint8_t **body, size_t *len, size_t maxlen)
+{
+	uint8_t		lenbuf[4];
+
+	if (pq_getbytes(lenbuf, 4) != 0)
+		return EOF_ON_CLIENT;
+	uint32_t	msglen = rl_load_u32be(lenbuf);
+
+	if (msglen < 4 || msglen - 4 > maxlen)
+		ereport(FATAL,
+				errcode(ERRCODE_PROTOCOL_VIOLATION),
+				errmsg("invalid message length"),
+				errdetail("Message type %d declares a length of %u bytes.",
+						  (unsigned char) type, msglen));
+	*len = msglen - 4;
+	return read_body(body, *len);
+}
+
+int
+pq_getstartuppacket(uint8_t **body, size_t *len, size_t maxlen)
+{
+	uint8_t		lenbuf[4];
+
+	if (pq_getbytes(lenbuf, 4) != 0)
+		return EOF_ON_CLIENT;	/* no log: health checks just connect and close */
+	uint32_t	msglen = rl_load_u32be(lenbuf);
+
+	if (msglen < 8 || msglen > maxlen)
+	{
+		ereport(COMMERROR,
+				errcode(ERRCODE_PROTOCOL_VIOLATION),
+				errmsg("invalid length of startup packet"));
+		return EOF_ON_CLIENT;
+	}
+	*len = msglen - 4;
+	if (read_body(body, *len) != 0)
+	{
+		ereport(COMMERROR,
+				errcode(ERRCODE_PROTOCOL_VIOLATION),
+				errmsg("incomplete startup packet"));
+		return EOF_ON_CLIENT;
+	}
+	return 0;
+}
+
+void
+pq_beginmsg(PqMsgBuilder *msg, char msgtype)
+{
+	partial_message_start = send_buffer.len;
+	partial_message = true;
+	pq_beginmessage(msg, &send_buffer, msgtype);
+}
+
+/*
+ * pq_endmsg -- finish a message in the send buffer
+ *
+ * A long result set goes out in PQ_SEND_BUFFER_SIZE pieces rather than piling up
+ * in memory.
+ */
+void
+pq_endmsg(PqMsgBuilder *msg)
+{
+	pq_endmessage(msg);
+	partial_message = false;
+	if (send_buffer.len >= PQ_SEND_BUFFER_SIZE)
+		pq_flush();
+}
+
+void
+pq_abort_partial_message(void)
+{
+	if (partial_message)
+		send_buffer.len = partial_message_start;
+	partial_message = false;
+}
+
+int
+pq_putrawbyte(uint8_t b)
+{
+	rlbuf_put_u8(&send_buffer, b);
+	return pq_flush();
+}
+
+int
+pq_flush(void)
+{
+	size_t		done = 0;
+
+	if (ClientConnectionLost)
+	{
+		rlbuf_reset(&send_buffer);
+		return EOF_ON_CLIENT;
+	}
+	while (done < send_buffer.len)
+	{
+		ssize_t		n = secure_write(send_buffer.data + done, send_buffer.len - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+		{
+			/* nobody can receive an error now: log it and leave at the next check */
+			ClientConnectionLost = 1;
+			InterruptPending = 1;
+			rlbuf_reset(&send_buffer);
+			ereport(COMMERROR,
+					errcode(ERRCODE_CONNECTION_FAILURE),
+					errmsg("could not send data to client: %s", strerror(errno)));
+			return EOF_ON_CLIENT;
+		}
+		done += (size_t) n;
+	}
+	rlbuf_reset(&send_buffer);
+	return 0;
+}
+
+/* log_ssl_error -- a LOG line with OpenSSL's reason for a failed step */
+static void
+log_ssl_error(const char *what, const char *path)
+{
+	unsigned long e = ERR_get_error();
+
+	ereport(LOG,
+			errcode(ERRCODE_CONFIG_FILE_ERROR),
+			errmsg("%s \"%s\": %s", what, path,
+				   e ? ERR_reason_error_string(e) : "no SSL error reported"));
+}
+
+bool
+pq_secure_init(const char *cert_file, const char *key_file)
+{
+	if (ssl_context != NULL)
+		return true;
+	SSL_CTX    *ctx = SSL_CTX_new(TLS_server_method());
+
+	if (ctx == NULL)
+		return false;
+	SSL_CTX_set_min_proto_version(ctx, TLS1_2_VERSION);
+	SSL_CTX_set_mode(ctx, SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER | SSL_MODE_AUTO_RETRY);
+	if (SSL_CTX_use_certificate_chain_file(ctx, cert_file) != 1)
+	{
+		log_ssl_error("could not load server certificate file", cert_file);
+		SSL_CTX_free(ctx);
+		return false;
+	}
+	if (SSL_CTX_use_PrivateKey_file(ctx, key_file, SSL_FILETYPE_PEM) != 1 ||
+		SSL_CTX_check_private_key(ctx) != 1)
+	{
+		log_ssl_error("could not load private key file", key_file);
+		SSL_CTX_free(ctx);
+		return false;
+	}
+	ssl_context = ctx;
+	return true;
+}
+
+int
+pq_secure_open_server(void)
+{
+	ssl_conn = SSL_new(ssl_context);
+	if (ssl_conn == NULL || SSL_set_fd(ssl_conn, port.sock) != 1)
+		return EOF_ON_CLIENT;
+	for (;;)
+	{
+		ERR_clear_error();
+		int			r = SSL_accept(ssl_conn);
+
+		if (r == 1)
+			break;
+		if (SSL_get_error(ssl_conn, r) == SSL_ERROR_SYSCALL && errno == EINTR)
+		{
+			ProcessClientReadInterrupt();
+			continue;
+		}
+		unsigned long e = ERR_get_error();
+
+		ereport(COMMERROR,
+				errcode(ERRCODE_PROTOCOL_VIOLATION),
+				errmsg("could not accept SSL connection: %s",
+					   e ? ERR_reason_error_string(e) : "EOF detected"));
+		SSL_free(ssl_conn);
+		ssl_conn = NULL;
+		return EOF_ON_CLIENT;
+	}
+	port.ssl_in_use = true;
+	SetQuitNoticeSocket(-1);
+	return 0;
+}

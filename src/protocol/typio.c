@@ -1,0 +1,1553 @@
+/*
+ * typio.c: text and binary I/O of the PostgreSQL types RockLake serves.
+ *
+ * Clients are strict about these formats: psql compares booleans with "t",
+ * pgjdbc and asyncpg decode binary int/float/numeric/date/timestamp values
+ * byte by byte, DuckDB's postgres scanner reads binary COPY. Each type therefore
+ * gets PostgreSQL's exact text form (DateStyle ISO, IntervalStyle postgres,
+ * bytea_output hex, shortest exact floats) and its exact binary form (network
+ * byte order; numeric in base-10000 digits; dates and timestamps counted from
+ * 2000-01-01). Input is as tolerant as PostgreSQL's where clients rely on it
+ * (whitespace around numbers, boolean spellings, ISO dates with or without time
+ * and zone) and fails with PostgreSQL's SQLSTATE and wording otherwise.
+ *
+ * Session time zone: timestamptz values are shown in UTC ("+00"); the server
+ * reports TimeZone as its setting says, and a later issue converts.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "elog.h"
+#include "mcxt.h"
+#include "typio.h"
+
+#define USECS_PER_SEC		INT64_C(1000000)
+#define USECS_PER_MINUTE	(60 * USECS_PER_SEC)
+#define USECS_PER_HOUR		(60 * USECS_PER_MINUTE)
+#define USECS_PER_DAY		(24 * USECS_PER_HOUR)
+#define DT_NOBEGIN			INT64_MIN
+#define DT_NOEND			INT64_MAX
+#define DATE_NOBEGIN		((int64_t) INT32_MIN)
+#define DATE_NOEND			((int64_t) INT32_MAX)
+#define NBASE				10000
+
+static const TypeInfo types[] = {
+	{BOOLOID, "bool", "boolean", 1, TYPCATEGORY_BOOLEAN, 0},
+	{BYTEAOID, "bytea", "bytea", -1, TYPCATEGORY_USER, 0},
+	{NAMEOID, "name", "name", NAMEDATALEN, TYPCATEGORY_STRING, 0},
+	{INT8OID, "int8", "bigint", 8, TYPCATEGORY_NUMERIC, 3},
+	{INT2OID, "int2", "smallint", 2, TYPCATEGORY_NUMERIC, 1},
+	{INT4OID, "int4", "integer", 4, TYPCATEGORY_NUMERIC, 2},
+	{TEXTOID, "text", "text", -1, TYPCATEGORY_STRING, 0},
+	{OIDOID, "oid", "oid", 4, TYPCATEGORY_NUMERIC, 3},
+	{JSONOID, "json", "json", -1, TYPCATEGORY_USER, 0},
+	{FLOAT4OID, "float4", "real", 4, TYPCATEGORY_NUMERIC, 5},
+	{FLOAT8OID, "float8", "double precision", 8, TYPCATEGORY_NUMERIC, 6},
+	{UNKNOWNOID, "unknown", "unknown", -2, TYPCATEGORY_PSEUDO, 0},
+	{BPCHAROID, "bpchar", "character", -1, TYPCATEGORY_STRING, 0},
+	{VARCHAROID, "varchar", "character varying", -1, TYPCATEGORY_STRING, 0},
+	{DATEOID, "date", "date", 4, TYPCATEGORY_DATETIME, 0},
+	{TIMEOID, "time", "time without time zone", 8, TYPCATEGORY_DATETIME, 0},
+	{TIMESTAMPOID, "timestamp", "timestamp without time zone", 8, TYPCATEGORY_DATETIME, 0},
+	{TIMESTAMPTZOID, "timestamptz", "timestamp with time zone", 8, TYPCATEGORY_DATETIME, 0},
+	{INTERVALOID, "interval", "interval", 16, TYPCATEGORY_TIMESPAN, 0},
+	{NUMERICOID, "numeric", "numeric", -1, TYPCATEGORY_NUMERIC, 4},
+	{VOIDOID, "void", "void", 4, TYPCATEGORY_PSEUDO, 0},
+	{UUIDOID, "uuid", "uuid", 16, TYPCATEGORY_USER, 0},
+	{JSONBOID, "jsonb", "jsonb", -1, TYPCATEGORY_USER, 0},
+};
+
+/* SQL spellings that are not a pg_type name */
+static const struct
+{
+	const char *name;
+	Oid			type;
+}			type_aliases[] = {
+	{"int", INT4OID}, {"integer", INT4OID}, {"smallint", INT2OID},
+	{"bigint", INT8OID}, {"real", FLOAT4OID}, {"float", FLOAT8OID},
+	{"double precision", FLOAT8OID}, {"decimal", NUMERICOID},
+	{"boolean", BOOLOID}, {"character varying", VARCHAROID},
+	{"character", BPCHAROID}, {"char", BPCHAROID},
+	{"timestamp without time zone", TIMESTAMPOID},
+	{"timestamp with time zone", TIMESTAMPTZOID},
+	{"time without time zone", TIMEOID},
+};
+
+const TypeInfo *
+typio_lookup(Oid type)
+{
+	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+		if (types[i].oid == type)
+			return &types[i];
+	return NULL;
+}
+
+Oid
+typio_type_by_name(const char *name)
+{
+	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+		if (strcmp(types[i].name, name) == 0)
+			return types[i].oid;
+	for (size_t i = 0; i < sizeof(type_aliases) / sizeof(type_aliases[0]); i++)
+		if (strcmp(type_aliases[i].name, name) == 0)
+			return type_aliases[i].type;
+	return InvalidOid;
+}
+
+const char *
+typio_format_type(Oid type)
+{
+	const TypeInfo *t = typio_lookup(type);
+
+	return t ? t->sql_name : psprintf("type %u", type);
+}
+
+Value
+typio_null(Oid type)
+{
+	Value		v = {.type = type, .isnull = true};
+
+	return v;
+}
+
+Value
+typio_bool(bool b)
+{
+	Value		v = {.type = BOOLOID, .u.b = b};
+
+	return v;
+}
+
+Value
+typio_int(Oid type, int64_t i)
+{
+	Value		v = {.type = type, .u.i = i};
+
+	return v;
+}
+
+Value
+typio_float(Oid type, double f)
+{
+	Value		v = {.type = type, .u.f = f};
+
+	return v;
+}
+
+Value
+typio_string(Oid type, const char *data, size_t len)
+{
+	Value		v = {.type = type};
+
+	v.u.s.data = palloc(len + 1);
+	memcpy(v.u.s.data, data, len);
+	v.u.s.data[len] = '\0';
+	v.u.s.len = len;
+	return v;
+}
+
+/* ---------- input errors ---------- */
+
+static void
+invalid_syntax(Oid type, const char *str)
+{
+	ereport(ERROR,
+			errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+			errmsg("invalid input syntax for type %s: \"%s\"", typio_format_type(type), str));
+}
+
+static void
+out_of_range(Oid type, const char *str)
+{
+	ereport(ERROR,
+			errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+			errmsg("value \"%s\" is out of range for type %s", str, typio_format_type(type)));
+}
+
+static void
+invalid_datetime(Oid type, const char *str)
+{
+	ereport(ERROR,
+			errcode(ERRCODE_INVALID_DATETIME_FORMAT),
+			errmsg("invalid input syntax for type %s: \"%s\"", typio_format_type(type), str));
+}
+
+static void
+datetime_out_of_range(const char *str)
+{
+	ereport(ERROR,
+			errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+			errmsg("date/time field value out of range: \"%s\"", str));
+}
+
+static void
+bad_binary(Oid type)
+{
+	ereport(ERROR,
+			errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+			errmsg("incorrect binary data format for type %s", typio_format_type(type)));
+}
+
+static const char *
+skip_space(const char *s)
+{
+	while (isspace((unsigned char) *s))
+		s++;
+	return s;
+}
+
+/* ---------- bool ---------- */
+
+static Value
+bool_in(const char *str)
+{
+	static const struct
+	{
+		const char *word;
+		bool		value;
+	}			words[] = {
+		{"true", true}, {"yes", true}, {"on", true}, {"1", true},
+		{"false", false}, {"no", false}, {"off", false}, {"0", false},
+	};
+	const char *s = skip_space(str);
+	size_t		len = strlen(s);
+
+	while (len > 0 && isspace((unsigned char) s[len - 1]))
+		len--;
+	/* unique prefixes, as PostgreSQL's parse_bool ("o" alone is ambiguous) */
+	if (len >= 1 && !(len == 1 && tolower((unsigned char) s[0]) == 'o'))
+		for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+			if (len <= strlen(words[i].word) && strncasecmp(s, words[i].word, len) == 0 &&
+				(len > 1 || isalpha((unsigned char) s[0]) || strlen(words[i].word) == 1))
+				return typio_bool(words[i].value);
+	invalid_syntax(BOOLOID, str);
+	return typio_null(BOOLOID);
+}
+
+/* ---------- integers ---------- */
+
+static Value
+int_in(Oid type, const char *str)
+{
+	const char *s = skip_space(str);
+	char	   *end;
+
+	if (*s == '\0')
+		invalid_syntax(type, str);
+	errno = 0;
+	long long	v = strtoll(s, &end, 10);
+
+	if (end == s || !(isdigit((unsigned char) end[-1])))
+		invalid_syntax(type, str);
+	if (*skip_space(end) != '\0')
+		invalid_syntax(type, str);
+	if (errno == ERANGE ||
+		(type == INT2OID && (v < INT16_MIN || v > INT16_MAX)) ||
+		(type == INT4OID && (v < INT32_MIN || v > INT32_MAX)) ||
+		(type == OIDOID && (v < INT32_MIN || v > UINT32_MAX)))
+		out_of_range(type, str);
+	if (type == OIDOID)
+		v = (uint32_t) v;
+	return typio_int(type, v);
+}
+
+/* ---------- floats ---------- */
+
+static Value
+float_in(Oid type, const char *str)
+{
+	const char *s = skip_space(str);
+	char	   *end;
+	double		v;
+
+	if (strncasecmp(s, "NaN", 3) == 0)
+	{
+		v = NAN;
+		end = (char *) s + 3;
+	}
+	else if (strncasecmp(s, "Infinity", 8) == 0 || strncasecmp(s, "+Infinity", 9) == 0)
+	{
+		v = INFINITY;
+		end = (char *) s + (s[0] == '+' ? 9 : 8);
+	}
+	else if (strncasecmp(s, "-Infinity", 9) == 0)
+	{
+		v = -INFINITY;
+		end = (char *) s + 9;
+	}
+	else
+	{
+		errno = 0;
+		v = strtod(s, &end);
+		if (end == s)
+			invalid_syntax(type, str);
+		if (errno == ERANGE && (v != 0 || type == FLOAT8OID))
+			ereport(ERROR,
+					errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+					errmsg("\"%s\" is out of range for type %s", str, typio_format_type(type)));
+		if (type == FLOAT4OID && isfinite(v) && !isfinite((float) v))
+			ereport(ERROR,
+					errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+					errmsg("\"%s\" is out of range for type real", str));
+	}
+	if (*skip_space(end) != '\0')
+		invalid_syntax(type, str);
+	if (type == FLOAT4OID)
+		v = (float) v;
+	return typio_float(type, v);
+}
+
+/*
+ * float_out -- the shortest text that reads back as the same value
+ *
+ * PostgreSQL's format: plain notation for decimal exponents from -4 up to the
+ * type's digit count (15 for float8, 6 for float4), scientific beyond, with at
+ * least two exponent digits ("1e+15", "1.5e-05").
+ */
+static char *
+float_out(double v, bool is_float4)
+{
+	if (isnan(v))
+		return pstrdup("NaN");
+	if (isinf(v))
+		return pstrdup(v > 0 ? "Infinity" : "-Infinity");
+	if (v == 0)
+		return pstrdup(signbit(v) ? "-0" : "0");
+
+	char		buf[64];
+	int			maxprec = is_float4 ? 9 : 17;
+	int			prec;
+
+	for (prec = 1; prec < maxprec; prec++)
+	{
+		snprintf(buf, sizeof(buf), "%.*e", prec - 1, v);
+		if (is_float4 ? strtof(buf, NULL) == (float) v : strtod(buf, NULL) == v)
+			break;
+	}
+	snprintf(buf, sizeof(buf), "%.*e", prec - 1, v);
+
+	/* split "-d.ddde+XX" into sign, digits and exponent */
+	bool		neg = buf[0] == '-';
+	char		digits[32];
+	int			nd = 0;
+	const char *p = buf + (neg ? 1 : 0);
+
+	for (; *p && *p != 'e'; p++)
+		if (isdigit((unsigned char) *p))
+			digits[nd++] = *p;
+	while (nd > 1 && digits[nd - 1] == '0')
+		nd--;
+	digits[nd] = '\0';
+	int			exp10 = atoi(p + 1);
+	int			plain_limit = is_float4 ? 6 : 15;
+	RlBuf		out;
+
+	rlbuf_init(&out);
+	if (neg)
+		rlbuf_put_u8(&out, '-');
+	if (exp10 < -4 || exp10 >= plain_limit)
+	{
+		rlbuf_put_u8(&out, (uint8_t) digits[0]);
+		if (nd > 1)
+		{
+			rlbuf_put_u8(&out, '.');
+			rlbuf_append(&out, digits + 1, (size_t) nd - 1);
+		}
+		rlbuf_printf(&out, "e%c%02d", exp10 < 0 ? '-' : '+', abs(exp10));
+	}
+	else if (exp10 < 0)
+	{
+		rlbuf_append_str(&out, "0.");
+		for (int i = -1; i > exp10; i--)
+			rlbuf_put_u8(&out, '0');
+		rlbuf_append(&out, digits, (size_t) nd);
+	}
+	else
+	{
+		for (int i = 0; i <= exp10 || i < nd; i++)
+		{
+			if (i == exp10 + 1)
+				rlbuf_put_u8(&out, '.');
+			rlbuf_put_u8(&out, (uint8_t) (i < nd ? digits[i] : '0'));
+		}
+	}
+	char	   *result = pstrdup(rlbuf_cstr(&out));
+
+	rlbuf_free(&out);
+	return result;
+}
+
+/* ---------- numeric ---------- */
+
+/*
+ * A decimal number as sign, digit string and scale: value = digits * 10^-scale.
+ * digits has no leading zeros (empty means zero).
+ */
+typedef struct Decimal
+{
+	bool		neg;
+	char	   *digits;
+	int			scale;
+} Decimal;
+
+static char *
+decimal_format(const Decimal *d)
+{
+	int			nd = (int) strlen(d->digits);
+	int			intdigits = nd - d->scale;
+	RlBuf		out;
+
+	rlbuf_init(&out);
+	if (d->neg && nd > 0)
+		rlbuf_put_u8(&out, '-');
+	if (intdigits <= 0)
+		rlbuf_put_u8(&out, '0');
+	else
+		rlbuf_append(&out, d->digits, (size_t) intdigits);
+	if (d->scale > 0)
+	{
+		rlbuf_put_u8(&out, '.');
+		for (int i = intdigits; i < 0; i++)
+			rlbuf_put_u8(&out, '0');
+		rlbuf_append_str(&out, d->digits + (intdigits > 0 ? intdigits : 0));
+	}
+	char	   *s = pstrdup(rlbuf_cstr(&out));
+
+	rlbuf_free(&out);
+	return s;
+}
+
+/* decimal_parse -- false unless s is [sign]digits[.digits][e[sign]digits] */
+static bool
+decimal_parse(const char *s, Decimal *d)
+{
+	RlBuf		digits;
+	bool		any = false;
+	int			scale = 0;
+
+	s = skip_space(s);
+	d->neg = false;
+	if (*s == '+' || *s == '-')
+		d->neg = *s++ == '-';
+	rlbuf_init(&digits);
+	for (; isdigit((unsigned char) *s); s++, any = true)
+		rlbuf_put_u8(&digits, (uint8_t) *s);
+	if (*s == '.')
+		for (s++; isdigit((unsigned char) *s); s++, any = true, scale++)
+			rlbuf_put_u8(&digits, (uint8_t) *s);
+	if (any && (*s == 'e' || *s == 'E'))
+	{
+		char	   *end;
+		long		e = strtol(s + 1, &end, 10);
+
+		if (end == s + 1 || e > 1000 || e < -1000)
+			any = false;
+		s = end;
+		scale -= (int) e;
+	}
+	if (!any || *skip_space(s) != '\0')
+	{
+		rlbuf_free(&digits);
+		return false;
+	}
+	/* a negative scale becomes trailing zeros */
+	for (; scale < 0; scale++)
+		rlbuf_put_u8(&digits, '0');
+	const char *p = rlbuf_cstr(&digits);
+
+	while (*p == '0')
+		p++;
+	d->digits = pstrdup(p);
+	d->scale = scale;
+	rlbuf_free(&digits);
+	return true;
+}
+
+/* decimal_round -- round to scale digits after the point, half away from zero */
+static void
+decimal_round(Decimal *d, int scale)
+{
+	int			nd = (int) strlen(d->digits);
+
+	if (scale >= d->scale)
+	{
+		char	   *padded = palloc((size_t) (nd + scale - d->scale) + 1);
+
+		memcpy(padded, d->digits, (size_t) nd);
+		memset(padded + nd, '0', (size_t) (scale - d->scale));
+		padded[nd + scale - d->scale] = '\0';
+		d->digits = nd ? padded : d->digits;
+		d->scale = scale;
+		return;
+	}
+	int			keep = nd - (d->scale - scale);
+	bool		round_up = keep >= 0 && keep < nd && d->digits[keep] >= '5';
+	char	   *out = palloc((size_t) (keep > 0 ? keep : 0) + 2);
+
+	out[0] = '0';				/* room for a carry */
+	if (keep > 0)
+		memcpy(out + 1, d->digits, (size_t) keep);
+	int			len = (keep > 0 ? keep : 0) + 1;
+
+	out[len] = '\0';
+	for (int i = len - 1; round_up && i >= 0; i--)
+	{
+		if (out[i] == '9')
+			out[i] = '0';
+		else
+		{
+			out[i]++;
+			round_up = false;
+		}
+	}
+	while (*out == '0')
+		out++;
+	d->digits = out;
+	d->scale = scale;
+}
+
+static Value
+numeric_special(const char *s)
+{
+	if (strcasecmp(s, "NaN") == 0)
+		return typio_string(NUMERICOID, "NaN", 3);
+	if (strcasecmp(s, "Infinity") == 0 || strcasecmp(s, "+Infinity") == 0 ||
+		strcasecmp(s, "inf") == 0)
+		return typio_string(NUMERICOID, "Infinity", 8);
+	if (strcasecmp(s, "-Infinity") == 0 || strcasecmp(s, "-inf") == 0)
+		return typio_string(NUMERICOID, "-Infinity", 9);
+	return typio_null(NUMERICOID);
+}
+
+/* numeric_apply_typmod -- numeric(p,s): round to s, then check the precision */
+static void
+numeric_apply_typmod(Decimal *d, int32_t typmod)
+{
+	if (typmod < 4)
+		return;
+	int			precision = ((typmod - 4) >> 16) & 0xffff;
+	int			scale = (typmod - 4) & 0xffff;
+
+	decimal_round(d, scale);
+	int			intdigits = (int) strlen(d->digits) - d->scale;
+
+	if (intdigits > precision - scale)
+		ereport(ERROR,
+				errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				errmsg("numeric field overflow"),
+				errdetail("A field with precision %d, scale %d must round to an absolute value less than %s%d.",
+						  precision, scale, precision - scale > 0 ? "10^" : "",
+						  precision - scale > 0 ? precision - scale : 1));
+}
+
+static Value
+numeric_in(const char *str, int32_t typmod)
+{
+	char	   *trimmed = pstrdup(skip_space(str));
+	size_t		len = strlen(trimmed);
+
+	while (len > 0 && isspace((unsigned char) trimmed[len - 1]))
+		trimmed[--len] = '\0';
+	Value		special = numeric_special(trimmed);
+
+	if (!special.isnull)
+		return special;
+	Decimal		d;
+
+	if (!decimal_parse(trimmed, &d))
+		invalid_syntax(NUMERICOID, str);
+	numeric_apply_typmod(&d, typmod);
+	char	   *s = decimal_format(&d);
+
+	return typio_string(NUMERICOID, s, strlen(s));
+}
+
+Value
+numeric_round(const Value *v, int scale)
+{
+	Decimal		d;
+
+	if (!decimal_parse(v->u.s.data, &d))
+		return *v;				/* NaN and infinities stay as they are */
+	decimal_round(&d, scale);
+	char	   *s = decimal_format(&d);
+
+	return typio_string(NUMERICOID, s, strlen(s));
+}
+
+bool
+numeric_to_scaled(const char *s, __int128 *mantissa, int *scale)
+{
+	Decimal		d;
+
+	if (!decimal_parse(s, &d) || strlen(d.digits) > 37)
+		return false;
+	__int128	m = 0;
+
+	for (const char *p = d.digits; *p; p++)
+		m = m * 10 + (*p - '0');
+	*mantissa = d.neg ? -m : m;
+	*scale = d.scale;
+	return true;
+}
+
+Value
+numeric_from_scaled(__int128 mantissa, int scale)
+{
+	char		digits[48];
+	int			n = 0;
+	bool		neg = mantissa < 0;
+	unsigned __int128 m = neg ? -(unsigned __int128) mantissa : (unsigned __int128) mantissa;
+
+	while (m > 0)
+	{
+		digits[n++] = (char) ('0' + (int) (m % 10));
+		m /= 10;
+	}
+	Decimal		d = {.neg = neg, .scale = scale};
+
+	d.digits = palloc((size_t) n + 1);
+	for (int i = 0; i < n; i++)
+		d.digits[i] = digits[n - 1 - i];
+	d.digits[n] = '\0';
+	char	   *s = decimal_format(&d);
+
+	return typio_string(NUMERICOID, s, strlen(s));
+}
+
+double
+numeric_to_double(const Value *v)
+{
+	if (strcmp(v->u.s.data, "NaN") == 0)
+		return NAN;
+	return strtod(v->u.s.data, NULL);	/* understands "Infinity" too */
+}
+
+/* numeric_send -- base-10000 digits with weight, sign and display scale */
+static void
+numeric_send(PqMsgBuilder *msg, const char *s)
+{
+	uint16_t	sign = 0;
+
+	if (strcmp(s, "NaN") == 0 || strcmp(s, "Infinity") == 0 || strcmp(s, "-Infinity") == 0)
+	{
+		sign = s[0] == 'N' ? 0xC000 : s[0] == 'I' ? 0xD000 : 0xF000;
+		pq_sendint16(msg, 0);
+		pq_sendint16(msg, 0);
+		pq_sendint16(msg, sign);
+		pq_sendint16(msg, 0);
+		return;
+	}
+	Decimal		d;
+
+	if (!decimal_parse(s, &d))
+		elog(ERROR, "invalid numeric value \"%s\"", s);
+	int			nd = (int) strlen(d.digits);
+	int			intdigits = nd - d.scale;
+
+	/* align the digit string to base-10000 groups around the decimal point */
+	int			lead = ((intdigits % 4) + 4) % 4;
+	int			pad_front = lead ? 4 - lead : 0;
+	int			total = pad_front + nd;
+	int			ngroups = (total + 3) / 4;
+	char	   *aligned = palloc0((size_t) ngroups * 4 + 1);
+
+	memset(aligned, '0', (size_t) ngroups * 4);
+	memcpy(aligned + pad_front, d.digits, (size_t) nd);
+	int			weight = (intdigits + pad_front) / 4 - 1;
+	int			first = 0,
+				last = ngroups - 1;
+	int16_t    *groups = palloc(sizeof(int16_t) * (size_t) (ngroups ? ngroups : 1));
+
+	for (int g = 0; g < ngroups; g++)
+	{
+		const char *p = aligned + g * 4;
+
+		groups[g] = (int16_t) ((p[0] - '0') * 1000 + (p[1] - '0') * 100 + (p[2] - '0') * 10 + (p[3] - '0'));
+	}
+	while (first <= last && groups[first] == 0)
+	{
+		first++;
+		weight--;
+	}
+	while (last >= first && groups[last] == 0)
+		last--;
+	int			ndigits = last >= first ? last - first + 1 : 0;
+
+	if (ndigits == 0)
+		weight = 0;
+	pq_sendint16(msg, (uint16_t) ndigits);
+	pq_sendint16(msg, (uint16_t) (int16_t) weight);
+	pq_sendint16(msg, d.neg && ndigits ? 0x4000 : 0);
+	pq_sendint16(msg, (uint16_t) d.scale);
+	for (int g = first; g <= last; g++)
+		pq_sendint16(msg, (uint16_t) groups[g]);
+}
+
+static Value
+numeric_recv(const uint8_t *data, size_t len)
+{
+	if (len < 8)
+		bad_binary(NUMERICOID);
+	int			ndigits = (int16_t) ((data[0] << 8) | data[1]);
+	int			weight = (int16_t) ((data[2] << 8) | data[3]);
+	uint16_t	sign = (uint16_t) ((data[4] << 8) | data[5]);
+	int			dscale = (int16_t) ((data[6] << 8) | data[7]);
+
+	if (ndigits < 0 || dscale < 0 || len != 8 + (size_t) ndigits * 2)
+		bad_binary(NUMERICOID);
+	if (sign == 0xC000)
+		return typio_string(NUMERICOID, "NaN", 3);
+	if (sign == 0xD000)
+		return typio_string(NUMERICOID, "Infinity", 8);
+	if (sign == 0xF000)
+		return typio_string(NUMERICOID, "-Infinity", 9);
+	if (sign != 0 && sign != 0x4000)
+		bad_binary(NUMERICOID);
+
+	/* digits * 10000^(weight - ndigits + 1), as a decimal digit string */
+	RlBuf		digits;
+
+	rlbuf_init(&digits);
+	for (int i = 0; i < ndigits; i++)
+	{
+		int			g = (data[8 + 2 * i] << 8) | data[9 + 2 * i];
+
+		if (g >= NBASE)
+		{
+			rlbuf_free(&digits);
+			bad_binary(NUMERICOID);
+		}
+		rlbuf_printf(&digits, "%04d", g);
+	}
+	int			scale = (ndigits - weight - 1) * 4;
+
+	for (; scale < 0; scale++)
+		rlbuf_put_u8(&digits, '0');
+	const char *p = rlbuf_cstr(&digits);
+
+	while (*p == '0')
+		p++;
+	Decimal		d = {.neg = sign == 0x4000, .digits = pstrdup(p), .scale = scale};
+
+	rlbuf_free(&digits);
+	decimal_round(&d, dscale);
+	char	   *s = decimal_format(&d);
+
+	return typio_string(NUMERICOID, s, strlen(s));
+}
+
+/* ---------- dates and times ---------- */
+
+/* days_from_civil -- Howard Hinnant's algorithm, days since 1970-01-01 */
+static int64_t
+days_from_civil(int64_t y, int m, int d)
+{
+	y -= m <= 2;
+	int64_t		era = (y >= 0 ? y : y - 399) / 400;
+	int64_t		yoe = y - era * 400;
+	int64_t		doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+	int64_t		doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+
+	return era * 146097 + doe - 719468;
+}
+
+#define POSTGRES_EPOCH_DAYS 10957	/* 2000-01-01 counted from 1970-01-01 */
+
+int64_t
+date_from_ymd(int year, int month, int day)
+{
+	return days_from_civil(year, month, day) - POSTGRES_EPOCH_DAYS;
+}
+
+void
+date_to_ymd(int64_t days, int *year, int *month, int *day)
+{
+	int64_t		z = days + POSTGRES_EPOCH_DAYS + 719468;
+	int64_t		era = (z >= 0 ? z : z - 146096) / 146097;
+	int64_t		doe = z - era * 146097;
+	int64_t		yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+	int64_t		doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+	int64_t		mp = (5 * doy + 2) / 153;
+
+	*day = (int) (doy - (153 * mp + 2) / 5 + 1);
+	*month = (int) (mp < 10 ? mp + 3 : mp - 9);
+	*year = (int) (yoe + era * 400 + (*month <= 2));
+}
+
+static bool
+is_leap(int y)
+{
+	return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+}
+
+static int
+days_in_month(int y, int m)
+{
+	static const int mdays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+
+	return m == 2 && is_leap(y) ? 29 : mdays[m - 1];
+}
+
+/* parse_number -- n digits or more at *s; -1 when there are none */
+static long
+parse_number(const char **s, int *ndigits)
+{
+	long		v = 0;
+	int			n = 0;
+
+	while (isdigit((unsigned char) **s) && n < 12)
+	{
+		v = v * 10 + (**s - '0');
+		(*s)++;
+		n++;
+	}
+	if (ndigits)
+		*ndigits = n;
+	return n ? v : -1;
+}
+
+/*
+ * parse_time_of_day -- "HH:MM[:SS[.ffffff]]" at *s into microseconds
+ *
+ * Returns false on bad syntax; an out-of-range field raises 22008.
+ */
+static bool
+parse_time_of_day(const char **s, int64_t *usecs, const char *orig)
+{
+	long		h = parse_number(s, NULL),
+				m = 0,
+				sec = 0;
+	int64_t		frac = 0;
+
+	if (h < 0 || **s != ':')
+		return false;
+	(*s)++;
+	if ((m = parse_number(s, NULL)) < 0)
+		return false;
+	if (**s == ':')
+	{
+		(*s)++;
+		if ((sec = parse_number(s, NULL)) < 0)
+			return false;
+		if (**s == '.')
+		{
+			int			n = 0;
+			int64_t		scale = 100000;
+
+			(*s)++;
+			while (isdigit((unsigned char) **s))
+			{
+				if (n < 6)
+					frac += (**s - '0') * scale;
+				else if (n == 6 && **s >= '5')
+					frac++;		/* round to microseconds */
+				scale /= 10;
+				n++;
+				(*s)++;
+			}
+		}
+	}
+	if (h > 24 || m > 59 || sec > 60 || (h == 24 && (m || sec || frac)))
+		datetime_out_of_range(orig);
+	*usecs = h * USECS_PER_HOUR + m * USECS_PER_MINUTE + sec * USECS_PER_SEC + frac;
+	return true;
+}
+
+/* parse_date_part -- "YYYY-MM-DD" at *s into days; false on bad syntax */
+static bool
+parse_date_part(const char **s, int64_t *days, const char *orig)
+{
+	int			ny;
+	long		y = parse_number(s, &ny),
+				m,
+				d;
+
+	if (y < 0 || **s != '-')
+		return false;
+	(*s)++;
+	if ((m = parse_number(s, NULL)) < 0 || **s != '-')
+		return false;
+	(*s)++;
+	if ((d = parse_number(s, NULL)) < 0)
+		return false;
+	const char *rest = skip_space(*s);
+
+	if (strncasecmp(rest, "BC", 2) == 0)
+	{
+		y = 1 - y;
+		*s = rest + 2;
+	}
+	if (m < 1 || m > 12 || d < 1 || d > days_in_month((int) y, (int) m))
+		datetime_out_of_range(orig);
+	*days = date_from_ymd((int) y, (int) m, (int) d);
+	return true;
+}
+
+/* parse_zone -- "Z", "UTC", "+HH", "+HH:MM", "+HHMM" into seconds east of UTC */
+static bool
+parse_zone(const char **s, int64_t *offset)
+{
+	const char *p = skip_space(*s);
+
+	if (*p == 'Z' || *p == 'z')
+	{
+		*offset = 0;
+		*s = p + 1;
+		return true;
+	}
+	if (strncasecmp(p, "UTC", 3) == 0 || strncasecmp(p, "GMT", 3) == 0)
+	{
+		*offset = 0;
+		*s = p + 3;
+		return true;
+	}
+	if (*p != '+' && *p != '-')
+		return false;
+	int			sign = *p == '-' ? -1 : 1;
+	int			n;
+
+	p++;
+	long		hh = parse_number(&p, &n),
+				mm = 0;
+
+	if (hh < 0)
+		return false;
+	if (n == 4)
+	{
+		mm = hh % 100;
+		hh /= 100;
+	}
+	else if (*p == ':')
+	{
+		p++;
+		if ((mm = parse_number(&p, NULL)) < 0)
+			return false;
+	}
+	if (hh > 15 || mm > 59)
+		return false;
+	*offset = sign * (hh * 3600 + mm * 60);
+	*s = p;
+	return true;
+}
+
+static bool
+special_word(const char *str, const char *word)
+{
+	const char *s = skip_space(str);
+	size_t		n = strlen(word);
+
+	return strncasecmp(s, word, n) == 0 && *skip_space(s + n) == '\0';
+}
+
+static Value
+date_in(const char *str)
+{
+	const char *s = skip_space(str);
+	int64_t		days;
+
+	if (special_word(str, "infinity"))
+		return typio_int(DATEOID, DATE_NOEND);
+	if (special_word(str, "-infinity"))
+		return typio_int(DATEOID, DATE_NOBEGIN);
+	if (special_word(str, "epoch"))
+		return typio_int(DATEOID, date_from_ymd(1970, 1, 1));
+	if (!parse_date_part(&s, &days, str))
+		invalid_datetime(DATEOID, str);
+	/* a time of day (and zone) after the date is accepted and ignored */
+	if (*s == 'T' || *s == ' ')
+	{
+		const char *t = skip_space(*s == 'T' ? s + 1 : s);
+		int64_t		usecs,
+					offset;
+
+		if (*t && parse_time_of_day(&t, &usecs, str))
+		{
+			s = t;
+			parse_zone(&s, &offset);
+		}
+	}
+	if (*skip_space(s) != '\0')
+		invalid_datetime(DATEOID, str);
+	return typio_int(DATEOID, days);
+}
+
+static void
+format_date(RlBuf *out, int64_t days)
+{
+	int			y,
+				m,
+				d;
+
+	date_to_ymd(days, &y, &m, &d);
+	if (y > 0)
+		rlbuf_printf(out, "%04d-%02d-%02d", y, m, d);
+	else
+		rlbuf_printf(out, "%04d-%02d-%02d BC", 1 - y, m, d);
+}
+
+/* format_time -- HH:MM:SS[.ffffff] with trailing zeros of the fraction dropped */
+static void
+format_time(RlBuf *out, int64_t usecs)
+{
+	int64_t		frac = usecs % USECS_PER_SEC;
+	int64_t		secs = usecs / USECS_PER_SEC;
+
+	rlbuf_printf(out, "%02d:%02d:%02d", (int) (secs / 3600), (int) (secs / 60 % 60), (int) (secs % 60));
+	if (frac)
+	{
+		char		f[8];
+		int			n = 6;
+
+		snprintf(f, sizeof(f), "%06d", (int) frac);
+		while (n > 0 && f[n - 1] == '0')
+			n--;
+		f[n] = '\0';
+		rlbuf_printf(out, ".%s", f);
+	}
+}
+
+static Value
+time_in(const char *str)
+{
+	const char *s = skip_space(str);
+	int64_t		usecs;
+
+	if (!parse_time_of_day(&s, &usecs, str) || *skip_space(s) != '\0')
+		invalid_datetime(TIMEOID, str);
+	return typio_int(TIMEOID, usecs);
+}
+
+static Value
+timestamp_in(Oid type, const char *str)
+{
+	const char *s = skip_space(str);
+	int64_t		days,
+				usecs = 0,
+				offset = 0;
+
+	if (special_word(str, "infinity"))
+		return typio_int(type, DT_NOEND);
+	if (special_word(str, "-infinity"))
+		return typio_int(type, DT_NOBEGIN);
+	if (special_word(str, "epoch"))
+		return typio_int(type, date_from_ymd(1970, 1, 1) * USECS_PER_DAY);
+	if (!parse_date_part(&s, &days, str))
+		invalid_datetime(type, str);
+	if (*s == 'T' || *s == ' ')
+	{
+		const char *t = skip_space(*s == 'T' ? s + 1 : s);
+
+		if (*t && !parse_time_of_day(&t, &usecs, str))
+			invalid_datetime(type, str);
+		s = t;
+	}
+	if (*skip_space(s) != '\0' && !parse_zone(&s, &offset))
+		invalid_datetime(type, str);
+	if (*skip_space(s) != '\0')
+		invalid_datetime(type, str);
+	int64_t		ts = days * USECS_PER_DAY + usecs;
+
+	/* a zone in timestamp-without-zone input is ignored, as PostgreSQL does */
+	if (type == TIMESTAMPTZOID)
+		ts -= offset * USECS_PER_SEC;
+	return typio_int(type, ts);
+}
+
+static void
+format_timestamp(RlBuf *out, int64_t ts, bool with_zone)
+{
+	if (ts == DT_NOEND || ts == DT_NOBEGIN)
+	{
+		rlbuf_append_str(out, ts == DT_NOEND ? "infinity" : "-infinity");
+		return;
+	}
+	int64_t		days = ts / USECS_PER_DAY;
+	int64_t		usecs = ts % USECS_PER_DAY;
+
+	if (usecs < 0)
+	{
+		usecs += USECS_PER_DAY;
+		days--;
+	}
+	int			y,
+				m,
+				d;
+
+	date_to_ymd(days, &y, &m, &d);
+	rlbuf_printf(out, "%04d-%02d-%02d ", y > 0 ? y : 1 - y, m, d);
+	format_time(out, usecs);
+	if (with_zone)
+		rlbuf_append_str(out, "+00");
+	if (y <= 0)
+		rlbuf_append_str(out, " BC");
+}
+
+/* ---------- interval ---------- */
+
+static Value
+interval_in(const char *str)
+{
+	const char *s = skip_space(str);
+	Interval	iv = {0, 0, 0};
+	bool		any = false;
+
+	if (*s == '@')
+		s = skip_space(s + 1);
+	while (*s)
+	{
+		const char *start = s;
+		int64_t		usecs;
+		bool		neg = *s == '-';
+
+		if (*s == '-' || *s == '+')
+			s++;
+		size_t		ndigits = strspn(s, "0123456789");
+
+		if (ndigits > 0 && s[ndigits] == ':' && parse_time_of_day(&s, &usecs, str))
+		{
+			iv.time += neg ? -usecs : usecs;
+			any = true;
+			s = skip_space(s);
+			continue;
+		}
+		s = start;
+		char	   *end;
+		double		n = strtod(s, &end);
+
+		if (end == s)
+			invalid_datetime(INTERVALOID, str);
+		s = skip_space(end);
+		const char *unit = s;
+
+		while (isalpha((unsigned char) *s))
+			s++;
+		size_t		ulen = (size_t) (s - unit);
+
+#define UNIT_IS(word) (ulen > 0 && strncasecmp(unit, word, ulen) == 0 && ulen <= strlen(word))
+		if (ulen == 0 || UNIT_IS("seconds") || UNIT_IS("secs"))
+			iv.time += (int64_t) llround(n * USECS_PER_SEC);
+		else if (UNIT_IS("minutes") || UNIT_IS("mins"))
+			iv.time += (int64_t) llround(n * USECS_PER_MINUTE);
+		else if (UNIT_IS("hours") || UNIT_IS("hrs"))
+			iv.time += (int64_t) llround(n * USECS_PER_HOUR);
+		else if (UNIT_IS("days"))
+			iv.day += (int32_t) n;
+		else if (UNIT_IS("weeks"))
+			iv.day += (int32_t) (n * 7);
+		else if (UNIT_IS("mons") || UNIT_IS("months"))
+			iv.month += (int32_t) n;
+		else if (UNIT_IS("years"))
+			iv.month += (int32_t) (n * 12);
+		else
+			invalid_datetime(INTERVALOID, str);
+#undef UNIT_IS
+		any = true;
+		s = skip_space(s);
+		if (strncasecmp(s, "ago", 3) == 0 && *skip_space(s + 3) == '\0')
+		{
+			iv.time = -iv.time;
+			iv.day = -iv.day;
+			iv.month = -iv.month;
+			s += 3;
+		}
+		s = skip_space(s);
+	}
+	if (!any)
+		invalid_datetime(INTERVALOID, str);
+	Value		v = {.type = INTERVALOID, .u.iv = iv};
+
+	return v;
+}
+
+static void
+interval_part(RlBuf *out, int64_t n, const char *singular, const char *plural)
+{
+	if (n == 0)
+		return;
+	if (out->len > 0)
+		rlbuf_put_u8(out, ' ');
+	rlbuf_printf(out, "%lld %s", (long long) n, n == 1 ? singular : plural);
+}
+
+static void
+format_interval(RlBuf *out, const Interval *iv)
+{
+	interval_part(out, iv->month / 12, "year", "years");
+	interval_part(out, iv->month % 12, "mon", "mons");
+	interval_part(out, iv->day, "day", "days");
+	if (iv->time != 0 || out->len == 0)
+	{
+		int64_t		t = iv->time;
+
+		if (out->len > 0)
+			rlbuf_put_u8(out, ' ');
+		if (t < 0)
+		{
+			rlbuf_put_u8(out, '-');
+			t = -t;
+		}
+		int64_t		hours = t / USECS_PER_HOUR;
+
+		rlbuf_printf(out, "%02lld:", (long long) hours);
+		RlBuf		rest;
+
+		rlbuf_init(&rest);
+		format_time(&rest, t % USECS_PER_HOUR);
+		rlbuf_append_str(out, rlbuf_cstr(&rest) + 3);	/* skip the "00:" hours */
+		rlbuf_free(&rest);
+	}
+}
+
+/* ---------- uuid and bytea ---------- */
+
+static int
+hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c = tolower(c);
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
+static Value
+uuid_in(const char *str)
+{
+	Value		v = {.type = UUIDOID};
+	const char *s = skip_space(str);
+	bool		braces = *s == '{';
+	int			n = 0;
+
+	if (braces)
+		s++;
+	while (n < 32)
+	{
+		if (*s == '-' && n > 0 && n % 4 == 0)
+			s++;
+		int			hi = hexval((unsigned char) s[0]);
+		int			lo = hi >= 0 ? hexval((unsigned char) s[1]) : -1;
+
+		if (lo < 0)
+			invalid_syntax(UUIDOID, str);
+		v.u.uuid[n / 2] = (uint8_t) (hi << 4 | lo);
+		n += 2;
+		s += 2;
+	}
+	if (braces && *s++ != '}')
+		invalid_syntax(UUIDOID, str);
+	if (*skip_space(s) != '\0')
+		invalid_syntax(UUIDOID, str);
+	return v;
+}
+
+static Value
+bytea_in(const char *str)
+{
+	size_t		len = strlen(str);
+	uint8_t    *out = palloc(len + 1);
+	size_t		n = 0;
+
+	if (str[0] == '\\' && str[1] == 'x')
+	{
+		for (const char *s = str + 2; *s;)
+		{
+			if (isspace((unsigned char) *s))
+			{
+				s++;
+				continue;
+			}
+			int			hi = hexval((unsigned char) s[0]);
+			int			lo = hi >= 0 && s[1] ? hexval((unsigned char) s[1]) : -1;
+
+			if (lo < 0)
+				ereport(ERROR,
+						errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						errmsg("invalid hexadecimal digit: \"%c\"", hi < 0 ? s[0] : s[1]));
+			out[n++] = (uint8_t) (hi << 4 | lo);
+			s += 2;
+		}
+	}
+	else
+	{
+		for (const char *s = str; *s;)
+		{
+			if (s[0] != '\\')
+				out[n++] = (uint8_t) *s++;
+			else if (s[1] == '\\')
+			{
+				out[n++] = '\\';
+				s += 2;
+			}
+			else if (s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' && s[3] >= '0' && s[3] <= '7')
+			{
+				out[n++] = (uint8_t) ((s[1] - '0') << 6 | (s[2] - '0') << 3 | (s[3] - '0'));
+				s += 4;
+			}
+			else
+				invalid_syntax(BYTEAOID, str);
+		}
+	}
+	Value		v = {.type = BYTEAOID};
+
+	v.u.s.data = (char *) out;
+	v.u.s.len = n;
+	out[n] = '\0';
+	return v;
+}
+
+/* ---------- entry points ---------- */
+
+Value
+typio_input(Oid type, const char *str, int32_t typmod)
+{
+	switch (type)
+	{
+		case BOOLOID:
+			return bool_in(str);
+		case INT2OID:
+		case INT4OID:
+		case INT8OID:
+		case OIDOID:
+			return int_in(type, str);
+		case FLOAT4OID:
+		case FLOAT8OID:
+			return float_in(type, str);
+		case NUMERICOID:
+			return numeric_in(str, typmod);
+		case DATEOID:
+			return date_in(str);
+		case TIMEOID:
+			return time_in(str);
+		case TIMESTAMPOID:
+		case TIMESTAMPTZOID:
+			return timestamp_in(type, str);
+		case INTERVALOID:
+			return interval_in(str);
+		case UUIDOID:
+			return uuid_in(str);
+		case BYTEAOID:
+			return bytea_in(str);
+		case NAMEOID:
+			return typio_string(type, str, strnlen(str, NAMEDATALEN - 1));
+		case BPCHAROID:
+			if (typmod > 4 && strlen(str) < (size_t) (typmod - 4))
+			{
+				char	   *padded = psprintf("%-*s", typmod - 4, str);
+
+				return typio_string(type, padded, strlen(padded));
+			}
+			return typio_string(type, str, strlen(str));
+		case VOIDOID:
+			return typio_null(VOIDOID);
+		default:
+			return typio_string(type, str, strlen(str));
+	}
+}
+
+char *
+typio_output(const Value *v, size_t *len)
+{
+	RlBuf		out;
+	char	   *result;
+
+	rlbuf_init(&out);
+	switch (v->type)
+	{
+		case BOOLOID:
+			rlbuf_append_str(&out, v->u.b ? "t" : "f");
+			break;
+		case INT2OID:
+		case INT4OID:
+		case INT8OID:
+		case OIDOID:
+			rlbuf_printf(&out, "%lld", (long long) v->u.i);
+			break;
+		case FLOAT4OID:
+		case FLOAT8OID:
+			result = float_out(v->u.f, v->type == FLOAT4OID);
+			rlbuf_append_str(&out, result);
+			break;
+		case DATEOID:
+			if (v->u.i == DATE_NOEND || v->u.i == DATE_NOBEGIN)
+				rlbuf_append_str(&out, v->u.i == DATE_NOEND ? "infinity" : "-infinity");
+			else
+				format_date(&out, v->u.i);
+			break;
+		case TIMEOID:
+			format_time(&out, v->u.i);
+			break;
+		case TIMESTAMPOID:
+		case TIMESTAMPTZOID:
+			format_timestamp(&out, v->u.i, v->type == TIMESTAMPTZOID);
+			break;
+		case INTERVALOID:
+			format_interval(&out, &v->u.iv);
+			break;
+		case UUIDOID:
+			for (int i = 0; i < 16; i++)
+				rlbuf_printf(&out, (i == 4 || i == 6 || i == 8 || i == 10) ? "-%02x" : "%02x",
+							 v->u.uuid[i]);
+			break;
+		case BYTEAOID:
+			rlbuf_append_str(&out, "\\x");
+			for (size_t i = 0; i < v->u.s.len; i++)
+				rlbuf_printf(&out, "%02x", (uint8_t) v->u.s.data[i]);
+			break;
+		case VOIDOID:
+			break;
+		default:
+			rlbuf_append(&out, v->u.s.data, v->u.s.len);
+			break;
+	}
+	if (len)
+		*len = out.len;
+	result = palloc(out.len + 1);
+	memcpy(result, rlbuf_cstr(&out), out.len + 1);
+	rlbuf_free(&out);
+	return result;
+}
+
+/* expect_len -- a fixed-width binary value must have exactly its width */
+static void
+expect_len(Oid type, size_t len, size_t want)
+{
+	if (len != want)
+		bad_binary(type);
+}
+
+Value
+typio_receive(Oid type, const uint8_t *data, size_t len)
+{
+	Value		v = {.type = type};
+
+	switch (type)
+	{
+		case BOOLOID:
+			expect_len(type, len, 1);
+			return typio_bool(data[0] != 0);
+		case INT2OID:
+			expect_len(type, len, 2);
+			return typio_int(type, (int16_t) ((data[0] << 8) | data[1]));
+		case INT4OID:
+		case DATEOID:
+			expect_len(type, len, 4);
+			return typio_int(type, (int32_t) rl_load_u32be(data));
+		case OIDOID:
+			expect_len(type, len, 4);
+			return typio_int(type, rl_load_u32be(data));
+		case INT8OID:
+		case TIMEOID:
+		case TIMESTAMPOID:
+		case TIMESTAMPTZOID:
+			expect_len(type, len, 8);
+			return typio_int(type, (int64_t) rl_load_u64be(data));
+		case FLOAT4OID:
+			{
+				uint32_t	bits = rl_load_u32be(data);
+				float		f;
+
+				expect_len(type, len, 4);
+				memcpy(&f, &bits, 4);
+				return typio_float(type, f);
+			}
+		case FLOAT8OID:
+			{
+				uint64_t	bits;
+
+				expect_len(type, len, 8);
+				bits = rl_load_u64be(data);
+				memcpy(&v.u.f, &bits, 8);
+				return v;
+			}
+		case INTERVALOID:
+			expect_len(type, len, 16);
+			v.u.iv.time = (int64_t) rl_load_u64be(data);
+			v.u.iv.day = (int32_t) rl_load_u32be(data + 8);
+			v.u.iv.month = (int32_t) rl_load_u32be(data + 12);
+			return v;
+		case UUIDOID:
+			expect_len(type, len, 16);
+			memcpy(v.u.uuid, data, 16);
+			return v;
+		case NUMERICOID:
+			return numeric_recv(data, len);
+		case JSONBOID:
+			if (len < 1 || data[0] != 1)
+				bad_binary(type);
+			return typio_string(type, (const char *) data + 1, len - 1);
+		case VOIDOID:
+			return typio_null(type);
+		default:
+			return typio_string(type, (const char *) data, len);
+	}
+}
+
+void
+typio_send(PqMsgBuilder *msg, const Value *v)
+{
+	switch (v->type)
+	{
+		case BOOLOID:
+			pq_sendbyte(msg, v->u.b ? 1 : 0);
+			break;
+		case INT2OID:
+			pq_sendint16(msg, (uint16_t) v->u.i);
+			break;
+		case INT4OID:
+		case OIDOID:
+		case DATEOID:
+			pq_sendint32(msg, (uint32_t) v->u.i);
+			break;
+		case INT8OID:
+		case TIMEOID:
+		case TIMESTAMPOID:
+		case TIMESTAMPTZOID:
+			pq_sendint64(msg, (uint64_t) v->u.i);
+			break;
+		case FLOAT4OID:
+			{
+				float		f = (float) v->u.f;
+				uint32_t	bits;
+
+				memcpy(&bits, &f, 4);
+				pq_sendint32(msg, bits);
+				break;
+			}
+		case FLOAT8OID:
+			{
+				uint64_t	bits;
+
+				memcpy(&bits, &v->u.f, 8);
+				pq_sendint64(msg, bits);
+				break;
+			}
+		case INTERVALOID:
+			pq_sendint64(msg, (uint64_t) v->u.iv.time);
+			pq_sendint32(msg, (uint32_t) v->u.iv.day);
+			pq_sendint32(msg, (uint32_t) v->u.iv.month);
+			break;
+		case UUIDOID:
+			pq_sendbytes(msg, v->u.uuid, 16);
+			break;
+		case NUMERICOID:
+			numeric_send(msg, v->u.s.data);
+			break;
+		case JSONBOID:
+			pq_sendbyte(msg, 1);
+			pq_sendbytes(msg, v->u.s.data, v->u.s.len);
+			break;
+		case VOIDOID:
+			break;
+		default:
+			pq_sendbytes(msg, v->u.s.data, v->u.s.len);
+			break;
+	}
+}
