@@ -13,17 +13,54 @@
 
 #include <stdint.h>
 
+/* The longest first packet the postmaster accepts (PostgreSQL's MAX_STARTUP_PACKET_LENGTH). */
+#define MAX_STARTUP_PACKET_LENGTH 10000
+
 typedef struct BackendStartupInfo
 {
-	int			client_sock;	/* the accepted connection */
+	int			client_sock;	/* the accepted connection (blocking mode) */
 	int32_t		cancel_key;		/* chosen by the postmaster; sent in BackendKeyData */
 	char		remote_host[64];	/* "[local]" for a Unix socket, else the address */
 	char		remote_port[16];	/* "" for a Unix socket */
 	const char *data_directory;
 	const char *writer_socket_path; /* the writer's Unix socket (commit requests) */
+
+	/*
+	 * The postmaster reads the first packet of every connection itself (it must
+	 * see CancelRequests and answer refusals while starting or stopping), so
+	 * those bytes are no longer in the socket: here they are, whole, including
+	 * the leading Int32 length word (8 <= first_packet_len <=
+	 * MAX_STARTUP_PACKET_LENGTH). It is never a CancelRequest. It may be an
+	 * SSLRequest or GSSENCRequest (8 bytes): then the backend answers it and
+	 * reads the next packet from client_sock itself. Otherwise it is the
+	 * StartupMessage (any protocol version: the backend judges it).
+	 */
+	const uint8_t *first_packet;
+	uint32_t	first_packet_len;
 } BackendStartupInfo;
 
-/* Serve the connection; exits the process (status 0, or 1 after FATAL). */
+/*
+ * SIGQUIT means "exit at once" to every child. The postmaster sends it with
+ * sigqueue() and one of these in si_value.sival_int, so that a backend's
+ * SA_SIGINFO handler can tell its client why (PostgreSQL's quickdie):
+ * crash of another process -> WARNING 57P02 "terminating connection because of
+ * crash of another server process"; immediate shutdown -> WARNING 57P01
+ * "terminating connection due to immediate shutdown command". A plain kill
+ * (si_code != SI_QUEUE) is treated as PM_QUIT_IMMEDIATE.
+ */
+typedef enum QuitSignalReason
+{
+	PM_QUIT_IMMEDIATE = 1,
+	PM_QUIT_CRASH = 2
+} QuitSignalReason;
+
+/*
+ * Serve the connection; exits the process (status 0, or 1 after FATAL). On entry
+ * SIGTERM, SIGQUIT, SIGINT and SIGHUP still have the idle child's dispositions
+ * (exit 0 / exit 0 / ignored / ignored): BackendMain installs its own handlers
+ * (SIGINT cancel, SIGTERM 57P01, SIGQUIT as above, SIGHUP reload at the next idle
+ * point with ProcessConfigFile(ConfigFileName, true)).
+ */
 void		BackendMain(const BackendStartupInfo *info) __attribute__((noreturn));
 
 #endif

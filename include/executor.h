@@ -1,0 +1,194 @@
+/*
+ * executor.h: the SQL path every statement takes: parse (libpg_query), analyse,
+ * execute.
+ *
+ *   ParseQuery        query string -> raw statements (42601 with the cursor position)
+ *   AnalyzeStatement  raw statement -> AnalyzedStmt: its kind, the types of its
+ *                     parameters and result columns (known before execution, so
+ *                     Describe works), and a plan of typed expressions
+ *   ExecutorStart/Next/CommandTag   run it: rows of Values, then a command tag
+ *
+ * The protocol layer (simple and extended query, COPY) only sees AnalyzedStmt and
+ * ExecState; what a statement may read (constants now, the catalog's relations
+ * next) is the analyser's business. Unsupported statements fail at analysis with
+ * 0A000 naming the construct.
+ */
+#ifndef RL_EXECUTOR_H
+#define RL_EXECUTOR_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "copyfmt.h"
+#include "typio.h"
+
+struct PgQuery__Node;
+
+typedef struct RawStatement
+{
+	struct PgQuery__Node *node;
+	int			location;		/* byte offset in the query string */
+	int			length;			/* bytes; 0 means up to the end */
+} RawStatement;
+
+typedef struct ParsedQuery
+{
+	int			nstmts;
+	RawStatement *stmts;
+} ParsedQuery;
+
+/* The parse tree is allocated in the current memory context. */
+ParsedQuery *ParseQuery(const char *query_string);
+
+/* COMMIT, ROLLBACK, ROLLBACK TO: what a failed transaction block still accepts. */
+bool		IsTransactionExitStatement(const RawStatement *raw);
+
+typedef struct ResultColumn
+{
+	const char *name;
+	Oid			type;
+	int32_t		typmod;
+} ResultColumn;
+
+typedef enum StatementKind
+{
+	STMT_ROWS,					/* returns rows: SELECT, VALUES, SHOW */
+	STMT_UTILITY,				/* SET, BEGIN, DISCARD, ...: a command tag only */
+	STMT_COPY_OUT				/* COPY (query) TO STDOUT */
+} StatementKind;
+
+/* A typed expression tree, the analyser's output. */
+typedef enum ExprKind
+{
+	EXPR_CONST,
+	EXPR_PARAM,
+	EXPR_OP,
+	EXPR_FUNC,
+	EXPR_CAST,
+	EXPR_AND,
+	EXPR_OR,
+	EXPR_NOT,
+	EXPR_CASE,
+	EXPR_COALESCE,
+	EXPR_NULLIF,
+	EXPR_GREATEST,
+	EXPR_LEAST,
+	EXPR_IS_NULL,
+	EXPR_IS_NOT_NULL,
+	EXPR_BOOLTEST,
+	EXPR_SRF_VALUE				/* the current value of the statement's set-returning function */
+} ExprKind;
+
+typedef enum ExprOp
+{
+	OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_MOD, OP_NEG,
+	OP_EQ, OP_NE, OP_LT, OP_LE, OP_GT, OP_GE,
+	OP_DISTINCT, OP_NOT_DISTINCT,
+	OP_CONCAT, OP_LIKE, OP_NOT_LIKE, OP_ILIKE, OP_NOT_ILIKE
+} ExprOp;
+
+struct ExecState;
+typedef Value (*BuiltinFn) (struct ExecState *es, const Value *args, int nargs);
+
+typedef struct FuncDesc
+{
+	const char *name;
+	int			nargs;
+	Oid			argtypes[3];
+	Oid			rettype;
+	bool		strict;			/* NULL in any argument gives NULL */
+	bool		returns_set;	/* generate_series */
+	BuiltinFn	fn;
+} FuncDesc;
+
+typedef struct Expr
+{
+	ExprKind	kind;
+	Oid			type;
+	int32_t		typmod;
+	int			location;		/* byte offset in the query, -1 if none */
+	Value		constval;		/* EXPR_CONST */
+	int			paramno;		/* EXPR_PARAM: 0-based */
+	ExprOp		op;				/* EXPR_OP (operand type: args[0]->type) */
+	int			booltest;		/* EXPR_BOOLTEST: libpg_query's BoolTestType */
+	const FuncDesc *func;		/* EXPR_FUNC */
+	int			nargs;
+	struct Expr **args;			/* CASE: WHEN/THEN pairs; COALESCE etc.: the list */
+	struct Expr *defresult;		/* CASE: ELSE (NULL const if absent) */
+} Expr;
+
+/* The executable part of an analysed SELECT / VALUES. */
+typedef struct Plan
+{
+	int			ntargets;
+	Expr	  **targets;
+	int			nvalues_rows;	/* VALUES: rows of ntargets expressions */
+	Expr	 ***values_rows;
+	Expr	   *srf;			/* set-returning function feeding EXPR_SRF_VALUE */
+	Expr	   *where;
+	Expr	   *limit;
+	Expr	   *offset;
+} Plan;
+
+typedef enum UtilityKind
+{
+	UTIL_SET,
+	UTIL_RESET,
+	UTIL_RESET_ALL,
+	UTIL_SET_IGNORED,			/* SET TRANSACTION ..., SET SESSION CHARACTERISTICS ... */
+	UTIL_SHOW,
+	UTIL_SHOW_ALL,
+	UTIL_BEGIN,
+	UTIL_COMMIT,
+	UTIL_ROLLBACK,
+	UTIL_SAVEPOINT,
+	UTIL_RELEASE,
+	UTIL_ROLLBACK_TO,
+	UTIL_DISCARD_ALL,
+	UTIL_DISCARD_OTHER,
+	UTIL_DEALLOCATE,
+	UTIL_DEALLOCATE_ALL
+} UtilityKind;
+
+typedef struct AnalyzedStmt
+{
+	StatementKind kind;
+	const char *command_tag;	/* "SELECT", "SET", "BEGIN", "START TRANSACTION", ... */
+	int			nparams;
+	Oid		   *paramtypes;
+	int			ncolumns;
+	ResultColumn *columns;
+	Plan	   *plan;			/* STMT_ROWS from SELECT / VALUES */
+	UtilityKind utility;		/* STMT_UTILITY and SHOW */
+	const char *name;			/* SET/SHOW parameter, savepoint, statement */
+	const char *value;			/* SET value */
+	struct AnalyzedStmt *copy_query;	/* STMT_COPY_OUT */
+	CopyOptions copy;
+} AnalyzedStmt;
+
+/*
+ * Analyse a raw statement of query_string. paramtypes (nparams of them, 0 =
+ * unspecified) come from Parse; the result's paramtypes cover every $n the
+ * statement uses, each resolved (unknown ones to text). nparams -1: a simple
+ * Query, where any $n is 42P02.
+ */
+AnalyzedStmt *AnalyzeStatement(const RawStatement *raw, const char *query_string,
+							   const Oid *paramtypes, int nparams);
+
+typedef struct ExecState ExecState;
+
+/* Start running stmt with params (one Value per parameter, already typed). */
+ExecState  *ExecutorStart(AnalyzedStmt *stmt, const Value *params);
+/* The next row (ncolumns Values valid until the next call), or false at the end. */
+bool		ExecutorNext(ExecState *es, Value **row);
+/* The CommandComplete tag once done; nrows is what this run returned. */
+char	   *ExecutorCommandTag(ExecState *es, uint64_t nrows);
+
+/* The builtin functions (name lookup ignores a pg_catalog qualification). */
+const FuncDesc *LookupBuiltinFunction(const char *name, int nargs, const Oid *argtypes);
+/* Evaluate an analysed expression (used by the executor and by functions). */
+Value		ExecEvalExpr(ExecState *es, const Expr *expr);
+/* Cast a value to another type as CAST(... AS type) does. */
+Value		ExecCastValue(const Value *v, Oid target, int32_t typmod);
+
+#endif

@@ -1,0 +1,46 @@
+/*
+ * miscadmin.h: process-global state of a backend and its interrupt handling.
+ *
+ * Signal handlers only set flags (QueryCancelPending on SIGINT, ProcDiePending on
+ * SIGTERM) plus InterruptPending; the code acts on them at safe points with
+ * CHECK_FOR_INTERRUPTS(), as PostgreSQL does: a cancel raises ERROR 57014 "canceling
+ * statement due to user request", a termination FATAL 57P01 "terminating connection
+ * due to administrator command". A flag raised while the backend waits for the
+ * client is handled there (cancel: ignored; terminate: FATAL at once). SIGQUIT
+ * writes a pre-built 57P01/57P02 notice to the client and _exits(2) in the handler.
+ */
+#ifndef RL_MISCADMIN_H
+#define RL_MISCADMIN_H
+
+#include <signal.h>
+#include <stdbool.h>
+
+extern volatile sig_atomic_t InterruptPending;
+extern volatile sig_atomic_t QueryCancelPending;
+extern volatile sig_atomic_t ProcDiePending;
+extern volatile sig_atomic_t ConfigReloadPending;
+/* Set when a write to the client failed: the backend exits at the next check. */
+extern volatile sig_atomic_t ClientConnectionLost;
+
+extern int	MyProcPid;
+/* Who this session is: set once authentication succeeded. */
+extern const char *MyUserName;
+extern const char *MyDatabaseName;
+
+/* Install the backend's SIGINT/SIGTERM/SIGQUIT/SIGHUP handlers; sock gets the SIGQUIT notice. */
+void		InitBackendSignals(int client_sock);
+/* SIGQUIT must not write raw bytes into a TLS stream. */
+void		SetQuitNoticeSocket(int client_sock);
+
+/* Act on pending interrupts: ERROR 57014, FATAL 57P01, or a silent exit. */
+void		ProcessInterrupts(void);
+/* The variant used while blocked reading from the client: cancel is a no-op there. */
+void		ProcessClientReadInterrupt(void);
+
+#define CHECK_FOR_INTERRUPTS() \
+	do { \
+		if (InterruptPending) \
+			ProcessInterrupts(); \
+	} while (0)
+
+#endif

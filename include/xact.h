@@ -1,0 +1,45 @@
+/*
+ * xact.h: the session's transaction state, as the protocol sees it.
+ *
+ * PostgreSQL's transaction-block state machine, reduced to what a client can
+ * observe while the catalog is not yet transactional: idle, inside an implicit
+ * transaction (one statement, a multi-statement Query, or extended-protocol
+ * messages up to Sync), inside an explicit block (BEGIN ... COMMIT), or in a
+ * failed block where everything but ROLLBACK / COMMIT / ROLLBACK TO gets 25P02.
+ * ReadyForQuery reports it as 'I', 'T' or 'E'. Savepoints nest inside a block;
+ * ROLLBACK TO a savepoint leaves the failed state. Ending a transaction drops its
+ * portals and resets TransactionContext.
+ */
+#ifndef RL_XACT_H
+#define RL_XACT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Before and after each statement (simple query) or message (extended). */
+void		StartTransactionCommand(void);
+void		CommitTransactionCommand(void);
+/* A multi-statement simple Query runs as one implicit block. */
+void		BeginImplicitTransactionBlock(void);
+void		EndImplicitTransactionBlock(void);
+/* After an ERROR: a block becomes failed, an implicit transaction ends. */
+void		AbortCurrentTransaction(void);
+
+void		BeginTransactionBlock(void);
+/* COMMIT / END: false when the block had failed (the command tag is then ROLLBACK). */
+bool		EndTransactionBlock(void);
+void		UserAbortTransactionBlock(void);
+void		DefineSavepoint(const char *name);
+void		ReleaseSavepoint(const char *name);
+void		RollbackToSavepoint(const char *name);
+/* Statements that must run outside a block (DISCARD ALL): 25001 otherwise. */
+void		PreventInTransactionBlock(const char *stmt_name);
+
+bool		IsTransactionBlock(void);
+bool		IsAbortedTransactionBlockState(void);
+/* 'I', 'T' or 'E' for ReadyForQuery. */
+char		TransactionBlockStatusCode(void);
+/* now(): microseconds since 2000-01-01 UTC at the start of the transaction. */
+int64_t		GetCurrentTransactionStartTimestamp(void);
+
+#endif

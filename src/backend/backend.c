@@ -1,0 +1,810 @@
+/*
+ * backend.c: BackendMain, one client connection from the first packet to the
+ * end (PostgreSQL's ProcessStartupPacket, InitPostgres and PostgresMain).
+ *
+ * Start-up: answer SSLRequest ('S' and a TLS handshake when ssl=on and the key
+ * pair loads, else 'N') and GSSENCRequest ('N'), read the StartupMessage, send
+ * NegotiateProtocolVersion only when the client asked for a newer 3.x or sent
+ * _pq_ options, authenticate (hba + role passwords), check the database, apply
+ * the startup options as settings, then AuthenticationOk, the ParameterStatus
+ * set, BackendKeyData and ReadyForQuery.
+ *
+ * The message loop reads one message at a time into MessageContext, which is
+ * reset at the top of every iteration. An ERROR longjmps back to the loop: the
+ * transaction is marked failed (or ended, if implicit), a half-built message is
+ * dropped, and in the extended protocol every message up to the next Sync is
+ * skipped (ignore_till_sync). ReadyForQuery is sent after each simple Query and
+ * each Sync, preceded by ParameterStatus for every reported setting that changed.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "auth.h"
+#include "backend.h"
+#include "dest.h"
+#include "elog.h"
+#include "executor.h"
+#include "guc.h"
+#include "mcxt.h"
+#include "miscadmin.h"
+#include "portal.h"
+#include "pqcomm.h"
+#include "xact.h"
+
+/* extended-protocol error recovery (PostgreSQL's names) */
+static bool doing_extended_query;
+static bool ignore_till_sync;
+static bool send_ready_for_query = true;
+/* created by the message being processed; dropped again if it fails */
+static PreparedStatement *pending_statement;
+static Portal *pending_portal;
+
+/* ---------- start-up ---------- */
+
+typedef struct StartupParams
+{
+	const char *user;
+	const char *database;
+	int			nsettings;
+	const char **names;			/* settings to apply after authentication */
+	const char **values;
+	int			nprotocol_options;
+	const char **protocol_options;	/* unrecognized _pq_.* */
+} StartupParams;
+
+static void
+add_setting(StartupParams *sp, const char *name, const char *value)
+{
+	sp->names = repalloc(sp->names, sizeof(char *) * (size_t) (sp->nsettings + 1));
+	sp->values = repalloc(sp->values, sizeof(char *) * (size_t) (sp->nsettings + 1));
+	sp->names[sp->nsettings] = name;
+	sp->values[sp->nsettings] = value;
+	sp->nsettings++;
+}
+
+/*
+ * parse_options -- the "options" parameter: -c name=value or --name=value,
+ * whitespace separated, backslash escapes the next character
+ */
+static void
+parse_options(StartupParams *sp, const char *options)
+{
+	const char *p = options;
+	bool		expect_c_value = false;
+
+	for (;;)
+	{
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p == '\0')
+			break;
+		RlBuf		word;
+
+		rlbuf_init(&word);
+		for (; *p && *p != ' ' && *p != '\t'; p++)
+		{
+			if (*p == '\\' && p[1])
+				p++;
+			rlbuf_put_u8(&word, (uint8_t) *p);
+		}
+		char	   *w = pstrdup(rlbuf_cstr(&word));
+
+		rlbuf_free(&word);
+		if (expect_c_value || strncmp(w, "-c", 2) == 0 || strncmp(w, "--", 2) == 0)
+		{
+			char	   *setting = expect_c_value ? w : w + 2;
+
+			expect_c_value = setting[0] == '\0';
+			if (expect_c_value)
+				continue;
+			char	   *eq = strchr(setting, '=');
+
+			if (eq == NULL)
+				ereport(FATAL,
+						errcode(ERRCODE_SYNTAX_ERROR),
+						errmsg("invalid command-line argument for server process: %s", w),
+						errhint("Try \"rocklake --help\" for more information."));
+			*eq = '\0';
+			for (char *c = setting; *c; c++)
+				if (*c == '-')
+					*c = '_';
+			add_setting(sp, setting, eq + 1);
+		}
+		else
+			ereport(FATAL,
+					errcode(ERRCODE_SYNTAX_ERROR),
+					errmsg("invalid command-line argument for server process: %s", w),
+					errhint("Try \"rocklake --help\" for more information."));
+	}
+}
+
+static void
+parse_startup_packet(StartupParams *sp, const uint8_t *body, size_t len)
+{
+	PqMsgReader r;
+
+	memset(sp, 0, sizeof(*sp));
+	sp->names = palloc(sizeof(char *));
+	sp->values = palloc(sizeof(char *));
+	sp->protocol_options = palloc(sizeof(char *) * (len / 2 + 1));
+	pq_initreader(&r, 0, body, len);
+	pq_getmsgint32(&r);			/* the protocol version, checked by the caller */
+	if (len < 5 || body[len - 1] != '\0')
+		ereport(FATAL,
+				errcode(ERRCODE_PROTOCOL_VIOLATION),
+				errmsg("invalid startup packet layout: expected terminator as last byte"));
+	while (pq_getmsgremaining(&r) > 1)
+	{
+		const char *name = pq_getmsgstring(&r);
+		const char *value = pq_getmsgstring(&r);
+
+		if (strcmp(name, "user") == 0)
+			sp->user = value;
+		else if (strcmp(name, "database") == 0)
+			sp->database = value;
+		else if (strcmp(name, "options") == 0)
+			parse_options(sp, value);
+		else if (strcmp(name, "replication") == 0)
+		{
+			if (strcmp(value, "false") != 0 && strcmp(value, "0") != 0 && strcmp(value, "off") != 0)
+				ereport(FATAL,
+						errcode(ERRCODE_INVALID_AUTHORIZATION_SPECIFICATION),
+						errmsg("no pg_hba.conf entry for replication connection from host \"%s\"",
+							   MyProcPort->remote_host));
+		}
+		else if (strncmp(name, "_pq_.", 5) == 0)
+			sp->protocol_options[sp->nprotocol_options++] = name;
+		else
+			add_setting(sp, name, value);
+	}
+	if (sp->user == NULL || sp->user[0] == '\0')
+		ereport(FATAL,
+				errcode(ERRCODE_INVALID_AUTHORIZATION_SPECIFICATION),
+				errmsg("no PostgreSQL user name specified in startup packet"));
+	if (sp->database == NULL || sp->database[0] == '\0')
+		sp->database = sp->user;
+}
+
+/*
+ * negotiate_encryption -- answer SSLRequest / GSSENCRequest (each at most once)
+ *
+ * A client must wait for the one-byte answer: bytes pipelined behind the
+ * request are refused, as PostgreSQL does since CVE-2021-23214.
+ */
+static void
+negotiate_encryption(uint32_t code, bool *ssl_done, bool *gss_done)
+{
+	bool	   *done = code == NEGOTIATE_SSL_CODE ? ssl_done : gss_done;
+	bool		use_ssl = false;
+
+	if (*done)
+		ereport(FATAL,
+				errcode(ERRCODE_PROTOCOL_VIOLATION),
+				errmsg("unsupported frontend protocol %u.%u: server supports 3.0 to 3.0",
+					   PG_PROTOCOL_MAJOR(code), PG_PROTOCOL_MINOR(code)));
+	*done = true;
+	if (code == NEGOTIATE_SSL_CODE && !MyProcPort->is_unix && GetConfigBool("ssl"))
+	{
+		const char *cert = GetConfigOption("ssl_cert_file");
+		const char *key = GetConfigOption("ssl_key_file");
+
+		use_ssl = pq_secure_init(cert[0] == '/' ? cert : psprintf("%s/%s", DataDir, cert),
+								 key[0] == '/' ? key : psprintf("%s/%s", DataDir, key));
+	}
+	if (pq_buffered_input() > 0)
+		ereport(FATAL,
+				errcode(ERRCODE_PROTOCOL_VIOLATION),
+				errmsg("received unencrypted data after %s request",
+					   code == NEGOTIATE_SSL_CODE ? "SSL" : "GSSAPI encryption"));
+	if (pq_putrawbyte(use_ssl ? 'S' : 'N') != 0)
+		exit(0);
+	if (use_ssl && pq_secure_open_server() != 0)
+		exit(0);
+}
+
+/* read_startup_message -- through any encryption requests to the StartupMessage */
+static void
+read_startup_message(StartupParams *sp)
+{
+	bool		ssl_done = false,
+				gss_done = false;
+
+	for (;;)
+	{
+		uint8_t    *body;
+		size_t		len;
+
+		if (pq_getstartuppacket(&body, &len, MAX_STARTUP_PACKET_LENGTH) != 0)
+			exit(0);
+		uint32_t	code = rl_load_u32be(body);
+
+		if (code == NEGOTIATE_SSL_CODE || code == NEGOTIATE_GSS_CODE)
+		{
+			negotiate_encryption(code, &ssl_done, &gss_done);
+			continue;
+		}
+		if (code == CANCEL_REQUEST_CODE)
+			exit(0);			/* the postmaster routes these; nothing to say */
+		if (PG_PROTOCOL_MAJOR(code) != 3)
+			ereport(FATAL,
+					errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					errmsg("unsupported frontend protocol %u.%u: server supports 3.0 to 3.0",
+						   PG_PROTOCOL_MAJOR(code), PG_PROTOCOL_MINOR(code)));
+		parse_startup_packet(sp, body, len);
+		if (PG_PROTOCOL_MINOR(code) > 0 || sp->nprotocol_options > 0)
+		{
+			PqMsgBuilder msg;
+
+			pq_beginmsg(&msg, PqMsg_NegotiateProtocolVersion);
+			pq_sendint32(&msg, PG_PROTOCOL_LATEST);
+			pq_sendint32(&msg, (uint32_t) sp->nprotocol_options);
+			for (int i = 0; i < sp->nprotocol_options; i++)
+				pq_sendstring(&msg, sp->protocol_options[i]);
+			pq_endmsg(&msg);
+		}
+		return;
+	}
+}
+
+/* apply_setting -- a startup option is a session setting; a bad one is FATAL */
+static void
+apply_setting(const char *name, const char *value, GucSource source)
+{
+	const char *msg = NULL,
+			   *sqlstate = NULL;
+
+	if (!set_config_option(name, value, source, false, &msg, &sqlstate))
+		ereport(FATAL,
+				errcode(sqlstate ? sqlstate : ERRCODE_INVALID_PARAMETER_VALUE),
+				errmsg("%s", msg ? msg : "invalid configuration parameter"));
+}
+
+/*
+ * database_exists -- until the catalog has pg_database (a later issue), a data
+ * directory holds initdb's databases and "rocklake", the default DuckLake catalog
+ */
+static bool
+database_exists(const char *name)
+{
+	static const char *const databases[] = {"postgres", "template1", "rocklake"};
+
+	for (size_t i = 0; i < sizeof(databases) / sizeof(databases[0]); i++)
+		if (strcmp(name, databases[i]) == 0)
+			return true;
+	return false;
+}
+
+static void
+start_session(const BackendStartupInfo *info)
+{
+	StartupParams sp;
+	PqMsgBuilder msg;
+
+	read_startup_message(&sp);
+	MyUserName = MemoryContextAlloc(TopMemoryContext, strlen(sp.user) + 1);
+	strcpy((char *) MyUserName, sp.user);
+	MyDatabaseName = MemoryContextAlloc(TopMemoryContext, strlen(sp.database) + 1);
+	strcpy((char *) MyDatabaseName, sp.database);
+	MyLogIdentity.user_name = MyUserName;
+	MyLogIdentity.database_name = MyDatabaseName;
+
+	ClientAuthentication(info->data_directory, sp.user, sp.database);
+
+	if (!database_exists(sp.database))
+		ereport(FATAL,
+				errcode(ERRCODE_INVALID_CATALOG_NAME),
+				errmsg("database \"%s\" does not exist", sp.database));
+	for (int i = 0; i < sp.nsettings; i++)
+		apply_setting(sp.names[i], sp.values[i], PGC_S_CLIENT);
+	apply_setting("session_authorization", sp.user, PGC_S_OVERRIDE);
+	apply_setting("is_superuser", "on", PGC_S_OVERRIDE);
+	MyLogIdentity.application_name = GetConfigOption("application_name");
+
+	ReportGucs(SendParameterStatus, NULL);
+	pq_beginmsg(&msg, PqMsg_BackendKeyData);
+	pq_sendint32(&msg, (uint32_t) MyProcPid);
+	pq_sendint32(&msg, (uint32_t) info->cancel_key);
+	pq_endmsg(&msg);
+}
+
+/* ---------- running statements ---------- */
+
+/* check_not_aborted -- in a failed block only transaction exits may run */
+static void
+check_not_aborted(bool is_exit)
+{
+	if (IsAbortedTransactionBlockState() && !is_exit)
+		ereport(ERROR,
+				errcode(ERRCODE_IN_FAILED_SQL_TRANSACTION),
+				errmsg("current transaction is aborted, commands ignored until end of transaction block"));
+}
+
+static bool
+is_transaction_exit(const AnalyzedStmt *stmt)
+{
+	return stmt != NULL && stmt->kind == STMT_UTILITY &&
+		(stmt->utility == UTIL_COMMIT || stmt->utility == UTIL_ROLLBACK ||
+		 stmt->utility == UTIL_ROLLBACK_TO);
+}
+
+/* run_copy_out -- COPY (query) TO STDOUT: CopyOutResponse, one CopyData per row, CopyDone */
+static uint64_t
+run_copy_out(AnalyzedStmt *stmt, const Value *params)
+{
+	AnalyzedStmt *query = stmt->copy_query;
+	ExecState  *es = ExecutorStart(query, params);
+	const char **names = palloc(sizeof(char *) * (size_t) (query->ncolumns + 1));
+	PqMsgBuilder msg;
+	Value	   *row;
+	uint64_t	nrows = 0;
+
+	for (int i = 0; i < query->ncolumns; i++)
+		names[i] = query->columns[i].name;
+	SendCopyResponse(PqMsg_CopyOutResponse, stmt->copy.format, query->ncolumns);
+	pq_beginmsg(&msg, PqMsg_CopyData);
+	copy_encode_start(msg.buf, &stmt->copy, query->ncolumns, names);
+	pq_endmsg(&msg);
+	while (ExecutorNext(es, &row))
+	{
+		pq_beginmsg(&msg, PqMsg_CopyData);
+		copy_encode_row(msg.buf, &stmt->copy, query->ncolumns, row);
+		pq_endmsg(&msg);
+		nrows++;
+	}
+	pq_beginmsg(&msg, PqMsg_CopyData);
+	copy_encode_end(msg.buf, &stmt->copy);
+	pq_endmsg(&msg);
+	SendEmptyMessage(PqMsg_CopyDone);
+	return nrows;
+}
+
+/*
+ * run_portal -- execute stmt, sending up to max_rows rows (0: all)
+ *
+ * Returns true when the rows ran out or the statement has none; false when it
+ * stopped at max_rows (the caller sends PortalSuspended).
+ */
+static bool
+run_portal(AnalyzedStmt *stmt, ExecState **esp, const Value *params,
+		   const int16_t *formats, int64_t max_rows)
+{
+	Value	   *row;
+	uint64_t	nrows = 0;
+
+	if (stmt->kind == STMT_COPY_OUT)
+	{
+		nrows = run_copy_out(stmt, params);
+		EndCommand(psprintf("COPY %llu", (unsigned long long) nrows));
+		return true;
+	}
+	if (*esp == NULL)
+		*esp = ExecutorStart(stmt, params);
+	if (stmt->kind == STMT_UTILITY)
+	{
+		EndCommand(ExecutorCommandTag(*esp, 0));
+		return true;
+	}
+	while ((max_rows <= 0 || (int64_t) nrows < max_rows) && ExecutorNext(*esp, &row))
+	{
+		SendDataRow(stmt->ncolumns, row, formats);
+		nrows++;
+	}
+	if (max_rows > 0 && (int64_t) nrows == max_rows)
+		return false;
+	EndCommand(ExecutorCommandTag(*esp, nrows));
+	return true;
+}
+
+/* exec_simple_query -- 'Q': every statement of the string, one implicit transaction */
+static void
+exec_simple_query(const char *query)
+{
+	MyLogIdentity.application_name = GetConfigOption("application_name");
+	DropPreparedStatement("", true);
+	StartTransactionCommand();
+	ParsedQuery *pq = ParseQuery(query);
+
+	if (pq->nstmts == 0)
+		SendEmptyMessage(PqMsg_EmptyQueryResponse);
+	for (int i = 0; i < pq->nstmts; i++)
+	{
+		RawStatement *raw = &pq->stmts[i];
+
+		check_not_aborted(IsTransactionExitStatement(raw));
+		StartTransactionCommand();
+		if (pq->nstmts > 1)
+			BeginImplicitTransactionBlock();
+		AnalyzedStmt *stmt = AnalyzeStatement(raw, query, NULL, -1);
+		ExecState  *es = NULL;
+
+		if (stmt->kind == STMT_ROWS)
+			SendRowDescription(stmt, NULL);
+		run_portal(stmt, &es, NULL, NULL, 0);
+		if (i == pq->nstmts - 1)
+			EndImplicitTransactionBlock();
+		CommitTransactionCommand();
+	}
+	CommitTransactionCommand();
+}
+
+/* exec_parse -- 'P': parse and analyse into a named or the unnamed statement */
+static void
+exec_parse(PqMsgReader *r)
+{
+	const char *name = pq_getmsgstring(r);
+	const char *query = pq_getmsgstring(r);
+	int			nparams = pq_getmsgint16(r);
+
+	if (nparams < 0)
+		ereport(ERROR,
+				errcode(ERRCODE_PROTOCOL_VIOLATION),
+				errmsg("invalid number of parameter types"));
+	Oid		   *types = palloc(sizeof(Oid) * (size_t) (nparams + 1));
+
+	for (int i = 0; i < nparams; i++)
+		types[i] = (Oid) pq_getmsgint32(r);
+	pq_getmsgend(r);
+
+	StartTransactionCommand();
+	PreparedStatement *ps = CreatePreparedStatement(name, query);
+
+	pending_statement = ps;
+	MemoryContext old = MemoryContextSwitchTo(ps->context);
+	ParsedQuery *pq = ParseQuery(query);
+
+	if (pq->nstmts > 1)
+		ereport(ERROR,
+				errcode(ERRCODE_SYNTAX_ERROR),
+				errmsg("cannot insert multiple commands into a prepared statement"));
+	if (pq->nstmts == 1)
+	{
+		check_not_aborted(IsTransactionExitStatement(&pq->stmts[0]));
+		ps->stmt = AnalyzeStatement(&pq->stmts[0], ps->query_string, types, nparams);
+	}
+	MemoryContextSwitchTo(old);
+	pending_statement = NULL;
+	SendEmptyMessage(PqMsg_ParseComplete);
+}
+
+/* read_format_codes -- Int16 n, then n codes: none (all text), one (for all) or one each */
+static int16_t *
+read_format_codes(PqMsgReader *r, int count, bool results)
+{
+	int			n = pq_getmsgint16(r);
+	int16_t    *codes = palloc(sizeof(int16_t) * (size_t) (count + 1));
+	int16_t    *given = palloc(sizeof(int16_t) * (size_t) (n > 0 ? n : 1));
+
+	for (int i = 0; i < n; i++)
+	{
+		given[i] = pq_getmsgint16(r);
+		if (given[i] != PQ_FORMAT_TEXT && given[i] != PQ_FORMAT_BINARY)
+			ereport(ERROR,
+					errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					errmsg("unsupported format code: %d", given[i]));
+	}
+	if (n > 1 && n != count)
+		ereport(ERROR,
+				errcode(ERRCODE_PROTOCOL_VIOLATION),
+				results ? errmsg("bind message has %d result formats but query has %d columns", n, count)
+				: errmsg("bind message has %d parameter formats but %d parameters", n, count));
+	for (int i = 0; i < count; i++)
+		codes[i] = n == 0 ? PQ_FORMAT_TEXT : n == 1 ? given[0] : given[i];
+	return codes;
+}
+
+/* exec_bind -- 'B': a portal with typed parameter values and result formats */
+static void
+exec_bind(PqMsgReader *r)
+{
+	const char *portal_name = pq_getmsgstring(r);
+	const char *stmt_name = pq_getmsgstring(r);
+	PreparedStatement *ps = FetchPreparedStatement(stmt_name, false);
+	AnalyzedStmt *stmt = ps->stmt;
+	int			nparams = stmt ? stmt->nparams : 0;
+	int16_t    *pformats = read_format_codes(r, nparams, false);
+	int			nvalues = pq_getmsgint16(r);
+
+	if (nvalues != nparams)
+		ereport(ERROR,
+				errcode(ERRCODE_PROTOCOL_VIOLATION),
+				errmsg("bind message supplies %d parameters, but prepared statement \"%s\" requires %d",
+					   nvalues, stmt_name, nparams));
+	check_not_aborted(stmt == NULL || is_transaction_exit(stmt));
+	StartTransactionCommand();
+	Portal	   *portal = CreatePortal(portal_name, ps);
+
+	pending_portal = portal;
+	MemoryContext old = MemoryContextSwitchTo(portal->context);
+
+	portal->params = palloc(sizeof(Value) * (size_t) (nparams + 1));
+	for (int i = 0; i < nparams; i++)
+	{
+		int32_t		len = pq_getmsgint32(r);
+		Oid			type = stmt->paramtypes[i];
+
+		if (len < 0)
+		{
+			portal->params[i] = typio_null(type);
+			continue;
+		}
+		const uint8_t *data = pq_getmsgbytes(r, (size_t) len);
+
+		if (pformats[i] == PQ_FORMAT_BINARY)
+			portal->params[i] = typio_receive(type, data, (size_t) len);
+		else
+			portal->params[i] = typio_input(type, pnstrdup((const char *) data, (size_t) len), -1);
+	}
+	portal->formats = read_format_codes(r, stmt ? stmt->ncolumns : 0, true);
+	pq_getmsgend(r);
+	MemoryContextSwitchTo(old);
+	pending_portal = NULL;
+	SendEmptyMessage(PqMsg_BindComplete);
+}
+
+static Portal *
+get_portal(const char *name)
+{
+	Portal	   *portal = GetPortalByName(name);
+
+	if (portal == NULL)
+		ereport(ERROR,
+				errcode(ERRCODE_INVALID_CURSOR_NAME),
+				errmsg("portal \"%s\" does not exist", name));
+	return portal;
+}
+
+/* exec_execute -- 'E': run a portal, at most max_rows rows at a time */
+static void
+exec_execute(PqMsgReader *r)
+{
+	Portal	   *portal = get_portal(pq_getmsgstring(r));
+	int32_t		max_rows = pq_getmsgint32(r);
+
+	pq_getmsgend(r);
+	if (portal->stmt == NULL)
+	{
+		SendEmptyMessage(PqMsg_EmptyQueryResponse);
+		return;
+	}
+	check_not_aborted(is_transaction_exit(portal->stmt));
+	StartTransactionCommand();
+	if (portal->done)
+	{
+		/* a finished portal runs again as an empty one, as PostgreSQL's does */
+		EndCommand(portal->stmt->kind == STMT_UTILITY ? portal->stmt->command_tag
+				   : psprintf("%s 0", portal->stmt->command_tag));
+		return;
+	}
+	ActivePortal = portal;
+	MemoryContext old = MemoryContextSwitchTo(portal->context);
+	bool		complete = run_portal(portal->stmt, &portal->exec, portal->params,
+									  portal->formats, portal->stmt->kind == STMT_ROWS ? max_rows : 0);
+
+	MemoryContextSwitchTo(old);
+	portal->done = complete;
+	if (!complete)
+		SendEmptyMessage(PqMsg_PortalSuspended);
+	if (ActivePortal == portal && portal->owns_source)
+		PortalDrop(portal);		/* its statement was deallocated while it ran */
+	ActivePortal = NULL;
+}
+
+/* exec_describe -- 'D': a statement's parameter and row types, or a portal's rows */
+static void
+exec_describe(PqMsgReader *r)
+{
+	int			kind = pq_getmsgbyte(r);
+	const char *name = pq_getmsgstring(r);
+	AnalyzedStmt *stmt;
+	const int16_t *formats = NULL;
+
+	pq_getmsgend(r);
+	StartTransactionCommand();
+	if (kind == PqDescribe_Statement)
+	{
+		stmt = FetchPreparedStatement(name, false)->stmt;
+		check_not_aborted(stmt == NULL || stmt->ncolumns == 0);
+		SendParameterDescription(stmt ? stmt->nparams : 0, stmt ? stmt->paramtypes : NULL);
+	}
+	else if (kind == PqDescribe_Portal)
+	{
+		Portal	   *portal = get_portal(name);
+
+		stmt = portal->stmt;
+		formats = portal->formats;
+	}
+	else
+		ereport(ERROR,
+				errcode(ERRCODE_PROTOCOL_VIOLATION),
+				errmsg("invalid DESCRIBE message subtype %d", kind));
+	if (stmt != NULL && stmt->kind == STMT_ROWS)
+		SendRowDescription(stmt, formats);
+	else
+		SendEmptyMessage(PqMsg_NoData);
+}
+
+/* exec_close -- 'C': closing what does not exist is not an error */
+static void
+exec_close(PqMsgReader *r)
+{
+	int			kind = pq_getmsgbyte(r);
+	const char *name = pq_getmsgstring(r);
+
+	pq_getmsgend(r);
+	if (kind == PqDescribe_Statement)
+		DropPreparedStatement(name, true);
+	else if (kind == PqDescribe_Portal)
+	{
+		Portal	   *portal = GetPortalByName(name);
+
+		if (portal != NULL)
+			PortalDrop(portal);
+	}
+	else
+		ereport(ERROR,
+				errcode(ERRCODE_PROTOCOL_VIOLATION),
+				errmsg("invalid CLOSE message subtype %d", kind));
+	SendEmptyMessage(PqMsg_CloseComplete);
+}
+
+/* ---------- the message loop ---------- */
+
+static size_t
+max_message_length(int type)
+{
+	switch (type)
+	{
+		case PqMsg_Query:
+		case PqMsg_Parse:
+		case PqMsg_Bind:
+		case PqMsg_FunctionCall:
+		case PqMsg_CopyData:
+			return PQ_LARGE_MESSAGE_LIMIT;
+		default:
+			return PQ_SMALL_MESSAGE_LIMIT;
+	}
+}
+
+static void
+client_gone(void)
+{
+	if (IsTransactionBlock())
+		ereport(COMMERROR,
+				errcode(ERRCODE_PROTOCOL_VIOLATION),
+				errmsg("unexpected EOF on client connection with an open transaction"));
+	exit(0);
+}
+
+/* recover_from_error -- the loop's sigsetjmp landing point for ERROR */
+static void
+recover_from_error(void)
+{
+	MemoryContextSwitchTo(TopMemoryContext);
+	if (pending_statement != NULL)
+		DropPreparedStatement(pending_statement->name, true);
+	if (pending_portal != NULL)
+		PortalDrop(pending_portal);
+	if (ActivePortal != NULL)
+		PortalDrop(ActivePortal);	/* its execution state is half-way */
+	pending_statement = NULL;
+	pending_portal = NULL;
+	AbortCurrentTransaction();
+	FlushErrorState();
+	if (doing_extended_query)
+		ignore_till_sync = true;
+	else
+		send_ready_for_query = true;
+}
+
+static void __attribute__((noreturn))
+message_loop(void)
+{
+	sigjmp_buf	local_sigjmp_buf;
+
+	if (sigsetjmp(local_sigjmp_buf, 1) != 0)
+		recover_from_error();
+	PG_exception_stack = &local_sigjmp_buf;
+
+	for (;;)
+	{
+		MemoryContextSwitchTo(MessageContext);
+		MemoryContextReset(MessageContext);
+		doing_extended_query = false;
+		if (send_ready_for_query)
+		{
+			ReportChangedGucs(SendParameterStatus, NULL);
+			ReadyForQuery(TransactionBlockStatusCode());
+			send_ready_for_query = false;
+		}
+		if (ConfigReloadPending)
+		{
+			ConfigReloadPending = 0;
+			ProcessConfigFile(ConfigFileName, true);
+		}
+		QueryCancelPending = 0; /* a cancel that arrived while idle cancels nothing */
+
+		int			type = pq_getmsgtype();
+		uint8_t    *body;
+		size_t		len;
+		PqMsgReader r;
+
+		if (type == EOF_ON_CLIENT || pq_getmsgbody((char) type, &body, &len, max_message_length(type)) != 0)
+			client_gone();
+		pq_initreader(&r, (char) type, body, len);
+		doing_extended_query = strchr("PBEDCHS", type) != NULL;
+		if (ignore_till_sync && type != PqMsg_Sync && type != PqMsg_Terminate)
+			continue;
+
+		switch (type)
+		{
+			case PqMsg_Query:
+				{
+					const char *query = pq_getmsgstring(&r);
+
+					pq_getmsgend(&r);
+					exec_simple_query(query);
+					send_ready_for_query = true;
+					break;
+				}
+			case PqMsg_Parse:
+				exec_parse(&r);
+				break;
+			case PqMsg_Bind:
+				exec_bind(&r);
+				break;
+			case PqMsg_Execute:
+				exec_execute(&r);
+				break;
+			case PqMsg_Describe:
+				exec_describe(&r);
+				break;
+			case PqMsg_Close:
+				exec_close(&r);
+				break;
+			case PqMsg_Flush:
+				pq_getmsgend(&r);
+				pq_flush();
+				break;
+			case PqMsg_Sync:
+				pq_getmsgend(&r);
+				ignore_till_sync = false;
+				CommitTransactionCommand();
+				send_ready_for_query = true;
+				break;
+			case PqMsg_Terminate:
+				exit(0);
+			case PqMsg_CopyData:
+			case PqMsg_CopyDone:
+			case PqMsg_CopyFail:
+				break;			/* stray COPY messages are ignored, per protocol */
+			case PqMsg_FunctionCall:
+				ereport(ERROR,
+						errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+						errmsg("fast-path function calls are not supported"));
+				break;
+			default:
+				ereport(FATAL,
+						errcode(ERRCODE_PROTOCOL_VIOLATION),
+						errmsg("invalid frontend message type %d", type));
+		}
+	}
+}
+
+void
+BackendMain(const BackendStartupInfo *info)
+{
+	MemoryContextInit();
+	InitBackendSignals(info->client_sock);
+	MyLogIdentity.backend_type = "client backend";
+	MyLogIdentity.remote_host = info->remote_host;
+	MyLogIdentity.remote_port = info->remote_port;
+	pq_init(info->client_sock, info->remote_host, info->remote_port,
+			info->first_packet, info->first_packet_len);
+	elog_set_client_sink(SendErrorToClient);
+
+	MemoryContextSwitchTo(SessionContext);
+	start_session(info);
+	message_loop();
+}

@@ -1,0 +1,968 @@
+/*
+ * execute.c: running an AnalyzedStmt (executor.h).
+ *
+ * A row-returning statement is pulled one row at a time (ExecutorNext), so a
+ * portal can stop after any row (Execute with a row limit, PortalSuspended) and
+ * resume later; the rows come from the target list evaluated once, per VALUES
+ * row, or per value of a set-returning function, filtered by WHERE and cut by
+ * OFFSET/LIMIT. Each row is evaluated in a per-row memory context reset before
+ * the next one, so long results run in constant memory. Utility statements do
+ * their work in ExecutorStart and only leave a command tag.
+ *
+ * Arithmetic follows PostgreSQL: integer overflow is 22003 "integer out of range"
+ * (smallint/bigint likewise), division by zero 22012, numeric is exact (scaled
+ * 128-bit integers, 22003 beyond that), text compares bytewise (collation "C").
+ */
+#include <math.h>
+#include <string.h>
+#include <strings.h>
+
+#include "elog.h"
+#include "executor.h"
+#include "guc.h"
+#include "mcxt.h"
+#include "miscadmin.h"
+#include "portal.h"
+#include "xact.h"
+
+#define USECS_PER_DAY INT64_C(86400000000)
+
+struct ExecState
+{
+	AnalyzedStmt *stmt;
+	const Value *params;
+	MemoryContext row_context;
+	Value	   *row;
+	bool		done;
+	bool		single_row_done;
+	int			values_index;
+	bool		srf_started;
+	int64_t		srf_current,
+				srf_stop,
+				srf_step;
+	int64_t		limit;			/* -1: none */
+	int64_t		to_skip;
+	int64_t		produced;
+	const char *tag;			/* utility statements */
+	int			nshow;			/* SHOW: the settings to list (name, value, description) */
+	const char **show;
+	int			show_index;
+};
+
+/* ---------- errors ---------- */
+
+static void
+int_out_of_range(Oid type)
+{
+	ereport(ERROR,
+			errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+			errmsg("%s out of range", type == INT2OID ? "smallint" : type == INT4OID ? "integer" : "bigint"));
+}
+
+static void
+division_by_zero(void)
+{
+	ereport(ERROR,
+			errcode(ERRCODE_DIVISION_BY_ZERO),
+			errmsg("division by zero"));
+}
+
+static int64_t
+check_int_range(Oid type, int64_t v)
+{
+	if ((type == INT2OID && (v < INT16_MIN || v > INT16_MAX)) ||
+		(type == INT4OID && (v < INT32_MIN || v > INT32_MAX)))
+		int_out_of_range(type);
+	return v;
+}
+
+/* ---------- casts ---------- */
+
+static bool
+is_text_type(Oid type)
+{
+	const TypeInfo *t = typio_lookup(type);
+
+	return t && t->category == TYPCATEGORY_STRING;
+}
+
+/* cast_to_int -- numbers to an integer type, rounding as PostgreSQL does */
+static Value
+cast_to_int(const Value *v, Oid target)
+{
+	double		d;
+
+	switch (v->type)
+	{
+		case INT2OID:
+		case INT4OID:
+		case INT8OID:
+		case OIDOID:
+			return typio_int(target, check_int_range(target, v->u.i));
+		case FLOAT4OID:
+		case FLOAT8OID:
+			d = rint(v->u.f);	/* half to even */
+			break;
+		default:
+			{
+				Value		r = numeric_round(v, 0);	/* half away from zero */
+
+				d = numeric_to_double(&r);
+				if (isnan(d))
+					ereport(ERROR,
+							errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+							errmsg("cannot convert NaN to %s", typio_format_type(target)));
+			}
+	}
+	if (!(d >= -9223372036854775808.0 && d < 9223372036854775808.0))
+		int_out_of_range(target);
+	return typio_int(target, check_int_range(target, (int64_t) d));
+}
+
+Value
+ExecCastValue(const Value *v, Oid target, int32_t typmod)
+{
+	if (v->isnull)
+		return typio_null(target);
+	if (v->type == target && typmod < 0)
+		return *v;
+	const TypeInfo *from = typio_lookup(v->type);
+
+	if (target == INT2OID || target == INT4OID || target == INT8OID)
+	{
+		if (v->type == BOOLOID)
+			return typio_int(target, v->u.b);
+		if (from && from->category == TYPCATEGORY_NUMERIC)
+			return cast_to_int(v, target);
+	}
+	if ((target == FLOAT4OID || target == FLOAT8OID) && from && from->category == TYPCATEGORY_NUMERIC)
+	{
+		double		d = v->type == NUMERICOID ? numeric_to_double(v)
+			: (v->type == FLOAT4OID || v->type == FLOAT8OID) ? v->u.f : (double) v->u.i;
+
+		if (target == FLOAT4OID && isfinite(d) && !isfinite((float) d))
+			ereport(ERROR,
+					errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+					errmsg("value out of range: overflow"));
+		return typio_float(target, target == FLOAT4OID ? (float) d : d);
+	}
+	if (target == BOOLOID && v->type == INT4OID)
+		return typio_bool(v->u.i != 0);
+	if (target == TIMESTAMPOID || target == TIMESTAMPTZOID)
+	{
+		if (v->type == DATEOID)
+			return typio_int(target, v->u.i * USECS_PER_DAY);
+		if (v->type == TIMESTAMPOID || v->type == TIMESTAMPTZOID)
+			return typio_int(target, v->u.i);
+	}
+	if (target == DATEOID && (v->type == TIMESTAMPOID || v->type == TIMESTAMPTZOID))
+	{
+		int64_t		days = v->u.i / USECS_PER_DAY;
+
+		return typio_int(DATEOID, v->u.i < 0 && v->u.i % USECS_PER_DAY ? days - 1 : days);
+	}
+	if (target == TIMEOID && (v->type == TIMESTAMPOID || v->type == TIMESTAMPTZOID))
+		return typio_int(TIMEOID, ((v->u.i % USECS_PER_DAY) + USECS_PER_DAY) % USECS_PER_DAY);
+	if (is_text_type(target) && v->type == BOOLOID)
+	{
+		const char *s = v->u.b ? "true" : "false";
+
+		return typio_input(target, s, typmod);
+	}
+	/* everything else goes through the text form (CoerceViaIO) */
+	return typio_input(target, typio_output(v, NULL), typmod);
+}
+
+/* ---------- comparison ---------- */
+
+static int
+cmp_i64(int64_t a, int64_t b)
+{
+	return a < b ? -1 : a > b;
+}
+
+static int
+cmp_bytes(const Value *a, const Value *b)
+{
+	size_t		n = a->u.s.len < b->u.s.len ? a->u.s.len : b->u.s.len;
+	int			c = memcmp(a->u.s.data, b->u.s.data, n);
+
+	return c ? (c < 0 ? -1 : 1) : cmp_i64((int64_t) a->u.s.len, (int64_t) b->u.s.len);
+}
+
+/* numeric_align -- both numbers as 128-bit integers at one scale; false if too big */
+static bool
+numeric_align(const Value *a, const Value *b, __int128 *ma, __int128 *mb, int *scale)
+{
+	int			sa,
+				sb;
+
+	if (!numeric_to_scaled(a->u.s.data, ma, &sa) || !numeric_to_scaled(b->u.s.data, mb, &sb))
+		return false;
+	for (; sa < sb; sa++)
+		if (__builtin_mul_overflow(*ma, 10, ma))
+			return false;
+	for (; sb < sa; sb++)
+		if (__builtin_mul_overflow(*mb, 10, mb))
+			return false;
+	*scale = sa;
+	return true;
+}
+
+static int
+compare_values(const Value *a, const Value *b)
+{
+	switch (a->type)
+	{
+		case BOOLOID:
+			return cmp_i64(a->u.b, b->u.b);
+		case FLOAT4OID:
+		case FLOAT8OID:
+			/* NaN sorts above everything, as in PostgreSQL */
+			if (isnan(a->u.f) || isnan(b->u.f))
+				return isnan(a->u.f) - isnan(b->u.f);
+			return a->u.f < b->u.f ? -1 : a->u.f > b->u.f;
+		case NUMERICOID:
+			{
+				__int128	ma,
+							mb;
+				int			scale;
+
+				if (numeric_align(a, b, &ma, &mb, &scale))
+					return ma < mb ? -1 : ma > mb;
+				double		da = numeric_to_double(a),
+							db = numeric_to_double(b);
+
+				return da < db ? -1 : da > db;
+			}
+		case INTERVALOID:
+			{
+				__int128	ta = (__int128) a->u.iv.time + ((__int128) a->u.iv.month * 30 + a->u.iv.day) * USECS_PER_DAY;
+				__int128	tb = (__int128) b->u.iv.time + ((__int128) b->u.iv.month * 30 + b->u.iv.day) * USECS_PER_DAY;
+
+				return ta < tb ? -1 : ta > tb;
+			}
+		case UUIDOID:
+			{
+				int			c = memcmp(a->u.uuid, b->u.uuid, 16);
+
+				return c < 0 ? -1 : c > 0;
+			}
+		default:
+			if (typio_lookup(a->type)->typlen < 0 || a->type == NAMEOID)
+				return cmp_bytes(a, b);
+			return cmp_i64(a->u.i, b->u.i);
+	}
+}
+
+/* ---------- arithmetic ---------- */
+
+static Value
+int_arith(ExprOp op, Oid type, int64_t a, int64_t b)
+{
+	int64_t		r = 0;
+	bool		overflow = false;
+
+	switch (op)
+	{
+		case OP_ADD:
+			overflow = __builtin_add_overflow(a, b, &r);
+			break;
+		case OP_SUB:
+			overflow = __builtin_sub_overflow(a, b, &r);
+			break;
+		case OP_MUL:
+			overflow = __builtin_mul_overflow(a, b, &r);
+			break;
+		case OP_DIV:
+		case OP_MOD:
+			if (b == 0)
+				division_by_zero();
+			if (b == -1)
+			{
+				overflow = op == OP_DIV && __builtin_sub_overflow((int64_t) 0, a, &r);
+				if (op == OP_MOD)
+					r = 0;
+			}
+			else
+				r = op == OP_DIV ? a / b : a % b;
+			break;
+		default:
+			overflow = __builtin_sub_overflow((int64_t) 0, b, &r);	/* OP_NEG */
+			break;
+	}
+	if (overflow)
+		int_out_of_range(type);
+	return typio_int(type, check_int_range(type, r));
+}
+
+static Value
+float_arith(ExprOp op, Oid type, double a, double b)
+{
+	double		r;
+
+	switch (op)
+	{
+		case OP_ADD:
+			r = a + b;
+			break;
+		case OP_SUB:
+			r = a - b;
+			break;
+		case OP_MUL:
+			r = a * b;
+			break;
+		case OP_DIV:
+			if (b == 0)
+				division_by_zero();
+			r = a / b;
+			break;
+		default:
+			r = -b;				/* OP_NEG */
+			break;
+	}
+	if (isinf(r) && !isinf(a) && !isinf(b))
+		ereport(ERROR,
+				errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				errmsg("value out of range: overflow"));
+	return typio_float(type, type == FLOAT4OID ? (float) r : r);
+}
+
+static void
+numeric_overflow(void)
+{
+	ereport(ERROR,
+			errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+			errmsg("value overflows numeric format"));
+}
+
+/*
+ * division_scale -- PostgreSQL's select_div_scale: at least 16 significant
+ * digits, and no fewer fraction digits than either input shows
+ */
+static int
+division_scale(double quotient, int sa, int sb)
+{
+	int			qweight = quotient == 0 ? 0 : (int) floor(log10(fabs(quotient)) / 4);
+	int			scale = 16 - qweight * 4;
+
+	if (scale < sa)
+		scale = sa;
+	if (scale < sb)
+		scale = sb;
+	return scale < 0 ? 0 : scale > 1000 ? 1000 : scale;
+}
+
+static Value
+numeric_arith(ExprOp op, const Value *a, const Value *b)
+{
+	__int128	ma,
+				mb,
+				r;
+	int			scale,
+				sa,
+				sb;
+
+	if (op == OP_NEG)
+	{
+		if (!numeric_to_scaled(b->u.s.data, &mb, &sb))
+			return typio_string(NUMERICOID, b->u.s.data[0] == '-' ? b->u.s.data + 1 : b->u.s.data,
+								strlen(b->u.s.data) - (b->u.s.data[0] == '-'));
+		return numeric_from_scaled(-mb, sb);
+	}
+	if (!numeric_to_scaled(a->u.s.data, &ma, &sa) || !numeric_to_scaled(b->u.s.data, &mb, &sb))
+		numeric_overflow();
+	switch (op)
+	{
+		case OP_MUL:
+			if (__builtin_mul_overflow(ma, mb, &r))
+				numeric_overflow();
+			return numeric_from_scaled(r, sa + sb);
+		case OP_DIV:
+			{
+				if (mb == 0)
+					division_by_zero();
+				int			rscale = division_scale(numeric_to_double(a) / numeric_to_double(b), sa, sb);
+
+				/* a / b at rscale: ma * 10^(rscale + sb - sa + 1) / mb, then round */
+				__int128	num = ma;
+
+				for (int i = 0; i < rscale + sb - sa + 1; i++)
+					if (__builtin_mul_overflow(num, 10, &num))
+						numeric_overflow();
+				r = num / mb;
+				r = (r + (r < 0 ? -5 : 5)) / 10;
+				return numeric_from_scaled(r, rscale);
+			}
+		default:
+			if (!numeric_align(a, b, &ma, &mb, &scale))
+				numeric_overflow();
+			if (op == OP_MOD)
+			{
+				if (mb == 0)
+					division_by_zero();
+				return numeric_from_scaled(ma % mb, scale);
+			}
+			if (op == OP_ADD ? __builtin_add_overflow(ma, mb, &r) : __builtin_sub_overflow(ma, mb, &r))
+				numeric_overflow();
+			return numeric_from_scaled(r, scale);
+	}
+}
+
+static Value
+datetime_arith(ExprOp op, Oid result, const Value *a, const Value *b)
+{
+	int64_t		sign = op == OP_SUB ? -1 : 1;
+
+	if (a->type == DATEOID && b->type != INTERVALOID)
+	{
+		if (b->type == DATEOID)
+			return typio_int(INT4OID, a->u.i - b->u.i);
+		return typio_int(DATEOID, a->u.i + sign * b->u.i);
+	}
+	if (a->type == INTERVALOID)
+	{
+		Value		v = {.type = INTERVALOID};
+
+		v.u.iv.time = a->u.iv.time + sign * b->u.iv.time;
+		v.u.iv.day = a->u.iv.day + (int32_t) sign * b->u.iv.day;
+		v.u.iv.month = a->u.iv.month + (int32_t) sign * b->u.iv.month;
+		return v;
+	}
+	if (b->type != INTERVALOID)
+	{
+		/* timestamp - timestamp: days and time, as PostgreSQL's timestamp_mi */
+		Value		v = {.type = INTERVALOID};
+		int64_t		diff = a->u.i - b->u.i;
+
+		v.u.iv.day = (int32_t) (diff / USECS_PER_DAY);
+		v.u.iv.time = diff % USECS_PER_DAY;
+		return v;
+	}
+	if (a->type == TIMEOID)
+		return typio_int(TIMEOID, (((a->u.i + sign * b->u.iv.time) % USECS_PER_DAY) + USECS_PER_DAY) % USECS_PER_DAY);
+
+	/* timestamp +/- interval: months on the calendar, then days, then time */
+	int64_t		ts = a->type == DATEOID ? a->u.i * USECS_PER_DAY : a->u.i;
+	int64_t		days = ts / USECS_PER_DAY,
+				usecs = ts % USECS_PER_DAY;
+
+	if (usecs < 0)
+	{
+		usecs += USECS_PER_DAY;
+		days--;
+	}
+	int			y,
+				m,
+				d;
+
+	date_to_ymd(days, &y, &m, &d);
+	int			months = y * 12 + (m - 1) + (int) sign * b->u.iv.month;
+
+	y = months / 12;
+	m = months % 12 + 1;
+	static const int mdays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+	int			last = mdays[m - 1] + (m == 2 && ((y % 4 == 0 && y % 100 != 0) || y % 400 == 0));
+
+	if (d > last)
+		d = last;
+	days = date_from_ymd(y, m, d) + sign * b->u.iv.day;
+	return typio_int(result, days * USECS_PER_DAY + usecs + sign * b->u.iv.time);
+}
+
+/* like_match -- SQL LIKE with % and _, backslash escapes */
+static bool
+like_match(const char *s, const char *p, bool ci)
+{
+	for (; *p; p++, s++)
+	{
+		if (*p == '%')
+		{
+			while (p[1] == '%')
+				p++;
+			if (p[1] == '\0')
+				return true;
+			for (; *s; s++)
+				if (like_match(s, p + 1, ci))
+					return true;
+			return false;
+		}
+		if (*s == '\0')
+			return false;
+		if (*p == '\\' && p[1])
+			p++;
+		else if (*p == '_')
+			continue;
+		if (ci ? strncasecmp(s, p, 1) != 0 : *s != *p)
+			return false;
+	}
+	return *s == '\0';
+}
+
+static Value
+eval_op(ExecState *es, const Expr *e)
+{
+	Value		a = ExecEvalExpr(es, e->args[0]);
+	Value		b = e->nargs > 1 ? ExecEvalExpr(es, e->args[1]) : a;
+
+	if (e->op == OP_DISTINCT || e->op == OP_NOT_DISTINCT)
+	{
+		bool		distinct = a.isnull != b.isnull ||
+			(!a.isnull && compare_values(&a, &b) != 0);
+
+		return typio_bool(e->op == OP_DISTINCT ? distinct : !distinct);
+	}
+	if (a.isnull || b.isnull)
+		return typio_null(e->type);
+	switch (e->op)
+	{
+		case OP_EQ:
+			return typio_bool(compare_values(&a, &b) == 0);
+		case OP_NE:
+			return typio_bool(compare_values(&a, &b) != 0);
+		case OP_LT:
+			return typio_bool(compare_values(&a, &b) < 0);
+		case OP_LE:
+			return typio_bool(compare_values(&a, &b) <= 0);
+		case OP_GT:
+			return typio_bool(compare_values(&a, &b) > 0);
+		case OP_GE:
+			return typio_bool(compare_values(&a, &b) >= 0);
+		case OP_CONCAT:
+			{
+				size_t		la,
+							lb;
+				char	   *sa = typio_output(&a, &la),
+						   *sb = typio_output(&b, &lb);
+				char	   *r = palloc(la + lb + 1);
+
+				memcpy(r, sa, la);
+				memcpy(r + la, sb, lb + 1);
+				Value		v = {.type = TEXTOID, .u.s = {r, la + lb}};
+
+				return v;
+			}
+		case OP_LIKE:
+		case OP_NOT_LIKE:
+		case OP_ILIKE:
+		case OP_NOT_ILIKE:
+			{
+				bool		ci = e->op == OP_ILIKE || e->op == OP_NOT_ILIKE;
+				bool		m = like_match(a.u.s.data, b.u.s.data, ci);
+
+				return typio_bool(e->op == OP_LIKE || e->op == OP_ILIKE ? m : !m);
+			}
+		default:
+			break;
+	}
+	/* arithmetic: the operand types decide */
+	switch (a.type)
+	{
+		case INT2OID:
+		case INT4OID:
+		case INT8OID:
+			return int_arith(e->op, e->type, a.u.i, b.u.i);
+		case FLOAT4OID:
+		case FLOAT8OID:
+			return float_arith(e->op, e->type, a.u.f, b.u.f);
+		case NUMERICOID:
+			return numeric_arith(e->op, &a, &b);
+		default:
+			if (e->op == OP_NEG)
+			{
+				Value		v = {.type = INTERVALOID, .u.iv = {-a.u.iv.time, -a.u.iv.day, -a.u.iv.month}};
+
+				return v;
+			}
+			return datetime_arith(e->op, e->type, &a, &b);
+	}
+}
+
+/* ---------- expressions ---------- */
+
+/* eval_bool_list -- AND / OR with SQL's three-valued logic */
+static Value
+eval_bool_list(ExecState *es, const Expr *e, bool is_and)
+{
+	bool		any_null = false;
+
+	for (int i = 0; i < e->nargs; i++)
+	{
+		Value		v = ExecEvalExpr(es, e->args[i]);
+
+		if (v.isnull)
+			any_null = true;
+		else if (v.u.b != is_and)
+			return typio_bool(!is_and);
+	}
+	return any_null ? typio_null(BOOLOID) : typio_bool(is_and);
+}
+
+static Value
+eval_minmax(ExecState *es, const Expr *e, bool greatest)
+{
+	Value		best = typio_null(e->type);
+
+	for (int i = 0; i < e->nargs; i++)
+	{
+		Value		v = ExecEvalExpr(es, e->args[i]);
+
+		if (!v.isnull && (best.isnull || (compare_values(&v, &best) > 0) == greatest))
+			best = v;
+	}
+	return best;
+}
+
+static Value
+eval_booltest(Value v, int test)
+{
+	switch (test)
+	{
+		case 1:					/* IS TRUE */
+			return typio_bool(!v.isnull && v.u.b);
+		case 2:					/* IS NOT TRUE */
+			return typio_bool(v.isnull || !v.u.b);
+		case 3:					/* IS FALSE */
+			return typio_bool(!v.isnull && !v.u.b);
+		case 4:					/* IS NOT FALSE */
+			return typio_bool(v.isnull || v.u.b);
+		case 5:					/* IS UNKNOWN */
+			return typio_bool(v.isnull);
+		default:				/* IS NOT UNKNOWN */
+			return typio_bool(!v.isnull);
+	}
+}
+
+Value
+ExecEvalExpr(ExecState *es, const Expr *e)
+{
+	switch (e->kind)
+	{
+		case EXPR_CONST:
+			return e->constval;
+		case EXPR_PARAM:
+			return es->params[e->paramno];
+		case EXPR_OP:
+			return eval_op(es, e);
+		case EXPR_FUNC:
+			{
+				Value	   *args = palloc(sizeof(Value) * (size_t) (e->nargs ? e->nargs : 1));
+
+				for (int i = 0; i < e->nargs; i++)
+				{
+					args[i] = ExecEvalExpr(es, e->args[i]);
+					if (args[i].isnull && e->func->strict)
+						return typio_null(e->type);
+				}
+				return e->func->fn(es, args, e->nargs);
+			}
+		case EXPR_CAST:
+			{
+				Value		v = ExecEvalExpr(es, e->args[0]);
+
+				return ExecCastValue(&v, e->type, e->typmod);
+			}
+		case EXPR_AND:
+		case EXPR_OR:
+			return eval_bool_list(es, e, e->kind == EXPR_AND);
+		case EXPR_NOT:
+			{
+				Value		v = ExecEvalExpr(es, e->args[0]);
+
+				return v.isnull ? v : typio_bool(!v.u.b);
+			}
+		case EXPR_CASE:
+			for (int i = 0; i < e->nargs; i += 2)
+			{
+				Value		cond = ExecEvalExpr(es, e->args[i]);
+
+				if (!cond.isnull && cond.u.b)
+					return ExecEvalExpr(es, e->args[i + 1]);
+			}
+			return ExecEvalExpr(es, e->defresult);
+		case EXPR_COALESCE:
+			for (int i = 0; i < e->nargs; i++)
+			{
+				Value		v = ExecEvalExpr(es, e->args[i]);
+
+				if (!v.isnull)
+					return v;
+			}
+			return typio_null(e->type);
+		case EXPR_NULLIF:
+			{
+				Value		a = ExecEvalExpr(es, e->args[0]);
+				Value		b = ExecEvalExpr(es, e->args[1]);
+
+				return !a.isnull && !b.isnull && compare_values(&a, &b) == 0 ? typio_null(e->type) : a;
+			}
+		case EXPR_GREATEST:
+		case EXPR_LEAST:
+			return eval_minmax(es, e, e->kind == EXPR_GREATEST);
+		case EXPR_IS_NULL:
+		case EXPR_IS_NOT_NULL:
+			return typio_bool(ExecEvalExpr(es, e->args[0]).isnull == (e->kind == EXPR_IS_NULL));
+		case EXPR_BOOLTEST:
+			return eval_booltest(ExecEvalExpr(es, e->args[0]), e->booltest);
+		case EXPR_SRF_VALUE:
+			return typio_int(e->type, es->srf_current);
+	}
+	elog(ERROR, "unrecognized expression kind %d", (int) e->kind);
+	return typio_null(UNKNOWNOID);
+}
+
+/* ---------- utility statements ---------- */
+
+static void
+config_error(const char *errmsg_text, const char *sqlstate)
+{
+	ereport(ERROR,
+			errcode(sqlstate ? sqlstate : ERRCODE_INVALID_PARAMETER_VALUE),
+			errmsg("%s", errmsg_text ? errmsg_text : "invalid configuration change"));
+}
+
+static void
+unrecognized_parameter(const char *name)
+{
+	ereport(ERROR,
+			errcode(ERRCODE_UNDEFINED_OBJECT),
+			errmsg("unrecognized configuration parameter \"%s\"", name));
+}
+
+static void
+run_utility(ExecState *es)
+{
+	AnalyzedStmt *stmt = es->stmt;
+	const char *msg = NULL,
+			   *sqlstate = NULL;
+
+	es->tag = stmt->command_tag;
+	switch (stmt->utility)
+	{
+		case UTIL_SET:
+			if (!set_config_option(stmt->name, stmt->value, PGC_S_SESSION, false, &msg, &sqlstate))
+				config_error(msg, sqlstate);
+			break;
+		case UTIL_RESET:
+			if (!ResetConfigOption(stmt->name))
+				unrecognized_parameter(stmt->name);
+			break;
+		case UTIL_RESET_ALL:
+			ResetAllSessionOptions();
+			break;
+		case UTIL_SET_IGNORED:
+		case UTIL_DISCARD_OTHER:
+			break;
+		case UTIL_BEGIN:
+			BeginTransactionBlock();
+			break;
+		case UTIL_COMMIT:
+			if (!EndTransactionBlock())
+				es->tag = "ROLLBACK";
+			break;
+		case UTIL_ROLLBACK:
+			UserAbortTransactionBlock();
+			break;
+		case UTIL_SAVEPOINT:
+			DefineSavepoint(stmt->name);
+			break;
+		case UTIL_RELEASE:
+			ReleaseSavepoint(stmt->name);
+			break;
+		case UTIL_ROLLBACK_TO:
+			RollbackToSavepoint(stmt->name);
+			break;
+		case UTIL_DISCARD_ALL:
+			PreventInTransactionBlock("DISCARD ALL");
+			ResetAllSessionOptions();
+			DropAllPreparedStatements();
+			AtEOXact_Portals();
+			break;
+		case UTIL_DEALLOCATE:
+			DropPreparedStatement(stmt->name, false);
+			break;
+		case UTIL_DEALLOCATE_ALL:
+			DropAllPreparedStatements();
+			break;
+		case UTIL_SHOW:
+		case UTIL_SHOW_ALL:
+			break;
+	}
+}
+
+/* ---------- SHOW ---------- */
+
+static void
+add_setting(const GucInfo *info, void *arg)
+{
+	ExecState  *es = arg;
+
+	if (es->stmt->utility == UTIL_SHOW && strcasecmp(info->name, es->stmt->name) != 0)
+		return;
+	es->show = repalloc(es->show, sizeof(char *) * 3 * (size_t) (es->nshow + 1));
+	es->show[es->nshow * 3] = pstrdup(info->name);
+	es->show[es->nshow * 3 + 1] = pstrdup(info->setting);
+	es->show[es->nshow * 3 + 2] = info->short_desc ? pstrdup(info->short_desc) : NULL;
+	es->nshow++;
+}
+
+/* collect_settings -- SHOW name / SHOW ALL: the rows, taken when the statement starts */
+static void
+collect_settings(ExecState *es)
+{
+	es->show = palloc(sizeof(char *) * 3);
+	DescribeConfigOptions(add_setting, es);
+	if (es->stmt->utility == UTIL_SHOW && es->nshow == 0)
+		unrecognized_parameter(es->stmt->name);
+}
+
+/* ---------- the executor interface ---------- */
+
+static int64_t
+eval_count(ExecState *es, const Expr *e, int64_t if_null)
+{
+	if (e == NULL)
+		return if_null;
+	Value		v = ExecEvalExpr(es, e);
+
+	if (!v.isnull && v.u.i < 0)
+		ereport(ERROR,
+				errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				errmsg("%s must not be negative", if_null < 0 ? "LIMIT" : "OFFSET"));
+	return v.isnull ? if_null : v.u.i;
+}
+
+ExecState *
+ExecutorStart(AnalyzedStmt *stmt, const Value *params)
+{
+	ExecState  *es = palloc0(sizeof(ExecState));
+
+	es->stmt = stmt;
+	es->params = params;
+	es->row_context = AllocSetContextCreate(CurrentMemoryContext, "ExecutorRow");
+	es->row = palloc0(sizeof(Value) * (size_t) (stmt->ncolumns ? stmt->ncolumns : 1));
+	es->limit = -1;
+	if (stmt->kind == STMT_UTILITY)
+	{
+		run_utility(es);
+		es->done = true;
+	}
+	else if (stmt->plan != NULL)
+	{
+		es->limit = eval_count(es, stmt->plan->limit, -1);
+		es->to_skip = eval_count(es, stmt->plan->offset, 0);
+	}
+	else
+		collect_settings(es);
+	return es;
+}
+
+/* next_source_row -- advance to the next candidate row; false at the end */
+static bool
+next_source_row(ExecState *es)
+{
+	Plan	   *plan = es->stmt->plan;
+
+	if (plan->nvalues_rows > 0)
+		return es->values_index++ < plan->nvalues_rows;
+	if (plan->srf == NULL)
+	{
+		bool		first = !es->single_row_done;
+
+		es->single_row_done = true;
+		return first;
+	}
+	if (!es->srf_started)
+	{
+		Value		args[3] = {{0}};
+
+		for (int i = 0; i < plan->srf->nargs; i++)
+		{
+			args[i] = ExecEvalExpr(es, plan->srf->args[i]);
+			if (args[i].isnull)
+				return false;
+		}
+		es->srf_current = args[0].u.i;
+		es->srf_stop = args[1].u.i;
+		es->srf_step = plan->srf->nargs > 2 ? args[2].u.i : 1;
+		if (es->srf_step == 0)
+			ereport(ERROR,
+					errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					errmsg("step size cannot equal zero"));
+		es->srf_started = true;
+	}
+	else if (__builtin_add_overflow(es->srf_current, es->srf_step, &es->srf_current))
+		return false;
+	return es->srf_step > 0 ? es->srf_current <= es->srf_stop : es->srf_current >= es->srf_stop;
+}
+
+/* show_row -- the next setting SHOW lists */
+static bool
+show_row(ExecState *es)
+{
+	if (es->show_index >= es->nshow)
+		return false;
+	for (int i = 0; i < es->stmt->ncolumns; i++)
+	{
+		const char *text = es->show[es->show_index * 3 + i + (es->stmt->ncolumns == 1)];
+
+		es->row[i] = text ? typio_string(TEXTOID, text, strlen(text)) : typio_null(TEXTOID);
+	}
+	es->show_index++;
+	return true;
+}
+
+bool
+ExecutorNext(ExecState *es, Value **row)
+{
+	AnalyzedStmt *stmt = es->stmt;
+	Plan	   *plan = stmt->plan;
+
+	*row = es->row;
+	if (es->done)
+		return false;
+	MemoryContextReset(es->row_context);
+	MemoryContext old = MemoryContextSwitchTo(es->row_context);
+	bool		found = false;
+
+	if (plan == NULL)
+		found = show_row(es);
+	else
+		while (!found && (es->limit < 0 || es->produced < es->limit) && next_source_row(es))
+		{
+			CHECK_FOR_INTERRUPTS();
+			Expr	  **targets = plan->nvalues_rows ? plan->values_rows[es->values_index - 1] : plan->targets;
+
+			if (plan->where)
+			{
+				Value		w = ExecEvalExpr(es, plan->where);
+
+				if (w.isnull || !w.u.b)
+					continue;
+			}
+			if (es->to_skip > 0)
+			{
+				es->to_skip--;
+				continue;
+			}
+			for (int i = 0; i < stmt->ncolumns; i++)
+				es->row[i] = ExecEvalExpr(es, targets[i]);
+			found = true;
+		}
+	MemoryContextSwitchTo(old);
+	if (found)
+		es->produced++;
+	else
+		es->done = true;
+	return found;
+}
+
+char *
+ExecutorCommandTag(ExecState *es, uint64_t nrows)
+{
+	if (es->stmt->kind == STMT_UTILITY)
+		return pstrdup(es->tag);
+	if (es->stmt->plan == NULL)
+		return pstrdup("SHOW");
+	return psprintf("%s %llu", es->stmt->command_tag, (unsigned long long) nrows);
+}
