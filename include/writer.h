@@ -1,0 +1,128 @@
+/*
+ * writer.h: the writer process, the only process that writes to the object store,
+ * and the client library backends use to talk to it.
+ *
+ * The postmaster forks the writer (WriterMain). It opens the store as its writer
+ * (lsm_open_writer: this fences any older writer of the same store for good),
+ * listens on a Unix socket in the data directory, and then serves commit requests
+ * from backends. Every request that arrives while a WAL write is in flight joins
+ * the next lsm_commit group (group commit); a request is acknowledged only after
+ * lsm_commit has returned, i.e. once its batch is durable, and every subscriber is
+ * then told the newest commit sequence number.
+ *
+ * The socket protocol (doc/protocol-writer.md has the same with examples). Every
+ * frame is PostgreSQL-shaped: Byte1 type, Int32 length (big-endian, counting
+ * itself and the body, not the type byte), body. Integers are big-endian,
+ * strings NUL-terminated.
+ *
+ *   backend -> writer
+ *     'C' CommitRequest  Int64 snapshot_seq (the commit the transaction read at),
+ *                        Int32 n, then n operations:
+ *                          Byte1 'P', Int32 keylen, key, Int32 vallen, value  (put)
+ *                          Byte1 'D', Int32 keylen, key                       (delete)
+ *     'S' Subscribe      empty: from now on this connection also receives Notify
+ *
+ *   writer -> backend
+ *     'c' CommitReply    Byte1 status (0 committed, 1 not committed),
+ *                        Int64 commit_seq (0 if not committed),
+ *                        String sqlstate ("00000" when committed), String message
+ *     'n' Notify         Int64 newest_commit_seq; sent once right after Subscribe
+ *                        and after every group commit
+ *
+ * Replies on one connection come in request order; a connection may pipeline
+ * several CommitRequests. A malformed frame closes the connection. A connection
+ * that breaks before its CommitReply leaves the outcome unknown to the backend
+ * (08007), exactly like a lost COMMIT acknowledgement in PostgreSQL.
+ *
+ * Not committed: 57P01 (the writer is shutting down, or a newer writer has taken
+ * over the store: this writer then exits with WRITER_EXIT_FENCED and the
+ * postmaster shuts the server down instead of restarting it), 08007 (the store
+ * write may or may not have landed; the writer reopens the store, which replays
+ * it if it did), 58030 (the store failed; nothing was written).
+ */
+#ifndef RL_WRITER_H
+#define RL_WRITER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rl_buffer.h"
+#include "rl_status.h"
+
+/* frame types */
+#define WriterMsg_CommitRequest		'C'
+#define WriterMsg_Subscribe			'S'
+#define WriterMsg_CommitReply		'c'
+#define WriterMsg_Notify			'n'
+
+/* CommitRequest operation codes */
+#define WriterOp_Put				'P'
+#define WriterOp_Delete				'D'
+
+/* the largest frame either side accepts */
+#define WRITER_MAX_FRAME			(256 * 1024 * 1024)
+
+/* the socket's name inside the data directory */
+#define WRITER_SOCKET_NAME			".s.rocklake.writer"
+
+/* exit status of a writer that found a newer writer on its store: do not restart */
+#define WRITER_EXIT_FENCED			3
+
+/* ---------------------------------------------------------------- the process */
+
+typedef struct WriterConfig
+{
+	const char *store_location; /* a directory or s3://bucket/prefix */
+	const char *socket_path;	/* where to listen */
+	int			ready_fd;		/* write end of a pipe: one byte once serving */
+	int			startup_delay_ms;	/* debug_startup_delay (tests) */
+} WriterConfig;
+
+/* Run the writer; exits 0 on SIGTERM, 1 on FATAL, WRITER_EXIT_FENCED, 2 on SIGQUIT. */
+void		WriterMain(const WriterConfig *config) __attribute__((noreturn));
+
+/* ---------------------------------------------------------------- the client library */
+
+typedef struct WriterConn WriterConn;
+
+/* Connect; NULL with rl_last_error() if the writer is not there. */
+WriterConn *writer_connect(const char *socket_path);
+void		writer_disconnect(WriterConn *conn);
+/* For poll(): readable when a Notify (or a reply) has arrived. */
+int			writer_conn_fd(const WriterConn *conn);
+
+/* Build the body of a CommitRequest in buf (which the caller owns). */
+void		writer_request_init(RlBuf *buf, uint64_t snapshot_seq);
+void		writer_request_put(RlBuf *buf, const void *key, size_t key_len,
+							   const void *value, size_t value_len);
+void		writer_request_delete(RlBuf *buf, const void *key, size_t key_len);
+
+typedef struct WriterCommitResult
+{
+	bool		committed;
+	uint64_t	commit_seq;
+	char		sqlstate[6];
+	char		message[256];
+} WriterCommitResult;
+
+/*
+ * Send the request and wait for its reply. RL_OK: a reply came (see
+ * result->committed). RL_IO_ERROR: the connection broke; the outcome is unknown.
+ * Notify frames read meanwhile update writer_newest_seq().
+ */
+RlStatus	writer_commit(WriterConn *conn, RlBuf *request, WriterCommitResult *result);
+
+/* Ask for Notify frames on this connection. */
+RlStatus	writer_subscribe(WriterConn *conn);
+
+/*
+ * Wait up to timeout_ms (-1: forever) for the next Notify. RL_OK with *newest set;
+ * RL_NOT_FOUND on timeout; RL_IO_ERROR if the connection broke.
+ */
+RlStatus	writer_wait_notify(WriterConn *conn, int timeout_ms, uint64_t *newest);
+
+/* The newest commit sequence this connection has heard of. */
+uint64_t	writer_newest_seq(const WriterConn *conn);
+
+#endif

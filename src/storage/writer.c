@@ -1,0 +1,997 @@
+/*-------------------------------------------------------------------------
+ *
+ * writer.c
+ *	  The writer process (group commit over a Unix socket) and the client
+ *	  library backends use to reach it.
+ *
+ * Exactly one process may write to the object store, because the LSM's fencing
+ * makes any second writer's first write fail. Backends therefore never open the
+ * store for writing: they send the effect of a transaction to the writer and
+ * wait for its answer. The writer is single-threaded on purpose. While it is
+ * inside lsm_commit (a WAL object PUT: milliseconds locally, tens of
+ * milliseconds on S3) new requests simply queue in their sockets; when the
+ * commit returns, the loop drains every socket and commits everything it found
+ * as the next group, in one WAL object. Under load the group grows with the
+ * latency of the store, which is the point of group commit, and no request
+ * waits for more than the one write in flight plus its own.
+ *
+ * A request is answered only after lsm_commit has returned RL_OK for its group:
+ * an acknowledged commit is durable. Subscribers (every backend, on a connection
+ * of its own) are told the newest commit sequence after each group, so they know
+ * when their read cache is behind.
+ *
+ * The frame format is described in writer.h and doc/protocol-writer.md.
+ *
+ * IDENTIFICATION
+ *	  src/storage/writer.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#define _GNU_SOURCE				/* accept4, ppoll */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "elog.h"
+#include "lsm.h"
+#include "objstore.h"
+#include "rl_signal.h"
+#include "writer.h"
+
+#define FRAME_HEADER_LEN	5
+/* a subscriber this far behind on reading is dropped (it reconnects) */
+#define MAX_PENDING_OUTPUT	(1024 * 1024)
+/* how often an idle writer checks that no newer writer has fenced it */
+#define FENCE_CHECK_INTERVAL_S 5
+#define COMMIT_STATUS_OK	0
+#define COMMIT_STATUS_FAILED 1
+
+/* ---------------------------------------------------------------- framing, both sides */
+
+/*
+ * frame_begin -- start a frame of the given type in buf; returns its offset
+ */
+static size_t
+frame_begin(RlBuf *buf, char type)
+{
+	size_t		start = buf->len;
+
+	rlbuf_put_u8(buf, (uint8_t) type);
+	rlbuf_put_u32be(buf, 0);
+	return start;
+}
+
+/*
+ * frame_end -- patch the length word of the frame that starts at start
+ */
+static void
+frame_end(RlBuf *buf, size_t start)
+{
+	uint32_t	len = (uint32_t) (buf->len - start - 1);
+
+	buf->data[start + 1] = (uint8_t) (len >> 24);
+	buf->data[start + 2] = (uint8_t) (len >> 16);
+	buf->data[start + 3] = (uint8_t) (len >> 8);
+	buf->data[start + 4] = (uint8_t) len;
+}
+
+/*
+ * frame_complete -- whether buf starts with a whole frame
+ *
+ * Returns 1 with *type, *body and *body_len set, 0 if more bytes are needed,
+ * -1 for a length word outside 4 .. WRITER_MAX_FRAME.
+ */
+static int
+frame_complete(const RlBuf *buf, char *type, const uint8_t **body, size_t *body_len)
+{
+	uint32_t	len;
+
+	if (buf->len < FRAME_HEADER_LEN)
+		return 0;
+	len = rl_load_u32be(buf->data + 1);
+	if (len < 4 || len > WRITER_MAX_FRAME)
+		return -1;
+	if (buf->len < (size_t) len + 1)
+		return 0;
+	*type = (char) buf->data[0];
+	*body = buf->data + FRAME_HEADER_LEN;
+	*body_len = len - 4;
+	return 1;
+}
+
+/*
+ * consume -- drop the first n bytes of buf
+ */
+static void
+consume(RlBuf *buf, size_t n)
+{
+	memmove(buf->data, buf->data + n, buf->len - n);
+	buf->len -= n;
+}
+
+/*
+ * read_be32 / read_be64 -- big-endian integers through an RlReader
+ */
+static uint32_t
+read_be32(RlReader *r)
+{
+	const uint8_t *p = rlreader_bytes(r, 4);
+
+	return p ? rl_load_u32be(p) : 0;
+}
+
+static uint64_t
+read_be64(RlReader *r)
+{
+	const uint8_t *p = rlreader_bytes(r, 8);
+
+	return p ? rl_load_u64be(p) : 0;
+}
+
+/* ---------------------------------------------------------------- the process */
+
+typedef struct WriterClient
+{
+	int			sock;
+	RlBuf		in;
+	RlBuf		out;
+	bool		subscribed;
+	bool		closing;		/* drop once out is written (or at once if broken) */
+	struct WriterClient *next;
+} WriterClient;
+
+/* one CommitRequest waiting for the next group */
+typedef struct PendingCommit
+{
+	WriterClient *client;
+	LsmBatch   *batch;
+} PendingCommit;
+
+static volatile sig_atomic_t shutdown_requested;
+static bool fenced;				/* a newer writer owns the store */
+static Lsm *writer_lsm;
+static ObjectStore *writer_store;
+static const WriterConfig *writer_config;
+static WriterClient *clients;
+static PendingCommit *pending;
+static int	n_pending;
+static int	max_pending;
+
+/*
+ * writer_sigterm -- finish the group in flight, answer the rest, exit
+ */
+static void
+writer_sigterm(int signo)
+{
+	shutdown_requested = 1;
+}
+
+/*
+ * writer_sigquit -- exit at once (crash reset or immediate shutdown)
+ */
+static void
+writer_sigquit(int signo)
+{
+	_exit(2);
+}
+
+/*
+ * open_store -- open the store as its writer
+ *
+ * RL_FENCED or RL_CONTENDED here mean another writer keeps bumping the epoch at
+ * the same time: that is a second server on the same store, and fighting it
+ * would only fence it in turn, so we give up like a fenced writer.
+ */
+static void
+open_store(void)
+{
+	LsmOptions	opts;
+	RlStatus	rc;
+
+	if (writer_store == NULL)
+	{
+		writer_store = objstore_open_url(writer_config->store_location);
+		if (writer_store == NULL)
+			ereport(FATAL, errcode(ERRCODE_IO_ERROR),
+					errmsg("could not open store \"%s\": %s", writer_config->store_location,
+						   rl_last_error()));
+	}
+	lsm_options_default(&opts);
+	opts.auto_maintenance = true;
+	rc = lsm_open_writer(writer_store, &opts, &writer_lsm);
+	if (rc == RL_FENCED || rc == RL_CONTENDED)
+	{
+		ereport(LOG, errcode(ERRCODE_ADMIN_SHUTDOWN),
+				errmsg("writer could not take over store \"%s\": another writer is active",
+					   writer_config->store_location),
+				errdetail("%s", rl_last_error()));
+		exit(WRITER_EXIT_FENCED);
+	}
+	if (rc != RL_OK)
+		ereport(FATAL, errcode(ERRCODE_IO_ERROR),
+				errmsg("could not open store \"%s\": %s", writer_config->store_location,
+					   rl_last_error()));
+}
+
+/*
+ * listen_on_socket -- bind the writer's Unix socket
+ *
+ * A socket file left by an earlier writer is removed first: the postmaster holds
+ * postmaster.pid, so no other writer of this data directory can be alive.
+ */
+static int
+listen_on_socket(const char *path)
+{
+	struct sockaddr_un addr;
+	int			sock;
+
+	memset(&addr, 0, sizeof(addr));
+	addr.sun_family = AF_UNIX;
+	if (strlen(path) >= sizeof(addr.sun_path))
+		ereport(FATAL, errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				errmsg("writer socket path \"%s\" is too long (maximum %d bytes)", path,
+					   (int) sizeof(addr.sun_path) - 1));
+	strcpy(addr.sun_path, path);
+	unlink(path);
+	sock = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (sock < 0 || bind(sock, (struct sockaddr *) &addr, sizeof(addr)) < 0 ||
+		listen(sock, 128) < 0)
+		ereport(FATAL, errcode(ERRCODE_IO_ERROR),
+				errmsg("could not listen on writer socket \"%s\": %s", path, strerror(errno)));
+	chmod(path, 0600);
+	return sock;
+}
+
+/*
+ * send_notify -- queue a Notify frame for one client
+ */
+static void
+send_notify(WriterClient *c, uint64_t seq)
+{
+	size_t		start = frame_begin(&c->out, WriterMsg_Notify);
+
+	rlbuf_put_u64be(&c->out, seq);
+	frame_end(&c->out, start);
+}
+
+/*
+ * send_commit_reply -- queue a CommitReply frame
+ */
+static void
+send_commit_reply(WriterClient *c, bool ok, uint64_t seq, const char *sqlstate,
+				  const char *message)
+{
+	size_t		start = frame_begin(&c->out, WriterMsg_CommitReply);
+
+	rlbuf_put_u8(&c->out, ok ? COMMIT_STATUS_OK : COMMIT_STATUS_FAILED);
+	rlbuf_put_u64be(&c->out, ok ? seq : 0);
+	rlbuf_append(&c->out, sqlstate, strlen(sqlstate) + 1);
+	rlbuf_append(&c->out, message, strlen(message) + 1);
+	frame_end(&c->out, start);
+}
+
+/*
+ * parse_commit_request -- a CommitRequest body as an LsmBatch; NULL if malformed
+ *
+ * snapshot_seq is not used yet: conflict validation against it comes with the
+ * SQL write path.
+ */
+static LsmBatch *
+parse_commit_request(const uint8_t *body, size_t len)
+{
+	RlReader	r;
+	LsmBatch   *batch = lsm_batch_new();
+	uint32_t	n;
+
+	rlreader_init(&r, body, len);
+	(void) read_be64(&r);		/* snapshot_seq */
+	n = read_be32(&r);
+	for (uint32_t i = 0; i < n && !r.failed; i++)
+	{
+		uint8_t		op = rlreader_u8(&r);
+		uint32_t	klen = read_be32(&r);
+		const uint8_t *key = rlreader_bytes(&r, klen);
+
+		if (key == NULL)
+			break;
+		if (op == WriterOp_Put)
+		{
+			uint32_t	vlen = read_be32(&r);
+			const uint8_t *value = rlreader_bytes(&r, vlen);
+
+			if (value == NULL)
+				break;
+			lsm_batch_put(batch, key, klen, value, vlen);
+		}
+		else if (op == WriterOp_Delete)
+			lsm_batch_delete(batch, key, klen);
+		else
+			r.failed = true;
+	}
+	if (r.failed || rlreader_remaining(&r) != 0)
+	{
+		lsm_batch_free(batch);
+		return NULL;
+	}
+	return batch;
+}
+
+/*
+ * add_pending -- queue a parsed request for the next group
+ */
+static void
+add_pending(WriterClient *c, LsmBatch *batch)
+{
+	if (n_pending == max_pending)
+	{
+		int			newmax = max_pending ? max_pending * 2 : 64;
+		PendingCommit *grown = realloc(pending, newmax * sizeof(PendingCommit));
+
+		if (grown == NULL)
+			ereport(FATAL, errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory"));
+		pending = grown;
+		max_pending = newmax;
+	}
+	pending[n_pending].client = c;
+	pending[n_pending].batch = batch;
+	n_pending++;
+}
+
+/*
+ * process_input -- act on every whole frame a client has sent
+ */
+static void
+process_input(WriterClient *c)
+{
+	for (;;)
+	{
+		char		type;
+		const uint8_t *body;
+		size_t		body_len;
+		int			rc = frame_complete(&c->in, &type, &body, &body_len);
+		LsmBatch   *batch;
+
+		if (rc == 0)
+			return;
+		if (rc < 0)
+		{
+			ereport(LOG, errcode(ERRCODE_PROTOCOL_VIOLATION),
+					errmsg("invalid frame length from writer client"));
+			c->closing = true;
+			return;
+		}
+		switch (type)
+		{
+			case WriterMsg_CommitRequest:
+				batch = parse_commit_request(body, body_len);
+				if (batch == NULL)
+				{
+					ereport(LOG, errcode(ERRCODE_PROTOCOL_VIOLATION),
+							errmsg("malformed commit request from writer client"));
+					c->closing = true;
+					return;
+				}
+				add_pending(c, batch);
+				break;
+			case WriterMsg_Subscribe:
+				{
+					LsmStats	stats;
+
+					lsm_stats(writer_lsm, &stats);
+					c->subscribed = true;
+					send_notify(c, stats.last_seq);
+				}
+				break;
+			default:
+				ereport(LOG, errcode(ERRCODE_PROTOCOL_VIOLATION),
+						errmsg("invalid writer message type %d", (int) (uint8_t) type));
+				c->closing = true;
+				return;
+		}
+		consume(&c->in, FRAME_HEADER_LEN + body_len);
+	}
+}
+
+/*
+ * fail_pending -- answer every queued request with an error, without committing
+ */
+static void
+fail_pending(const char *sqlstate, const char *message)
+{
+	for (int i = 0; i < n_pending; i++)
+	{
+		send_commit_reply(pending[i].client, false, 0, sqlstate, message);
+		lsm_batch_free(pending[i].batch);
+	}
+	n_pending = 0;
+}
+
+/*
+ * report_fenced -- a newer writer owns the store: log it and stop
+ */
+static void
+report_fenced(void)
+{
+	ereport(LOG, errcode(ERRCODE_ADMIN_SHUTDOWN),
+			errmsg("writer was fenced: another writer has taken over store \"%s\"",
+				   writer_config->store_location),
+			errdetail("%s", rl_last_error()),
+			errhint("Two servers must not share one store. This server will shut down."));
+	fenced = true;
+	shutdown_requested = 1;
+}
+
+/*
+ * commit_group -- commit every queued request as one WAL object
+ */
+static void
+commit_group(void)
+{
+	LsmBatch  **batches = malloc(n_pending * sizeof(LsmBatch *));
+	uint64_t	first_seq = 0;
+	RlStatus	rc;
+	char		message[256];
+
+	if (batches == NULL)
+		ereport(FATAL, errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory"));
+	for (int i = 0; i < n_pending; i++)
+		batches[i] = pending[i].batch;
+	rc = lsm_commit(writer_lsm, batches, n_pending, &first_seq);
+	free(batches);
+
+	switch (rc)
+	{
+		case RL_OK:
+			for (int i = 0; i < n_pending; i++)
+			{
+				send_commit_reply(pending[i].client, true, first_seq + i,
+								  ERRCODE_SUCCESSFUL_COMPLETION, "");
+				lsm_batch_free(pending[i].batch);
+			}
+			for (WriterClient *c = clients; c; c = c->next)
+				if (c->subscribed)
+					send_notify(c, first_seq + n_pending - 1);
+			n_pending = 0;
+			break;
+		case RL_FENCED:
+			fail_pending(ERRCODE_ADMIN_SHUTDOWN,
+						 "terminating connection because another server has taken over the store");
+			report_fenced();
+			break;
+		case RL_UNKNOWN_OUTCOME:
+			snprintf(message, sizeof(message),
+					 "the commit may or may not have been written: %s", rl_last_error());
+			fail_pending(ERRCODE_TRANSACTION_RESOLUTION_UNKNOWN, message);
+			ereport(LOG, errcode(ERRCODE_IO_ERROR), errmsg("%s; reopening the store", message));
+			lsm_close(writer_lsm);
+			writer_lsm = NULL;
+			open_store();
+			break;
+		default:
+			snprintf(message, sizeof(message), "could not write to the store: %s",
+					 rl_last_error());
+			fail_pending(ERRCODE_IO_ERROR, message);
+			ereport(LOG, errcode(ERRCODE_IO_ERROR), errmsg("%s", message));
+			break;
+	}
+}
+
+/*
+ * flush_output -- write what a client can take now
+ */
+static void
+flush_output(WriterClient *c)
+{
+	while (c->out.len > 0)
+	{
+		ssize_t		n = send(c->sock, c->out.data, c->out.len, MSG_NOSIGNAL);
+
+		if (n > 0)
+			consume(&c->out, (size_t) n);
+		else if (n < 0 && errno == EINTR)
+			continue;
+		else
+		{
+			if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
+			{
+				c->out.len = 0;
+				c->closing = true;	/* gone: nothing more to deliver */
+			}
+			break;
+		}
+	}
+	if (c->out.len > MAX_PENDING_OUTPUT)
+	{
+		ereport(LOG, errmsg("dropping writer client that does not read its notifications"));
+		c->out.len = 0;
+		c->closing = true;
+	}
+}
+
+/*
+ * read_input -- take what a client has sent; false on EOF or error
+ */
+static bool
+read_input(WriterClient *c)
+{
+	for (;;)
+	{
+		ssize_t		n;
+
+		rlbuf_reserve(&c->in, 65536);
+		n = recv(c->sock, c->in.data + c->in.len, c->in.cap - c->in.len, 0);
+		if (n > 0)
+		{
+			c->in.len += (size_t) n;
+			continue;
+		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);
+	}
+}
+
+/*
+ * drop_closed_clients -- free clients that are finished, unless a queued
+ * request still refers to them
+ */
+static void
+drop_closed_clients(void)
+{
+	WriterClient **link = &clients;
+
+	while (*link)
+	{
+		WriterClient *c = *link;
+
+		if (c->closing && c->out.len == 0 && n_pending == 0)
+		{
+			*link = c->next;
+			close(c->sock);
+			rlbuf_free(&c->in);
+			rlbuf_free(&c->out);
+			free(c);
+		}
+		else
+			link = &c->next;
+	}
+}
+
+/*
+ * accept_clients -- take every waiting connection
+ */
+static void
+accept_clients(int listen_sock)
+{
+	for (;;)
+	{
+		int			sock = accept4(listen_sock, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+		WriterClient *c;
+
+		if (sock < 0)
+			return;
+		c = calloc(1, sizeof(WriterClient));
+		if (c == NULL)
+			ereport(FATAL, errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory"));
+		c->sock = sock;
+		rlbuf_init(&c->in);
+		rlbuf_init(&c->out);
+		c->next = clients;
+		clients = c;
+	}
+}
+
+/*
+ * WriterMain -- the writer process
+ *
+ * SIGTERM and SIGHUP are blocked except inside ppoll, so a request to stop is
+ * seen between two groups, never inside one.
+ */
+void
+WriterMain(const WriterConfig *config)
+{
+	sigset_t	blocked,
+				unblocked;
+	int			listen_sock;
+	struct pollfd *fds = NULL;
+	int			max_fds = 0;
+
+	writer_config = config;
+	MyLogIdentity.backend_type = "writer";
+
+	rl_set_signal_handler(SIGTERM, writer_sigterm, false);
+	rl_set_signal_handler(SIGINT, writer_sigterm, false);
+	rl_set_signal_handler(SIGQUIT, writer_sigquit, false);
+	rl_set_signal_handler(SIGHUP, SIG_IGN, false);
+	rl_set_signal_handler(SIGPIPE, SIG_IGN, false);
+	sigemptyset(&blocked);
+	sigaddset(&blocked, SIGTERM);
+	sigaddset(&blocked, SIGINT);
+	sigprocmask(SIG_BLOCK, &blocked, &unblocked);
+	sigdelset(&unblocked, SIGTERM);
+	sigdelset(&unblocked, SIGINT);
+
+	open_store();
+	listen_sock = listen_on_socket(config->socket_path);
+	if (config->startup_delay_ms > 0)
+	{
+		struct timespec ts = {config->startup_delay_ms / 1000,
+		(config->startup_delay_ms % 1000) * 1000000L};
+
+		while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+			;
+	}
+	{
+		LsmStats	stats;
+		char		ready = 'R';
+
+		lsm_stats(writer_lsm, &stats);
+		ereport(LOG, errmsg("writer ready: store \"%s\", epoch %llu, newest commit %llu",
+							config->store_location, (unsigned long long) stats.writer_epoch,
+							(unsigned long long) stats.last_seq));
+		if (write(config->ready_fd, &ready, 1) != 1)
+			ereport(FATAL, errcode(ERRCODE_SYSTEM_ERROR),
+					errmsg("could not tell the postmaster the writer is ready: %s",
+						   strerror(errno)));
+		close(config->ready_fd);
+	}
+
+	while (!shutdown_requested)
+	{
+		int			nfds = 0;
+		int			i;
+		int			rc;
+		struct timespec fence_check = {FENCE_CHECK_INTERVAL_S, 0};
+
+		for (WriterClient *c = clients; c; c = c->next)
+			nfds++;
+		if (nfds + 1 > max_fds)
+		{
+			max_fds = (nfds + 1) * 2;
+			fds = realloc(fds, max_fds * sizeof(struct pollfd));
+			if (fds == NULL)
+				ereport(FATAL, errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory"));
+		}
+		fds[0].fd = listen_sock;
+		fds[0].events = POLLIN;
+		i = 1;
+		for (WriterClient *c = clients; c; c = c->next, i++)
+		{
+			fds[i].fd = c->sock;
+			fds[i].events = POLLIN | (c->out.len > 0 ? POLLOUT : 0);
+		}
+		rc = ppoll(fds, nfds + 1, &fence_check, &unblocked);
+		if (rc < 0)
+		{
+			if (errno == EINTR)
+				continue;
+			ereport(FATAL, errcode(ERRCODE_SYSTEM_ERROR), errmsg("poll failed: %s", strerror(errno)));
+		}
+		if (rc == 0)
+		{
+			/* idle: make sure we still own the store, or step down now */
+			if (lsm_check_fence(writer_lsm) == RL_FENCED)
+				report_fenced();
+			continue;
+		}
+		i = 1;
+		for (WriterClient *c = clients; c && i <= nfds; c = c->next, i++)
+		{
+			if (fds[i].revents & (POLLIN | POLLHUP | POLLERR))
+			{
+				if (!read_input(c))
+					c->closing = true;
+				process_input(c);
+			}
+		}
+		/* new clients go to the head of the list: only after the walk above */
+		if (fds[0].revents & POLLIN)
+			accept_clients(listen_sock);
+		if (n_pending > 0)
+			commit_group();
+		for (WriterClient *c = clients; c; c = c->next)
+			flush_output(c);
+		drop_closed_clients();
+	}
+
+	fail_pending(ERRCODE_ADMIN_SHUTDOWN, "the writer is shutting down");
+	for (WriterClient *c = clients; c; c = c->next)
+	{
+		fcntl(c->sock, F_SETFL, 0);
+		flush_output(c);
+		c->out.len = 0;
+		c->closing = true;
+	}
+	drop_closed_clients();
+	free(fds);
+	free(pending);
+	lsm_close(writer_lsm);
+	obj_close(writer_store);
+	unlink(config->socket_path);
+	if (fenced)
+		exit(WRITER_EXIT_FENCED);
+	ereport(LOG, errmsg("writer shut down"));
+	exit(0);
+}
+
+/* ---------------------------------------------------------------- the client library */
+
+struct WriterConn
+{
+	int			sock;
+	RlBuf		in;
+	uint64_t	newest_seq;
+};
+
+/*
+ * writer_connect -- connect to the writer's socket
+ */
+WriterConn *
+writer_connect(const char *socket_path)
+{
+	struct sockaddr_un addr;
+	WriterConn *conn;
+	int			sock;
+
+	memset(&addr, 0, sizeof(addr));
+	addr.sun_family = AF_UNIX;
+	if (strlen(socket_path) >= sizeof(addr.sun_path))
+	{
+		rl_error(RL_INVALID, "writer socket path \"%s\" is too long", socket_path);
+		return NULL;
+	}
+	strcpy(addr.sun_path, socket_path);
+	sock = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (sock < 0 || connect(sock, (struct sockaddr *) &addr, sizeof(addr)) < 0)
+	{
+		rl_error(RL_IO_ERROR, "could not connect to the writer at \"%s\": %s", socket_path,
+				 strerror(errno));
+		if (sock >= 0)
+			close(sock);
+		return NULL;
+	}
+	conn = calloc(1, sizeof(WriterConn));
+	if (conn == NULL)
+	{
+		close(sock);
+		rl_error(RL_IO_ERROR, "out of memory");
+		return NULL;
+	}
+	conn->sock = sock;
+	rlbuf_init(&conn->in);
+	return conn;
+}
+
+/*
+ * writer_disconnect -- close and free
+ */
+void
+writer_disconnect(WriterConn *conn)
+{
+	if (conn == NULL)
+		return;
+	close(conn->sock);
+	rlbuf_free(&conn->in);
+	free(conn);
+}
+
+int
+writer_conn_fd(const WriterConn *conn)
+{
+	return conn->sock;
+}
+
+uint64_t
+writer_newest_seq(const WriterConn *conn)
+{
+	return conn->newest_seq;
+}
+
+/*
+ * writer_request_init -- start a CommitRequest body; the op count is patched
+ * as operations are added
+ */
+void
+writer_request_init(RlBuf *buf, uint64_t snapshot_seq)
+{
+	rlbuf_reset(buf);
+	rlbuf_put_u64be(buf, snapshot_seq);
+	rlbuf_put_u32be(buf, 0);
+}
+
+/*
+ * bump_op_count -- one more operation in a request body
+ */
+static void
+bump_op_count(RlBuf *buf)
+{
+	uint32_t	n = rl_load_u32be(buf->data + 8) + 1;
+
+	buf->data[8] = (uint8_t) (n >> 24);
+	buf->data[9] = (uint8_t) (n >> 16);
+	buf->data[10] = (uint8_t) (n >> 8);
+	buf->data[11] = (uint8_t) n;
+}
+
+void
+writer_request_put(RlBuf *buf, const void *key, size_t key_len, const void *value,
+				   size_t value_len)
+{
+	rlbuf_put_u8(buf, WriterOp_Put);
+	rlbuf_put_u32be(buf, (uint32_t) key_len);
+	rlbuf_append(buf, key, key_len);
+	rlbuf_put_u32be(buf, (uint32_t) value_len);
+	rlbuf_append(buf, value, value_len);
+	bump_op_count(buf);
+}
+
+void
+writer_request_delete(RlBuf *buf, const void *key, size_t key_len)
+{
+	rlbuf_put_u8(buf, WriterOp_Delete);
+	rlbuf_put_u32be(buf, (uint32_t) key_len);
+	rlbuf_append(buf, key, key_len);
+	bump_op_count(buf);
+}
+
+/*
+ * send_frame -- write one whole frame (blocking)
+ */
+static RlStatus
+send_frame(WriterConn *conn, char type, const void *body, size_t len)
+{
+	RlBuf		frame;
+	size_t		start;
+	size_t		off = 0;
+	RlStatus	rc = RL_OK;
+
+	if (len > WRITER_MAX_FRAME - 4)
+		return rl_error(RL_INVALID, "commit request of %zu bytes is too large", len);
+	rlbuf_init(&frame);
+	start = frame_begin(&frame, type);
+	rlbuf_append(&frame, body, len);
+	frame_end(&frame, start);
+	while (off < frame.len)
+	{
+		ssize_t		n = send(conn->sock, frame.data + off, frame.len - off, MSG_NOSIGNAL);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+		{
+			rc = rl_error(RL_IO_ERROR, "could not send to the writer: %s", strerror(errno));
+			break;
+		}
+		off += (size_t) n;
+	}
+	rlbuf_free(&frame);
+	return rc;
+}
+
+/*
+ * read_frame -- wait up to timeout_ms for one whole frame into conn->in
+ *
+ * RL_OK: conn->in starts with a frame. RL_NOT_FOUND: timeout. RL_IO_ERROR:
+ * connection closed or broken, or a bad length.
+ */
+static RlStatus
+read_frame(WriterConn *conn, int timeout_ms, char *type, const uint8_t **body,
+		   size_t *body_len)
+{
+	for (;;)
+	{
+		int			rc = frame_complete(&conn->in, type, body, body_len);
+		struct pollfd pfd = {conn->sock, POLLIN, 0};
+		ssize_t		n;
+
+		if (rc > 0)
+			return RL_OK;
+		if (rc < 0)
+			return rl_error(RL_IO_ERROR, "invalid frame length from the writer");
+		rc = poll(&pfd, 1, timeout_ms);
+		if (rc < 0 && errno == EINTR)
+			continue;
+		if (rc == 0)
+			return RL_NOT_FOUND;
+		rlbuf_reserve(&conn->in, 4096);
+		n = recv(conn->sock, conn->in.data + conn->in.len, conn->in.cap - conn->in.len, 0);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return rl_error(RL_IO_ERROR, "lost the connection to the writer%s%s",
+							n < 0 ? ": " : "", n < 0 ? strerror(errno) : "");
+		conn->in.len += (size_t) n;
+	}
+}
+
+/*
+ * writer_commit -- send a request and wait for its CommitReply
+ */
+RlStatus
+writer_commit(WriterConn *conn, RlBuf *request, WriterCommitResult *result)
+{
+	RlStatus	rc = send_frame(conn, WriterMsg_CommitRequest, request->data, request->len);
+
+	memset(result, 0, sizeof(*result));
+	while (rc == RL_OK)
+	{
+		char		type;
+		const uint8_t *body;
+		size_t		body_len;
+		RlReader	r;
+
+		rc = read_frame(conn, -1, &type, &body, &body_len);
+		if (rc != RL_OK)
+			break;
+		rlreader_init(&r, body, body_len);
+		if (type == WriterMsg_Notify)
+		{
+			conn->newest_seq = read_be64(&r);
+			consume(&conn->in, FRAME_HEADER_LEN + body_len);
+			continue;
+		}
+		if (type != WriterMsg_CommitReply)
+			return rl_error(RL_IO_ERROR, "unexpected message type %d from the writer", type);
+		{
+			uint8_t		status = rlreader_u8(&r);
+			uint64_t	seq = read_be64(&r);
+			size_t		rest = rlreader_remaining(&r);
+			const char *strings = (const char *) rlreader_bytes(&r, rest);
+			size_t		sqlstate_len = strings ? strnlen(strings, rest) : rest;
+
+			if (r.failed || sqlstate_len != 5 || sqlstate_len + 1 >= rest ||
+				strings[rest - 1] != '\0')
+				return rl_error(RL_IO_ERROR, "malformed commit reply from the writer");
+			result->committed = status == COMMIT_STATUS_OK;
+			result->commit_seq = seq;
+			memcpy(result->sqlstate, strings, 6);
+			snprintf(result->message, sizeof(result->message), "%s", strings + 6);
+			if (result->committed && seq > conn->newest_seq)
+				conn->newest_seq = seq;
+		}
+		consume(&conn->in, FRAME_HEADER_LEN + body_len);
+		return RL_OK;
+	}
+	return rc;
+}
+
+/*
+ * writer_subscribe -- ask for Notify frames on this connection
+ */
+RlStatus
+writer_subscribe(WriterConn *conn)
+{
+	return send_frame(conn, WriterMsg_Subscribe, NULL, 0);
+}
+
+/*
+ * writer_wait_notify -- the next Notify
+ */
+RlStatus
+writer_wait_notify(WriterConn *conn, int timeout_ms, uint64_t *newest)
+{
+	char		type;
+	const uint8_t *body;
+	size_t		body_len;
+	RlReader	r;
+	RlStatus	rc = read_frame(conn, timeout_ms, &type, &body, &body_len);
+
+	if (rc != RL_OK)
+		return rc;
+	rlreader_init(&r, body, body_len);
+	if (type != WriterMsg_Notify)
+		return rl_error(RL_IO_ERROR, "unexpected message type %d from the writer", type);
+	conn->newest_seq = read_be64(&r);
+	consume(&conn->in, FRAME_HEADER_LEN + body_len);
+	*newest = conn->newest_seq;
+	return RL_OK;
+}
