@@ -10,7 +10,7 @@ SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO=sudo
 PACKAGES="build-essential autoconf automake libtool pkg-config
   libsqlite3-dev libcurl4-openssl-dev libprotobuf-c-dev protobuf-c-compiler
-  libjansson-dev check libssl-dev libpg-query-dev
+  libjansson-dev check libssl-dev libpg-query-dev libpq-dev
   python3 python3-venv python3-pip postgresql-15 postgresql-client-15 curl"
 missing=""
 for p in $PACKAGES; do

@@ -1,0 +1,83 @@
+# server.sh: start and stop a RockLake server for a test script, sourced after
+# common.sh (". server.sh"). Loopback and a socket in the data directory only, on a
+# free port, so tests can run side by side.
+#
+#   rl_server_start DATADIR [rocklake options ...]   start, wait until ready
+#   rl_server_stop [smart|fast|immediate]            stop it, wait until it is gone
+#   rl_pidfile_status DATADIR                        line 8 of postmaster.pid
+#
+# After rl_server_start: RL_PID (postmaster), RL_PORT, RL_HOST (127.0.0.1), RL_SOCKDIR,
+# RL_DATADIR, RL_LOG (the server's stderr), and PGHOST/PGPORT/PGUSER/PGDATABASE set for
+# psql and pg_isready over TCP. The server is stopped (fast) when the script exits.
+
+RL_BIN=${top_builddir:-.}/rocklake
+PG_BINDIR=${PG_BINDIR:-/usr/lib/postgresql/15/bin}
+
+rl_pidfile_status()
+{
+	sed -n 8p "$1/postmaster.pid" 2>/dev/null
+}
+
+# rl_wait_pidfile DATADIR STATUS SECONDS: 0 once line 8 starts with STATUS.
+rl_wait_pidfile()
+{
+	tries=$(($3 * 10))
+	while [ "$tries" -gt 0 ]; do
+		case "$(rl_pidfile_status "$1")" in
+			"$2"*) return 0 ;;
+		esac
+		sleep 0.1
+		tries=$((tries - 1))
+	done
+	return 1
+}
+
+rl_server_start()
+{
+	RL_DATADIR=$1
+	shift
+	[ -x "$RL_BIN" ] || { echo "FAIL: $RL_BIN is not built" >&2; exit 1; }
+	RL_PORT=$(rl_free_port)
+	RL_HOST=127.0.0.1
+	RL_SOCKDIR=$RL_DATADIR
+	RL_LOG=$RL_DATADIR.log
+	mkdir -p "$RL_DATADIR"
+	"$RL_BIN" -D "$RL_DATADIR" -p "$RL_PORT" -h "$RL_HOST" -k "$RL_SOCKDIR" "$@" \
+		</dev/null >>"$RL_LOG" 2>&1 &
+	RL_PID=$!
+	export RL_PID RL_PORT RL_HOST RL_SOCKDIR RL_DATADIR RL_LOG
+	PGHOST=$RL_HOST PGPORT=$RL_PORT PGUSER=${PGUSER:-rocklake} PGDATABASE=${PGDATABASE:-rocklake}
+	export PGHOST PGPORT PGUSER PGDATABASE
+	trap 'rl_server_stop fast >/dev/null 2>&1 || true' EXIT
+	if ! rl_wait_pidfile "$RL_DATADIR" ready 30; then
+		echo "FAIL: server did not become ready; log:" >&2
+		cat "$RL_LOG" >&2
+		exit 1
+	fi
+}
+
+rl_server_stop()
+{
+	[ -n "${RL_PID:-}" ] || return 0
+	case "${1:-fast}" in
+		smart) sig=TERM ;;
+		immediate) sig=QUIT ;;
+		*) sig=INT ;;
+	esac
+	kill -s "$sig" "$RL_PID" 2>/dev/null || { RL_PID=; return 0; }
+	tries=300
+	while kill -0 "$RL_PID" 2>/dev/null; do
+		tries=$((tries - 1))
+		if [ "$tries" -le 0 ]; then
+			echo "FAIL: server $RL_PID did not stop; log:" >&2
+			cat "$RL_LOG" >&2
+			kill -9 "$RL_PID" 2>/dev/null
+			RL_PID=
+			return 1
+		fi
+		sleep 0.1
+	done
+	wait "$RL_PID" 2>/dev/null || true
+	RL_PID=
+	return 0
+}
