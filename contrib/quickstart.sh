@@ -1,9 +1,9 @@
 #!/bin/sh
 # quickstart.sh: the README's first command. Installs what RockLake needs, builds it
-# in build/, and brings up a store on the embedded default, a local data directory
-# (./data): it creates the store, writes DuckLake's initial catalog rows and shows
-# the store's state. (The PostgreSQL-protocol server is not built yet; until it is,
-# this runs the storage tool, rocklake-admin.)
+# in build/, and starts the server in the foreground on the embedded default: a data
+# directory ./data (created on first start) with its store in ./data/store, listening
+# on localhost port 5432 (override with PGPORT) and a Unix socket in /tmp, trust
+# authentication for local connections. Stop it with Ctrl-C.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -15,8 +15,6 @@ cd build
 [ -f Makefile ] || ../configure
 make -j"$(nproc)"
 cd "$top"
-if [ ! -d data ]; then
-	build/rocklake-admin init data
-	build/rocklake-admin sample data
-fi
-build/rocklake-admin inspect data
+port=${PGPORT:-5432}
+echo "RockLake: starting on ./data, port $port; connect with: psql -h localhost -p $port -d postgres"
+exec build/rocklake -D data -p "$port"
