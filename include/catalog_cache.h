@@ -45,6 +45,8 @@
 #define CACHE_RELATION_TABLE "rl_relation"
 #define CACHE_META_TABLE "rl_meta"
 #define CACHE_ROWID_COLUMN "_rl_rowid"
+/* how long a connection waits for the write lock another one holds for a statement */
+#define CACHE_BUSY_TIMEOUT_MS 30000
 
 typedef struct CatalogCache CatalogCache;
 

@@ -17,9 +17,8 @@
  *
  *   backend -> writer
  *     'C' CommitRequest  Int64 snapshot_seq (the commit the transaction read at),
- *                        Int32 n, then n operations:
- *                          Byte1 'P', Int32 keylen, key, Int32 vallen, value  (put)
- *                          Byte1 'D', Int32 keylen, key                       (delete)
+ *                        then to the end of the frame the transaction's changes as
+ *                        a SQLite changeset over the catalog cache (catalog_cache.h)
  *     'S' Subscribe      empty: from now on this connection also receives Notify
  *
  *   writer -> backend
@@ -28,6 +27,12 @@
  *                        String sqlstate ("00000" when committed), String message
  *     'n' Notify         Int64 newest_commit_seq; sent once right after Subscribe
  *                        and after every group commit
+ *
+ * The writer applies each changeset of a group to the catalog cache in its own
+ * savepoint (a conflict fails that request alone: 23505, 40001, 42P07, with
+ * PostgreSQL's wording), writes what the applied ones changed as one WAL object,
+ * and commits the cache transaction only once that object is durable: a backend
+ * that hears of commit N reads it from the cache.
  *
  * Replies on one connection come in request order; a connection may pipeline
  * several CommitRequests. A malformed frame closes the connection. A connection
@@ -56,15 +61,13 @@
 #define WriterMsg_CommitReply		'c'
 #define WriterMsg_Notify			'n'
 
-/* CommitRequest operation codes */
-#define WriterOp_Put				'P'
-#define WriterOp_Delete				'D'
-
 /* the largest frame either side accepts */
 #define WRITER_MAX_FRAME			(256 * 1024 * 1024)
 
 /* the socket's name inside the data directory */
 #define WRITER_SOCKET_NAME			".s.rocklake.writer"
+/* the catalog cache's file inside the data directory (the writer keeps it current) */
+#define WRITER_CACHE_NAME			"catalog.sqlite"
 
 /* exit status of a writer that found a newer writer on its store: do not restart */
 #define WRITER_EXIT_FENCED			3
@@ -75,6 +78,7 @@ typedef struct WriterConfig
 {
 	const char *store_location; /* a directory or s3://bucket/prefix */
 	const char *socket_path;	/* where to listen */
+	const char *cache_path;		/* the catalog cache (SQLite file) it keeps */
 	int			ready_fd;		/* write end of a pipe: one byte once serving */
 	int			startup_delay_ms;	/* debug_startup_delay (tests) */
 } WriterConfig;
@@ -92,12 +96,6 @@ void		writer_disconnect(WriterConn *conn);
 /* For poll(): readable when a Notify (or a reply) has arrived. */
 int			writer_conn_fd(const WriterConn *conn);
 
-/* Build the body of a CommitRequest in buf (which the caller owns). */
-void		writer_request_init(RlBuf *buf, uint64_t snapshot_seq);
-void		writer_request_put(RlBuf *buf, const void *key, size_t key_len,
-							   const void *value, size_t value_len);
-void		writer_request_delete(RlBuf *buf, const void *key, size_t key_len);
-
 typedef struct WriterCommitResult
 {
 	bool		committed;
@@ -107,11 +105,12 @@ typedef struct WriterCommitResult
 } WriterCommitResult;
 
 /*
- * Send the request and wait for its reply. RL_OK: a reply came (see
+ * Send a transaction's changeset and wait for the reply. RL_OK: a reply came (see
  * result->committed). RL_IO_ERROR: the connection broke; the outcome is unknown.
  * Notify frames read meanwhile update writer_newest_seq().
  */
-RlStatus	writer_commit(WriterConn *conn, RlBuf *request, WriterCommitResult *result);
+RlStatus	writer_commit(WriterConn *conn, uint64_t snapshot_seq, const void *changeset,
+						  size_t changeset_len, WriterCommitResult *result);
 
 /* Ask for Notify frames on this connection. */
 RlStatus	writer_subscribe(WriterConn *conn);

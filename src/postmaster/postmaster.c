@@ -552,6 +552,7 @@ StartWriter(void)
 		WriterConfig config;
 		const char *store = GetConfigOption("store");
 		char		location[PATH_MAX + 8];
+		char		cache_path[PATH_MAX + 32];
 
 		close(ready[0]);
 		/* a relative store directory is relative to the data directory */
@@ -561,6 +562,8 @@ StartWriter(void)
 			snprintf(location, sizeof(location), "%s/%s", DataDir, store);
 		config.store_location = location;
 		config.socket_path = WriterSocketPath;
+		snprintf(cache_path, sizeof(cache_path), "%s/%s", DataDir, WRITER_CACHE_NAME);
+		config.cache_path = cache_path;
 		config.ready_fd = ready[1];
 		config.startup_delay_ms = GetConfigInt("debug_startup_delay");
 		WriterMain(&config);

@@ -155,6 +155,9 @@ catalog_cache_open(const char *path, CatalogCache **out)
 	*out = NULL;
 	if (sqlite3_open_v2(path, &cache->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK)
 		rc = sqlite_failure(cache->db, path);
+	/* backends take the write lock for a statement at a time to compute changesets */
+	if (rc == RL_OK)
+		sqlite3_busy_timeout(cache->db, CACHE_BUSY_TIMEOUT_MS);
 	/* NORMAL is enough: the cache is derived data, and its commit_seq says how far it got */
 	if (rc == RL_OK)
 		rc = exec_sql(cache->db,

@@ -41,6 +41,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "catalog_cache.h"
 #include "elog.h"
 #include "lsm.h"
 #include "objstore.h"
@@ -119,16 +120,8 @@ consume(RlBuf *buf, size_t n)
 }
 
 /*
- * read_be32 / read_be64 -- big-endian integers through an RlReader
+ * read_be64 -- a big-endian integer through an RlReader
  */
-static uint32_t
-read_be32(RlReader *r)
-{
-	const uint8_t *p = rlreader_bytes(r, 4);
-
-	return p ? rl_load_u32be(p) : 0;
-}
-
 static uint64_t
 read_be64(RlReader *r)
 {
@@ -153,13 +146,16 @@ typedef struct WriterClient
 typedef struct PendingCommit
 {
 	WriterClient *client;
-	LsmBatch   *batch;
+	uint64_t	snapshot_seq;	/* not needed for validation: changesets carry old values */
+	RlBuf		changeset;
+	LsmBatch   *batch;			/* its key-value mutations, once applied */
 } PendingCommit;
 
 static volatile sig_atomic_t shutdown_requested;
 static bool fenced;				/* a newer writer owns the store */
 static Lsm *writer_lsm;
 static ObjectStore *writer_store;
+static CatalogCache *writer_cache;
 static const WriterConfig *writer_config;
 static WriterClient *clients;
 static PendingCommit *pending;
@@ -182,6 +178,36 @@ static void
 writer_sigquit(int signo)
 {
 	_exit(2);
+}
+
+/*
+ * open_cache -- open the catalog cache and bring it to the store's newest commit
+ *
+ * The cache is derived data: when it reflects another commit than the store's
+ * newest (missing, behind after a crash, or from another store), it is rebuilt.
+ */
+static void
+open_cache(void)
+{
+	LsmStats	stats;
+	RlStatus	rc = RL_OK;
+
+	if (writer_cache == NULL)
+		rc = catalog_cache_open(writer_config->cache_path, &writer_cache);
+	if (rc != RL_OK)
+		ereport(FATAL, errcode(ERRCODE_IO_ERROR),
+				errmsg("could not open the catalog cache \"%s\": %s", writer_config->cache_path,
+					   rl_last_error()));
+	lsm_stats(writer_lsm, &stats);
+	if (catalog_cache_seq(writer_cache) == stats.last_seq)
+		return;
+	ereport(LOG, errmsg("rebuilding the catalog cache: it reflects commit %llu, the store has %llu",
+						(unsigned long long) catalog_cache_seq(writer_cache),
+						(unsigned long long) stats.last_seq));
+	rc = catalog_cache_rebuild(writer_cache, writer_lsm);
+	if (rc != RL_OK)
+		ereport(FATAL, errcode(ERRCODE_IO_ERROR),
+				errmsg("could not rebuild the catalog cache: %s", rl_last_error()));
 }
 
 /*
@@ -220,6 +246,7 @@ open_store(void)
 		ereport(FATAL, errcode(ERRCODE_IO_ERROR),
 				errmsg("could not open store \"%s\": %s", writer_config->store_location,
 					   rl_last_error()));
+	open_cache();
 }
 
 /*
@@ -280,57 +307,14 @@ send_commit_reply(WriterClient *c, bool ok, uint64_t seq, const char *sqlstate,
 }
 
 /*
- * parse_commit_request -- a CommitRequest body as an LsmBatch; NULL if malformed
- *
- * snapshot_seq is not used yet: conflict validation against it comes with the
- * SQL write path.
+ * add_pending -- queue a CommitRequest body (snapshot_seq, changeset) for the next
+ * group; false if it is too short to be one
  */
-static LsmBatch *
-parse_commit_request(const uint8_t *body, size_t len)
+static bool
+add_pending(WriterClient *c, const uint8_t *body, size_t len)
 {
-	RlReader	r;
-	LsmBatch   *batch = lsm_batch_new();
-	uint32_t	n;
-
-	rlreader_init(&r, body, len);
-	(void) read_be64(&r);		/* snapshot_seq */
-	n = read_be32(&r);
-	for (uint32_t i = 0; i < n && !r.failed; i++)
-	{
-		uint8_t		op = rlreader_u8(&r);
-		uint32_t	klen = read_be32(&r);
-		const uint8_t *key = rlreader_bytes(&r, klen);
-
-		if (key == NULL)
-			break;
-		if (op == WriterOp_Put)
-		{
-			uint32_t	vlen = read_be32(&r);
-			const uint8_t *value = rlreader_bytes(&r, vlen);
-
-			if (value == NULL)
-				break;
-			lsm_batch_put(batch, key, klen, value, vlen);
-		}
-		else if (op == WriterOp_Delete)
-			lsm_batch_delete(batch, key, klen);
-		else
-			r.failed = true;
-	}
-	if (r.failed || rlreader_remaining(&r) != 0)
-	{
-		lsm_batch_free(batch);
-		return NULL;
-	}
-	return batch;
-}
-
-/*
- * add_pending -- queue a parsed request for the next group
- */
-static void
-add_pending(WriterClient *c, LsmBatch *batch)
-{
+	if (len < 8)
+		return false;
 	if (n_pending == max_pending)
 	{
 		int			newmax = max_pending ? max_pending * 2 : 64;
@@ -341,9 +325,24 @@ add_pending(WriterClient *c, LsmBatch *batch)
 		pending = grown;
 		max_pending = newmax;
 	}
-	pending[n_pending].client = c;
-	pending[n_pending].batch = batch;
-	n_pending++;
+	PendingCommit *p = &pending[n_pending++];
+
+	p->client = c;
+	p->snapshot_seq = rl_load_u64be(body);
+	rlbuf_init(&p->changeset);
+	rlbuf_append(&p->changeset, body + 8, len - 8);
+	p->batch = NULL;
+	return true;
+}
+
+/* answer one queued request and forget it */
+static void
+finish_pending(PendingCommit *p, bool ok, uint64_t seq, const char *sqlstate, const char *message)
+{
+	send_commit_reply(p->client, ok, seq, sqlstate, message);
+	rlbuf_free(&p->changeset);
+	lsm_batch_free(p->batch);
+	p->batch = NULL;
 }
 
 /*
@@ -358,7 +357,6 @@ process_input(WriterClient *c)
 		const uint8_t *body;
 		size_t		body_len;
 		int			rc = frame_complete(&c->in, &type, &body, &body_len);
-		LsmBatch   *batch;
 
 		if (rc == 0)
 			return;
@@ -372,15 +370,13 @@ process_input(WriterClient *c)
 		switch (type)
 		{
 			case WriterMsg_CommitRequest:
-				batch = parse_commit_request(body, body_len);
-				if (batch == NULL)
+				if (!add_pending(c, body, body_len))
 				{
 					ereport(LOG, errcode(ERRCODE_PROTOCOL_VIOLATION),
 							errmsg("malformed commit request from writer client"));
 					c->closing = true;
 					return;
 				}
-				add_pending(c, batch);
 				break;
 			case WriterMsg_Subscribe:
 				{
@@ -408,10 +404,8 @@ static void
 fail_pending(const char *sqlstate, const char *message)
 {
 	for (int i = 0; i < n_pending; i++)
-	{
-		send_commit_reply(pending[i].client, false, 0, sqlstate, message);
-		lsm_batch_free(pending[i].batch);
-	}
+		if (pending[i].client)
+			finish_pending(&pending[i], false, 0, sqlstate, message);
 	n_pending = 0;
 }
 
@@ -431,16 +425,66 @@ report_fenced(void)
 }
 
 /*
+ * apply_group -- apply each queued changeset to the cache in its own savepoint
+ *
+ * A request that conflicts (or does not apply) is answered at once and leaves the
+ * group; the others keep their key-value mutations in their batch. Returns the
+ * number still to commit, or -1 if the cache itself failed (all answered).
+ */
+static int
+apply_group(void)
+{
+	int			kept = 0;
+	CacheConflict conflict;
+
+	if (catalog_cache_begin(writer_cache) != RL_OK)
+	{
+		char		message[256];
+
+		snprintf(message, sizeof(message), "could not write the catalog cache: %s", rl_last_error());
+		fail_pending(ERRCODE_IO_ERROR, message);
+		return -1;
+	}
+	for (int i = 0; i < n_pending; i++)
+	{
+		PendingCommit *p = &pending[i];
+		RlStatus	rc;
+
+		p->batch = lsm_batch_new();
+		rc = catalog_cache_apply(writer_cache, p->changeset.data, p->changeset.len, p->batch, &conflict);
+		if (rc == RL_OK)
+			pending[kept++] = *p;
+		else if (rc == RL_PRECONDITION)
+			finish_pending(p, false, 0, conflict.sqlstate, conflict.message);
+		else
+			finish_pending(p, false, 0, rc == RL_INVALID ? ERRCODE_INVALID_PARAMETER_VALUE : ERRCODE_IO_ERROR,
+						   rl_last_error());
+	}
+	n_pending = kept;
+	return kept;
+}
+
+/*
  * commit_group -- commit every queued request as one WAL object
+ *
+ * Durable before visible, visible before acknowledged: the cache transaction
+ * holding the group commits only after lsm_commit returns, and the replies go out
+ * after that.
  */
 static void
 commit_group(void)
 {
-	LsmBatch  **batches = malloc(n_pending * sizeof(LsmBatch *));
+	LsmBatch  **batches;
 	uint64_t	first_seq = 0;
 	RlStatus	rc;
 	char		message[256];
 
+	if (apply_group() <= 0)
+	{
+		catalog_cache_abort(writer_cache);
+		return;
+	}
+	batches = malloc(n_pending * sizeof(LsmBatch *));
 	if (batches == NULL)
 		ereport(FATAL, errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory"));
 	for (int i = 0; i < n_pending; i++)
@@ -451,32 +495,38 @@ commit_group(void)
 	switch (rc)
 	{
 		case RL_OK:
-			for (int i = 0; i < n_pending; i++)
+			if (catalog_cache_commit(writer_cache, first_seq + n_pending - 1) != RL_OK)
 			{
-				send_commit_reply(pending[i].client, true, first_seq + i,
-								  ERRCODE_SUCCESSFUL_COMPLETION, "");
-				lsm_batch_free(pending[i].batch);
+				/* durable in the store but not in the cache: rebuild it from the store */
+				ereport(LOG, errcode(ERRCODE_IO_ERROR),
+						errmsg("could not commit to the catalog cache: %s", rl_last_error()));
+				open_cache();
 			}
+			for (int i = 0; i < n_pending; i++)
+				finish_pending(&pending[i], true, first_seq + i, ERRCODE_SUCCESSFUL_COMPLETION, "");
 			for (WriterClient *c = clients; c; c = c->next)
 				if (c->subscribed)
 					send_notify(c, first_seq + n_pending - 1);
 			n_pending = 0;
 			break;
 		case RL_FENCED:
+			catalog_cache_abort(writer_cache);
 			fail_pending(ERRCODE_ADMIN_SHUTDOWN,
 						 "terminating connection because another server has taken over the store");
 			report_fenced();
 			break;
 		case RL_UNKNOWN_OUTCOME:
+			catalog_cache_abort(writer_cache);
 			snprintf(message, sizeof(message),
 					 "the commit may or may not have been written: %s", rl_last_error());
 			fail_pending(ERRCODE_TRANSACTION_RESOLUTION_UNKNOWN, message);
 			ereport(LOG, errcode(ERRCODE_IO_ERROR), errmsg("%s; reopening the store", message));
 			lsm_close(writer_lsm);
 			writer_lsm = NULL;
-			open_store();
+			open_store();		/* replays the write if it landed; the cache follows */
 			break;
 		default:
+			catalog_cache_abort(writer_cache);
 			snprintf(message, sizeof(message), "could not write to the store: %s",
 					 rl_last_error());
 			fail_pending(ERRCODE_IO_ERROR, message);
@@ -714,6 +764,7 @@ WriterMain(const WriterConfig *config)
 	drop_closed_clients();
 	free(fds);
 	free(pending);
+	catalog_cache_close(writer_cache);
 	lsm_close(writer_lsm);
 	obj_close(writer_store);
 	unlink(config->socket_path);
@@ -797,67 +848,22 @@ writer_newest_seq(const WriterConn *conn)
 }
 
 /*
- * writer_request_init -- start a CommitRequest body; the op count is patched
- * as operations are added
- */
-void
-writer_request_init(RlBuf *buf, uint64_t snapshot_seq)
-{
-	rlbuf_reset(buf);
-	rlbuf_put_u64be(buf, snapshot_seq);
-	rlbuf_put_u32be(buf, 0);
-}
-
-/*
- * bump_op_count -- one more operation in a request body
- */
-static void
-bump_op_count(RlBuf *buf)
-{
-	uint32_t	n = rl_load_u32be(buf->data + 8) + 1;
-
-	buf->data[8] = (uint8_t) (n >> 24);
-	buf->data[9] = (uint8_t) (n >> 16);
-	buf->data[10] = (uint8_t) (n >> 8);
-	buf->data[11] = (uint8_t) n;
-}
-
-void
-writer_request_put(RlBuf *buf, const void *key, size_t key_len, const void *value,
-				   size_t value_len)
-{
-	rlbuf_put_u8(buf, WriterOp_Put);
-	rlbuf_put_u32be(buf, (uint32_t) key_len);
-	rlbuf_append(buf, key, key_len);
-	rlbuf_put_u32be(buf, (uint32_t) value_len);
-	rlbuf_append(buf, value, value_len);
-	bump_op_count(buf);
-}
-
-void
-writer_request_delete(RlBuf *buf, const void *key, size_t key_len)
-{
-	rlbuf_put_u8(buf, WriterOp_Delete);
-	rlbuf_put_u32be(buf, (uint32_t) key_len);
-	rlbuf_append(buf, key, key_len);
-	bump_op_count(buf);
-}
-
-/*
- * send_frame -- write one whole frame (blocking)
+ * send_frame -- write one whole frame (blocking): header, then head and body
  */
 static RlStatus
-send_frame(WriterConn *conn, char type, const void *body, size_t len)
+send_frame(WriterConn *conn, char type, const void *head, size_t head_len,
+		   const void *body, size_t len)
 {
 	RlBuf		frame;
 	size_t		start;
 	size_t		off = 0;
 	RlStatus	rc = RL_OK;
 
-	if (len > WRITER_MAX_FRAME - 4)
-		return rl_error(RL_INVALID, "commit request of %zu bytes is too large", len);
+	if (head_len + len > WRITER_MAX_FRAME - 4)
+		return rl_error(RL_INVALID, "commit request of %zu bytes is too large", head_len + len);
 	rlbuf_init(&frame);
 	start = frame_begin(&frame, type);
+	rlbuf_append(&frame, head, head_len);
 	rlbuf_append(&frame, body, len);
 	frame_end(&frame, start);
 	while (off < frame.len)
@@ -917,9 +923,14 @@ read_frame(WriterConn *conn, int timeout_ms, char *type, const uint8_t **body,
  * writer_commit -- send a request and wait for its CommitReply
  */
 RlStatus
-writer_commit(WriterConn *conn, RlBuf *request, WriterCommitResult *result)
+writer_commit(WriterConn *conn, uint64_t snapshot_seq, const void *changeset,
+			  size_t changeset_len, WriterCommitResult *result)
 {
-	RlStatus	rc = send_frame(conn, WriterMsg_CommitRequest, request->data, request->len);
+	uint8_t		head[8];
+
+	rl_store_u64be(head, snapshot_seq);
+	RlStatus	rc = send_frame(conn, WriterMsg_CommitRequest, head, sizeof(head),
+								changeset, changeset_len);
 
 	memset(result, 0, sizeof(*result));
 	while (rc == RL_OK)
@@ -970,7 +981,7 @@ writer_commit(WriterConn *conn, RlBuf *request, WriterCommitResult *result)
 RlStatus
 writer_subscribe(WriterConn *conn)
 {
-	return send_frame(conn, WriterMsg_Subscribe, NULL, 0);
+	return send_frame(conn, WriterMsg_Subscribe, NULL, 0, NULL, 0);
 }
 
 /*

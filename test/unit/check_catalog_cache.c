@@ -73,7 +73,7 @@ backend_changeset(sqlite3 *db, const char *sql, RlBuf *changeset)
 
 /* The writer commits a group; results[i] and conflicts[i] say what became of each. */
 static void
-writer_commit(RlBuf *changesets, int n, RlStatus *results, CacheConflict *conflicts)
+commit_group(RlBuf *changesets, int n, RlStatus *results, CacheConflict *conflicts)
 {
 	LsmBatch   *batch = lsm_batch_new();
 	uint64_t	seq = 0;
@@ -95,7 +95,7 @@ commit_sql(sqlite3 *db, const char *sql)
 	CacheConflict conflict;
 
 	backend_changeset(db, sql, &cs);
-	writer_commit(&cs, 1, &result, &conflict);
+	commit_group(&cs, 1, &result, &conflict);
 	ck_assert_msg(result == RL_OK, "%s: %s %s %s", sql, rl_status_name(result), conflict.sqlstate,
 				  conflict.message[0] ? conflict.message : rl_last_error());
 	rlbuf_free(&cs);
@@ -195,8 +195,8 @@ START_TEST(test_conflicts)
 	/* both take row id 3; distinct ids: the second is inserted again under a new row id */
 	backend_changeset(a, "INSERT INTO items VALUES (NULL, 10, 'a')", &cs[0]);
 	backend_changeset(b, "INSERT INTO items VALUES (NULL, 11, 'b')", &cs[1]);
-	writer_commit(&cs[0], 1, &result[0], &conflict[0]);
-	writer_commit(&cs[1], 1, &result[1], &conflict[1]);
+	commit_group(&cs[0], 1, &result[0], &conflict[0]);
+	commit_group(&cs[1], 1, &result[1], &conflict[1]);
 	ck_assert_int_eq(result[0], RL_OK);
 	ck_assert_int_eq(result[1], RL_OK);
 	assert_query(a, "SELECT id FROM items WHERE id >= 10 ORDER BY id", "10;11;");
@@ -207,7 +207,7 @@ START_TEST(test_conflicts)
 	/* the same unique value: 23505 */
 	backend_changeset(a, "INSERT INTO items VALUES (NULL, 20, 'a')", &cs[0]);
 	backend_changeset(b, "INSERT INTO items VALUES (NULL, 20, 'b')", &cs[1]);
-	writer_commit(cs, 2, result, conflict);
+	commit_group(cs, 2, result, conflict);
 	ck_assert_int_eq(result[0], RL_OK);
 	ck_assert_int_eq(result[1], RL_PRECONDITION);
 	ck_assert_str_eq(conflict[1].sqlstate, "23505");
@@ -218,7 +218,7 @@ START_TEST(test_conflicts)
 	/* the same row updated twice from one snapshot: 40001; a deleted row likewise */
 	backend_changeset(a, "UPDATE items SET name = 'first' WHERE id = 1", &cs[0]);
 	backend_changeset(b, "UPDATE items SET name = 'second' WHERE id = 1", &cs[1]);
-	writer_commit(cs, 2, result, conflict);
+	commit_group(cs, 2, result, conflict);
 	ck_assert_int_eq(result[0], RL_OK);
 	ck_assert_int_eq(result[1], RL_PRECONDITION);
 	ck_assert_str_eq(conflict[1].sqlstate, "40001");
@@ -227,7 +227,7 @@ START_TEST(test_conflicts)
 	rlbuf_free(&cs[1]);
 	backend_changeset(a, "DELETE FROM items WHERE id = 2", &cs[0]);
 	backend_changeset(b, "UPDATE items SET name = 'gone' WHERE id = 2", &cs[1]);
-	writer_commit(cs, 2, result, conflict);
+	commit_group(cs, 2, result, conflict);
 	ck_assert_int_eq(result[1], RL_PRECONDITION);
 	ck_assert_str_eq(conflict[1].sqlstate, "40001");
 	rlbuf_free(&cs[0]);
@@ -237,7 +237,7 @@ START_TEST(test_conflicts)
 	backend_changeset(a, "INSERT INTO items VALUES (NULL, 30, 'x')", &cs[0]);
 	backend_changeset(b, "INSERT INTO items VALUES (NULL, 30, 'y')", &cs[1]);
 	backend_changeset(b, "INSERT INTO items VALUES (NULL, 31, 'z')", &cs[2]);
-	writer_commit(cs, 3, result, conflict);
+	commit_group(cs, 3, result, conflict);
 	ck_assert_int_eq(result[0], RL_OK);
 	ck_assert_int_eq(result[1], RL_PRECONDITION);
 	ck_assert_int_eq(result[2], RL_OK);
@@ -284,7 +284,7 @@ START_TEST(test_ducklake_table_layout)
 	CacheConflict conflict;
 
 	backend_changeset(db, "INSERT INTO ducklake_snapshot VALUES (NULL, 'nine', 0, 0, 0, 0)", &cs);
-	writer_commit(&cs, 1, &result, &conflict);
+	commit_group(&cs, 1, &result, &conflict);
 	ck_assert_int_eq(result, RL_INVALID);
 	assert_query(db, "SELECT count(*) FROM ducklake_snapshot", "2;");
 	rlbuf_free(&cs);
@@ -327,7 +327,7 @@ START_TEST(test_alter_and_drop)
 								  "relname TEXT NOT NULL UNIQUE, sql TEXT NOT NULL)", NULL, NULL, NULL), SQLITE_OK);
 	backend_changeset(fresh, "INSERT INTO rl_relation VALUES (2, 'items', '" ITEMS_SQL "');" ITEMS_SQL, &create);
 	sqlite3_close(fresh);
-	writer_commit(&create, 1, &result, &conflict);
+	commit_group(&create, 1, &result, &conflict);
 	ck_assert_int_eq(result, RL_PRECONDITION);
 	ck_assert_str_eq(conflict.sqlstate, "42P07");
 	ck_assert_str_eq(conflict.message, "relation \"items\" already exists");

@@ -1,16 +1,18 @@
 /*
  * check_writer.c: the writer process and its client library (writer.c) against a
- * local store: commits are acknowledged with consecutive sequence numbers and are
- * readable afterwards; subscribers hear of every commit; concurrent committers are
- * grouped into fewer WAL objects than commits; a malformed frame costs only its own
- * connection; a writer fenced by a newer one answers 57P01 and exits with
- * WRITER_EXIT_FENCED.
+ * local store: transactions' changesets are acknowledged with consecutive sequence
+ * numbers, are in the catalog cache when acknowledged and survive the loss of the
+ * cache; subscribers hear of every commit; a conflicting changeset gets 40001 and
+ * costs no one else; concurrent committers are grouped into fewer WAL objects than
+ * commits; a malformed frame costs only its own connection; a writer fenced by a
+ * newer one answers 57P01 and exits with WRITER_EXIT_FENCED.
  */
 #include <check.h>
 #include <dirent.h>
 #include <signal.h>
 #include <sys/wait.h>
 
+#include "catalog_cache.h"
 #include "elog.h"
 #include "lsm.h"
 #include "mcxt.h"
@@ -21,7 +23,54 @@
 static char *dir;
 static char store_path[512];
 static char socket_path[512];
+static char cache_path[512];
 static pid_t writer_pid;
+
+#define T_SQL "CREATE TABLE t (_rl_rowid INTEGER PRIMARY KEY, k TEXT UNIQUE, v TEXT)"
+
+/* What sql would change in the catalog cache, computed as a backend does. */
+static void
+changeset_of(const char *sql, RlBuf *changeset)
+{
+	sqlite3    *db;
+	CacheCapture *capture;
+
+	ck_assert_int_eq(sqlite3_open(cache_path, &db), SQLITE_OK);
+	sqlite3_busy_timeout(db, 5000);
+	ck_assert_int_eq(cache_capture_begin(db, &capture), RL_OK);
+	ck_assert_msg(sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK, "%s: %s", sql, sqlite3_errmsg(db));
+	rlbuf_init(changeset);
+	ck_assert_int_eq(cache_capture_end(capture, changeset), RL_OK);
+	sqlite3_close(db);
+}
+
+static void
+commit_sql(WriterConn *c, const char *sql, WriterCommitResult *res)
+{
+	RlBuf		cs;
+
+	changeset_of(sql, &cs);
+	ck_assert_int_eq(writer_commit(c, 0, cs.data, cs.len, res), RL_OK);
+	rlbuf_free(&cs);
+}
+
+static int
+count_rows(const char *where)
+{
+	sqlite3    *db;
+	sqlite3_stmt *stmt;
+	char		sql[256];
+	int			n;
+
+	snprintf(sql, sizeof(sql), "SELECT count(*) FROM t %s", where);
+	ck_assert_int_eq(sqlite3_open(cache_path, &db), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_prepare_v2(db, sql, -1, &stmt, NULL), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_step(stmt), SQLITE_ROW);
+	n = sqlite3_column_int(stmt, 0);
+	sqlite3_finalize(stmt);
+	sqlite3_close(db);
+	return n;
+}
 
 /* fork a writer on a fresh store and wait until it says it is ready */
 static void
@@ -34,12 +83,14 @@ start_writer(void)
 	dir = test_mkdtemp();
 	snprintf(store_path, sizeof(store_path), "%s/store", dir);
 	snprintf(socket_path, sizeof(socket_path), "%s/%s", dir, WRITER_SOCKET_NAME);
+	snprintf(cache_path, sizeof(cache_path), "%s/%s", dir, WRITER_CACHE_NAME);
 	ck_assert_int_eq(pipe(ready), 0);
 	writer_pid = fork();
 	ck_assert_int_ge(writer_pid, 0);
 	if (writer_pid == 0)
 	{
-		WriterConfig config = {store_path, socket_path, ready[1], 0};
+		WriterConfig config = {.store_location = store_path, .socket_path = socket_path,
+		.cache_path = cache_path, .ready_fd = ready[1]};
 
 		close(ready[0]);
 		log_min_messages = PANIC;
@@ -87,12 +138,8 @@ START_TEST(test_commit_and_notify)
 {
 	WriterConn *c,
 			   *sub;
-	RlBuf		req;
 	WriterCommitResult res;
 	uint64_t	newest;
-	ObjectStore *os;
-	Lsm		   *follower;
-	RlBuf		value;
 
 	start_writer();
 	sub = writer_connect(socket_path);
@@ -103,21 +150,18 @@ START_TEST(test_commit_and_notify)
 
 	c = writer_connect(socket_path);
 	ck_assert_ptr_nonnull(c);
-	rlbuf_init(&req);
-	writer_request_init(&req, 0);
-	writer_request_put(&req, "k1", 2, "v1", 2);
-	writer_request_put(&req, "k2", 2, "v2", 2);
-	writer_request_delete(&req, "k3", 2);
-	ck_assert_int_eq(writer_commit(c, &req, &res), RL_OK);
-	ck_assert(res.committed);
+	commit_sql(c, "INSERT INTO rl_relation VALUES (1, 't', '" T_SQL "');" T_SQL ";"
+			   "INSERT INTO t VALUES (NULL, 'k1', 'v1'), (NULL, 'k2', 'v2');", &res);
+	ck_assert_msg(res.committed, "%s %s", res.sqlstate, res.message);
 	ck_assert_uint_eq(res.commit_seq, 1);
 	ck_assert_str_eq(res.sqlstate, "00000");
+	ck_assert_int_eq(count_rows(""), 2);	/* visible in the cache once acknowledged */
 
-	writer_request_init(&req, 1);
-	writer_request_delete(&req, "k1", 2);
-	ck_assert_int_eq(writer_commit(c, &req, &res), RL_OK);
+	commit_sql(c, "DELETE FROM t WHERE k = 'k1'", &res);
+	ck_assert(res.committed);
 	ck_assert_uint_eq(res.commit_seq, 2);
 	ck_assert_uint_eq(writer_newest_seq(c), 2);
+	ck_assert_int_eq(count_rows(""), 1);
 
 	ck_assert_int_eq(writer_wait_notify(sub, 5000, &newest), RL_OK);
 	ck_assert_uint_eq(newest, 1);
@@ -125,20 +169,51 @@ START_TEST(test_commit_and_notify)
 	ck_assert_uint_eq(newest, 2);
 	ck_assert_int_eq(writer_wait_notify(sub, 100, &newest), RL_NOT_FOUND);
 
-	/* durable and readable by anyone */
-	os = objstore_local_open(store_path);
-	ck_assert_int_eq(lsm_open_follower(os, NULL, &follower), RL_OK);
-	rlbuf_init(&value);
-	ck_assert_int_eq(lsm_get(follower, "k2", 2, &value), RL_OK);
-	ck_assert_mem_eq(value.data, "v2", 2);
-	ck_assert_int_eq(lsm_get(follower, "k1", 2, &value), RL_NOT_FOUND);
-	lsm_close(follower);
-	obj_close(os);
+	/* a changeset from an old snapshot touching a changed row: 40001, the writer goes on */
+	{
+		RlBuf		stale;
 
-	rlbuf_free(&value);
-	rlbuf_free(&req);
+		changeset_of("UPDATE t SET v = 'mine' WHERE k = 'k2'", &stale);
+		commit_sql(c, "UPDATE t SET v = 'theirs' WHERE k = 'k2'", &res);
+		ck_assert(res.committed);
+		ck_assert_int_eq(writer_commit(c, 0, stale.data, stale.len, &res), RL_OK);
+		ck_assert(!res.committed);
+		ck_assert_str_eq(res.sqlstate, "40001");
+		ck_assert_str_eq(res.message, "could not serialize access due to concurrent update");
+		rlbuf_free(&stale);
+		ck_assert_int_eq(count_rows("WHERE v = 'theirs'"), 1);
+	}
 	writer_disconnect(c);
 	writer_disconnect(sub);
+
+	/* durable: a writer that lost its cache rebuilds it from the store */
+	{
+		char		dir_copy[512];
+
+		snprintf(dir_copy, sizeof(dir_copy), "%s", dir);
+		kill(writer_pid, SIGTERM);
+		waitpid(writer_pid, NULL, 0);
+		unlink(cache_path);
+		int			ready[2];
+		char		b;
+
+		ck_assert_int_eq(pipe(ready), 0);
+		writer_pid = fork();
+		if (writer_pid == 0)
+		{
+			WriterConfig config = {.store_location = store_path, .socket_path = socket_path,
+			.cache_path = cache_path, .ready_fd = ready[1]};
+
+			close(ready[0]);
+			log_min_messages = PANIC;
+			WriterMain(&config);
+		}
+		close(ready[1]);
+		ck_assert_int_eq(read(ready[0], &b, 1), 1);
+		close(ready[0]);
+		ck_assert_int_eq(count_rows(""), 1);
+		ck_assert_int_eq(count_rows("WHERE k = 'k2' AND v = 'theirs'"), 1);
+	}
 	ck_assert_int_eq(WEXITSTATUS(stop_writer()), 0);
 }
 END_TEST
@@ -152,6 +227,14 @@ START_TEST(test_group_commit)
 	int			wal_before;
 
 	start_writer();
+	{
+		WriterConn *c = writer_connect(socket_path);
+		WriterCommitResult res;
+
+		commit_sql(c, "INSERT INTO rl_relation VALUES (1, 't', '" T_SQL "');" T_SQL, &res);
+		ck_assert(res.committed);
+		writer_disconnect(c);
+	}
 	wal_before = count_wal_objects();
 	for (int k = 0; k < COMMITTERS; k++)
 	{
@@ -160,23 +243,26 @@ START_TEST(test_group_commit)
 		if (kids[k] == 0)
 		{
 			WriterConn *c = writer_connect(socket_path);
-			RlBuf		req;
 			WriterCommitResult res;
 			uint64_t	last = 0;
 
 			if (c == NULL)
 				_exit(10);
-			rlbuf_init(&req);
 			for (int i = 0; i < COMMITS_EACH; i++)
 			{
-				char		key[32];
+				char		sql[64];
+				RlBuf		cs;
 
-				snprintf(key, sizeof(key), "c%d-%d", k, i);
-				writer_request_init(&req, last);
-				writer_request_put(&req, key, strlen(key), "x", 1);
-				if (writer_commit(c, &req, &res) != RL_OK || !res.committed ||
+				/* all of them take the same row ids: the writer renumbers */
+				snprintf(sql, sizeof(sql), "INSERT INTO t VALUES (NULL, 'c%d-%d', 'x')", k, i);
+				changeset_of(sql, &cs);
+				if (writer_commit(c, last, cs.data, cs.len, &res) != RL_OK || !res.committed ||
 					res.commit_seq <= last)
+				{
+					fprintf(stderr, "committer %d: %s %s\n", k, res.sqlstate, res.message);
 					_exit(11);
+				}
+				rlbuf_free(&cs);
 				last = res.commit_seq;
 			}
 			_exit(0);
@@ -196,9 +282,10 @@ START_TEST(test_group_commit)
 
 		ck_assert_int_eq(writer_subscribe(c), RL_OK);
 		ck_assert_int_eq(writer_wait_notify(c, 5000, &newest), RL_OK);
-		ck_assert_uint_eq(newest, COMMITTERS * COMMITS_EACH);
+		ck_assert_uint_eq(newest, 1 + COMMITTERS * COMMITS_EACH);
 		writer_disconnect(c);
 	}
+	ck_assert_int_eq(count_rows(""), COMMITTERS * COMMITS_EACH);
 	ck_assert_int_lt(count_wal_objects() - wal_before, COMMITTERS * COMMITS_EACH);
 	ck_assert_int_eq(WEXITSTATUS(stop_writer()), 0);
 }
@@ -208,7 +295,6 @@ START_TEST(test_malformed_frame)
 {
 	WriterConn *bad,
 			   *good;
-	RlBuf		req;
 	WriterCommitResult res;
 	static const uint8_t junk[] = {'C', 0, 0, 0, 9, 1, 2, 3, 4, 5};
 	char		b;
@@ -220,12 +306,14 @@ START_TEST(test_malformed_frame)
 	writer_disconnect(bad);
 
 	good = writer_connect(socket_path);
-	rlbuf_init(&req);
-	writer_request_init(&req, 0);
-	writer_request_put(&req, "a", 1, "b", 1);
-	ck_assert_int_eq(writer_commit(good, &req, &res), RL_OK);
+	commit_sql(good, "INSERT INTO rl_relation VALUES (1, 't', '" T_SQL "');" T_SQL, &res);
 	ck_assert(res.committed);
-	rlbuf_free(&req);
+	/* a request whose changeset is garbage is refused alone */
+	ck_assert_int_eq(writer_commit(good, 0, "garbage", 7, &res), RL_OK);
+	ck_assert(!res.committed);
+	ck_assert_str_eq(res.sqlstate, "22023");
+	commit_sql(good, "INSERT INTO t VALUES (NULL, 'a', 'b')", &res);
+	ck_assert(res.committed);
 	writer_disconnect(good);
 	ck_assert_int_eq(WEXITSTATUS(stop_writer()), 0);
 }
@@ -234,7 +322,6 @@ END_TEST
 START_TEST(test_fenced_writer)
 {
 	WriterConn *c;
-	RlBuf		req;
 	WriterCommitResult res;
 	ObjectStore *os;
 	Lsm		   *usurper;
@@ -245,17 +332,13 @@ START_TEST(test_fenced_writer)
 	os = objstore_local_open(store_path);
 	ck_assert_int_eq(lsm_open_writer(os, NULL, &usurper), RL_OK);
 
-	rlbuf_init(&req);
-	writer_request_init(&req, 0);
-	writer_request_put(&req, "a", 1, "b", 1);
-	ck_assert_int_eq(writer_commit(c, &req, &res), RL_OK);
+	commit_sql(c, "INSERT INTO rl_relation VALUES (1, 't', '" T_SQL "');" T_SQL, &res);
 	ck_assert(!res.committed);
 	ck_assert_str_eq(res.sqlstate, "57P01");
 	waitpid(writer_pid, &status, 0);
 	writer_pid = 0;
 	ck_assert(WIFEXITED(status));
 	ck_assert_int_eq(WEXITSTATUS(status), WRITER_EXIT_FENCED);
-	rlbuf_free(&req);
 	writer_disconnect(c);
 	lsm_close(usurper);
 	obj_close(os);
