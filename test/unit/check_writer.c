@@ -72,18 +72,13 @@ count_rows(const char *where)
 	return n;
 }
 
-/* fork a writer on a fresh store and wait until it says it is ready */
+/* fork a writer on the test's store and wait until it says it is ready */
 static void
-start_writer(void)
+fork_writer(void)
 {
 	int			ready[2];
 	char		b;
 
-	MemoryContextInit();
-	dir = test_mkdtemp();
-	snprintf(store_path, sizeof(store_path), "%s/store", dir);
-	snprintf(socket_path, sizeof(socket_path), "%s/%s", dir, WRITER_SOCKET_NAME);
-	snprintf(cache_path, sizeof(cache_path), "%s/%s", dir, WRITER_CACHE_NAME);
 	ck_assert_int_eq(pipe(ready), 0);
 	writer_pid = fork();
 	ck_assert_int_ge(writer_pid, 0);
@@ -99,6 +94,18 @@ start_writer(void)
 	close(ready[1]);
 	ck_assert_int_eq(read(ready[0], &b, 1), 1);
 	close(ready[0]);
+}
+
+/* a writer on a fresh store */
+static void
+start_writer(void)
+{
+	MemoryContextInit();
+	dir = test_mkdtemp();
+	snprintf(store_path, sizeof(store_path), "%s/store", dir);
+	snprintf(socket_path, sizeof(socket_path), "%s/%s", dir, WRITER_SOCKET_NAME);
+	snprintf(cache_path, sizeof(cache_path), "%s/%s", dir, WRITER_CACHE_NAME);
+	fork_writer();
 }
 
 static int
@@ -187,33 +194,12 @@ START_TEST(test_commit_and_notify)
 	writer_disconnect(sub);
 
 	/* durable: a writer that lost its cache rebuilds it from the store */
-	{
-		char		dir_copy[512];
-
-		snprintf(dir_copy, sizeof(dir_copy), "%s", dir);
-		kill(writer_pid, SIGTERM);
-		waitpid(writer_pid, NULL, 0);
-		unlink(cache_path);
-		int			ready[2];
-		char		b;
-
-		ck_assert_int_eq(pipe(ready), 0);
-		writer_pid = fork();
-		if (writer_pid == 0)
-		{
-			WriterConfig config = {.store_location = store_path, .socket_path = socket_path,
-			.cache_path = cache_path, .ready_fd = ready[1]};
-
-			close(ready[0]);
-			log_min_messages = PANIC;
-			WriterMain(&config);
-		}
-		close(ready[1]);
-		ck_assert_int_eq(read(ready[0], &b, 1), 1);
-		close(ready[0]);
-		ck_assert_int_eq(count_rows(""), 1);
-		ck_assert_int_eq(count_rows("WHERE k = 'k2' AND v = 'theirs'"), 1);
-	}
+	kill(writer_pid, SIGTERM);
+	waitpid(writer_pid, NULL, 0);
+	unlink(cache_path);
+	fork_writer();
+	ck_assert_int_eq(count_rows(""), 1);
+	ck_assert_int_eq(count_rows("WHERE k = 'k2' AND v = 'theirs'"), 1);
 	ck_assert_int_eq(WEXITSTATUS(stop_writer()), 0);
 }
 END_TEST
