@@ -20,6 +20,10 @@
  *       _rl_rowid is the row identity every table needs for changesets (and ctid's
  *       source); the client's own keys are UNIQUE constraints.
  *   rl_meta(name TEXT PRIMARY KEY, value)  the commit sequence the cache reflects.
+ *   rl_database(datid INTEGER PRIMARY KEY, datname TEXT NOT NULL UNIQUE)
+ *       the databases of the server; meaningful in the postgres database's cache
+ *       only, which is the cluster's registry: inserting a row creates a database
+ *       (its own store and cache), deleting it drops one.
  *
  * Values are stored in their canonical SQLite form: integers, booleans (0/1) and
  * timestamps (microseconds since 2000-01-01 UTC, PostgreSQL's binary form) as
@@ -27,7 +31,8 @@
  *
  * In the store a relation whose name and columns are those of a DuckLake table that
  * kvcodec.h knows uses that table's key layout; every other relation's rows are
- * generic rows keyed by (relid, _rl_rowid), and rl_relation itself is relation 0.
+ * generic rows keyed by (relid, _rl_rowid); rl_relation itself is relation 0 and
+ * rl_database relation CACHE_DATABASE_RELID.
  */
 #ifndef RL_CATALOG_CACHE_H
 #define RL_CATALOG_CACHE_H
@@ -44,6 +49,10 @@
 
 #define CACHE_RELATION_TABLE "rl_relation"
 #define CACHE_META_TABLE "rl_meta"
+#define CACHE_DATABASE_TABLE "rl_database"
+#define CACHE_DATABASE_RELID 0x7fffffffU
+/* the database that holds the registry, created with the store */
+#define CACHE_POSTGRES_DATID 1
 #define CACHE_ROWID_COLUMN "_rl_rowid"
 /* how long a connection waits for the write lock another one holds for a statement */
 #define CACHE_BUSY_TIMEOUT_MS 30000
@@ -56,6 +65,18 @@ void		catalog_cache_close(CatalogCache *cache);
 sqlite3    *catalog_cache_db(CatalogCache *cache);
 /* The commit sequence the cache reflects (0 for a new cache). */
 uint64_t	catalog_cache_seq(CatalogCache *cache);
+
+/*
+ * The cache file of database datid in a data directory: "catalog.sqlite" for the
+ * postgres database, "catalog.<datid>.sqlite" for the others.
+ */
+void		catalog_cache_path(char *out, size_t size, const char *data_directory, uint32_t datid);
+
+/*
+ * Look a database up by name in the registry (the postgres database's cache).
+ * RL_OK with *datid, RL_NOT_FOUND if there is no such database.
+ */
+RlStatus	catalog_find_database(const char *data_directory, const char *name, uint32_t *datid);
 
 /* Replace the cache's contents with the store's, as of the store's last commit. */
 RlStatus	catalog_cache_rebuild(CatalogCache *cache, Lsm *lsm);

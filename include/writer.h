@@ -16,6 +16,9 @@
  * strings NUL-terminated.
  *
  *   backend -> writer
+ *     'A' Attach         Int32 datid: this connection's requests and notifications
+ *                        are for that database from now on (the default is the
+ *                        postgres database, CACHE_POSTGRES_DATID)
  *     'C' CommitRequest  Int64 snapshot_seq (the commit the transaction read at),
  *                        then to the end of the frame the transaction's changes as
  *                        a SQLite changeset over the catalog cache (catalog_cache.h)
@@ -25,8 +28,16 @@
  *     'c' CommitReply    Byte1 status (0 committed, 1 not committed),
  *                        Int64 commit_seq (0 if not committed),
  *                        String sqlstate ("00000" when committed), String message
- *     'n' Notify         Int64 newest_commit_seq; sent once right after Subscribe
- *                        and after every group commit
+ *     'n' Notify         Int64 newest_commit_seq of the connection's database; sent
+ *                        once right after Subscribe and after every group commit
+ *
+ * Each database is an independent catalog with its own store (the postgres
+ * database at the store root, database N under root/db/N, each an LSM fenced on its
+ * own) and its own cache file (catalog_cache_path). The registry of databases is
+ * rl_database in the postgres database's catalog: CREATE DATABASE and DROP
+ * DATABASE are commits to it, and the writer opens or closes the database's store
+ * and cache once such a commit is durable. A new store's registry names postgres
+ * and template1.
  *
  * The writer applies each changeset of a group to the catalog cache in its own
  * savepoint (a conflict fails that request alone: 23505, 40001, 42P07, with
@@ -56,6 +67,7 @@
 #include "rl_status.h"
 
 /* frame types */
+#define WriterMsg_Attach			'A'
 #define WriterMsg_CommitRequest		'C'
 #define WriterMsg_Subscribe			'S'
 #define WriterMsg_CommitReply		'c'
@@ -66,7 +78,7 @@
 
 /* the socket's name inside the data directory */
 #define WRITER_SOCKET_NAME			".s.rocklake.writer"
-/* the catalog cache's file inside the data directory (the writer keeps it current) */
+/* the postgres database's cache file (catalog_cache_path names every database's) */
 #define WRITER_CACHE_NAME			"catalog.sqlite"
 
 /* exit status of a writer that found a newer writer on its store: do not restart */
@@ -78,7 +90,7 @@ typedef struct WriterConfig
 {
 	const char *store_location; /* a directory or s3://bucket/prefix */
 	const char *socket_path;	/* where to listen */
-	const char *cache_path;		/* the catalog cache (SQLite file) it keeps */
+	const char *data_directory; /* where the catalog caches live (catalog_cache_path) */
 	int			ready_fd;		/* write end of a pipe: one byte once serving */
 	int			startup_delay_ms;	/* debug_startup_delay (tests) */
 } WriterConfig;
@@ -111,6 +123,9 @@ typedef struct WriterCommitResult
  */
 RlStatus	writer_commit(WriterConn *conn, uint64_t snapshot_seq, const void *changeset,
 						  size_t changeset_len, WriterCommitResult *result);
+
+/* Make this connection's requests and notifications about database datid. */
+RlStatus	writer_attach(WriterConn *conn, uint32_t datid);
 
 /* Ask for Notify frames on this connection. */
 RlStatus	writer_subscribe(WriterConn *conn);

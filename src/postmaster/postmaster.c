@@ -562,8 +562,7 @@ StartWriter(void)
 			snprintf(location, sizeof(location), "%s/%s", DataDir, store);
 		config.store_location = location;
 		config.socket_path = WriterSocketPath;
-		snprintf(cache_path, sizeof(cache_path), "%s/%s", DataDir, WRITER_CACHE_NAME);
-		config.cache_path = cache_path;
+		config.data_directory = DataDir;
 		config.ready_fd = ready[1];
 		config.startup_delay_ms = GetConfigInt("debug_startup_delay");
 		WriterMain(&config);

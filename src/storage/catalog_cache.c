@@ -166,7 +166,9 @@ catalog_cache_open(const char *path, CatalogCache **out)
 					  "CREATE TABLE IF NOT EXISTS " CACHE_RELATION_TABLE
 					  " (relid INTEGER PRIMARY KEY, relname TEXT NOT NULL UNIQUE, sql TEXT NOT NULL);"
 					  "CREATE TABLE IF NOT EXISTS " CACHE_META_TABLE
-					  " (name TEXT PRIMARY KEY, value);");
+					  " (name TEXT PRIMARY KEY, value);"
+					  "CREATE TABLE IF NOT EXISTS " CACHE_DATABASE_TABLE
+					  " (datid INTEGER PRIMARY KEY, datname TEXT NOT NULL UNIQUE);");
 	if (rc == RL_OK)
 		rc = read_seq(cache);
 	if (rc != RL_OK)
@@ -224,7 +226,7 @@ relation_map_shape(sqlite3 *db, const char *name, int64_t relid, RelationMap *ma
 	if (stmt == NULL)
 		return sqlite_failure(db, "read table columns");
 	sqlite3_bind_text(stmt, 1, name, -1, SQLITE_STATIC);
-	const KvTable *kv = strcmp(name, CACHE_RELATION_TABLE) == 0 ? NULL : kv_table_by_name(name);
+	const KvTable *kv = relid == 0 || relid == CACHE_DATABASE_RELID ? NULL : kv_table_by_name(name);
 	bool		kv_columns_match = kv != NULL;
 
 	while (sqlite3_step(stmt) == SQLITE_ROW)
@@ -253,6 +255,8 @@ relation_map(sqlite3 *db, const char *name, RelationMap *map)
 	memset(map, 0, sizeof(*map));
 	if (strcmp(name, CACHE_RELATION_TABLE) == 0)
 		return relation_map_shape(db, name, 0, map);
+	if (strcmp(name, CACHE_DATABASE_TABLE) == 0)
+		return relation_map_shape(db, name, CACHE_DATABASE_RELID, map);
 	sqlite3_stmt *stmt = prepare(db, "SELECT relid FROM " CACHE_RELATION_TABLE " WHERE relname = ?");
 
 	if (stmt == NULL)
@@ -1202,7 +1206,7 @@ catalog_cache_rebuild(CatalogCache *cache, Lsm *lsm)
 		rc = exec_sql(cache->db, rlbuf_cstr(&drops));
 	rlbuf_free(&drops);
 	if (rc == RL_OK)
-		rc = exec_sql(cache->db, "DELETE FROM " CACHE_RELATION_TABLE);
+		rc = exec_sql(cache->db, "DELETE FROM " CACHE_RELATION_TABLE "; DELETE FROM " CACHE_DATABASE_TABLE);
 
 	/* the relations, then their rows */
 	RebuildScan scan = {.db = cache->db, .status = RL_OK};
@@ -1217,7 +1221,8 @@ catalog_cache_rebuild(CatalogCache *cache, Lsm *lsm)
 		rc = scan.status;
 	sqlite3_finalize(scan.insert);
 	rlbuf_free(&prefix);
-	stmt = prepare(cache->db, "SELECT relname FROM " CACHE_RELATION_TABLE " ORDER BY relid");
+	stmt = prepare(cache->db, "SELECT '" CACHE_DATABASE_TABLE "' UNION ALL "
+				   "SELECT relname FROM (SELECT relname FROM " CACHE_RELATION_TABLE " ORDER BY relid)");
 	while (rc == RL_OK && stmt && sqlite3_step(stmt) == SQLITE_ROW)
 	{
 		RelationMap map;
@@ -1283,5 +1288,48 @@ cache_capture_end(CacheCapture *capture, RlBuf *changeset)
 	sqlite3session_delete(capture->session);
 	exec_sql(capture->db, "ROLLBACK");
 	free(capture);
+	return rc;
+}
+
+/* ---------------------------------------------------------------- databases */
+
+void
+catalog_cache_path(char *out, size_t size, const char *data_directory, uint32_t datid)
+{
+	if (datid == CACHE_POSTGRES_DATID)
+		snprintf(out, size, "%s/catalog.sqlite", data_directory);
+	else
+		snprintf(out, size, "%s/catalog.%u.sqlite", data_directory, datid);
+}
+
+RlStatus
+catalog_find_database(const char *data_directory, const char *name, uint32_t *datid)
+{
+	char		path[4096];
+	sqlite3    *db = NULL;
+	sqlite3_stmt *stmt;
+	RlStatus	rc;
+
+	catalog_cache_path(path, sizeof(path), data_directory, CACHE_POSTGRES_DATID);
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK)
+	{
+		rc = sqlite_failure(db, path);
+		sqlite3_close(db);
+		return rc;
+	}
+	sqlite3_busy_timeout(db, CACHE_BUSY_TIMEOUT_MS);
+	stmt = prepare(db, "SELECT datid FROM " CACHE_DATABASE_TABLE " WHERE datname = ?");
+	if (stmt == NULL)
+		rc = sqlite_failure(db, "look up database");
+	else
+	{
+		sqlite3_bind_text(stmt, 1, name, -1, SQLITE_STATIC);
+		rc = sqlite3_step(stmt) == SQLITE_ROW ? RL_OK
+			: rl_error(RL_NOT_FOUND, "database \"%s\" does not exist", name);
+		if (rc == RL_OK)
+			*datid = (uint32_t) sqlite3_column_int64(stmt, 0);
+		sqlite3_finalize(stmt);
+	}
+	sqlite3_close(db);
 	return rc;
 }

@@ -484,7 +484,12 @@ ObjectStore *
 objstore_local_open(const char *root)
 {
 	struct stat st;
+	char	   *path = strdup(root);
+	RlStatus	rc = make_parent_dirs(path);
 
+	free(path);
+	if (rc != RL_OK)
+		return NULL;
 	if (mkdir(root, 0700) != 0 && errno != EEXIST)
 	{
 		errno_status(errno, "create directory", root);

@@ -137,6 +137,7 @@ typedef struct WriterClient
 	int			sock;
 	RlBuf		in;
 	RlBuf		out;
+	uint32_t	datid;			/* the database its requests are for (Attach) */
 	bool		subscribed;
 	bool		closing;		/* drop once out is written (or at once if broken) */
 	struct WriterClient *next;
@@ -146,16 +147,26 @@ typedef struct WriterClient
 typedef struct PendingCommit
 {
 	WriterClient *client;
+	uint32_t	datid;
 	uint64_t	snapshot_seq;	/* not needed for validation: changesets carry old values */
 	RlBuf		changeset;
 	LsmBatch   *batch;			/* its key-value mutations, once applied */
 } PendingCommit;
 
+/* one database: its own store (an LSM, fenced on its own) and catalog cache */
+typedef struct WriterDatabase
+{
+	uint32_t	datid;
+	char	   *location;		/* the store root, or root/db/<datid> */
+	ObjectStore *store;
+	Lsm		   *lsm;
+	CatalogCache *cache;
+} WriterDatabase;
+
 static volatile sig_atomic_t shutdown_requested;
 static bool fenced;				/* a newer writer owns the store */
-static Lsm *writer_lsm;
-static ObjectStore *writer_store;
-static CatalogCache *writer_cache;
+static WriterDatabase *databases;
+static int	n_databases;
 static const WriterConfig *writer_config;
 static WriterClient *clients;
 static PendingCommit *pending;
@@ -181,72 +192,166 @@ writer_sigquit(int signo)
 }
 
 /*
- * open_cache -- open the catalog cache and bring it to the store's newest commit
+ * open_cache -- open a database's catalog cache and bring it to its store's newest
+ * commit
  *
  * The cache is derived data: when it reflects another commit than the store's
  * newest (missing, behind after a crash, or from another store), it is rebuilt.
  */
 static void
-open_cache(void)
+open_cache(WriterDatabase *db)
 {
 	LsmStats	stats;
 	RlStatus	rc = RL_OK;
+	char		path[4096];
 
-	if (writer_cache == NULL)
-		rc = catalog_cache_open(writer_config->cache_path, &writer_cache);
+	catalog_cache_path(path, sizeof(path), writer_config->data_directory, db->datid);
+	if (db->cache == NULL)
+		rc = catalog_cache_open(path, &db->cache);
 	if (rc != RL_OK)
 		ereport(FATAL, errcode(ERRCODE_IO_ERROR),
-				errmsg("could not open the catalog cache \"%s\": %s", writer_config->cache_path,
-					   rl_last_error()));
-	lsm_stats(writer_lsm, &stats);
-	if (catalog_cache_seq(writer_cache) == stats.last_seq)
+				errmsg("could not open the catalog cache \"%s\": %s", path, rl_last_error()));
+	lsm_stats(db->lsm, &stats);
+	if (catalog_cache_seq(db->cache) == stats.last_seq)
 		return;
-	ereport(LOG, errmsg("rebuilding the catalog cache: it reflects commit %llu, the store has %llu",
-						(unsigned long long) catalog_cache_seq(writer_cache),
+	ereport(LOG, errmsg("rebuilding the catalog cache \"%s\": it reflects commit %llu, the store has %llu",
+						path, (unsigned long long) catalog_cache_seq(db->cache),
 						(unsigned long long) stats.last_seq));
-	rc = catalog_cache_rebuild(writer_cache, writer_lsm);
+	rc = catalog_cache_rebuild(db->cache, db->lsm);
 	if (rc != RL_OK)
 		ereport(FATAL, errcode(ERRCODE_IO_ERROR),
-				errmsg("could not rebuild the catalog cache: %s", rl_last_error()));
+				errmsg("could not rebuild the catalog cache \"%s\": %s", path, rl_last_error()));
 }
 
 /*
- * open_store -- open the store as its writer
+ * open_store -- open a database's store as its writer, then its cache
  *
  * RL_FENCED or RL_CONTENDED here mean another writer keeps bumping the epoch at
  * the same time: that is a second server on the same store, and fighting it
  * would only fence it in turn, so we give up like a fenced writer.
  */
 static void
-open_store(void)
+open_store(WriterDatabase *db)
 {
 	LsmOptions	opts;
 	RlStatus	rc;
 
-	if (writer_store == NULL)
+	if (db->store == NULL)
 	{
-		writer_store = objstore_open_url(writer_config->store_location);
-		if (writer_store == NULL)
+		db->store = objstore_open_url(db->location);
+		if (db->store == NULL)
 			ereport(FATAL, errcode(ERRCODE_IO_ERROR),
-					errmsg("could not open store \"%s\": %s", writer_config->store_location,
-						   rl_last_error()));
+					errmsg("could not open store \"%s\": %s", db->location, rl_last_error()));
 	}
 	lsm_options_default(&opts);
 	opts.auto_maintenance = true;
-	rc = lsm_open_writer(writer_store, &opts, &writer_lsm);
+	rc = lsm_open_writer(db->store, &opts, &db->lsm);
 	if (rc == RL_FENCED || rc == RL_CONTENDED)
 	{
 		ereport(LOG, errcode(ERRCODE_ADMIN_SHUTDOWN),
 				errmsg("writer could not take over store \"%s\": another writer is active",
-					   writer_config->store_location),
+					   db->location),
 				errdetail("%s", rl_last_error()));
 		exit(WRITER_EXIT_FENCED);
 	}
 	if (rc != RL_OK)
 		ereport(FATAL, errcode(ERRCODE_IO_ERROR),
-				errmsg("could not open store \"%s\": %s", writer_config->store_location,
-					   rl_last_error()));
-	open_cache();
+				errmsg("could not open store \"%s\": %s", db->location, rl_last_error()));
+	open_cache(db);
+}
+
+static WriterDatabase *
+find_database(uint32_t datid)
+{
+	for (int i = 0; i < n_databases; i++)
+		if (databases[i].datid == datid)
+			return &databases[i];
+	return NULL;
+}
+
+/* Open database datid: the postgres database at the store root, the others below it. */
+static void
+open_database(uint32_t datid)
+{
+	WriterDatabase *grown = realloc(databases, sizeof(WriterDatabase) * (size_t) (n_databases + 1));
+	RlBuf		location;
+
+	if (grown == NULL)
+		ereport(FATAL, errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory"));
+	databases = grown;
+	WriterDatabase *db = &databases[n_databases++];
+
+	memset(db, 0, sizeof(*db));
+	db->datid = datid;
+	rlbuf_init(&location);
+	rlbuf_append_str(&location, writer_config->store_location);
+	if (datid != CACHE_POSTGRES_DATID)
+		rlbuf_printf(&location, "/db/%u", datid);
+	rlbuf_cstr(&location);
+	db->location = (char *) rlbuf_steal(&location, NULL);
+	open_store(db);
+}
+
+/* Close database i; dropped: also remove its cache file (its objects wait for GC). */
+static void
+close_database(int i, bool dropped)
+{
+	WriterDatabase *db = &databases[i];
+
+	catalog_cache_close(db->cache);
+	lsm_close(db->lsm);
+	obj_close(db->store);
+	if (dropped)
+	{
+		char		path[4096];
+		char		extra[4200];
+
+		catalog_cache_path(path, sizeof(path), writer_config->data_directory, db->datid);
+		unlink(path);
+		snprintf(extra, sizeof(extra), "%s-wal", path);
+		unlink(extra);
+		snprintf(extra, sizeof(extra), "%s-shm", path);
+		unlink(extra);
+		ereport(LOG, errmsg("dropped database %u (store \"%s\")", db->datid, db->location));
+	}
+	free(db->location);
+	databases[i] = databases[--n_databases];
+}
+
+/*
+ * sync_databases -- open the databases the registry names and close the ones it
+ * no longer does; the registry is rl_database in the postgres database's cache
+ */
+static void
+sync_databases(void)
+{
+	sqlite3    *registry = catalog_cache_db(find_database(CACHE_POSTGRES_DATID)->cache);
+	sqlite3_stmt *stmt;
+	uint32_t   *listed = NULL;
+	int			n_listed = 0;
+
+	if (sqlite3_prepare_v2(registry, "SELECT datid FROM " CACHE_DATABASE_TABLE, -1, &stmt, NULL) != SQLITE_OK)
+		ereport(FATAL, errcode(ERRCODE_IO_ERROR),
+				errmsg("could not read the database registry: %s", sqlite3_errmsg(registry)));
+	while (sqlite3_step(stmt) == SQLITE_ROW)
+	{
+		listed = realloc(listed, sizeof(uint32_t) * (size_t) (n_listed + 1));
+		listed[n_listed++] = (uint32_t) sqlite3_column_int64(stmt, 0);
+	}
+	sqlite3_finalize(stmt);
+	for (int i = 0; i < n_listed; i++)
+		if (find_database(listed[i]) == NULL)
+			open_database(listed[i]);
+	for (int i = n_databases - 1; i >= 0; i--)
+	{
+		bool		still = databases[i].datid == CACHE_POSTGRES_DATID;
+
+		for (int k = 0; k < n_listed && !still; k++)
+			still = listed[k] == databases[i].datid;
+		if (!still)
+			close_database(i, true);
+	}
+	free(listed);
 }
 
 /*
@@ -328,6 +433,7 @@ add_pending(WriterClient *c, const uint8_t *body, size_t len)
 	PendingCommit *p = &pending[n_pending++];
 
 	p->client = c;
+	p->datid = c->datid;
 	p->snapshot_seq = rl_load_u64be(body);
 	rlbuf_init(&p->changeset);
 	rlbuf_append(&p->changeset, body + 8, len - 8);
@@ -343,6 +449,7 @@ finish_pending(PendingCommit *p, bool ok, uint64_t seq, const char *sqlstate, co
 	rlbuf_free(&p->changeset);
 	lsm_batch_free(p->batch);
 	p->batch = NULL;
+	p->client = NULL;			/* answered */
 }
 
 /*
@@ -378,11 +485,23 @@ process_input(WriterClient *c)
 					return;
 				}
 				break;
+			case WriterMsg_Attach:
+				if (body_len != 4)
+				{
+					ereport(LOG, errcode(ERRCODE_PROTOCOL_VIOLATION),
+							errmsg("malformed attach request from writer client"));
+					c->closing = true;
+					return;
+				}
+				c->datid = rl_load_u32be(body);
+				break;
 			case WriterMsg_Subscribe:
 				{
-					LsmStats	stats;
+					WriterDatabase *db = find_database(c->datid);
+					LsmStats	stats = {0};
 
-					lsm_stats(writer_lsm, &stats);
+					if (db)
+						lsm_stats(db->lsm, &stats);
 					c->subscribed = true;
 					send_notify(c, stats.last_seq);
 				}
@@ -425,114 +544,157 @@ report_fenced(void)
 }
 
 /*
- * apply_group -- apply each queued changeset to the cache in its own savepoint
+ * apply_group -- apply a database's queued changesets to its cache, each in its own
+ * savepoint
  *
  * A request that conflicts (or does not apply) is answered at once and leaves the
  * group; the others keep their key-value mutations in their batch. Returns the
- * number still to commit, or -1 if the cache itself failed (all answered).
+ * number still to commit (moved to the front of group), or -1 if the cache itself
+ * failed (all answered).
  */
 static int
-apply_group(void)
+apply_group(WriterDatabase *db, PendingCommit **group, int n)
 {
 	int			kept = 0;
 	CacheConflict conflict;
 
-	if (catalog_cache_begin(writer_cache) != RL_OK)
+	if (catalog_cache_begin(db->cache) != RL_OK)
 	{
 		char		message[256];
 
 		snprintf(message, sizeof(message), "could not write the catalog cache: %s", rl_last_error());
-		fail_pending(ERRCODE_IO_ERROR, message);
+		for (int i = 0; i < n; i++)
+			finish_pending(group[i], false, 0, ERRCODE_IO_ERROR, message);
 		return -1;
 	}
-	for (int i = 0; i < n_pending; i++)
+	for (int i = 0; i < n; i++)
 	{
-		PendingCommit *p = &pending[i];
+		PendingCommit *p = group[i];
 		RlStatus	rc;
 
 		p->batch = lsm_batch_new();
-		rc = catalog_cache_apply(writer_cache, p->changeset.data, p->changeset.len, p->batch, &conflict);
+		rc = catalog_cache_apply(db->cache, p->changeset.data, p->changeset.len, p->batch, &conflict);
 		if (rc == RL_OK)
-			pending[kept++] = *p;
+			group[kept++] = p;
 		else if (rc == RL_PRECONDITION)
 			finish_pending(p, false, 0, conflict.sqlstate, conflict.message);
 		else
 			finish_pending(p, false, 0, rc == RL_INVALID ? ERRCODE_INVALID_PARAMETER_VALUE : ERRCODE_IO_ERROR,
 						   rl_last_error());
 	}
-	n_pending = kept;
 	return kept;
 }
 
 /*
- * commit_group -- commit every queued request as one WAL object
+ * commit_database_group -- commit a database's queued requests as one WAL object
  *
  * Durable before visible, visible before acknowledged: the cache transaction
  * holding the group commits only after lsm_commit returns, and the replies go out
  * after that.
  */
 static void
-commit_group(void)
+commit_database_group(WriterDatabase *db, PendingCommit **group, int n)
 {
 	LsmBatch  **batches;
 	uint64_t	first_seq = 0;
 	RlStatus	rc;
 	char		message[256];
 
-	if (apply_group() <= 0)
+	n = apply_group(db, group, n);
+	if (n <= 0)
 	{
-		catalog_cache_abort(writer_cache);
+		catalog_cache_abort(db->cache);
 		return;
 	}
-	batches = malloc(n_pending * sizeof(LsmBatch *));
+	batches = malloc(n * sizeof(LsmBatch *));
 	if (batches == NULL)
 		ereport(FATAL, errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory"));
-	for (int i = 0; i < n_pending; i++)
-		batches[i] = pending[i].batch;
-	rc = lsm_commit(writer_lsm, batches, n_pending, &first_seq);
+	for (int i = 0; i < n; i++)
+		batches[i] = group[i]->batch;
+	rc = lsm_commit(db->lsm, batches, n, &first_seq);
 	free(batches);
 
 	switch (rc)
 	{
 		case RL_OK:
-			if (catalog_cache_commit(writer_cache, first_seq + n_pending - 1) != RL_OK)
+			if (catalog_cache_commit(db->cache, first_seq + n - 1) != RL_OK)
 			{
 				/* durable in the store but not in the cache: rebuild it from the store */
 				ereport(LOG, errcode(ERRCODE_IO_ERROR),
 						errmsg("could not commit to the catalog cache: %s", rl_last_error()));
-				open_cache();
+				open_cache(db);
 			}
-			for (int i = 0; i < n_pending; i++)
-				finish_pending(&pending[i], true, first_seq + i, ERRCODE_SUCCESSFUL_COMPLETION, "");
+			for (int i = 0; i < n; i++)
+				finish_pending(group[i], true, first_seq + i, ERRCODE_SUCCESSFUL_COMPLETION, "");
 			for (WriterClient *c = clients; c; c = c->next)
-				if (c->subscribed)
-					send_notify(c, first_seq + n_pending - 1);
-			n_pending = 0;
-			break;
+				if (c->subscribed && c->datid == db->datid)
+					send_notify(c, first_seq + n - 1);
+			if (db->datid == CACHE_POSTGRES_DATID)
+				sync_databases();	/* CREATE or DROP DATABASE may have committed */
+			return;
 		case RL_FENCED:
-			catalog_cache_abort(writer_cache);
-			fail_pending(ERRCODE_ADMIN_SHUTDOWN,
-						 "terminating connection because another server has taken over the store");
+			snprintf(message, sizeof(message), "%s",
+					 "terminating connection because another server has taken over the store");
 			report_fenced();
 			break;
 		case RL_UNKNOWN_OUTCOME:
-			catalog_cache_abort(writer_cache);
 			snprintf(message, sizeof(message),
 					 "the commit may or may not have been written: %s", rl_last_error());
-			fail_pending(ERRCODE_TRANSACTION_RESOLUTION_UNKNOWN, message);
 			ereport(LOG, errcode(ERRCODE_IO_ERROR), errmsg("%s; reopening the store", message));
-			lsm_close(writer_lsm);
-			writer_lsm = NULL;
-			open_store();		/* replays the write if it landed; the cache follows */
 			break;
 		default:
-			catalog_cache_abort(writer_cache);
 			snprintf(message, sizeof(message), "could not write to the store: %s",
 					 rl_last_error());
-			fail_pending(ERRCODE_IO_ERROR, message);
 			ereport(LOG, errcode(ERRCODE_IO_ERROR), errmsg("%s", message));
 			break;
 	}
+	catalog_cache_abort(db->cache);
+	for (int i = 0; i < n; i++)
+		finish_pending(group[i], false, 0,
+					   rc == RL_FENCED ? ERRCODE_ADMIN_SHUTDOWN :
+					   rc == RL_UNKNOWN_OUTCOME ? ERRCODE_TRANSACTION_RESOLUTION_UNKNOWN : ERRCODE_IO_ERROR,
+					   message);
+	if (rc == RL_UNKNOWN_OUTCOME)
+	{
+		/* reopening replays the write if it landed; the cache follows */
+		lsm_close(db->lsm);
+		db->lsm = NULL;
+		open_store(db);
+	}
+}
+
+/*
+ * commit_group -- commit everything queued, one group per database
+ */
+static void
+commit_group(void)
+{
+	PendingCommit **group = malloc(sizeof(PendingCommit *) * (size_t) n_pending);
+
+	if (group == NULL)
+		ereport(FATAL, errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory"));
+	for (int d = 0; d < n_databases && !fenced; d++)
+	{
+		int			n = 0;
+
+		for (int i = 0; i < n_pending; i++)
+			if (pending[i].client && pending[i].datid == databases[d].datid)
+				group[n++] = &pending[i];
+		if (n > 0)
+			commit_database_group(&databases[d], group, n);
+	}
+	/* what is left names a database that does not exist (or the writer stopped) */
+	for (int i = 0; i < n_pending; i++)
+		if (pending[i].client)
+		{
+			char		message[128];
+
+			snprintf(message, sizeof(message), "database with OID %u does not exist", pending[i].datid);
+			finish_pending(&pending[i], false, 0, fenced ? ERRCODE_ADMIN_SHUTDOWN : ERRCODE_INVALID_CATALOG_NAME,
+						   fenced ? "terminating connection because another server has taken over the store" : message);
+		}
+	n_pending = 0;
+	free(group);
 }
 
 /*
@@ -633,11 +795,56 @@ accept_clients(int listen_sock)
 		if (c == NULL)
 			ereport(FATAL, errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory"));
 		c->sock = sock;
+		c->datid = CACHE_POSTGRES_DATID;
 		rlbuf_init(&c->in);
 		rlbuf_init(&c->out);
 		c->next = clients;
 		clients = c;
 	}
+}
+
+/*
+ * bootstrap_registry -- a new store's registry names postgres and template1
+ *
+ * Written as any transaction is: a changeset computed on the postgres cache and
+ * committed through the store, so a rebuilt cache has it too.
+ */
+static void
+bootstrap_registry(void)
+{
+	WriterDatabase *db = find_database(CACHE_POSTGRES_DATID);
+	sqlite3_stmt *stmt;
+	bool		empty;
+	CacheCapture *capture;
+	RlBuf		changeset;
+	WriterClient self = {0};
+
+	if (sqlite3_prepare_v2(catalog_cache_db(db->cache), "SELECT 1 FROM " CACHE_DATABASE_TABLE,
+						   -1, &stmt, NULL) != SQLITE_OK)
+		ereport(FATAL, errcode(ERRCODE_IO_ERROR), errmsg("could not read the database registry"));
+	empty = sqlite3_step(stmt) != SQLITE_ROW;
+	sqlite3_finalize(stmt);
+	if (!empty)
+		return;
+	rlbuf_init(&changeset);
+	if (cache_capture_begin(catalog_cache_db(db->cache), &capture) != RL_OK ||
+		sqlite3_exec(catalog_cache_db(db->cache), "INSERT INTO " CACHE_DATABASE_TABLE
+					 " VALUES (1, 'postgres'), (2, 'template1')", NULL, NULL, NULL) != SQLITE_OK ||
+		cache_capture_end(capture, &changeset) != RL_OK)
+		ereport(FATAL, errcode(ERRCODE_IO_ERROR),
+				errmsg("could not create the database registry: %s", rl_last_error()));
+	/* commit it like a request, answered into a scratch client */
+	self.datid = CACHE_POSTGRES_DATID;
+	rlbuf_init(&self.out);
+	if (!add_pending(&self, (const uint8_t *) "\0\0\0\0\0\0\0\0", 8))
+		ereport(FATAL, errcode(ERRCODE_INTERNAL_ERROR), errmsg("could not queue the registry"));
+	rlbuf_append(&pending[n_pending - 1].changeset, changeset.data, changeset.len);
+	commit_group();
+	rlbuf_free(&changeset);
+	/* the reply is in self.out: status byte right after the frame header */
+	if (self.out.len < 6 || self.out.data[5] != COMMIT_STATUS_OK)
+		ereport(FATAL, errcode(ERRCODE_IO_ERROR), errmsg("could not create the database registry"));
+	rlbuf_free(&self.out);
 }
 
 /*
@@ -670,7 +877,9 @@ WriterMain(const WriterConfig *config)
 	sigdelset(&unblocked, SIGTERM);
 	sigdelset(&unblocked, SIGINT);
 
-	open_store();
+	open_database(CACHE_POSTGRES_DATID);
+	bootstrap_registry();
+	sync_databases();
 	listen_sock = listen_on_socket(config->socket_path);
 	if (config->startup_delay_ms > 0)
 	{
@@ -684,10 +893,10 @@ WriterMain(const WriterConfig *config)
 		LsmStats	stats;
 		char		ready = 'R';
 
-		lsm_stats(writer_lsm, &stats);
-		ereport(LOG, errmsg("writer ready: store \"%s\", epoch %llu, newest commit %llu",
+		lsm_stats(find_database(CACHE_POSTGRES_DATID)->lsm, &stats);
+		ereport(LOG, errmsg("writer ready: store \"%s\", epoch %llu, newest commit %llu, %d databases",
 							config->store_location, (unsigned long long) stats.writer_epoch,
-							(unsigned long long) stats.last_seq));
+							(unsigned long long) stats.last_seq, n_databases));
 		if (write(config->ready_fd, &ready, 1) != 1)
 			ereport(FATAL, errcode(ERRCODE_SYSTEM_ERROR),
 					errmsg("could not tell the postmaster the writer is ready: %s",
@@ -728,9 +937,10 @@ WriterMain(const WriterConfig *config)
 		}
 		if (rc == 0)
 		{
-			/* idle: make sure we still own the store, or step down now */
-			if (lsm_check_fence(writer_lsm) == RL_FENCED)
-				report_fenced();
+			/* idle: make sure we still own the stores, or step down now */
+			for (int d = 0; d < n_databases && !fenced; d++)
+				if (lsm_check_fence(databases[d].lsm) == RL_FENCED)
+					report_fenced();
 			continue;
 		}
 		i = 1;
@@ -764,9 +974,9 @@ WriterMain(const WriterConfig *config)
 	drop_closed_clients();
 	free(fds);
 	free(pending);
-	catalog_cache_close(writer_cache);
-	lsm_close(writer_lsm);
-	obj_close(writer_store);
+	while (n_databases > 0)
+		close_database(n_databases - 1, false);
+	free(databases);
 	unlink(config->socket_path);
 	if (fenced)
 		exit(WRITER_EXIT_FENCED);
@@ -973,6 +1183,21 @@ writer_commit(WriterConn *conn, uint64_t snapshot_seq, const void *changeset,
 		return RL_OK;
 	}
 	return rc;
+}
+
+/*
+ * writer_attach -- the database this connection's requests are for
+ */
+RlStatus
+writer_attach(WriterConn *conn, uint32_t datid)
+{
+	uint8_t		body[4];
+
+	body[0] = (uint8_t) (datid >> 24);
+	body[1] = (uint8_t) (datid >> 16);
+	body[2] = (uint8_t) (datid >> 8);
+	body[3] = (uint8_t) datid;
+	return send_frame(conn, WriterMsg_Attach, body, sizeof(body), NULL, 0);
 }
 
 /*

@@ -5,11 +5,13 @@
  * cache; subscribers hear of every commit; a conflicting changeset gets 40001 and
  * costs no one else; concurrent committers are grouped into fewer WAL objects than
  * commits; a malformed frame costs only its own connection; a writer fenced by a
- * newer one answers 57P01 and exits with WRITER_EXIT_FENCED.
+ * newer one answers 57P01 and exits with WRITER_EXIT_FENCED; CREATE and DROP
+ * DATABASE as commits to the registry open and close independent catalogs.
  */
 #include <check.h>
 #include <dirent.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include "catalog_cache.h"
@@ -85,7 +87,7 @@ fork_writer(void)
 	if (writer_pid == 0)
 	{
 		WriterConfig config = {.store_location = store_path, .socket_path = socket_path,
-		.cache_path = cache_path, .ready_fd = ready[1]};
+		.data_directory = dir, .ready_fd = ready[1]};
 
 		close(ready[0]);
 		log_min_messages = PANIC;
@@ -104,7 +106,7 @@ start_writer(void)
 	dir = test_mkdtemp();
 	snprintf(store_path, sizeof(store_path), "%s/store", dir);
 	snprintf(socket_path, sizeof(socket_path), "%s/%s", dir, WRITER_SOCKET_NAME);
-	snprintf(cache_path, sizeof(cache_path), "%s/%s", dir, WRITER_CACHE_NAME);
+	catalog_cache_path(cache_path, sizeof(cache_path), dir, CACHE_POSTGRES_DATID);
 	fork_writer();
 }
 
@@ -153,27 +155,27 @@ START_TEST(test_commit_and_notify)
 	ck_assert_ptr_nonnull(sub);
 	ck_assert_int_eq(writer_subscribe(sub), RL_OK);
 	ck_assert_int_eq(writer_wait_notify(sub, 5000, &newest), RL_OK);
-	ck_assert_uint_eq(newest, 0);
+	ck_assert_uint_eq(newest, 1);	/* a new store's first commit: the database registry */
 
 	c = writer_connect(socket_path);
 	ck_assert_ptr_nonnull(c);
 	commit_sql(c, "INSERT INTO rl_relation VALUES (1, 't', '" T_SQL "');" T_SQL ";"
 			   "INSERT INTO t VALUES (NULL, 'k1', 'v1'), (NULL, 'k2', 'v2');", &res);
 	ck_assert_msg(res.committed, "%s %s", res.sqlstate, res.message);
-	ck_assert_uint_eq(res.commit_seq, 1);
+	ck_assert_uint_eq(res.commit_seq, 2);
 	ck_assert_str_eq(res.sqlstate, "00000");
 	ck_assert_int_eq(count_rows(""), 2);	/* visible in the cache once acknowledged */
 
 	commit_sql(c, "DELETE FROM t WHERE k = 'k1'", &res);
 	ck_assert(res.committed);
-	ck_assert_uint_eq(res.commit_seq, 2);
-	ck_assert_uint_eq(writer_newest_seq(c), 2);
+	ck_assert_uint_eq(res.commit_seq, 3);
+	ck_assert_uint_eq(writer_newest_seq(c), 3);
 	ck_assert_int_eq(count_rows(""), 1);
 
 	ck_assert_int_eq(writer_wait_notify(sub, 5000, &newest), RL_OK);
-	ck_assert_uint_eq(newest, 1);
-	ck_assert_int_eq(writer_wait_notify(sub, 5000, &newest), RL_OK);
 	ck_assert_uint_eq(newest, 2);
+	ck_assert_int_eq(writer_wait_notify(sub, 5000, &newest), RL_OK);
+	ck_assert_uint_eq(newest, 3);
 	ck_assert_int_eq(writer_wait_notify(sub, 100, &newest), RL_NOT_FOUND);
 
 	/* a changeset from an old snapshot touching a changed row: 40001, the writer goes on */
@@ -268,7 +270,7 @@ START_TEST(test_group_commit)
 
 		ck_assert_int_eq(writer_subscribe(c), RL_OK);
 		ck_assert_int_eq(writer_wait_notify(c, 5000, &newest), RL_OK);
-		ck_assert_uint_eq(newest, 1 + COMMITTERS * COMMITS_EACH);
+		ck_assert_uint_eq(newest, 2 + COMMITTERS * COMMITS_EACH);	/* after registry and t */
 		writer_disconnect(c);
 	}
 	ck_assert_int_eq(count_rows(""), COMMITTERS * COMMITS_EACH);
@@ -332,6 +334,69 @@ START_TEST(test_fenced_writer)
 }
 END_TEST
 
+START_TEST(test_databases)
+{
+	WriterConn *c,
+			   *lake;
+	WriterCommitResult res;
+	uint32_t	datid = 0;
+	char		lake_cache[600];
+	RlBuf		cs;
+	struct stat st;
+
+	start_writer();
+	ck_assert_int_eq(catalog_find_database(dir, "postgres", &datid), RL_OK);
+	ck_assert_uint_eq(datid, CACHE_POSTGRES_DATID);
+	ck_assert_int_eq(catalog_find_database(dir, "template1", &datid), RL_OK);
+	ck_assert_int_eq(catalog_find_database(dir, "lake", &datid), RL_NOT_FOUND);
+
+	/* CREATE DATABASE is a commit to the postgres catalog's registry */
+	c = writer_connect(socket_path);
+	changeset_of("INSERT INTO rl_database VALUES (3, 'lake')", &cs);
+	ck_assert_int_eq(writer_commit(c, 0, cs.data, cs.len, &res), RL_OK);
+	ck_assert(res.committed);
+	rlbuf_free(&cs);
+	ck_assert_int_eq(catalog_find_database(dir, "lake", &datid), RL_OK);
+	ck_assert_uint_eq(datid, 3);
+	catalog_cache_path(lake_cache, sizeof(lake_cache), dir, 3);
+	ck_assert_int_eq(stat(lake_cache, &st), 0);
+
+	/* its catalog is independent: its own cache, its own sequence of commits */
+	lake = writer_connect(socket_path);
+	ck_assert_int_eq(writer_attach(lake, 3), RL_OK);
+	{
+		sqlite3    *db;
+		CacheCapture *capture;
+
+		ck_assert_int_eq(sqlite3_open(lake_cache, &db), SQLITE_OK);
+		ck_assert_int_eq(cache_capture_begin(db, &capture), RL_OK);
+		ck_assert_int_eq(sqlite3_exec(db, "INSERT INTO rl_relation VALUES (1, 't', '" T_SQL "');" T_SQL ";"
+									  "INSERT INTO t VALUES (NULL, 'x', 'y')", NULL, NULL, NULL), SQLITE_OK);
+		rlbuf_init(&cs);
+		ck_assert_int_eq(cache_capture_end(capture, &cs), RL_OK);
+		sqlite3_close(db);
+	}
+	ck_assert_int_eq(writer_commit(lake, 0, cs.data, cs.len, &res), RL_OK);
+	ck_assert_msg(res.committed, "%s %s", res.sqlstate, res.message);
+	ck_assert_uint_eq(res.commit_seq, 1);
+	rlbuf_free(&cs);
+
+	/* DROP DATABASE: gone from the registry, its cache removed, commits refused */
+	changeset_of("DELETE FROM rl_database WHERE datname = 'lake'", &cs);
+	ck_assert_int_eq(writer_commit(c, 0, cs.data, cs.len, &res), RL_OK);
+	ck_assert(res.committed);
+	rlbuf_free(&cs);
+	ck_assert_int_eq(catalog_find_database(dir, "lake", &datid), RL_NOT_FOUND);
+	ck_assert_int_eq(stat(lake_cache, &st), -1);
+	ck_assert_int_eq(writer_commit(lake, 0, "", 0, &res), RL_OK);
+	ck_assert(!res.committed);
+	ck_assert_str_eq(res.sqlstate, "3D000");
+	writer_disconnect(lake);
+	writer_disconnect(c);
+	ck_assert_int_eq(WEXITSTATUS(stop_writer()), 0);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -343,6 +408,7 @@ main(void)
 	tcase_add_test(tc, test_group_commit);
 	tcase_add_test(tc, test_malformed_frame);
 	tcase_add_test(tc, test_fenced_writer);
+	tcase_add_test(tc, test_databases);
 	suite_add_tcase(s, tc);
 	return test_run_suite(s);
 }
