@@ -40,6 +40,7 @@ typedef struct ErrorData
 {
 	int			elevel;
 	const char *sqlstate;		/* five characters, e.g. "42P01" */
+	char		sqlstate_buf[6];	/* errcode() copies here: callers may pass a temporary */
 	char	   *message;
 	char	   *detail;
 	char	   *hint;

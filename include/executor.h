@@ -9,8 +9,10 @@
  *   ExecutorStart/Next/CommandTag   run it: rows of Values, then a command tag
  *
  * The protocol layer (simple and extended query, COPY) only sees AnalyzedStmt and
- * ExecState; what a statement may read (constants now, the catalog's relations
- * next) is the analyser's business. Unsupported statements fail at analysis with
+ * ExecState. A statement without relations is evaluated here; one that reads or
+ * writes relations is translated by the analyser into SQLite SQL (SqlStatement)
+ * over the catalog cache, run by cache.c inside the transaction's snapshot, its
+ * writes captured as a changeset. Unsupported statements fail at analysis with
  * 0A000 naming the construct.
  */
 #ifndef RL_EXECUTOR_H
@@ -20,6 +22,7 @@
 #include <stdint.h>
 
 #include "copyfmt.h"
+#include "rl_buffer.h"
 #include "typio.h"
 
 struct PgQuery__Node;
@@ -54,7 +57,8 @@ typedef enum StatementKind
 {
 	STMT_ROWS,					/* returns rows: SELECT, VALUES, SHOW */
 	STMT_UTILITY,				/* SET, BEGIN, DISCARD, ...: a command tag only */
-	STMT_COPY_OUT				/* COPY (query) TO STDOUT */
+	STMT_COPY_OUT,				/* COPY (query) TO STDOUT */
+	STMT_COPY_IN				/* COPY table FROM STDIN */
 } StatementKind;
 
 /* A typed expression tree, the analyser's output. */
@@ -76,8 +80,18 @@ typedef enum ExprKind
 	EXPR_IS_NULL,
 	EXPR_IS_NOT_NULL,
 	EXPR_BOOLTEST,
-	EXPR_SRF_VALUE				/* the current value of the statement's set-returning function */
+	EXPR_SRF_VALUE,				/* the current value of the statement's set-returning function */
+	EXPR_VAR,					/* a column of a relation: sql is its SQLite reference */
+	EXPR_AGG,					/* an aggregate: sql is SQLite's function name */
+	EXPR_SUBLINK				/* a subquery: sql is its SQLite text */
 } ExprKind;
+
+typedef enum SubLinkKind
+{
+	SUBLINK_EXISTS,
+	SUBLINK_IN,					/* args[0] IN (subquery) */
+	SUBLINK_EXPR				/* (subquery) as a value */
+} SubLinkKind;
 
 typedef enum ExprOp
 {
@@ -115,7 +129,32 @@ typedef struct Expr
 	int			nargs;
 	struct Expr **args;			/* CASE: WHEN/THEN pairs; COALESCE etc.: the list */
 	struct Expr *defresult;		/* CASE: ELSE (NULL const if absent) */
+	const char *sql;			/* EXPR_VAR, EXPR_AGG, EXPR_SUBLINK */
+	SubLinkKind sublink;		/* EXPR_SUBLINK */
+	bool		agg_star;		/* EXPR_AGG: count(*) */
+	bool		agg_distinct;	/* EXPR_AGG: f(DISTINCT x) */
 } Expr;
+
+/*
+ * A statement for SQLite. Its ?1..?n are binds[0..n-1]: an EXPR_CONST or
+ * EXPR_PARAM is bound by value (in the canonical SQLite form of its type), any
+ * other expression by pointer, for rl_eval(?k, args...) to evaluate it with
+ * PostgreSQL's semantics (cache.c).
+ */
+typedef struct SqlStatement
+{
+	const char *sql;
+	int			nbinds;
+	struct Expr **binds;
+} SqlStatement;
+
+/* What a statement writes, which decides how cache.c runs it. */
+typedef enum CacheTarget
+{
+	CACHE_READ,					/* nothing: the transaction's snapshot */
+	CACHE_WRITE_MAIN,			/* the catalog: captured as a changeset */
+	CACHE_WRITE_TEMP			/* the session's temporary tables only */
+} CacheTarget;
 
 /* The executable part of an analysed SELECT / VALUES. */
 typedef struct Plan
@@ -147,7 +186,10 @@ typedef enum UtilityKind
 	UTIL_DISCARD_ALL,
 	UTIL_DISCARD_OTHER,
 	UTIL_DEALLOCATE,
-	UTIL_DEALLOCATE_ALL
+	UTIL_DEALLOCATE_ALL,
+	UTIL_CREATE_DATABASE,
+	UTIL_DROP_DATABASE,
+	UTIL_CACHE					/* DML / DDL: the statements in sql */
 } UtilityKind;
 
 typedef struct AnalyzedStmt
@@ -164,6 +206,14 @@ typedef struct AnalyzedStmt
 	const char *value;			/* SET value */
 	struct AnalyzedStmt *copy_query;	/* STMT_COPY_OUT */
 	CopyOptions copy;
+	CacheTarget target;
+	int			nsql;			/* run in order on the cache; the last yields the rows */
+	SqlStatement *sql;			/* (STMT_COPY_IN: one INSERT, $n = column n) */
+	bool		missing_ok;		/* DROP DATABASE IF EXISTS */
+	const char *notice;			/* IF [NOT] EXISTS: the NOTICE instead of running ... */
+	const char *notice_code;	/* ... and its SQLSTATE */
+	const char *temp_table;		/* CREATE TEMP TABLE: its name ... */
+	bool		on_commit_drop; /* ... and whether COMMIT drops it */
 } AnalyzedStmt;
 
 /*
@@ -179,6 +229,8 @@ typedef struct ExecState ExecState;
 
 /* Start running stmt with params (one Value per parameter, already typed). */
 ExecState  *ExecutorStart(AnalyzedStmt *stmt, const Value *params);
+/* COPY FROM: insert the rows (stmt->ncolumns Values each); returns how many. */
+int64_t		ExecutorInsertRows(AnalyzedStmt *stmt, const Value *rows, int64_t nrows);
 /* The next row (ncolumns Values valid until the next call), or false at the end. */
 bool		ExecutorNext(ExecState *es, Value **row);
 /* The CommandComplete tag once done; nrows is what this run returned. */
@@ -190,5 +242,44 @@ const FuncDesc *LookupBuiltinFunction(const char *name, int nargs, const Oid *ar
 Value		ExecEvalExpr(ExecState *es, const Expr *expr);
 /* Cast a value to another type as CAST(... AS type) does. */
 Value		ExecCastValue(const Value *v, Oid target, int32_t typmod);
+
+/* ---------- the catalog cache (cache.c) ---------- */
+
+/* A relation as the analyser sees it: its columns without the hidden row id. */
+typedef struct CacheRelation
+{
+	const char *name;
+	bool		temp;
+	int			ncolumns;
+	ResultColumn *columns;
+} CacheRelation;
+
+/* Open DATADIR's cache for this backend (at session start). */
+void		CacheOpen(const char *path);
+/* NULL if there is none; schema NULL searches pg_temp then public. */
+CacheRelation *CacheLookupRelation(const char *schema, const char *name);
+/* Whether a temporary table of that name exists. */
+bool		CacheTempRelationExists(const char *name);
+
+/*
+ * Around each statement (analysis and execution): Begin sets the cache up as
+ * the transaction sees it (40001 if its snapshot is gone), End keeps what the
+ * statement wrote; an ERROR in between is cleaned up by CacheAbortStatement.
+ */
+void		CacheStatementBegin(CacheTarget target);
+void		CacheStatementEnd(void);
+void		CacheAbortStatement(void);
+/* End the transaction: Commit sends its changeset to the writer (may ERROR). */
+void		CacheCommitTransaction(void);
+void		CacheAbortTransaction(void);
+/* A temporary table created by this transaction (dropped by ROLLBACK, or COMMIT too). */
+void		CacheRememberTempTable(const char *name, bool on_commit_drop);
+
+/*
+ * Run one statement; rows (ncolumns typed as columns) are collected in the
+ * current memory context. Returns the number of rows it changed.
+ */
+int64_t		CacheExecute(const SqlStatement *stmt, const Value *params, int ncolumns,
+						 const ResultColumn *columns, Value **rows, int64_t *nrows);
 
 #endif

@@ -56,6 +56,21 @@ void		InitializeGUCOptions(void);
  */
 bool		set_config_option(const char *name, const char *value, GucSource source,
 							  bool is_reload, const char **errmsg, const char **sqlstate);
+/*
+ * SET LOCAL: as set_config_option with PGC_S_SESSION, but the value lasts until
+ * the end of the transaction; outside one it changes nothing (PostgreSQL warns).
+ */
+bool		set_config_option_local(const char *name, const char *value,
+									const char **errmsg, const char **sqlstate);
+
+/*
+ * Transaction boundaries (called by xact.c): from AtStart_GUC on, session
+ * changes are remembered; AtEOXact_GUC(false) undoes them all, (true) keeps SET
+ * and reverts SET LOCAL. A second AtEOXact_GUC without AtStart_GUC does nothing.
+ */
+void		AtStart_GUC(void);
+void		AtEOXact_GUC(bool isCommit);
+
 /* The current value as text (SHOW), or NULL for an unknown name. */
 const char *GetConfigOption(const char *name);
 /* RESET name / RESET ALL: back to the value before the session's SET. */

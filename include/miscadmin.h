@@ -13,6 +13,7 @@
 #define RL_MISCADMIN_H
 
 #include <signal.h>
+#include <stdint.h>
 #include <stdbool.h>
 
 extern volatile sig_atomic_t InterruptPending;
@@ -26,6 +27,7 @@ extern int	MyProcPid;
 /* Who this session is: set once authentication succeeded. */
 extern const char *MyUserName;
 extern const char *MyDatabaseName;
+extern uint32_t MyDatabaseId;	/* its datid in the registry (catalog_cache.h) */
 
 /* Install the backend's SIGINT/SIGTERM/SIGQUIT/SIGHUP handlers; sock gets the SIGQUIT notice. */
 void		InitBackendSignals(int client_sock);

@@ -5,6 +5,7 @@
  * A Value carries its type OID and a fixed representation per type:
  *   bool                          b
  *   int2, int4, int8, oid         i
+ *   tid                           i: (block << 16) | offset
  *   float4, float8                f
  *   date                          i: days since 2000-01-01
  *   time                          i: microseconds since midnight
@@ -40,6 +41,7 @@ typedef uint32_t Oid;
 #define INT4OID				23
 #define TEXTOID				25
 #define OIDOID				26
+#define TIDOID				27
 #define JSONOID				114
 #define FLOAT4OID			700
 #define FLOAT8OID			701

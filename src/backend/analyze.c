@@ -16,6 +16,7 @@
 #include <pg_query.h>
 #include <pg_query/pg_query.pb-c.h>
 
+#include "catalog_cache.h"
 #include "elog.h"
 #include "executor.h"
 #include "mcxt.h"
@@ -30,6 +31,10 @@ typedef struct ParseState
 	Expr	  **params_seen;	/* first use of each parameter, to retype it */
 	Expr	   *srf;			/* the set-returning function seen, if any */
 	bool		params_allowed; /* false for a simple Query */
+	struct Scope *scope;		/* the relations column references see (innermost) */
+	struct CteItem *ctes;		/* WITH queries in scope */
+	int			nbinds;			/* the SqlStatement being generated: ?1..?nbinds */
+	Expr	  **binds;
 } ParseState;
 
 /* ---------- parsing ---------- */
@@ -319,6 +324,9 @@ coerce_all(ParseState *ps, Expr **exprs, int n, Oid type, const char *context)
 /* ---------- expressions ---------- */
 
 static Expr *transform_expr(ParseState *ps, Node *node);
+static Expr *transform_column_ref(ParseState *ps, PgQuery__ColumnRef *cr);
+static Expr *transform_sublink(ParseState *ps, PgQuery__SubLink *sl);
+static Expr *transform_aggregate(ParseState *ps, PgQuery__FuncCall *fc, const char *name);
 
 static Expr **
 transform_list(ParseState *ps, Node **nodes, size_t n)
@@ -658,7 +666,10 @@ static Expr *
 transform_func(ParseState *ps, PgQuery__FuncCall *fc)
 {
 	const char *name = string_value(fc->funcname[fc->n_funcname - 1]);
+	Expr	   *agg = transform_aggregate(ps, fc, name);
 
+	if (agg != NULL)
+		return agg;
 	if (fc->agg_star || fc->agg_distinct || fc->n_agg_order || fc->agg_filter)
 		not_supported(ps, "aggregate functions", fc->location);
 	if (fc->over)
@@ -889,24 +900,9 @@ transform_expr(ParseState *ps, Node *node)
 		case PG_QUERY__NODE__NODE_COLLATE_CLAUSE:
 			return transform_expr(ps, node->collate_clause->arg);	/* C collation only */
 		case PG_QUERY__NODE__NODE_COLUMN_REF:
-			{
-				PgQuery__ColumnRef *cr = node->column_ref;
-				Node	   *last = cr->fields[cr->n_fields - 1];
-
-				if (last->node_case == PG_QUERY__NODE__NODE_A_STAR)
-					ereport(ERROR,
-							errcode(ERRCODE_SYNTAX_ERROR),
-							errmsg("SELECT * with no tables specified is not valid"),
-							errposition(char_position(ps, cr->location)));
-				ereport(ERROR,
-						errcode(ERRCODE_UNDEFINED_COLUMN),
-						errmsg("column \"%s\" does not exist", string_value(last)),
-						errposition(char_position(ps, cr->location)));
-				return NULL;
-			}
+			return transform_column_ref(ps, node->column_ref);
 		case PG_QUERY__NODE__NODE_SUB_LINK:
-			not_supported(ps, "subqueries", node->sub_link->location);
-			return NULL;
+			return transform_sublink(ps, node->sub_link);
 		default:
 			not_supported(ps, node_name(node), -1);
 			return NULL;
@@ -1020,38 +1016,1577 @@ analyze_values(ParseState *ps, PgQuery__SelectStmt *sel, AnalyzedStmt *stmt, Pla
 	}
 }
 
+/* ---------- relations: SQL for the catalog cache ---------- */
+
+/*
+ * A statement that reads or writes relations is generated as SQLite SQL while
+ * it is analysed: expressions are typed as above, then written out by
+ * deparse(), constants and parameters as bound values (?n) and whatever SQLite
+ * cannot compute as PostgreSQL does through rl_eval(?n, args...) (cache.c).
+ */
+
+typedef struct RangeItem
+{
+	const char *alias;			/* what column references qualify with */
+	int			ncolumns;
+	ResultColumn *columns;
+	bool		is_table;		/* has ctid (its _rl_rowid) */
+	bool		bare;			/* columns unqualified (SQLite's RETURNING) */
+} RangeItem;
+
+typedef struct Scope
+{
+	int			nitems;
+	RangeItem **items;
+	struct Scope *parent;
+} Scope;
+
+typedef struct CteItem
+{
+	const char *name;
+	int			ncolumns;
+	ResultColumn *columns;
+	struct CteItem *next;
+} CteItem;
+
+/* The analysed query: its SQLite text and its result columns. */
+typedef struct Query
+{
+	char	   *sql;
+	int			ncolumns;
+	ResultColumn *columns;
+} Query;
+
+static void analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targets,
+						  Query *q);
+
+/* quote_ident -- a SQLite identifier in double quotes */
+static char *
+quote_ident(const char *name)
+{
+	char	   *q = sqlite3_mprintf("\"%w\"", name);
+	char	   *s = pstrdup(q);
+
+	sqlite3_free(q);
+	return s;
+}
+
+static int
+add_bind(ParseState *ps, Expr *e)
+{
+	ps->binds = repalloc(ps->binds, sizeof(Expr *) * (size_t) (ps->nbinds + 1));
+	ps->binds[ps->nbinds++] = e;
+	return ps->nbinds;
+}
+
+/* native_compare -- whether SQLite compares the canonical forms of type as PostgreSQL does */
+static bool
+native_compare(Oid type)
+{
+	return type != NUMERICOID && type != INTERVALOID && type != JSONOID && type != JSONBOID &&
+		type != BPCHAROID;
+}
+
+/* same_canonical_form -- a cast SQLite need not do (varchar to text, int4 to int8, ...) */
+static bool
+same_canonical_form(Oid from, Oid to, int32_t typmod)
+{
+	if (typmod >= 0)
+		return false;
+	if (is_string(from) && is_string(to))
+		return to == TEXTOID || to == VARCHAROID;
+	return (from == INT2OID || from == INT4OID) && (to == INT4OID || to == INT8OID) &&
+		numeric_rank(from) <= numeric_rank(to);
+}
+
+static void deparse(ParseState *ps, RlBuf *out, Expr *e);
+
+static void
+deparse_list(ParseState *ps, RlBuf *out, Expr **args, int n, const char *sep)
+{
+	for (int i = 0; i < n; i++)
+	{
+		if (i > 0)
+			rlbuf_append_str(out, sep);
+		deparse(ps, out, args[i]);
+	}
+}
+
+/* deparse -- e as a SQLite expression */
+static void
+deparse(ParseState *ps, RlBuf *out, Expr *e)
+{
+	static const char *const cmp[] = {"=", "<>", "<", "<=", ">", ">=", "IS NOT", "IS"};
+
+	switch (e->kind)
+	{
+		case EXPR_CONST:
+		case EXPR_PARAM:
+			rlbuf_printf(out, "?%d", add_bind(ps, e));
+			return;
+		case EXPR_VAR:
+			rlbuf_append_str(out, e->sql);
+			return;
+		case EXPR_AND:
+		case EXPR_OR:
+			rlbuf_append_str(out, "(");
+			deparse_list(ps, out, e->args, e->nargs, e->kind == EXPR_AND ? " AND " : " OR ");
+			rlbuf_append_str(out, ")");
+			return;
+		case EXPR_NOT:
+			rlbuf_append_str(out, "(NOT ");
+			deparse(ps, out, e->args[0]);
+			rlbuf_append_str(out, ")");
+			return;
+		case EXPR_IS_NULL:
+		case EXPR_IS_NOT_NULL:
+			rlbuf_append_str(out, "(");
+			deparse(ps, out, e->args[0]);
+			rlbuf_append_str(out, e->kind == EXPR_IS_NULL ? " IS NULL)" : " IS NOT NULL)");
+			return;
+		case EXPR_BOOLTEST:
+			{
+				static const char *const tests[] = {"", " IS 1", " IS NOT 1", " IS 0", " IS NOT 0",
+				" IS NULL", " IS NOT NULL"};
+
+				rlbuf_append_str(out, "(");
+				deparse(ps, out, e->args[0]);
+				rlbuf_printf(out, "%s)", tests[e->booltest >= 1 && e->booltest <= 6 ? e->booltest : 0]);
+				return;
+			}
+		case EXPR_CASE:
+			rlbuf_append_str(out, "CASE");
+			for (int i = 0; i < e->nargs; i += 2)
+			{
+				rlbuf_append_str(out, " WHEN ");
+				deparse(ps, out, e->args[i]);
+				rlbuf_append_str(out, " THEN ");
+				deparse(ps, out, e->args[i + 1]);
+			}
+			rlbuf_append_str(out, " ELSE ");
+			deparse(ps, out, e->defresult);
+			rlbuf_append_str(out, " END");
+			return;
+		case EXPR_COALESCE:
+			rlbuf_append_str(out, e->nargs > 1 ? "coalesce(" : "(");
+			deparse_list(ps, out, e->args, e->nargs, ", ");
+			rlbuf_append_str(out, ")");
+			return;
+		case EXPR_AGG:
+			rlbuf_printf(out, "%s(%s", e->sql, e->agg_distinct ? "DISTINCT " : "");
+			if (e->agg_star)
+				rlbuf_append_str(out, "*");
+			deparse_list(ps, out, e->args, e->nargs, ", ");
+			rlbuf_append_str(out, ")");
+			return;
+		case EXPR_SUBLINK:
+			if (e->sublink == SUBLINK_IN)
+			{
+				rlbuf_append_str(out, "(");
+				deparse(ps, out, e->args[0]);
+				rlbuf_printf(out, " IN (%s))", e->sql);
+			}
+			else if (e->sublink == SUBLINK_EXISTS)
+				rlbuf_printf(out, "EXISTS (%s)", e->sql);
+			else
+				rlbuf_printf(out, "(SELECT rl_scalar(\"_rl_c1\") FROM (%s))", e->sql);
+			return;
+		case EXPR_OP:
+			if (e->op >= OP_EQ && e->op <= OP_NOT_DISTINCT && native_compare(e->args[0]->type))
+			{
+				rlbuf_append_str(out, "(");
+				deparse(ps, out, e->args[0]);
+				rlbuf_printf(out, " %s ", cmp[e->op - OP_EQ]);
+				deparse(ps, out, e->args[1]);
+				rlbuf_append_str(out, ")");
+				return;
+			}
+			break;
+		case EXPR_CAST:
+			if (same_canonical_form(e->args[0]->type, e->type, e->typmod))
+			{
+				deparse(ps, out, e->args[0]);
+				return;
+			}
+			break;
+		case EXPR_SRF_VALUE:
+			not_supported(ps, "set-returning functions in queries over tables", e->location);
+			return;
+		default:
+			break;
+	}
+	/* everything else: evaluated by the executor, its arguments by SQLite */
+	rlbuf_printf(out, "rl_eval(?%d", add_bind(ps, e));
+	for (int i = 0; i < e->nargs; i++)
+	{
+		rlbuf_append_str(out, ", ");
+		deparse(ps, out, e->args[i]);
+	}
+	rlbuf_append_str(out, ")");
+}
+
+static char *
+deparse_to_string(ParseState *ps, Expr *e)
+{
+	RlBuf		b;
+
+	rlbuf_init(&b);
+	deparse(ps, &b, e);
+	char	   *s = pstrdup(rlbuf_cstr(&b));
+
+	rlbuf_free(&b);
+	return s;
+}
+
+/* ---------- names ---------- */
+
+static RangeItem *
+make_range_item(const char *alias, int ncolumns, ResultColumn *columns, PgQuery__Alias *a)
+{
+	RangeItem  *item = palloc0(sizeof(RangeItem));
+
+	item->alias = a && is_set(a->aliasname) ? a->aliasname : alias;
+	item->ncolumns = ncolumns;
+	item->columns = palloc(sizeof(ResultColumn) * (size_t) (ncolumns ? ncolumns : 1));
+	memcpy(item->columns, columns, sizeof(ResultColumn) * (size_t) ncolumns);
+	for (size_t i = 0; a && i < a->n_colnames && (int) i < ncolumns; i++)
+		item->columns[i].name = string_value(a->colnames[i]);
+	return item;
+}
+
+static void
+scope_add(Scope *scope, RangeItem *item)
+{
+	scope->items = repalloc(scope->items, sizeof(RangeItem *) * (size_t) (scope->nitems + 1));
+	scope->items[scope->nitems++] = item;
+}
+
+static Expr *
+make_var(const RangeItem *item, const char *column, Oid type, int32_t typmod, int location)
+{
+	Expr	   *e = make_expr(EXPR_VAR, type, location);
+
+	e->typmod = typmod;
+	e->sql = item->bare ? quote_ident(column) : psprintf("%s.%s", quote_ident(item->alias), quote_ident(column));
+	return e;
+}
+
+/* item_column -- a column of item by name (ctid for tables), or NULL */
+static Expr *
+item_column(const RangeItem *item, const char *name, int location)
+{
+	for (int i = 0; i < item->ncolumns; i++)
+		if (strcmp(item->columns[i].name, name) == 0)
+			return make_var(item, name, item->columns[i].type, item->columns[i].typmod, location);
+	if (item->is_table && strcmp(name, "ctid") == 0)
+		return make_var(item, CACHE_ROWID_COLUMN, TIDOID, -1, location);
+	return NULL;
+}
+
+static const RangeItem *
+find_item(ParseState *ps, const char *alias, int location)
+{
+	for (Scope *s = ps->scope; s != NULL; s = s->parent)
+		for (int i = 0; i < s->nitems; i++)
+			if (strcmp(s->items[i]->alias, alias) == 0)
+				return s->items[i];
+	ereport(ERROR,
+			errcode(ERRCODE_UNDEFINED_TABLE),
+			errmsg("missing FROM-clause entry for table \"%s\"", alias),
+			errposition(char_position(ps, location)));
+	return NULL;
+}
+
+static Expr *
+transform_column_ref(ParseState *ps, PgQuery__ColumnRef *cr)
+{
+	Node	   *last = cr->fields[cr->n_fields - 1];
+	const char *name = string_value(last);
+
+	if (last->node_case == PG_QUERY__NODE__NODE_A_STAR)
+		ereport(ERROR,
+				errcode(ERRCODE_SYNTAX_ERROR),
+				errmsg(ps->scope ? "row expressions with * are not supported"
+					   : "SELECT * with no tables specified is not valid"),
+				errposition(char_position(ps, cr->location)));
+	if (cr->n_fields >= 2)
+	{
+		const char *alias = string_value(cr->fields[cr->n_fields - 2]);
+		Expr	   *e = item_column(find_item(ps, alias, cr->location), name, cr->location);
+
+		if (e == NULL)
+			ereport(ERROR,
+					errcode(ERRCODE_UNDEFINED_COLUMN),
+					errmsg("column %s.%s does not exist", alias, name),
+					errposition(char_position(ps, cr->location)));
+		return e;
+	}
+	for (Scope *s = ps->scope; s != NULL; s = s->parent)
+	{
+		Expr	   *found = NULL;
+
+		for (int i = 0; i < s->nitems; i++)
+		{
+			Expr	   *e = item_column(s->items[i], name, cr->location);
+
+			if (e != NULL && found != NULL)
+				ereport(ERROR,
+						errcode(ERRCODE_AMBIGUOUS_COLUMN),
+						errmsg("column reference \"%s\" is ambiguous", name),
+						errposition(char_position(ps, cr->location)));
+			found = found ? found : e;
+		}
+		if (found)
+			return found;
+	}
+	ereport(ERROR,
+			errcode(ERRCODE_UNDEFINED_COLUMN),
+			errmsg("column \"%s\" does not exist", name),
+			errposition(char_position(ps, cr->location)));
+	return NULL;
+}
+
+/* transform_aggregate -- count, sum, avg, min, max, bool_and/or, string_agg; NULL if name is none */
+static Expr *
+transform_aggregate(ParseState *ps, PgQuery__FuncCall *fc, const char *name)
+{
+	static const char *const aggs[] = {"count", "sum", "avg", "min", "max", "bool_and", "bool_or",
+	"every", "string_agg"};
+	bool		found = false;
+
+	for (size_t i = 0; i < sizeof(aggs) / sizeof(aggs[0]); i++)
+		found |= strcmp(name, aggs[i]) == 0;
+	if (!found || fc->over || (fc->n_funcname > 1 && strcmp(string_value(fc->funcname[0]), "pg_catalog") != 0))
+		return NULL;
+	if (ps->scope == NULL)
+		not_supported(ps, "aggregate functions without FROM", fc->location);
+	if (fc->n_agg_order || fc->agg_filter)
+		not_supported(ps, "ORDER BY or FILTER in aggregates", fc->location);
+
+	Expr	   *e = make_expr(EXPR_AGG, INT8OID, fc->location);
+
+	e->agg_star = fc->agg_star;
+	e->agg_distinct = fc->agg_distinct;
+	e->nargs = (int) fc->n_args;
+	e->args = transform_list(ps, fc->args, fc->n_args);
+	e->sql = name;
+	int			want = strcmp(name, "string_agg") == 0 ? 2 : strcmp(name, "count") == 0 && fc->agg_star ? 0 : 1;
+
+	if (e->nargs != want)
+		ereport(ERROR,
+				errcode(ERRCODE_UNDEFINED_FUNCTION),
+				errmsg("function %s with %d arguments does not exist", name, e->nargs),
+				errposition(char_position(ps, fc->location)));
+	for (int i = 0; i < e->nargs; i++)
+		if (e->args[i]->type == UNKNOWNOID)
+			e->args[i] = coerce_expr(ps, e->args[i], TEXTOID, -1, false);
+	Oid			t = e->nargs ? e->args[0]->type : InvalidOid;
+
+	if (strcmp(name, "count") == 0)
+		return e;
+	if (strcmp(name, "min") == 0 || strcmp(name, "max") == 0)
+		e->type = t;
+	else if (strcmp(name, "sum") == 0 || strcmp(name, "avg") == 0)
+	{
+		if (!is_numeric(t))
+			ereport(ERROR,
+					errcode(ERRCODE_UNDEFINED_FUNCTION),
+					errmsg("function %s(%s) does not exist", name, typio_format_type(t)),
+					errposition(char_position(ps, fc->location)));
+		e->type = t == FLOAT4OID || t == FLOAT8OID ? (name[0] == 's' ? t : FLOAT8OID)
+			: name[0] == 's' && (t == INT2OID || t == INT4OID) ? INT8OID : NUMERICOID;
+	}
+	else if (strcmp(name, "string_agg") == 0)
+	{
+		e->args[0] = coerce_or_fail(ps, e->args[0], TEXTOID, "string_agg");
+		e->args[1] = coerce_or_fail(ps, e->args[1], TEXTOID, "string_agg");
+		e->sql = "group_concat";
+		e->type = TEXTOID;
+	}
+	else
+	{
+		e->args[0] = coerce_or_fail(ps, e->args[0], BOOLOID, name);
+		e->sql = strcmp(name, "bool_or") == 0 ? "max" : "min";
+		e->type = BOOLOID;
+	}
+	return e;
+}
+
+static Expr *
+transform_sublink(ParseState *ps, PgQuery__SubLink *sl)
+{
+	Query		q;
+	Expr	   *e = make_expr(EXPR_SUBLINK, BOOLOID, sl->location);
+
+	if (sl->subselect->node_case != PG_QUERY__NODE__NODE_SELECT_STMT)
+		not_supported(ps, "this subquery", sl->location);
+	analyze_query(ps, sl->subselect->select_stmt, NULL, &q);
+	e->sql = q.sql;
+	switch (sl->sub_link_type)
+	{
+		case PG_QUERY__SUB_LINK_TYPE__EXISTS_SUBLINK:
+			e->sublink = SUBLINK_EXISTS;
+			return e;
+		case PG_QUERY__SUB_LINK_TYPE__EXPR_SUBLINK:
+			if (q.ncolumns != 1)
+				ereport(ERROR,
+						errcode(ERRCODE_SYNTAX_ERROR),
+						errmsg("subquery must return only one column"),
+						errposition(char_position(ps, sl->location)));
+			e->sublink = SUBLINK_EXPR;
+			e->type = q.columns[0].type;
+			return e;
+		case PG_QUERY__SUB_LINK_TYPE__ANY_SUBLINK:
+			if (sl->n_oper_name == 0 || strcmp(string_value(sl->oper_name[0]), "=") == 0)
+			{
+				Expr	   *test = transform_expr(ps, sl->testexpr);
+
+				if (q.ncolumns != 1)
+					ereport(ERROR,
+							errcode(ERRCODE_SYNTAX_ERROR),
+							errmsg("subquery has too many columns"),
+							errposition(char_position(ps, sl->location)));
+				test = coerce_expr(ps, test, q.columns[0].type, -1, false);
+				if (test == NULL)
+					no_operator(ps, "=", transform_expr(ps, sl->testexpr),
+								make_expr(EXPR_CONST, q.columns[0].type, -1), sl->location);
+				e->sublink = SUBLINK_IN;
+				e->nargs = 1;
+				e->args = palloc(sizeof(Expr *));
+				e->args[0] = test;
+				return e;
+			}
+			/* fall through */
+		default:
+			not_supported(ps, "this kind of subquery", sl->location);
+			return NULL;
+	}
+}
+
+/* ---------- FROM ---------- */
+
+static const char *
+relation_sql(const CacheRelation *rel)
+{
+	return psprintf("%s.%s", rel->temp ? "temp" : "main", quote_ident(rel->name));
+}
+
+/* lookup_relation -- a table by RangeVar: 42P01 if there is none */
+static CacheRelation *
+lookup_relation(ParseState *ps, PgQuery__RangeVar *rv)
+{
+	const char *schema = is_set(rv->schemaname) ? rv->schemaname : NULL;
+	CacheRelation *rel = CacheLookupRelation(schema, rv->relname);
+
+	if (schema && strcmp(schema, "public") != 0 && strcmp(schema, "pg_temp") != 0 &&
+		strcmp(schema, "pg_catalog") != 0 && strcmp(schema, "information_schema") != 0)
+		ereport(ERROR,
+				errcode(ERRCODE_INVALID_SCHEMA_NAME),
+				errmsg("schema \"%s\" does not exist", schema),
+				errposition(char_position(ps, rv->location)));
+	if (rel == NULL)
+		ereport(ERROR,
+				errcode(ERRCODE_UNDEFINED_TABLE),
+				errmsg("relation \"%s%s%s\" does not exist", schema ? schema : "", schema ? "." : "",
+					   rv->relname),
+				errposition(char_position(ps, rv->location)));
+	return rel;
+}
+
+static void transform_from_item(ParseState *ps, Node *node, Scope *scope, RlBuf *sql);
+
+static void
+transform_from_item(ParseState *ps, Node *node, Scope *scope, RlBuf *sql)
+{
+	switch (node->node_case)
+	{
+		case PG_QUERY__NODE__NODE_RANGE_VAR:
+			{
+				PgQuery__RangeVar *rv = node->range_var;
+
+				if (!is_set(rv->schemaname))
+					for (CteItem *c = ps->ctes; c != NULL; c = c->next)
+						if (strcmp(c->name, rv->relname) == 0)
+						{
+							RangeItem  *item = make_range_item(rv->relname, c->ncolumns, c->columns, rv->alias);
+
+							rlbuf_printf(sql, "%s AS %s", quote_ident(c->name), quote_ident(item->alias));
+							scope_add(scope, item);
+							return;
+						}
+				CacheRelation *rel = lookup_relation(ps, rv);
+				RangeItem  *item = make_range_item(rel->name, rel->ncolumns, rel->columns, rv->alias);
+
+				item->is_table = true;
+				rlbuf_printf(sql, "%s AS %s", relation_sql(rel), quote_ident(item->alias));
+				scope_add(scope, item);
+				return;
+			}
+		case PG_QUERY__NODE__NODE_RANGE_SUBSELECT:
+			{
+				PgQuery__RangeSubselect *rs = node->range_subselect;
+				Query		q;
+
+				if (rs->lateral)
+					not_supported(ps, "LATERAL", -1);
+				if (rs->alias == NULL)
+					ereport(ERROR,
+							errcode(ERRCODE_SYNTAX_ERROR),
+							errmsg("subquery in FROM must have an alias"));
+				analyze_query(ps, rs->subquery->select_stmt, NULL, &q);
+				RangeItem  *item = make_range_item(rs->alias->aliasname, q.ncolumns, q.columns, rs->alias);
+
+				rlbuf_printf(sql, "(%s) AS %s", q.sql, quote_ident(item->alias));
+				scope_add(scope, item);
+				return;
+			}
+		case PG_QUERY__NODE__NODE_JOIN_EXPR:
+			{
+				PgQuery__JoinExpr *j = node->join_expr;
+				static const char *const joins[] = {"", " JOIN ", " LEFT JOIN ", " FULL JOIN ", " RIGHT JOIN "};
+
+				if (j->is_natural || j->n_using_clause || j->alias ||
+					j->jointype < PG_QUERY__JOIN_TYPE__JOIN_INNER || j->jointype > PG_QUERY__JOIN_TYPE__JOIN_RIGHT)
+					not_supported(ps, "NATURAL, USING and aliased joins", -1);
+				rlbuf_append_str(sql, "(");
+				transform_from_item(ps, j->larg, scope, sql);
+				rlbuf_append_str(sql, joins[j->jointype]);
+				transform_from_item(ps, j->rarg, scope, sql);
+				if (j->quals)
+				{
+					Scope	   *saved = ps->scope;
+
+					ps->scope = scope;
+					Expr	   *on = coerce_or_fail(ps, transform_expr(ps, j->quals), BOOLOID, "JOIN/ON");
+
+					ps->scope = saved;
+					rlbuf_printf(sql, " ON %s", deparse_to_string(ps, on));
+				}
+				rlbuf_append_str(sql, ")");
+				return;
+			}
+		default:
+			not_supported(ps, node_name(node), -1);
+	}
+}
+
+/* transform_from -- the FROM list into scope (a new level) and its SQL */
+static Scope *
+transform_from(ParseState *ps, Node **items, size_t n, RlBuf *sql)
+{
+	Scope	   *scope = palloc0(sizeof(Scope));
+
+	scope->items = palloc(sizeof(RangeItem *));
+	scope->parent = ps->scope;
+	for (size_t i = 0; i < n; i++)
+	{
+		if (i > 0)
+			rlbuf_append_str(sql, ", ");
+		transform_from_item(ps, items[i], scope, sql);
+	}
+	return scope;
+}
+
+/* transform_with -- WITH queries: their SQL prefix, and names for FROM */
+static void
+transform_with(ParseState *ps, PgQuery__WithClause *with, RlBuf *sql)
+{
+	if (with == NULL)
+		return;
+	if (with->recursive)
+		not_supported(ps, "WITH RECURSIVE", with->location);
+	rlbuf_append_str(sql, "WITH ");
+	for (size_t i = 0; i < with->n_ctes; i++)
+	{
+		PgQuery__CommonTableExpr *cte = with->ctes[i]->common_table_expr;
+		Query		q;
+
+		if (cte->ctequery->node_case != PG_QUERY__NODE__NODE_SELECT_STMT)
+			not_supported(ps, "data-modifying statements in WITH", cte->location);
+		analyze_query(ps, cte->ctequery->select_stmt, NULL, &q);
+		CteItem    *c = palloc0(sizeof(CteItem));
+
+		c->name = cte->ctename;
+		c->ncolumns = q.ncolumns;
+		c->columns = q.columns;
+		for (size_t k = 0; k < cte->n_aliascolnames && (int) k < q.ncolumns; k++)
+			c->columns[k].name = string_value(cte->aliascolnames[k]);
+		c->next = ps->ctes;
+		ps->ctes = c;
+		rlbuf_printf(sql, "%s%s(", i ? ", " : "", quote_ident(c->name));
+		for (int k = 0; k < c->ncolumns; k++)
+			rlbuf_printf(sql, "%s%s", k ? ", " : "", quote_ident(c->columns[k].name));
+		rlbuf_printf(sql, ") AS (%s)", q.sql);
+	}
+	rlbuf_append_str(sql, " ");
+}
+
+/* ---------- SELECT ---------- */
+
+/* target_expr -- a result column, coerced to the target's type when there is one */
+static Expr *
+finish_target(ParseState *ps, Expr *e, const ResultColumn *target)
+{
+	if (target != NULL)
+	{
+		Expr	   *c = coerce_expr(ps, e, target->type, target->typmod, true);
+
+		if (c == NULL)
+			ereport(ERROR,
+					errcode(ERRCODE_DATATYPE_MISMATCH),
+					errmsg("column \"%s\" is of type %s but expression is of type %s", target->name,
+						   typio_format_type(target->type), typio_format_type(e->type)),
+					errhint("You will need to rewrite or cast the expression."),
+					errposition(char_position(ps, e->location)));
+		return c;
+	}
+	return e->type == UNKNOWNOID ? coerce_expr(ps, e, TEXTOID, -1, false) : e;
+}
+
+/* Result columns being built. */
+typedef struct TargetList
+{
+	int			n;
+	Expr	  **exprs;
+	ResultColumn *columns;
+} TargetList;
+
+static void
+add_target(TargetList *tl, Expr *e, const char *name)
+{
+	tl->exprs = repalloc(tl->exprs, sizeof(Expr *) * (size_t) (tl->n + 1));
+	tl->columns = repalloc(tl->columns, sizeof(ResultColumn) * (size_t) (tl->n + 1));
+	tl->exprs[tl->n] = e;
+	tl->columns[tl->n] = (ResultColumn) {name, e->type, e->typmod};
+	tl->n++;
+}
+
+static void
+transform_targets(ParseState *ps, Node **nodes, size_t n, TargetList *tl)
+{
+	tl->exprs = palloc(sizeof(Expr *));
+	tl->columns = palloc(sizeof(ResultColumn));
+	for (size_t i = 0; i < n; i++)
+	{
+		PgQuery__ResTarget *rt = nodes[i]->res_target;
+		Node	   *val = rt->val;
+
+		if (val->node_case == PG_QUERY__NODE__NODE_COLUMN_REF &&
+			val->column_ref->fields[val->column_ref->n_fields - 1]->node_case == PG_QUERY__NODE__NODE_A_STAR)
+		{
+			PgQuery__ColumnRef *cr = val->column_ref;
+			const char *alias = cr->n_fields >= 2 ? string_value(cr->fields[cr->n_fields - 2]) : NULL;
+
+			if (ps->scope == NULL)
+				transform_column_ref(ps, cr);
+			for (int k = 0; k < ps->scope->nitems; k++)
+			{
+				RangeItem  *item = ps->scope->items[k];
+
+				if (alias && strcmp(alias, item->alias) != 0)
+					continue;
+				for (int c = 0; c < item->ncolumns; c++)
+					add_target(tl, make_var(item, item->columns[c].name, item->columns[c].type,
+											item->columns[c].typmod, cr->location),
+							   item->columns[c].name);
+			}
+			if (alias)
+				find_item(ps, alias, cr->location);
+			continue;
+		}
+		add_target(tl, transform_expr(ps, val), is_set(rt->name) ? rt->name : figure_colname(val));
+	}
+}
+
+/* sort_expr -- ORDER BY / GROUP BY item: an output position, an output name, or an expression */
+static Expr *
+sort_expr(ParseState *ps, Node *node, TargetList *tl, bool by_name)
+{
+	if (node->node_case == PG_QUERY__NODE__NODE_A_CONST &&
+		node->a_const->val_case == PG_QUERY__A__CONST__VAL_IVAL)
+	{
+		int			pos = node->a_const->ival->ival;
+
+		if (pos < 1 || pos > tl->n)
+			ereport(ERROR,
+					errcode(ERRCODE_INVALID_COLUMN_REFERENCE),
+					errmsg("ORDER BY position %d is not in select list", pos),
+					errposition(char_position(ps, node->a_const->location)));
+		return tl->exprs[pos - 1];
+	}
+	if (by_name && node->node_case == PG_QUERY__NODE__NODE_COLUMN_REF && node->column_ref->n_fields == 1)
+	{
+		const char *name = string_value(node->column_ref->fields[0]);
+
+		for (int i = 0; i < tl->n; i++)
+			if (strcmp(tl->columns[i].name, name) == 0)
+				return tl->exprs[i];
+	}
+	return transform_expr(ps, node);
+}
+
+static void
+append_order_by(ParseState *ps, RlBuf *sql, PgQuery__SelectStmt *sel, TargetList *tl, bool positions)
+{
+	for (size_t i = 0; i < sel->n_sort_clause; i++)
+	{
+		PgQuery__SortBy *sb = sel->sort_clause[i]->sort_by;
+		bool		desc = sb->sortby_dir == PG_QUERY__SORT_BY_DIR__SORTBY_DESC;
+		bool		nulls_first = sb->sortby_nulls == PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_DEFAULT ? desc
+			: sb->sortby_nulls == PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_FIRST;
+
+		if (sb->sortby_dir == PG_QUERY__SORT_BY_DIR__SORTBY_USING)
+			not_supported(ps, "ORDER BY USING", sb->location);
+		rlbuf_append_str(sql, i ? ", " : " ORDER BY ");
+		Expr	   *e = sort_expr(ps, sb->node, tl, true);
+
+		if (positions)
+		{
+			int			pos = 0;
+
+			for (int k = 0; k < tl->n && pos == 0; k++)
+				if (tl->exprs[k] == e)
+					pos = k + 1;
+			if (pos == 0)
+				not_supported(ps, "ORDER BY on expressions of a UNION", sb->location);
+			rlbuf_printf(sql, "%d", pos);
+		}
+		else
+			deparse(ps, sql, e);
+		rlbuf_printf(sql, " %s NULLS %s", desc ? "DESC" : "ASC", nulls_first ? "FIRST" : "LAST");
+	}
+}
+
+static void
+append_limit(ParseState *ps, RlBuf *sql, PgQuery__SelectStmt *sel)
+{
+	Scope	   *saved = ps->scope;
+
+	ps->scope = NULL;
+	if (sel->limit_count || sel->limit_offset)
+	{
+		rlbuf_append_str(sql, " LIMIT ");
+		if (sel->limit_count)
+			rlbuf_printf(sql, "coalesce(%s, -1)", deparse_to_string(ps, transform_limit(ps, sel->limit_count)));
+		else
+			rlbuf_append_str(sql, "-1");
+		if (sel->limit_offset)
+			rlbuf_printf(sql, " OFFSET %s", deparse_to_string(ps, transform_limit(ps, sel->limit_offset)));
+	}
+	ps->scope = saved;
+}
+
+/* analyze_values_query -- VALUES (...), (...) as SQLite VALUES, columns typed in common */
+static void
+analyze_values_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targets, Query *q,
+					 RlBuf *sql)
+{
+	AnalyzedStmt tmp = {0};
+	Plan		plan = {0};
+
+	if (targets)
+	{
+		/* INSERT: each value goes straight to its column's type */
+		int			ncols = (int) sel->values_lists[0]->list->n_items;
+
+		plan.nvalues_rows = (int) sel->n_values_lists;
+		plan.values_rows = palloc(sizeof(Expr **) * sel->n_values_lists);
+		for (size_t r = 0; r < sel->n_values_lists; r++)
+		{
+			PgQuery__List *row = sel->values_lists[r]->list;
+
+			if ((int) row->n_items != ncols)
+				ereport(ERROR,
+						errcode(ERRCODE_SYNTAX_ERROR),
+						errmsg("VALUES lists must all be the same length"));
+			plan.values_rows[r] = transform_list(ps, row->items, row->n_items);
+		}
+		tmp.ncolumns = ncols;
+		tmp.columns = palloc(sizeof(ResultColumn) * (size_t) (ncols ? ncols : 1));
+	}
+	else
+		analyze_values(ps, sel, &tmp, &plan);
+	q->ncolumns = tmp.ncolumns;
+	q->columns = tmp.columns;
+	rlbuf_append_str(sql, "VALUES ");
+	for (int r = 0; r < plan.nvalues_rows; r++)
+	{
+		rlbuf_append_str(sql, r ? ", (" : "(");
+		for (int c = 0; c < q->ncolumns; c++)
+		{
+			Expr	   *e = finish_target(ps, plan.values_rows[r][c], targets ? &targets[c] : NULL);
+
+			if (c)
+				rlbuf_append_str(sql, ", ");
+			deparse(ps, sql, e);
+			if (targets)
+				q->columns[c] = targets[c];
+		}
+		rlbuf_append_str(sql, ")");
+	}
+}
+
+/*
+ * analyze_query -- a SELECT (or VALUES, or a set operation) as SQLite SQL
+ *
+ * targets, if given, are the columns the result must have (INSERT's), one per
+ * output column.
+ */
+static void
+analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targets, Query *q)
+{
+	RlBuf		sql;
+	CteItem    *saved_ctes = ps->ctes;
+	Scope	   *saved_scope = ps->scope;
+
+	rlbuf_init(&sql);
+	if (sel->into_clause)
+		not_supported(ps, "SELECT INTO", -1);
+	if (sel->n_locking_clause)
+		not_supported(ps, "FOR UPDATE/SHARE", -1);
+	if (sel->n_window_clause)
+		not_supported(ps, "WINDOW", -1);
+	transform_with(ps, sel->with_clause, &sql);
+	if (sel->op != PG_QUERY__SET_OPERATION__SETOP_NONE)
+	{
+		static const char *const ops[] = {"", "", " UNION ", " INTERSECT ", " EXCEPT "};
+		Query		l,
+					r;
+		TargetList	tl = {0};
+
+		if (sel->op > PG_QUERY__SET_OPERATION__SETOP_EXCEPT)
+			not_supported(ps, "this set operation", -1);
+		analyze_query(ps, sel->larg, targets, &l);
+		analyze_query(ps, sel->rarg, targets, &r);
+		if (l.ncolumns != r.ncolumns)
+			ereport(ERROR,
+					errcode(ERRCODE_SYNTAX_ERROR),
+					errmsg("each %s query must have the same number of columns", ops[sel->op] + 1));
+		q->ncolumns = l.ncolumns;
+		q->columns = l.columns;
+		tl.exprs = palloc(sizeof(Expr *) * (size_t) (l.ncolumns ? l.ncolumns : 1));
+		tl.columns = q->columns;
+		tl.n = l.ncolumns;
+		for (int c = 0; c < l.ncolumns; c++)
+		{
+			Expr	   *pair[2] = {make_expr(EXPR_CONST, l.columns[c].type, -1),
+			make_expr(EXPR_CONST, r.columns[c].type, -1)};
+
+			q->columns[c].type = select_common_type(ps, pair, 2, ops[sel->op] + 1);
+			if (q->columns[c].type != r.columns[c].type)
+				q->columns[c].typmod = -1;
+			tl.exprs[c] = make_var(&(RangeItem) {.alias = "_rl_set"}, q->columns[c].name,
+								   q->columns[c].type, q->columns[c].typmod, -1);
+		}
+		rlbuf_printf(&sql, "SELECT * FROM (SELECT * FROM (%s)%s%sSELECT * FROM (%s))",
+					 l.sql, ops[sel->op], sel->all ? "ALL " : "", r.sql);
+		append_order_by(ps, &sql, sel, &tl, true);
+		append_limit(ps, &sql, sel);
+	}
+	else if (sel->n_values_lists > 0)
+	{
+		if (sel->n_sort_clause || sel->limit_count || sel->limit_offset)
+			not_supported(ps, "ORDER BY or LIMIT on VALUES", -1);
+		analyze_values_query(ps, sel, targets, q, &sql);
+	}
+	else
+	{
+		RlBuf		from;
+		TargetList	tl = {0};
+
+		rlbuf_init(&from);
+		if (sel->n_distinct_clause && sel->distinct_clause[0] != NULL &&
+			sel->distinct_clause[0]->node_case != PG_QUERY__NODE__NODE__NOT_SET)
+			not_supported(ps, "DISTINCT ON", -1);
+		if (sel->n_from_clause)
+			ps->scope = transform_from(ps, sel->from_clause, sel->n_from_clause, &from);
+		transform_targets(ps, sel->target_list, sel->n_target_list, &tl);
+		rlbuf_append_str(&sql, sel->n_distinct_clause ? "SELECT DISTINCT " : "SELECT ");
+		for (int i = 0; i < tl.n; i++)
+		{
+			tl.exprs[i] = finish_target(ps, tl.exprs[i], targets ? &targets[i] : NULL);
+			tl.columns[i].type = tl.exprs[i]->type;
+			tl.columns[i].typmod = tl.exprs[i]->typmod;
+			if (targets)
+				tl.columns[i].name = targets[i].name;
+			if (i)
+				rlbuf_append_str(&sql, ", ");
+			deparse(ps, &sql, tl.exprs[i]);
+			rlbuf_printf(&sql, " AS \"_rl_c%d\"", i + 1);	/* for rl_scalar() */
+		}
+		if (tl.n == 0)
+			rlbuf_append_str(&sql, "NULL");
+		if (sel->n_from_clause)
+			rlbuf_printf(&sql, " FROM %s", rlbuf_cstr(&from));
+		rlbuf_free(&from);
+		if (sel->where_clause)
+			rlbuf_printf(&sql, " WHERE %s",
+						 deparse_to_string(ps, coerce_or_fail(ps, transform_expr(ps, sel->where_clause),
+															  BOOLOID, "WHERE")));
+		for (size_t i = 0; i < sel->n_group_clause; i++)
+		{
+			rlbuf_append_str(&sql, i ? ", " : " GROUP BY ");
+			deparse(ps, &sql, sort_expr(ps, sel->group_clause[i], &tl, false));
+		}
+		if (sel->having_clause)
+			rlbuf_printf(&sql, " HAVING %s",
+						 deparse_to_string(ps, coerce_or_fail(ps, transform_expr(ps, sel->having_clause),
+															  BOOLOID, "HAVING")));
+		append_order_by(ps, &sql, sel, &tl, sel->n_distinct_clause > 0);
+		append_limit(ps, &sql, sel);
+		q->ncolumns = tl.n;
+		q->columns = tl.columns;
+	}
+	q->sql = pstrdup(rlbuf_cstr(&sql));
+	rlbuf_free(&sql);
+	ps->ctes = saved_ctes;
+	ps->scope = saved_scope;
+}
+
+/* add_sql -- stmt runs sql with the binds collected so far */
+static void
+add_sql(ParseState *ps, AnalyzedStmt *stmt, const char *sql)
+{
+	stmt->sql = stmt->sql ? repalloc(stmt->sql, sizeof(SqlStatement) * (size_t) (stmt->nsql + 1))
+		: palloc(sizeof(SqlStatement));
+	stmt->sql[stmt->nsql++] = (SqlStatement) {pstrdup(sql), ps->nbinds, ps->binds};
+	ps->nbinds = 0;
+	ps->binds = palloc(sizeof(Expr *));
+}
+
+/* node_contains -- whether a parse tree has a node of kind anywhere (protobuf reflection) */
+static bool
+node_contains(const ProtobufCMessage *msg, PgQuery__Node__NodeCase kind)
+{
+	if (msg == NULL)
+		return false;
+	if (msg->descriptor == &pg_query__node__descriptor &&
+		((const Node *) msg)->node_case == kind)
+		return true;
+	for (unsigned i = 0; i < msg->descriptor->n_fields; i++)
+	{
+		const ProtobufCFieldDescriptor *f = &msg->descriptor->fields[i];
+		const char *base = (const char *) msg + f->offset;
+
+		if (f->type != PROTOBUF_C_TYPE_MESSAGE)
+			continue;
+		if (f->label == PROTOBUF_C_LABEL_REPEATED)
+		{
+			size_t		n = *(const size_t *) ((const char *) msg + f->quantifier_offset);
+			ProtobufCMessage *const *items = *(ProtobufCMessage * const **) base;
+
+			for (size_t k = 0; k < n; k++)
+				if (node_contains(items[k], kind))
+					return true;
+		}
+		else if (f->flags & PROTOBUF_C_FIELD_FLAG_ONEOF)
+		{
+			if (*(const uint32_t *) ((const char *) msg + f->quantifier_offset) == f->id &&
+				node_contains(*(ProtobufCMessage * const *) base, kind))
+				return true;
+		}
+		else if (node_contains(*(ProtobufCMessage * const *) base, kind))
+			return true;
+	}
+	return false;
+}
+
+/* needs_cache -- a SELECT the expression evaluator cannot run alone */
+static bool
+needs_cache(PgQuery__SelectStmt *sel)
+{
+	return sel->n_from_clause || sel->with_clause || sel->op != PG_QUERY__SET_OPERATION__SETOP_NONE ||
+		sel->n_sort_clause || sel->n_group_clause || sel->having_clause || sel->n_distinct_clause ||
+		node_contains((const ProtobufCMessage *) sel, PG_QUERY__NODE__NODE_SUB_LINK);
+}
+
+static void
+analyze_select_sql(ParseState *ps, PgQuery__SelectStmt *sel, AnalyzedStmt *stmt)
+{
+	Query		q;
+
+	analyze_query(ps, sel, NULL, &q);
+	stmt->kind = STMT_ROWS;
+	stmt->command_tag = "SELECT";
+	stmt->ncolumns = q.ncolumns;
+	stmt->columns = q.columns;
+	stmt->target = CACHE_READ;
+	add_sql(ps, stmt, q.sql);
+}
+
+/* ---------- INSERT, UPDATE, DELETE ---------- */
+
+/* target_relation -- the relation a DML statement writes, as the one item of a new scope */
+static CacheRelation *
+target_relation(ParseState *ps, PgQuery__RangeVar *rv, AnalyzedStmt *stmt, RlBuf *sql)
+{
+	CacheRelation *rel = lookup_relation(ps, rv);
+	RangeItem  *item = make_range_item(rel->name, rel->ncolumns, rel->columns, rv->alias);
+	Scope	   *scope = palloc0(sizeof(Scope));
+
+	item->is_table = true;
+	scope->items = palloc(sizeof(RangeItem *));
+	scope->parent = ps->scope;
+	scope_add(scope, item);
+	ps->scope = scope;
+	stmt->target = rel->temp ? CACHE_WRITE_TEMP : CACHE_WRITE_MAIN;
+	rlbuf_printf(sql, "%s AS %s", relation_sql(rel), quote_ident(item->alias));
+	return rel;
+}
+
+static const ResultColumn *
+relation_column(ParseState *ps, const CacheRelation *rel, const char *name, int location)
+{
+	for (int i = 0; i < rel->ncolumns; i++)
+		if (strcmp(rel->columns[i].name, name) == 0)
+			return &rel->columns[i];
+	ereport(ERROR,
+			errcode(ERRCODE_UNDEFINED_COLUMN),
+			errmsg("column \"%s\" of relation \"%s\" does not exist", name, rel->name),
+			errposition(char_position(ps, location)));
+	return NULL;
+}
+
+/* finish_dml -- RETURNING, and the statement's shape */
+static void
+finish_dml(ParseState *ps, AnalyzedStmt *stmt, const RangeItem *stmt_target_item, Node **returning,
+		   size_t n, RlBuf *sql, const char *tag)
+{
+	stmt->command_tag = tag;
+	stmt->kind = STMT_UTILITY;
+	stmt->utility = UTIL_CACHE;
+	if (n > 0)
+	{
+		TargetList	tl = {0};
+		Scope		target = {.nitems = 1, .items = palloc(sizeof(RangeItem *))};
+
+		target.items[0] = palloc(sizeof(RangeItem));
+		*target.items[0] = *stmt_target_item;
+		target.items[0]->bare = true;
+		ps->scope = &target;
+		transform_targets(ps, returning, n, &tl);
+		rlbuf_append_str(sql, " RETURNING ");
+		for (int i = 0; i < tl.n; i++)
+		{
+			tl.exprs[i] = finish_target(ps, tl.exprs[i], NULL);
+			tl.columns[i].type = tl.exprs[i]->type;
+			if (i)
+				rlbuf_append_str(sql, ", ");
+			deparse(ps, sql, tl.exprs[i]);
+		}
+		stmt->kind = STMT_ROWS;
+		stmt->ncolumns = tl.n;
+		stmt->columns = tl.columns;
+		if (strcmp(tag, "INSERT") == 0)
+			stmt->command_tag = "INSERT 0";
+	}
+	add_sql(ps, stmt, rlbuf_cstr(sql));
+	rlbuf_free(sql);
+}
+
+static void
+analyze_insert(ParseState *ps, PgQuery__InsertStmt *ins, AnalyzedStmt *stmt)
+{
+	RlBuf		sql;
+
+	rlbuf_init(&sql);
+	if (ins->on_conflict_clause)
+		not_supported(ps, "ON CONFLICT", -1);
+	transform_with(ps, ins->with_clause, &sql);
+	rlbuf_append_str(&sql, "INSERT INTO ");
+	CacheRelation *rel = target_relation(ps, ins->relation, stmt, &sql);
+	PgQuery__SelectStmt *sel = ins->select_stmt ? ins->select_stmt->select_stmt : NULL;
+	int			given = sel == NULL ? 0 : sel->n_values_lists ? (int) sel->values_lists[0]->list->n_items
+		: sel->op == PG_QUERY__SET_OPERATION__SETOP_NONE &&
+		!node_contains((const ProtobufCMessage *) sel, PG_QUERY__NODE__NODE_A_STAR) ? (int) sel->n_target_list : -1;
+
+	/* without a column list, the values fill the first columns */
+	int			ncols = ins->n_cols ? (int) ins->n_cols
+		: given >= 0 && given < rel->ncolumns ? given : rel->ncolumns;
+	ResultColumn *targets = palloc(sizeof(ResultColumn) * (size_t) (ncols ? ncols : 1));
+
+	rlbuf_append_str(&sql, " (");
+	for (int i = 0; i < ncols; i++)
+	{
+		if (ins->n_cols)
+		{
+			PgQuery__ResTarget *rt = ins->cols[i]->res_target;
+
+			if (rt->n_indirection)
+				not_supported(ps, "INSERT into subfields", rt->location);
+			targets[i] = *relation_column(ps, rel, rt->name, rt->location);
+		}
+		else
+			targets[i] = rel->columns[i];
+		rlbuf_printf(&sql, "%s%s", i ? ", " : "", quote_ident(targets[i].name));
+	}
+	rlbuf_append_str(&sql, ") ");
+	if (sel == NULL)
+		not_supported(ps, "INSERT ... DEFAULT VALUES", -1);
+	Scope	   *target_scope = ps->scope;
+	Query		q;
+
+	if (node_contains((const ProtobufCMessage *) sel, PG_QUERY__NODE__NODE_SET_TO_DEFAULT))
+		not_supported(ps, "DEFAULT in VALUES", -1);
+	if (given > ncols)
+		ereport(ERROR,
+				errcode(ERRCODE_SYNTAX_ERROR),
+				errmsg("INSERT has more expressions than target columns"));
+	ps->scope = target_scope->parent;	/* the source does not see the target */
+	analyze_query(ps, sel, targets, &q);
+	ps->scope = target_scope;
+	if (q.ncolumns < ncols)
+		ereport(ERROR,
+				errcode(ERRCODE_SYNTAX_ERROR),
+				errmsg("INSERT has more target columns than expressions"));
+	rlbuf_append_str(&sql, q.sql);
+	finish_dml(ps, stmt, target_scope->items[0], ins->returning_list, ins->n_returning_list, &sql, "INSERT");
+}
+
+static void
+analyze_update(ParseState *ps, PgQuery__UpdateStmt *upd, AnalyzedStmt *stmt)
+{
+	RlBuf		sql,
+				from;
+
+	rlbuf_init(&sql);
+	rlbuf_init(&from);
+	transform_with(ps, upd->with_clause, &sql);
+	rlbuf_append_str(&sql, "UPDATE ");
+	CacheRelation *rel = target_relation(ps, upd->relation, stmt, &sql);
+	RangeItem  *item = ps->scope->items[0];
+
+	if (upd->n_from_clause)
+	{
+		Scope	   *scope = transform_from(ps, upd->from_clause, upd->n_from_clause, &from);
+
+		scope_add(scope, item);
+		ps->scope = scope;
+	}
+	for (size_t i = 0; i < upd->n_target_list; i++)
+	{
+		PgQuery__ResTarget *rt = upd->target_list[i]->res_target;
+
+		if (rt->n_indirection || rt->val->node_case == PG_QUERY__NODE__NODE_MULTI_ASSIGN_REF)
+			not_supported(ps, "UPDATE of subfields or several columns at once", rt->location);
+		const ResultColumn *col = relation_column(ps, rel, rt->name, rt->location);
+
+		if (rt->val->node_case == PG_QUERY__NODE__NODE_SET_TO_DEFAULT)
+			not_supported(ps, "SET column = DEFAULT", rt->location);
+		rlbuf_printf(&sql, "%s%s = %s", i ? ", " : " SET ", quote_ident(col->name),
+					 deparse_to_string(ps, finish_target(ps, transform_expr(ps, rt->val), col)));
+	}
+	if (upd->n_from_clause)
+		rlbuf_printf(&sql, " FROM %s", rlbuf_cstr(&from));
+	rlbuf_free(&from);
+	if (upd->where_clause)
+		rlbuf_printf(&sql, " WHERE %s",
+					 deparse_to_string(ps, coerce_or_fail(ps, transform_expr(ps, upd->where_clause),
+														  BOOLOID, "WHERE")));
+	finish_dml(ps, stmt, item, upd->returning_list, upd->n_returning_list, &sql, "UPDATE");
+}
+
+static void
+analyze_delete(ParseState *ps, PgQuery__DeleteStmt *del, AnalyzedStmt *stmt)
+{
+	RlBuf		sql;
+
+	rlbuf_init(&sql);
+	if (del->n_using_clause)
+		not_supported(ps, "DELETE ... USING", -1);
+	transform_with(ps, del->with_clause, &sql);
+	rlbuf_append_str(&sql, "DELETE FROM ");
+	target_relation(ps, del->relation, stmt, &sql);
+	if (del->where_clause)
+		rlbuf_printf(&sql, " WHERE %s",
+					 deparse_to_string(ps, coerce_or_fail(ps, transform_expr(ps, del->where_clause),
+														  BOOLOID, "WHERE")));
+	finish_dml(ps, stmt, ps->scope->items[0], del->returning_list, del->n_returning_list, &sql, "DELETE");
+}
+
+/* ---------- CREATE TABLE, DROP TABLE, CREATE SCHEMA ---------- */
+
+/* declared_type -- a column's PostgreSQL type as the cache declares it ("varchar(10)") */
+static char *
+declared_type(Oid type, int32_t typmod)
+{
+	const char *name = typio_lookup(type)->name;
+
+	if (type == NUMERICOID && typmod >= 4)
+		return psprintf("%s(%d,%d)", name, (typmod - 4) >> 16, (typmod - 4) & 0xffff);
+	if ((type == VARCHAROID || type == BPCHAROID) && typmod >= 4)
+		return psprintf("%s(%d)", name, typmod - 4);
+	return pstrdup(name);
+}
+
+/* sqlite_literal -- a constant as a SQLite literal in its canonical form (DEFAULT) */
+static char *
+sqlite_literal(const Value *v)
+{
+	RlBuf		b;
+
+	rlbuf_init(&b);
+	if (v->isnull)
+		rlbuf_append_str(&b, "NULL");
+	else if (v->type == BOOLOID)
+		rlbuf_append_str(&b, v->u.b ? "1" : "0");
+	else if (v->type == FLOAT4OID || v->type == FLOAT8OID)
+		rlbuf_printf(&b, "%.17g", v->u.f);
+	else if (v->type == UUIDOID || v->type == BYTEAOID)
+	{
+		const uint8_t *p = v->type == UUIDOID ? v->u.uuid : (const uint8_t *) v->u.s.data;
+		size_t		n = v->type == UUIDOID ? 16 : v->u.s.len;
+
+		rlbuf_append_str(&b, "X'");
+		for (size_t i = 0; i < n; i++)
+			rlbuf_printf(&b, "%02x", p[i]);
+		rlbuf_append_str(&b, "'");
+	}
+	else if (typio_lookup(v->type)->typlen == 8 || typio_lookup(v->type)->category == TYPCATEGORY_NUMERIC ||
+			 v->type == DATEOID || v->type == TIDOID)
+		rlbuf_append_str(&b, v->type == NUMERICOID ? psprintf("'%s'", v->u.s.data)
+						 : psprintf("%lld", (long long) v->u.i));
+	else
+	{
+		char	   *text = v->type == INTERVALOID ? typio_output(v, NULL) : v->u.s.data;
+		char	   *q = sqlite3_mprintf("%Q", text);
+
+		rlbuf_append_str(&b, q);
+		sqlite3_free(q);
+	}
+	char	   *s = pstrdup(rlbuf_cstr(&b));
+
+	rlbuf_free(&b);
+	return s;
+}
+
+/* key_list -- ("a", "b") of a PRIMARY KEY / UNIQUE constraint; each named column must exist */
+static char *
+key_list(ParseState *ps, Node **keys, size_t n, const char *colname, RlBuf *names, bool *notnull,
+		 PgQuery__CreateStmt *cs)
+{
+	RlBuf		b;
+
+	rlbuf_init(&b);
+	rlbuf_append_str(&b, "(");
+	for (size_t i = 0; i < (colname ? 1 : n); i++)
+	{
+		const char *key = colname ? colname : string_value(keys[i]);
+		bool		found = false;
+
+		for (size_t c = 0; c < cs->n_table_elts; c++)
+			if (cs->table_elts[c]->node_case == PG_QUERY__NODE__NODE_COLUMN_DEF &&
+				strcmp(cs->table_elts[c]->column_def->colname, key) == 0)
+			{
+				found = true;
+				if (notnull)
+					notnull[c] = true;
+			}
+		if (!found)
+			ereport(ERROR,
+					errcode(ERRCODE_UNDEFINED_COLUMN),
+					errmsg("column \"%s\" named in key does not exist", key));
+		rlbuf_printf(&b, "%s%s", i ? ", " : "", quote_ident(key));
+		rlbuf_printf(names, "_%s", key);
+	}
+	rlbuf_append_str(&b, ")");
+	char	   *s = pstrdup(rlbuf_cstr(&b));
+
+	rlbuf_free(&b);
+	return s;
+}
+
+static void
+add_key(ParseState *ps, PgQuery__Constraint *con, const char *colname, const char *table,
+		RlBuf *constraints, bool *notnull, PgQuery__CreateStmt *cs)
+{
+	RlBuf		names;
+	bool		primary = con->contype == PG_QUERY__CONSTR_TYPE__CONSTR_PRIMARY;
+
+	rlbuf_init(&names);
+	char	   *keys = key_list(ps, con->keys, con->n_keys, colname, &names, primary ? notnull : NULL, cs);
+	const char *conname = is_set(con->conname) ? con->conname
+		: primary ? psprintf("%s_pkey", table) : psprintf("%s%s_key", table, rlbuf_cstr(&names));
+
+	rlbuf_free(&names);
+	rlbuf_printf(constraints, ", CONSTRAINT %s UNIQUE %s", quote_ident(conname), keys);
+}
+
+static void
+analyze_create_table(ParseState *ps, PgQuery__CreateStmt *cs, AnalyzedStmt *stmt)
+{
+	PgQuery__RangeVar *rv = cs->relation;
+	bool		temp = strcmp(rv->relpersistence, "t") == 0 ||
+		(is_set(rv->schemaname) && strcmp(rv->schemaname, "pg_temp") == 0);
+	const char *table = rv->relname;
+	RlBuf		sql,
+				constraints;
+	bool	   *notnull = palloc0(sizeof(bool) * (cs->n_table_elts + 1));
+
+	if (cs->n_inh_relations || cs->partspec || cs->partbound || cs->of_typename)
+		not_supported(ps, "INHERITS, PARTITION and OF in CREATE TABLE", rv->location);
+	if (!temp && is_set(rv->schemaname) && strcmp(rv->schemaname, "public") != 0)
+		ereport(ERROR,
+				errcode(ERRCODE_INVALID_SCHEMA_NAME),
+				errmsg("schema \"%s\" does not exist", rv->schemaname),
+				errposition(char_position(ps, rv->location)));
+	stmt->kind = STMT_UTILITY;
+	stmt->utility = UTIL_CACHE;
+	stmt->command_tag = "CREATE TABLE";
+	stmt->target = temp ? CACHE_WRITE_TEMP : CACHE_WRITE_MAIN;
+	if (strncmp(table, "sqlite_", 7) == 0 || strcmp(table, CACHE_RELATION_TABLE) == 0 ||
+		strcmp(table, CACHE_META_TABLE) == 0 ||
+		(temp ? CacheTempRelationExists(table) : CacheLookupRelation("public", table) != NULL))
+	{
+		if (!cs->if_not_exists)
+			ereport(ERROR,
+					errcode(ERRCODE_DUPLICATE_TABLE),
+					errmsg("relation \"%s\" already exists", table));
+		stmt->notice = psprintf("relation \"%s\" already exists, skipping", table);
+		stmt->notice_code = ERRCODE_DUPLICATE_TABLE;
+		return;
+	}
+	rlbuf_init(&sql);
+	rlbuf_init(&constraints);
+	for (size_t i = 0; i < cs->n_table_elts; i++)
+	{
+		Node	   *elt = cs->table_elts[i];
+
+		if (elt->node_case == PG_QUERY__NODE__NODE_CONSTRAINT)
+		{
+			PgQuery__Constraint *con = elt->constraint;
+
+			if (con->contype != PG_QUERY__CONSTR_TYPE__CONSTR_PRIMARY &&
+				con->contype != PG_QUERY__CONSTR_TYPE__CONSTR_UNIQUE)
+				not_supported(ps, "this table constraint", con->location);
+			add_key(ps, con, NULL, table, &constraints, notnull, cs);
+			continue;
+		}
+		if (elt->node_case != PG_QUERY__NODE__NODE_COLUMN_DEF)
+			not_supported(ps, node_name(elt), -1);
+		for (size_t k = 0; k < elt->column_def->n_constraints; k++)
+		{
+			PgQuery__Constraint *con = elt->column_def->constraints[k]->constraint;
+
+			if (con->contype == PG_QUERY__CONSTR_TYPE__CONSTR_PRIMARY ||
+				con->contype == PG_QUERY__CONSTR_TYPE__CONSTR_UNIQUE)
+				add_key(ps, con, elt->column_def->colname, table, &constraints, notnull, cs);
+		}
+	}
+	rlbuf_printf(&sql, "CREATE %sTABLE %s (%s INTEGER PRIMARY KEY", temp ? "TEMP " : "",
+				 quote_ident(table), CACHE_ROWID_COLUMN);
+	for (size_t i = 0; i < cs->n_table_elts; i++)
+	{
+		if (cs->table_elts[i]->node_case != PG_QUERY__NODE__NODE_COLUMN_DEF)
+			continue;
+		PgQuery__ColumnDef *cd = cs->table_elts[i]->column_def;
+		int32_t		typmod;
+		Oid			type = type_from_typename(ps, cd->type_name, &typmod);
+		bool		not_null = notnull[i] || cd->is_not_null;
+		char	   *def = NULL;
+
+		for (size_t k = i + 1; k < cs->n_table_elts; k++)
+			if (cs->table_elts[k]->node_case == PG_QUERY__NODE__NODE_COLUMN_DEF &&
+				strcmp(cs->table_elts[k]->column_def->colname, cd->colname) == 0)
+				ereport(ERROR,
+						errcode(ERRCODE_DUPLICATE_COLUMN),
+						errmsg("column \"%s\" specified more than once", cd->colname));
+		for (size_t k = 0; k < cd->n_constraints; k++)
+		{
+			PgQuery__Constraint *con = cd->constraints[k]->constraint;
+
+			switch (con->contype)
+			{
+				case PG_QUERY__CONSTR_TYPE__CONSTR_NOTNULL:
+					not_null = true;
+					break;
+				case PG_QUERY__CONSTR_TYPE__CONSTR_NULL:
+				case PG_QUERY__CONSTR_TYPE__CONSTR_PRIMARY:
+				case PG_QUERY__CONSTR_TYPE__CONSTR_UNIQUE:
+					break;
+				case PG_QUERY__CONSTR_TYPE__CONSTR_DEFAULT:
+					{
+						Expr	   *e = coerce_expr(ps, transform_expr(ps, con->raw_expr), type, typmod, true);
+
+						if (e == NULL || e->kind != EXPR_CONST)
+							not_supported(ps, "DEFAULT expressions other than constants", con->location);
+						def = sqlite_literal(&e->constval);
+						break;
+					}
+				default:
+					not_supported(ps, "this column constraint", con->location);
+			}
+		}
+		rlbuf_printf(&sql, ", %s %s%s%s%s", quote_ident(cd->colname), declared_type(type, typmod),
+					 not_null ? " NOT NULL" : "", def ? " DEFAULT " : "", def ? def : "");
+	}
+	rlbuf_printf(&sql, "%s)", rlbuf_cstr(&constraints));
+	rlbuf_free(&constraints);
+	if (temp)
+	{
+		stmt->temp_table = table;
+		stmt->on_commit_drop = cs->oncommit == PG_QUERY__ON_COMMIT_ACTION__ONCOMMIT_DROP;
+	}
+	else
+	{
+		Expr	   *args[2] = {make_const(typio_string(TEXTOID, table, strlen(table)), -1),
+		make_const(typio_string(TEXTOID, rlbuf_cstr(&sql), sql.len), -1)};
+
+		add_sql(ps, stmt, psprintf("INSERT INTO main.%s (relname, sql) VALUES (%s, %s)", CACHE_RELATION_TABLE,
+								   deparse_to_string(ps, args[0]), deparse_to_string(ps, args[1])));
+	}
+	add_sql(ps, stmt, rlbuf_cstr(&sql));
+	rlbuf_free(&sql);
+}
+
+static void
+analyze_drop(ParseState *ps, PgQuery__DropStmt *ds, AnalyzedStmt *stmt)
+{
+	stmt->kind = STMT_UTILITY;
+	stmt->utility = UTIL_CACHE;
+	stmt->command_tag = "DROP TABLE";
+	stmt->target = CACHE_WRITE_MAIN;
+	for (size_t i = 0; i < ds->n_objects; i++)
+	{
+		PgQuery__List *names = ds->objects[i]->list;
+		const char *name = string_value(names->items[names->n_items - 1]);
+		const char *schema = names->n_items > 1 ? string_value(names->items[names->n_items - 2]) : NULL;
+		CacheRelation *rel = CacheLookupRelation(schema, name);
+
+		if (rel == NULL)
+		{
+			if (!ds->missing_ok)
+				ereport(ERROR,
+						errcode(ERRCODE_UNDEFINED_TABLE),
+						errmsg("table \"%s\" does not exist", name));
+			stmt->notice = psprintf("table \"%s\" does not exist, skipping", name);
+			stmt->notice_code = ERRCODE_SUCCESSFUL_COMPLETION;
+			continue;
+		}
+		stmt->notice = NULL;
+		if (rel->temp)
+			stmt->target = CACHE_WRITE_TEMP;
+		else
+		{
+			Expr	   *arg = make_const(typio_string(TEXTOID, name, strlen(name)), -1);
+
+			add_sql(ps, stmt, psprintf("DELETE FROM main.%s WHERE relname = %s", CACHE_RELATION_TABLE,
+									   deparse_to_string(ps, arg)));
+		}
+		add_sql(ps, stmt, psprintf("DROP TABLE %s", relation_sql(rel)));
+	}
+}
+
+static void
+analyze_create_schema(ParseState *ps, PgQuery__CreateSchemaStmt *cs, AnalyzedStmt *stmt)
+{
+	bool		exists = strcmp(cs->schemaname, "public") == 0 || strcmp(cs->schemaname, "pg_catalog") == 0;
+
+	if (!exists || cs->n_schema_elts)
+		not_supported(ps, "CREATE SCHEMA other than public", -1);
+	if (!cs->if_not_exists)
+		ereport(ERROR,
+				errcode(ERRCODE_DUPLICATE_SCHEMA),
+				errmsg("schema \"%s\" already exists", cs->schemaname));
+	stmt->utility = UTIL_CACHE;
+	stmt->command_tag = "CREATE SCHEMA";
+	stmt->notice = psprintf("schema \"%s\" already exists, skipping", cs->schemaname);
+	stmt->notice_code = ERRCODE_DUPLICATE_SCHEMA;
+}
+
+/* ---------- COPY of a table ---------- */
+
+static void
+analyze_copy_table(ParseState *ps, PgQuery__CopyStmt *cs, AnalyzedStmt *stmt)
+{
+	CacheRelation *rel = lookup_relation(ps, cs->relation);
+	int			ncols = cs->n_attlist ? (int) cs->n_attlist : rel->ncolumns;
+	ResultColumn *cols = palloc(sizeof(ResultColumn) * (size_t) (ncols ? ncols : 1));
+	RlBuf		sql;
+
+	for (int i = 0; i < ncols; i++)
+		cols[i] = cs->n_attlist ? *relation_column(ps, rel, string_value(cs->attlist[i]), cs->relation->location)
+			: rel->columns[i];
+	rlbuf_init(&sql);
+	if (cs->is_from)
+	{
+		rlbuf_printf(&sql, "INSERT INTO %s (", relation_sql(rel));
+		for (int i = 0; i < ncols; i++)
+			rlbuf_printf(&sql, "%s%s", i ? ", " : "", quote_ident(cols[i].name));
+		rlbuf_append_str(&sql, ") VALUES (");
+		for (int i = 0; i < ncols; i++)
+		{
+			Expr	   *p = make_expr(EXPR_PARAM, cols[i].type, -1);
+
+			p->paramno = i;
+			rlbuf_printf(&sql, "%s?%d", i ? ", " : "", add_bind(ps, p));
+		}
+		rlbuf_append_str(&sql, ")");
+		stmt->kind = STMT_COPY_IN;
+		stmt->target = rel->temp ? CACHE_WRITE_TEMP : CACHE_WRITE_MAIN;
+		stmt->ncolumns = ncols;
+		stmt->columns = cols;
+		add_sql(ps, stmt, rlbuf_cstr(&sql));
+	}
+	else
+	{
+		AnalyzedStmt *q = palloc0(sizeof(AnalyzedStmt));
+
+		rlbuf_append_str(&sql, "SELECT ");
+		for (int i = 0; i < ncols; i++)
+			rlbuf_printf(&sql, "%s%s", i ? ", " : "", quote_ident(cols[i].name));
+		rlbuf_printf(&sql, " FROM %s ORDER BY %s", relation_sql(rel), CACHE_ROWID_COLUMN);
+		q->kind = STMT_ROWS;
+		q->command_tag = "SELECT";
+		q->ncolumns = ncols;
+		q->columns = cols;
+		q->target = CACHE_READ;
+		add_sql(ps, q, rlbuf_cstr(&sql));
+		stmt->kind = STMT_COPY_OUT;
+		stmt->copy_query = q;
+	}
+	rlbuf_free(&sql);
+}
+
+/* statement_uses_cache -- whether analysing node reads the catalog */
+static bool
+statement_uses_cache(Node *node)
+{
+	switch (node->node_case)
+	{
+		case PG_QUERY__NODE__NODE_SELECT_STMT:
+			return needs_cache(node->select_stmt);
+		case PG_QUERY__NODE__NODE_INSERT_STMT:
+		case PG_QUERY__NODE__NODE_UPDATE_STMT:
+		case PG_QUERY__NODE__NODE_DELETE_STMT:
+		case PG_QUERY__NODE__NODE_CREATE_STMT:
+		case PG_QUERY__NODE__NODE_DROP_STMT:
+			return true;
+		case PG_QUERY__NODE__NODE_COPY_STMT:
+			return node->copy_stmt->relation != NULL ||
+				(node->copy_stmt->query->node_case == PG_QUERY__NODE__NODE_SELECT_STMT &&
+				 needs_cache(node->copy_stmt->query->select_stmt));
+		default:
+			return false;
+	}
+}
+
 static void
 analyze_select(ParseState *ps, PgQuery__SelectStmt *sel, AnalyzedStmt *stmt)
 {
 	Plan	   *plan = palloc0(sizeof(Plan));
 
-	if (sel->op != PG_QUERY__SET_OPERATION__SETOP_NONE)
-		not_supported(ps, "UNION/INTERSECT/EXCEPT", -1);
-	if (sel->with_clause)
-		not_supported(ps, "WITH", sel->with_clause->location);
+	if (needs_cache(sel))
+	{
+		analyze_select_sql(ps, sel, stmt);
+		return;
+	}
 	if (sel->into_clause)
 		not_supported(ps, "SELECT INTO", -1);
-	if (sel->n_distinct_clause)
-		not_supported(ps, "DISTINCT", -1);
-	if (sel->n_group_clause || sel->having_clause)
-		not_supported(ps, "GROUP BY", -1);
 	if (sel->n_window_clause)
 		not_supported(ps, "WINDOW", -1);
-	if (sel->n_sort_clause)
-		not_supported(ps, "ORDER BY", -1);
 	if (sel->n_locking_clause)
 		not_supported(ps, "FOR UPDATE/SHARE", -1);
-	for (size_t i = 0; i < sel->n_from_clause; i++)
-	{
-		Node	   *item = sel->from_clause[i];
-
-		if (item->node_case == PG_QUERY__NODE__NODE_RANGE_VAR)
-			ereport(ERROR,
-					errcode(ERRCODE_UNDEFINED_TABLE),
-					errmsg("relation \"%s\" does not exist", item->range_var->relname),
-					errposition(char_position(ps, item->range_var->location)));
-		not_supported(ps, "this FROM clause", -1);
-	}
 	stmt->kind = STMT_ROWS;
 	stmt->command_tag = "SELECT";
 	stmt->plan = plan;
@@ -1180,14 +2715,11 @@ analyze_transaction(ParseState *ps, PgQuery__TransactionStmt *ts, AnalyzedStmt *
 static void
 analyze_copy(ParseState *ps, PgQuery__CopyStmt *cs, AnalyzedStmt *stmt)
 {
-	if (cs->relation)
-		ereport(ERROR,
-				errcode(ERRCODE_UNDEFINED_TABLE),
-				errmsg("relation \"%s\" does not exist", cs->relation->relname),
-				errposition(char_position(ps, cs->relation->location)));
 	if (is_set(cs->filename) || cs->is_program)
 		not_supported(ps, "COPY to or from a file or program", -1);
-	if (cs->query->node_case != PG_QUERY__NODE__NODE_SELECT_STMT)
+	if (cs->where_clause)
+		not_supported(ps, "COPY FROM ... WHERE", -1);
+	if (cs->query && cs->query->node_case != PG_QUERY__NODE__NODE_SELECT_STMT)
 		not_supported(ps, "COPY of this statement", -1);
 
 	CopyFormat	format = COPY_FORMAT_TEXT;
@@ -1240,8 +2772,13 @@ analyze_copy(ParseState *ps, PgQuery__CopyStmt *cs, AnalyzedStmt *stmt)
 	}
 	stmt->kind = STMT_COPY_OUT;
 	stmt->command_tag = "COPY";
-	stmt->copy_query = palloc0(sizeof(AnalyzedStmt));
-	analyze_select(ps, cs->query->select_stmt, stmt->copy_query);
+	if (cs->relation)
+		analyze_copy_table(ps, cs, stmt);
+	else
+	{
+		stmt->copy_query = palloc0(sizeof(AnalyzedStmt));
+		analyze_select(ps, cs->query->select_stmt, stmt->copy_query);
+	}
 }
 
 /* unsupported_statement -- 0A000 naming the statement as its command tag does */
@@ -1253,16 +2790,11 @@ unsupported_statement(ParseState *ps, Node *node)
 		PgQuery__Node__NodeCase node_case;
 		const char *name;
 	}			names[] = {
-		{PG_QUERY__NODE__NODE_INSERT_STMT, "INSERT"},
-		{PG_QUERY__NODE__NODE_UPDATE_STMT, "UPDATE"},
-		{PG_QUERY__NODE__NODE_DELETE_STMT, "DELETE"},
 		{PG_QUERY__NODE__NODE_MERGE_STMT, "MERGE"},
-		{PG_QUERY__NODE__NODE_CREATE_STMT, "CREATE TABLE"},
 		{PG_QUERY__NODE__NODE_CREATE_TABLE_AS_STMT, "CREATE TABLE AS"},
 		{PG_QUERY__NODE__NODE_ALTER_TABLE_STMT, "ALTER TABLE"},
 		{PG_QUERY__NODE__NODE_INDEX_STMT, "CREATE INDEX"},
 		{PG_QUERY__NODE__NODE_VIEW_STMT, "CREATE VIEW"},
-		{PG_QUERY__NODE__NODE_CREATE_SCHEMA_STMT, "CREATE SCHEMA"},
 		{PG_QUERY__NODE__NODE_CREATE_SEQ_STMT, "CREATE SEQUENCE"},
 		{PG_QUERY__NODE__NODE_CREATE_FUNCTION_STMT, "CREATE FUNCTION"},
 		{PG_QUERY__NODE__NODE_TRUNCATE_STMT, "TRUNCATE TABLE"},
@@ -1278,8 +2810,6 @@ unsupported_statement(ParseState *ps, Node *node)
 		{PG_QUERY__NODE__NODE_UNLISTEN_STMT, "UNLISTEN"},
 		{PG_QUERY__NODE__NODE_VACUUM_STMT, "VACUUM"},
 		{PG_QUERY__NODE__NODE_LOCK_STMT, "LOCK TABLE"},
-		{PG_QUERY__NODE__NODE_CREATEDB_STMT, "CREATE DATABASE"},
-		{PG_QUERY__NODE__NODE_DROPDB_STMT, "DROP DATABASE"},
 		{PG_QUERY__NODE__NODE_CREATE_ROLE_STMT, "CREATE ROLE"},
 		{PG_QUERY__NODE__NODE_ALTER_ROLE_STMT, "ALTER ROLE"},
 		{PG_QUERY__NODE__NODE_DROP_ROLE_STMT, "DROP ROLE"},
@@ -1292,7 +2822,8 @@ unsupported_statement(ParseState *ps, Node *node)
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (names[i].node_case == node->node_case)
 			not_supported(ps, names[i].name, -1);
-	if (node->node_case == PG_QUERY__NODE__NODE_DROP_STMT)
+	if (node->node_case == PG_QUERY__NODE__NODE_DROP_STMT &&
+		node->drop_stmt->remove_type != PG_QUERY__OBJECT_TYPE__OBJECT_TABLE)
 	{
 		PgQuery__ObjectType t = node->drop_stmt->remove_type;
 
@@ -1308,7 +2839,8 @@ AnalyzedStmt *
 AnalyzeStatement(const RawStatement *raw, const char *query_string,
 				 const Oid *paramtypes, int nparams)
 {
-	ParseState	ps = {.query = query_string, .params_allowed = nparams >= 0};
+	ParseState	ps = {.query = query_string, .params_allowed = nparams >= 0,
+	.binds = palloc(sizeof(Expr *))};
 	AnalyzedStmt *stmt = palloc0(sizeof(AnalyzedStmt));
 	Node	   *node = raw->node;
 
@@ -1325,6 +2857,11 @@ AnalyzeStatement(const RawStatement *raw, const char *query_string,
 					errcode(ERRCODE_UNDEFINED_OBJECT),
 					errmsg("type with OID %u does not exist", ps.paramtypes[i]));
 	stmt->kind = STMT_UTILITY;
+	bool		uses_cache = statement_uses_cache(node);
+
+	/* the catalog as the transaction sees it, its own writes included */
+	if (uses_cache)
+		CacheStatementBegin(CACHE_READ);
 	switch (node->node_case)
 	{
 		case PG_QUERY__NODE__NODE_SELECT_STMT:
@@ -1366,9 +2903,42 @@ AnalyzeStatement(const RawStatement *raw, const char *query_string,
 		case PG_QUERY__NODE__NODE_COPY_STMT:
 			analyze_copy(&ps, node->copy_stmt, stmt);
 			break;
+		case PG_QUERY__NODE__NODE_INSERT_STMT:
+			analyze_insert(&ps, node->insert_stmt, stmt);
+			break;
+		case PG_QUERY__NODE__NODE_UPDATE_STMT:
+			analyze_update(&ps, node->update_stmt, stmt);
+			break;
+		case PG_QUERY__NODE__NODE_DELETE_STMT:
+			analyze_delete(&ps, node->delete_stmt, stmt);
+			break;
+		case PG_QUERY__NODE__NODE_CREATE_STMT:
+			analyze_create_table(&ps, node->create_stmt, stmt);
+			break;
+		case PG_QUERY__NODE__NODE_CREATE_SCHEMA_STMT:
+			analyze_create_schema(&ps, node->create_schema_stmt, stmt);
+			break;
+		case PG_QUERY__NODE__NODE_DROP_STMT:
+			if (node->drop_stmt->remove_type != PG_QUERY__OBJECT_TYPE__OBJECT_TABLE)
+				unsupported_statement(&ps, node);
+			analyze_drop(&ps, node->drop_stmt, stmt);
+			break;
+		case PG_QUERY__NODE__NODE_CREATEDB_STMT:
+			stmt->utility = UTIL_CREATE_DATABASE;
+			stmt->command_tag = "CREATE DATABASE";
+			stmt->name = node->createdb_stmt->dbname;
+			break;
+		case PG_QUERY__NODE__NODE_DROPDB_STMT:
+			stmt->utility = UTIL_DROP_DATABASE;
+			stmt->command_tag = "DROP DATABASE";
+			stmt->name = node->dropdb_stmt->dbname;
+			stmt->missing_ok = node->dropdb_stmt->missing_ok;
+			break;
 		default:
 			unsupported_statement(&ps, node);
 	}
 	finish_params(&ps, stmt);
+	if (uses_cache)
+		CacheStatementEnd();
 	return stmt;
 }

@@ -23,6 +23,7 @@
 
 #include "auth.h"
 #include "backend.h"
+#include "catalog_cache.h"
 #include "dest.h"
 #include "elog.h"
 #include "executor.h"
@@ -31,6 +32,7 @@
 #include "miscadmin.h"
 #include "portal.h"
 #include "pqcomm.h"
+#include "writer.h"
 #include "xact.h"
 
 /* extended-protocol error recovery (PostgreSQL's names) */
@@ -261,21 +263,6 @@ apply_setting(const char *name, const char *value, GucSource source)
 				errmsg("%s", msg ? msg : "invalid configuration parameter"));
 }
 
-/*
- * database_exists -- until the catalog has pg_database (a later issue), a data
- * directory holds initdb's databases and "rocklake", the default DuckLake catalog
- */
-static bool
-database_exists(const char *name)
-{
-	static const char *const databases[] = {"postgres", "template1", "rocklake"};
-
-	for (size_t i = 0; i < sizeof(databases) / sizeof(databases[0]); i++)
-		if (strcmp(name, databases[i]) == 0)
-			return true;
-	return false;
-}
-
 static void
 start_session(const BackendStartupInfo *info)
 {
@@ -289,13 +276,27 @@ start_session(const BackendStartupInfo *info)
 	strcpy((char *) MyDatabaseName, sp.database);
 	MyLogIdentity.user_name = MyUserName;
 	MyLogIdentity.database_name = MyDatabaseName;
+	/* a dead-end child: refused, now that the client can read why */
+	if (info->refusal_message != NULL)
+		ereport(FATAL, errcode(info->refusal_sqlstate), errmsg("%s", info->refusal_message));
 
 	ClientAuthentication(info->data_directory, sp.user, sp.database);
 
-	if (!database_exists(sp.database))
-		ereport(FATAL,
-				errcode(ERRCODE_INVALID_CATALOG_NAME),
-				errmsg("database \"%s\" does not exist", sp.database));
+	{
+		/* the registry of databases is the postgres database's catalog */
+		RlStatus	rc = catalog_find_database(DataDir, sp.database, &MyDatabaseId);
+		char		path[4096];
+
+		if (rc == RL_NOT_FOUND)
+			ereport(FATAL,
+					errcode(ERRCODE_INVALID_CATALOG_NAME),
+					errmsg("database \"%s\" does not exist", sp.database));
+		if (rc != RL_OK)
+			ereport(FATAL, errcode(ERRCODE_IO_ERROR),
+					errmsg("could not read the database registry: %s", rl_last_error()));
+		catalog_cache_path(path, sizeof(path), DataDir, MyDatabaseId);
+		CacheOpen(path);
+	}
 	for (int i = 0; i < sp.nsettings; i++)
 		apply_setting(sp.names[i], sp.values[i], PGC_S_CLIENT);
 	apply_setting("session_authorization", sp.user, PGC_S_OVERRIDE);
@@ -310,6 +311,9 @@ start_session(const BackendStartupInfo *info)
 }
 
 /* ---------- running statements ---------- */
+
+static size_t max_message_length(int type);
+static void client_gone(void) __attribute__((noreturn));
 
 /* check_not_aborted -- in a failed block only transaction exits may run */
 static void
@@ -327,6 +331,69 @@ is_transaction_exit(const AnalyzedStmt *stmt)
 	return stmt != NULL && stmt->kind == STMT_UTILITY &&
 		(stmt->utility == UTIL_COMMIT || stmt->utility == UTIL_ROLLBACK ||
 		 stmt->utility == UTIL_ROLLBACK_TO);
+}
+
+/*
+ * run_copy_in -- COPY table FROM STDIN: CopyInResponse, then CopyData up to
+ * CopyDone (or CopyFail); the rows are decoded as they come and inserted at the
+ * end, so the catalog is written within this one message's processing
+ */
+static uint64_t
+run_copy_in(AnalyzedStmt *stmt)
+{
+	int			n = stmt->ncolumns;
+	Oid		   *types = palloc(sizeof(Oid) * (size_t) (n ? n : 1));
+	int64_t		nrows = 0,
+				cap = 64;
+	Value	   *rows = palloc(sizeof(Value) * (size_t) (cap * (n ? n : 1)));
+	CopyDecoder dec;
+	bool		done = false;
+
+	for (int i = 0; i < n; i++)
+		types[i] = stmt->columns[i].type;
+	copy_decoder_init(&dec, &stmt->copy, n, types);
+	SendCopyResponse(PqMsg_CopyInResponse, stmt->copy.format, n);
+	pq_flush();
+	while (!done)
+	{
+		int			type = pq_getmsgtype();
+		uint8_t    *body;
+		size_t		len;
+
+		if (type == EOF_ON_CLIENT || pq_getmsgbody((char) type, &body, &len, max_message_length(type)) != 0)
+			client_gone();
+		switch (type)
+		{
+			case PqMsg_CopyData:
+				copy_decoder_feed(&dec, body, len);
+				break;
+			case PqMsg_CopyDone:
+				done = true;
+				break;
+			case PqMsg_CopyFail:
+				ereport(ERROR,
+						errcode(ERRCODE_QUERY_CANCELED),
+						errmsg("COPY from stdin failed: %.*s", (int) (len ? len - 1 : 0), (const char *) body));
+				break;
+			case PqMsg_Flush:
+			case PqMsg_Sync:
+				break;
+			default:
+				ereport(ERROR,
+						errcode(ERRCODE_PROTOCOL_VIOLATION),
+						errmsg("unexpected message type 0x%02X during COPY from stdin", type));
+		}
+		for (;;)
+		{
+			if (nrows == cap)
+				rows = repalloc(rows, sizeof(Value) * (size_t) ((cap *= 2) * (n ? n : 1)));
+			if (!copy_decoder_next(&dec, &rows[nrows * n], done))
+				break;
+			nrows++;
+		}
+	}
+	copy_decoder_free(&dec);
+	return (uint64_t) ExecutorInsertRows(stmt, rows, nrows);
 }
 
 /* run_copy_out -- COPY (query) TO STDOUT: CopyOutResponse, one CopyData per row, CopyDone */
@@ -373,9 +440,9 @@ run_portal(AnalyzedStmt *stmt, ExecState **esp, const Value *params,
 	Value	   *row;
 	uint64_t	nrows = 0;
 
-	if (stmt->kind == STMT_COPY_OUT)
+	if (stmt->kind == STMT_COPY_OUT || stmt->kind == STMT_COPY_IN)
 	{
-		nrows = run_copy_out(stmt, params);
+		nrows = stmt->kind == STMT_COPY_IN ? run_copy_in(stmt) : run_copy_out(stmt, params);
 		EndCommand(psprintf("COPY %llu", (unsigned long long) nrows));
 		return true;
 	}

@@ -7,7 +7,9 @@
  * row, or per value of a set-returning function, filtered by WHERE and cut by
  * OFFSET/LIMIT. Each row is evaluated in a per-row memory context reset before
  * the next one, so long results run in constant memory. Utility statements do
- * their work in ExecutorStart and only leave a command tag.
+ * their work in ExecutorStart and only leave a command tag. A statement over the
+ * catalog cache runs whole in ExecutorStart (cache.c), its rows kept for
+ * ExecutorNext: so it holds no SQLite statement or write lock across messages.
  *
  * Arithmetic follows PostgreSQL: integer overflow is 22003 "integer out of range"
  * (smallint/bigint likewise), division by zero 22012, numeric is exact (scaled
@@ -18,6 +20,7 @@
 #include <strings.h>
 
 #include "elog.h"
+#include "dbcommands.h"
 #include "executor.h"
 #include "guc.h"
 #include "mcxt.h"
@@ -47,6 +50,9 @@ struct ExecState
 	int			nshow;			/* SHOW: the settings to list (name, value, description) */
 	const char **show;
 	int			show_index;
+	Value	   *cache_rows;		/* a statement over the cache: its rows */
+	int64_t		cache_nrows;
+	int64_t		cache_next;
 };
 
 /* ---------- errors ---------- */
@@ -706,6 +712,10 @@ ExecEvalExpr(ExecState *es, const Expr *e)
 			return eval_booltest(ExecEvalExpr(es, e->args[0]), e->booltest);
 		case EXPR_SRF_VALUE:
 			return typio_int(e->type, es->srf_current);
+		case EXPR_VAR:
+		case EXPR_AGG:
+		case EXPR_SUBLINK:
+			break;				/* only SQLite evaluates these */
 	}
 	elog(ERROR, "unrecognized expression kind %d", (int) e->kind);
 	return typio_null(UNKNOWNOID);
@@ -729,6 +739,39 @@ unrecognized_parameter(const char *name)
 			errmsg("unrecognized configuration parameter \"%s\"", name));
 }
 
+/*
+ * run_on_cache -- a statement over the catalog cache, as the transaction sees it:
+ * its rows collected, its writes captured
+ */
+static void
+run_on_cache(ExecState *es)
+{
+	AnalyzedStmt *stmt = es->stmt;
+	int64_t		changes = 0;
+
+	es->tag = stmt->command_tag;
+	if (stmt->notice)
+	{
+		ereport(NOTICE, errcode(stmt->notice_code), errmsg("%s", stmt->notice));
+		return;
+	}
+	CacheStatementBegin(stmt->target);
+	for (int i = 0; i < stmt->nsql; i++)
+	{
+		bool		last = i == stmt->nsql - 1;
+
+		changes = CacheExecute(&stmt->sql[i], es->params, last && stmt->kind == STMT_ROWS ? stmt->ncolumns : 0,
+							   stmt->columns, &es->cache_rows, &es->cache_nrows);
+	}
+	CacheStatementEnd();
+	if (stmt->temp_table)
+		CacheRememberTempTable(stmt->temp_table, stmt->on_commit_drop);
+	if (strcmp(stmt->command_tag, "INSERT") == 0)
+		es->tag = psprintf("INSERT 0 %lld", (long long) changes);
+	else if (strcmp(stmt->command_tag, "UPDATE") == 0 || strcmp(stmt->command_tag, "DELETE") == 0)
+		es->tag = psprintf("%s %lld", stmt->command_tag, (long long) changes);
+}
+
 static void
 run_utility(ExecState *es)
 {
@@ -739,6 +782,9 @@ run_utility(ExecState *es)
 	es->tag = stmt->command_tag;
 	switch (stmt->utility)
 	{
+		case UTIL_CACHE:
+			run_on_cache(es);
+			break;
 		case UTIL_SET:
 			if (!set_config_option(stmt->name, stmt->value, PGC_S_SESSION, false, &msg, &sqlstate))
 				config_error(msg, sqlstate);
@@ -783,6 +829,12 @@ run_utility(ExecState *es)
 			break;
 		case UTIL_DEALLOCATE_ALL:
 			DropAllPreparedStatements();
+			break;
+		case UTIL_CREATE_DATABASE:
+			CreateDatabase(stmt->name);
+			break;
+		case UTIL_DROP_DATABASE:
+			DropDatabase(stmt->name, stmt->missing_ok);
 			break;
 		case UTIL_SHOW:
 		case UTIL_SHOW_ALL:
@@ -832,6 +884,19 @@ eval_count(ExecState *es, const Expr *e, int64_t if_null)
 	return v.isnull ? if_null : v.u.i;
 }
 
+int64_t
+ExecutorInsertRows(AnalyzedStmt *stmt, const Value *rows, int64_t nrows)
+{
+	CacheStatementBegin(stmt->target);
+	for (int64_t i = 0; i < nrows; i++)
+	{
+		CHECK_FOR_INTERRUPTS();
+		CacheExecute(&stmt->sql[0], &rows[i * stmt->ncolumns], 0, NULL, NULL, NULL);
+	}
+	CacheStatementEnd();
+	return nrows;
+}
+
 ExecState *
 ExecutorStart(AnalyzedStmt *stmt, const Value *params)
 {
@@ -842,7 +907,9 @@ ExecutorStart(AnalyzedStmt *stmt, const Value *params)
 	es->row_context = AllocSetContextCreate(CurrentMemoryContext, "ExecutorRow");
 	es->row = palloc0(sizeof(Value) * (size_t) (stmt->ncolumns ? stmt->ncolumns : 1));
 	es->limit = -1;
-	if (stmt->kind == STMT_UTILITY)
+	if (stmt->kind == STMT_ROWS && stmt->nsql > 0)
+		run_on_cache(es);
+	else if (stmt->kind == STMT_UTILITY)
 	{
 		run_utility(es);
 		es->done = true;
@@ -925,7 +992,14 @@ ExecutorNext(ExecState *es, Value **row)
 	MemoryContext old = MemoryContextSwitchTo(es->row_context);
 	bool		found = false;
 
-	if (plan == NULL)
+	if (stmt->nsql > 0)
+	{
+		found = es->cache_next < es->cache_nrows;
+		if (found)
+			memcpy(es->row, &es->cache_rows[es->cache_next++ * stmt->ncolumns],
+				   sizeof(Value) * (size_t) stmt->ncolumns);
+	}
+	else if (plan == NULL)
 		found = show_row(es);
 	else
 		while (!found && (es->limit < 0 || es->produced < es->limit) && next_source_row(es))
@@ -962,7 +1036,7 @@ ExecutorCommandTag(ExecState *es, uint64_t nrows)
 {
 	if (es->stmt->kind == STMT_UTILITY)
 		return pstrdup(es->tag);
-	if (es->stmt->plan == NULL)
+	if (es->stmt->plan == NULL && es->stmt->nsql == 0)
 		return pstrdup("SHOW");
 	return psprintf("%s %llu", es->stmt->command_tag, (unsigned long long) nrows);
 }

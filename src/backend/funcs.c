@@ -89,7 +89,9 @@ f_set_config(ExecState *es, const Value *args, int nargs)
 	const char *msg = NULL,
 			   *sqlstate = NULL;
 
-	if (!set_config_option(args[0].u.s.data, args[1].u.s.data, PGC_S_SESSION, false, &msg, &sqlstate))
+	if (!(args[2].u.b ?
+		  set_config_option_local(args[0].u.s.data, args[1].u.s.data, &msg, &sqlstate) :
+		  set_config_option(args[0].u.s.data, args[1].u.s.data, PGC_S_SESSION, false, &msg, &sqlstate)))
 		ereport(ERROR,
 				errcode(sqlstate ? sqlstate : ERRCODE_INVALID_PARAMETER_VALUE),
 				errmsg("%s", msg ? msg : "invalid configuration change"));

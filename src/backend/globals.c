@@ -26,6 +26,7 @@ volatile sig_atomic_t ClientConnectionLost;
 int			MyProcPid;
 const char *MyUserName = "";
 const char *MyDatabaseName = "";
+uint32_t	MyDatabaseId = 0;
 
 static int	quit_notice_sock = -1;
 static RlBuf quit_notice_crash;

@@ -1,16 +1,20 @@
 /*
  * xact.c: transaction-block states (xact.h), after PostgreSQL's xact.c.
  *
- * No statement changes durable state yet, so a "transaction" here is the state a
- * client can see: what ReadyForQuery reports, which commands are refused in a
- * failed block, the warnings for BEGIN inside a block and COMMIT outside one,
- * savepoint names, the timestamp now() returns. Ending a transaction drops every
- * portal but the one running the statement, and frees TransactionContext.
+ * The state a client can see: what ReadyForQuery reports, which commands are
+ * refused in a failed block, the warnings for BEGIN inside a block and COMMIT
+ * outside one, savepoint names, the timestamp now() returns. The catalog's side
+ * of a transaction (its snapshot and its changeset) is cache.c's: committing
+ * sends the changeset to the writer, every end releases the snapshot. Ending a
+ * transaction drops every portal but the one running the statement, and frees
+ * TransactionContext.
  */
 #include <string.h>
 #include <sys/time.h>
 
 #include "elog.h"
+#include "executor.h"
+#include "guc.h"
 #include "mcxt.h"
 #include "portal.h"
 #include "pqformat.h"
@@ -35,10 +39,12 @@ static TBlockState blockState = TBLOCK_DEFAULT;
 static Savepoint *savepoints;
 static int64_t xact_start_timestamp;
 
-/* end_transaction -- forget the transaction: portals, savepoints, its memory */
+/* end_transaction -- forget the transaction: portals, savepoints, its memory, its snapshot */
 static void
 end_transaction(void)
 {
+	CacheAbortTransaction();
+	AtEOXact_GUC(false);
 	blockState = TBLOCK_DEFAULT;
 	savepoints = NULL;
 	AtEOXact_Portals();
@@ -56,13 +62,29 @@ StartTransactionCommand(void)
 	/* 946684800 = seconds from 1970-01-01 to 2000-01-01 */
 	xact_start_timestamp = ((int64_t) tv.tv_sec - 946684800) * 1000000 + tv.tv_usec;
 	blockState = TBLOCK_STARTED;
+	AtStart_GUC();
+}
+
+/*
+ * commit_transaction -- send the transaction's writes to the writer, then end it
+ *
+ * If the writer refuses, the ERROR finds the transaction in TBLOCK_STARTED, so
+ * it ends rather than becoming a failed block, as a failed COMMIT does.
+ */
+static void
+commit_transaction(void)
+{
+	blockState = TBLOCK_STARTED;
+	CacheCommitTransaction();
+	AtEOXact_GUC(true);
+	end_transaction();
 }
 
 void
 CommitTransactionCommand(void)
 {
 	if (blockState == TBLOCK_STARTED)
-		end_transaction();
+		commit_transaction();
 }
 
 void
@@ -82,6 +104,8 @@ EndImplicitTransactionBlock(void)
 void
 AbortCurrentTransaction(void)
 {
+	CacheAbortStatement();
+	AtEOXact_GUC(false);		/* settings revert at the error, as in PostgreSQL */
 	switch (blockState)
 	{
 		case TBLOCK_INPROGRESS:
@@ -120,7 +144,10 @@ EndTransactionBlock(void)
 
 	if (blockState != TBLOCK_INPROGRESS && blockState != TBLOCK_ABORT)
 		warn_no_transaction();
-	end_transaction();
+	if (committed)
+		commit_transaction();
+	else
+		end_transaction();
 	return committed;
 }
 

@@ -318,7 +318,10 @@ format_message(const char *fmt, va_list ap)
 int
 errcode(const char *sqlstate)
 {
-	errordata[errordata_depth].sqlstate = sqlstate;
+	ErrorData  *e = &errordata[errordata_depth];
+
+	snprintf(e->sqlstate_buf, sizeof(e->sqlstate_buf), "%s", sqlstate);
+	e->sqlstate = e->sqlstate_buf;
 	return 0;
 }
 

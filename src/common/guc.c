@@ -10,7 +10,10 @@
  * one from a higher-priority source, which is what makes "-c port=5433" survive a
  * reload of a rocklake.conf that says "port = 5432". The value RESET returns to is
  * kept separately from the current one, so SET in a session is undone by RESET
- * without re-reading anything.
+ * without re-reading anything. Inside a transaction (AtStart_GUC .. AtEOXact_GUC)
+ * SET, SET LOCAL and RESET remember the value they replace, so that an abort
+ * undoes them and a commit ends SET LOCAL, as in PostgreSQL; savepoints do not
+ * nest these (a ROLLBACK TO keeps the settings changed after the savepoint).
  *
  * Values are kept with malloc, not palloc: they live as long as the process and
  * must survive every memory-context reset (PostgreSQL's guc_malloc does the same).
@@ -53,6 +56,20 @@ typedef enum GucType
 	GUC_ENUM
 } GucType;
 
+/*
+ * What the current transaction did to a setting, as in PostgreSQL's GucStack:
+ * at commit SET keeps its value, SET LOCAL reverts to the value before the
+ * transaction, SET then SET LOCAL reverts to the SET's value; an abort reverts
+ * everything.
+ */
+typedef enum GucXactState
+{
+	GUC_XACT_NONE,				/* untouched in this transaction */
+	GUC_XACT_SET,
+	GUC_XACT_LOCAL,
+	GUC_XACT_SET_LOCAL
+} GucXactState;
+
 /* Canonicalises a string value in place (a malloc'd copy); false: invalid. */
 typedef bool (*GucCheckHook) (char **newval);
 
@@ -79,10 +96,20 @@ typedef struct ConfigOption
 	GucSource	reset_source;
 	char	   *reported;		/* last value sent as ParameterStatus */
 	bool		in_file;		/* seen by the config file pass under way */
+
+	/* changes in the current transaction (PostgreSQL's GucStack, one level) */
+	GucXactState xact_state;
+	char	   *prior_value;	/* the value before the transaction's first change */
+	GucSource	prior_source;
+	char	   *masked_value;	/* GUC_XACT_SET_LOCAL: the SET value SET LOCAL hides */
+	GucSource	masked_source;
 } ConfigOption;
 
 char	   *DataDir = NULL;
 char	   *ConfigFileName = NULL;
+
+/* between AtStart_GUC and AtEOXact_GUC: SET and RESET remember what they change */
+static bool GucInTransaction;
 
 /* C mirrors of settings the server reads often */
 static int	log_min_messages_index;
@@ -723,11 +750,60 @@ InitializeGUCOptions(void)
 }
 
 /*
- * set_config_option -- set a setting by name from text (see guc.h)
+ * push_old_value -- a session change (SET, SET LOCAL, RESET) inside a
+ * transaction: remember what AtEOXact_GUC may have to restore
+ * (PostgreSQL's push_old_value)
  */
-bool
-set_config_option(const char *name, const char *value, GucSource source,
-				  bool is_reload, const char **errmsg_out, const char **sqlstate_out)
+static void
+push_old_value(ConfigOption *opt, bool is_local)
+{
+	if (!GucInTransaction)
+		return;
+	switch (opt->xact_state)
+	{
+		case GUC_XACT_NONE:
+			replace_string(&opt->prior_value, opt->value);
+			opt->prior_source = opt->source;
+			opt->xact_state = is_local ? GUC_XACT_LOCAL : GUC_XACT_SET;
+			break;
+		case GUC_XACT_SET:
+			if (is_local)
+			{
+				replace_string(&opt->masked_value, opt->value);
+				opt->masked_source = opt->source;
+				opt->xact_state = GUC_XACT_SET_LOCAL;
+			}
+			break;
+		case GUC_XACT_LOCAL:
+		case GUC_XACT_SET_LOCAL:
+			if (!is_local)
+				opt->xact_state = GUC_XACT_SET; /* a SET overrides SET LOCAL */
+			break;
+	}
+}
+
+/*
+ * restore_value -- make a value that was current before current again
+ */
+static void
+restore_value(ConfigOption *opt, const char *value, GucSource source)
+{
+	char	   *canonical;
+	int			number;
+
+	if (!parse_value(opt, value, &canonical, &number, NULL, NULL))
+		elog(ERROR, "saved value of \"%s\" no longer parses", opt->name);
+	assign_value(opt, canonical, number);
+	opt->source = source;
+}
+
+/*
+ * set_config_option_action -- set_config_option, for SET LOCAL too
+ */
+static bool
+set_config_option_action(const char *name, const char *value, GucSource source,
+						 bool is_local, bool is_reload,
+						 const char **errmsg_out, const char **sqlstate_out)
 {
 	ConfigOption *opt = find_option(name);
 	char	   *canonical;
@@ -785,9 +861,71 @@ set_config_option(const char *name, const char *value, GucSource source,
 	}
 	if (is_reload && strcmp(canonical, opt->value) != 0)
 		ereport(LOG, errmsg("parameter \"%s\" changed to \"%s\"", opt->name, canonical));
+	if (source == PGC_S_SESSION)
+		push_old_value(opt, is_local);
 	assign_value(opt, canonical, number);
 	opt->source = source;
 	return true;
+}
+
+/*
+ * set_config_option -- set a setting by name from text (see guc.h)
+ */
+bool
+set_config_option(const char *name, const char *value, GucSource source,
+				  bool is_reload, const char **errmsg_out, const char **sqlstate_out)
+{
+	return set_config_option_action(name, value, source, false, is_reload,
+									errmsg_out, sqlstate_out);
+}
+
+/*
+ * set_config_option_local -- SET LOCAL (see guc.h)
+ */
+bool
+set_config_option_local(const char *name, const char *value,
+						const char **errmsg_out, const char **sqlstate_out)
+{
+	if (!GucInTransaction)
+		return find_option(name) != NULL ||
+			guc_error(errmsg_out, sqlstate_out, ERRCODE_UNDEFINED_OBJECT,
+					  "unrecognized configuration parameter \"%s\"", name);
+	return set_config_option_action(name, value, PGC_S_SESSION, true, false,
+									errmsg_out, sqlstate_out);
+}
+
+/*
+ * AtStart_GUC -- a transaction starts
+ */
+void
+AtStart_GUC(void)
+{
+	GucInTransaction = true;
+}
+
+/*
+ * AtEOXact_GUC -- a transaction ends: keep or undo what it changed (PostgreSQL's
+ * AtEOXact_GUC at nesting level 1)
+ */
+void
+AtEOXact_GUC(bool isCommit)
+{
+	if (!GucInTransaction)
+		return;
+	GucInTransaction = false;
+	for (int i = 0; i < NUM_CONFIG_OPTIONS; i++)
+	{
+		ConfigOption *opt = &ConfigOptions[i];
+
+		if (!isCommit || opt->xact_state == GUC_XACT_LOCAL)
+		{
+			if (opt->xact_state != GUC_XACT_NONE)
+				restore_value(opt, opt->prior_value, opt->prior_source);
+		}
+		else if (opt->xact_state == GUC_XACT_SET_LOCAL)
+			restore_value(opt, opt->masked_value, opt->masked_source);
+		opt->xact_state = GUC_XACT_NONE;
+	}
 }
 
 /*
@@ -841,6 +979,7 @@ ResetConfigOption(const char *name)
 		return true;
 	if (!parse_value(opt, opt->reset_value, &canonical, &number, NULL, NULL))
 		elog(ERROR, "reset value of \"%s\" no longer parses", opt->name);
+	push_old_value(opt, false);
 	assign_value(opt, canonical, number);
 	opt->source = opt->reset_source;
 	return true;

@@ -61,6 +61,7 @@ static const TypeInfo types[] = {
 	{VOIDOID, "void", "void", 4, TYPCATEGORY_PSEUDO, 0},
 	{UUIDOID, "uuid", "uuid", 16, TYPCATEGORY_USER, 0},
 	{JSONBOID, "jsonb", "jsonb", -1, TYPCATEGORY_USER, 0},
+	{TIDOID, "tid", "tid", 6, TYPCATEGORY_USER, 0},
 };
 
 /* SQL spellings that are not a pg_type name */
@@ -1305,6 +1306,23 @@ bytea_in(const char *str)
 
 /* ---------- entry points ---------- */
 
+/*
+ * tid_in -- '(block,offset)': a row's ctid, held as (block << 16) | offset, the
+ * row identity it is derived from (catalog.c)
+ */
+static Value
+tid_in(const char *str)
+{
+	long long	block;
+	int			offset,
+				end = 0;
+
+	if (sscanf(str, " (%lld ,%d )%n", &block, &offset, &end) != 2 || end == 0 ||
+		str[end] != '\0' || block < 0 || block > UINT32_MAX || offset < 0 || offset > UINT16_MAX)
+		invalid_syntax(TIDOID, str);
+	return typio_int(TIDOID, ((int64_t) block << 16) | offset);
+}
+
 Value
 typio_input(Oid type, const char *str, int32_t typmod)
 {
@@ -1333,6 +1351,8 @@ typio_input(Oid type, const char *str, int32_t typmod)
 			return interval_in(str);
 		case UUIDOID:
 			return uuid_in(str);
+		case TIDOID:
+			return tid_in(str);
 		case BYTEAOID:
 			return bytea_in(str);
 		case NAMEOID:
@@ -1390,6 +1410,9 @@ typio_output(const Value *v, size_t *len)
 			break;
 		case INTERVALOID:
 			format_interval(&out, &v->u.iv);
+			break;
+		case TIDOID:
+			rlbuf_printf(&out, "(%lld,%lld)", (long long) (v->u.i >> 16), (long long) (v->u.i & 0xffff));
 			break;
 		case UUIDOID:
 			for (int i = 0; i < 16; i++)
@@ -1477,6 +1500,9 @@ typio_receive(Oid type, const uint8_t *data, size_t len)
 			expect_len(type, len, 16);
 			memcpy(v.u.uuid, data, 16);
 			return v;
+		case TIDOID:
+			expect_len(type, len, 6);
+			return typio_int(type, ((int64_t) rl_load_u32be(data) << 16) | (data[4] << 8) | data[5]);
 		case NUMERICOID:
 			return numeric_recv(data, len);
 		case JSONBOID:
@@ -1536,6 +1562,10 @@ typio_send(PqMsgBuilder *msg, const Value *v)
 			break;
 		case UUIDOID:
 			pq_sendbytes(msg, v->u.uuid, 16);
+			break;
+		case TIDOID:
+			pq_sendint32(msg, (uint32_t) (v->u.i >> 16));
+			pq_sendint16(msg, (uint16_t) (v->u.i & 0xffff));
 			break;
 		case NUMERICOID:
 			numeric_send(msg, v->u.s.data);

@@ -49,8 +49,8 @@ expect "verbose error" "ERROR:  42703: column \"nosuch\" does not exist
 LINE 1: select nosuch" "$(q -c '\set VERBOSITY verbose' -c 'select nosuch')"
 expect "syntax error" "ERROR:  42601: syntax error at or near \"selec\"" \
 	"$(q -c '\set VERBOSITY verbose' -c 'selec 1')"
-expect "unsupported" "ERROR:  0A000: CREATE TABLE is not supported yet" \
-	"$(q -c '\set VERBOSITY verbose' -c 'create table t (a int)')"
+expect "unsupported" "ERROR:  0A000: CREATE VIEW is not supported yet" \
+	"$(q -c '\set VERBOSITY verbose' -c 'create view v as select 1')"
 expect "failed block" "ERROR:  current transaction is aborted, commands ignored until end of transaction block
 ROLLBACK" "$(q -c 'begin' -c 'select 1/0' -c 'select 1' -c 'commit')"
 expect "begin twice" "WARNING:  there is already a transaction in progress" "$(q -c 'begin' -c 'begin')"

@@ -1,0 +1,845 @@
+/*
+ * cache.c: the backend's connection to the SQLite catalog cache, and its
+ * transactions over it (DESIGN.md §2; the cache's contract is catalog_cache.h).
+ *
+ * Reads run on the backend's own connection inside a SQLite read transaction,
+ * taken at a transaction's first statement and held until it ends: that is its
+ * REPEATABLE READ snapshot, identified by the commit sequence the cache records.
+ * Writes are computed, never kept: a statement that writes the catalog runs in a
+ * write transaction with a session attached (cache_capture_begin), after the
+ * transaction's earlier changes are re-applied, and what it all changed becomes
+ * the transaction's changeset before everything is rolled back. So no backend
+ * holds the cache's write lock between two client messages, and later
+ * statements of the transaction see its own writes. Because SQLite can only
+ * write on the newest state, a transaction that writes after another commit
+ * landed since its snapshot fails with 40001 (the first updater wins, a little
+ * more eagerly than PostgreSQL, which looks at the rows). COMMIT sends the
+ * changeset and the snapshot's sequence to the writer, whose refusal (23505,
+ * 40001, 42P07) becomes the client's error; a read-only transaction just ends.
+ * Temporary tables live in SQLite's temp schema of this connection, outside any
+ * capture, and never reach the writer.
+ *
+ * Values cross into SQLite in their canonical forms (catalog_cache.h), and
+ * whatever SQLite cannot compute with PostgreSQL's semantics (arithmetic, casts,
+ * functions) it calls back into the executor through rl_eval().
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "catalog_cache.h"
+#include "elog.h"
+#include "executor.h"
+#include "guc.h"
+#include "mcxt.h"
+#include "miscadmin.h"
+#include "writer.h"
+
+#define CACHE_BUSY_TIMEOUT_MS 30000
+
+typedef struct TempTable
+{
+	char	   *name;
+	bool		on_commit_drop;
+	struct TempTable *next;
+} TempTable;
+
+static sqlite3 *cache_db;
+static bool have_snapshot;		/* snapshot_seq is the transaction's snapshot */
+static uint64_t snapshot_seq;
+static bool in_read_txn;		/* a SQLite transaction holds the snapshot */
+static bool in_temp_txn;		/* a statement on temporary tables runs in its own */
+static CacheCapture *capture;	/* the running statement's capture */
+static CacheTarget capture_target;
+static RlBuf changeset;			/* the transaction's writes so far */
+static TempTable *temp_tables;	/* created by this transaction (malloc'd) */
+static WriterConn *writer_conn;
+static bool callback_failed;	/* an ERROR (already reported) inside a SQLite callback */
+static sqlite3_stmt *active_stmt;	/* CacheExecute's, finalized if an ERROR cuts it short */
+
+/* ---------- errors ---------- */
+
+/* sqlite_error -- an ERROR for a failed SQLite call, with PostgreSQL's SQLSTATE where one fits */
+static void
+sqlite_error(int rc, const char *what)
+{
+	const char *msg = sqlite3_errmsg(cache_db);
+
+	if (callback_failed)
+	{
+		/* the report stands (elog.h): resume its recovery now that SQLite is out of the way */
+		callback_failed = false;
+		siglongjmp(*PG_exception_stack, 1);
+	}
+	const char *sqlstate = ERRCODE_INTERNAL_ERROR;
+	char	   *text;
+
+	switch (rc)
+	{
+		case SQLITE_CONSTRAINT_UNIQUE:
+		case SQLITE_CONSTRAINT_PRIMARYKEY:
+			{
+				/* "UNIQUE constraint failed: t.a, t.b" -> t_a_b_key */
+				const char *cols = strchr(msg, ':');
+				RlBuf		name;
+
+				rlbuf_init(&name);
+				for (cols = cols ? cols + 1 : ""; *cols; cols++)
+					if (*cols != ' ')
+						rlbuf_append(&name, *cols == '.' || *cols == ',' ? "_" : cols, 1);
+				sqlstate = ERRCODE_UNIQUE_VIOLATION;
+				text = psprintf("duplicate key value violates unique constraint \"%s_key\"", rlbuf_cstr(&name));
+				rlbuf_free(&name);
+				break;
+			}
+		case SQLITE_CONSTRAINT_NOTNULL:
+			{
+				/* "NOT NULL constraint failed: t.a" */
+				const char *colon = strchr(msg, ':');
+				const char *dot = colon ? strchr(colon, '.') : NULL;
+
+				sqlstate = ERRCODE_NOT_NULL_VIOLATION;
+				text = psprintf("null value in column \"%s\" of relation \"%s\" violates not-null constraint",
+								dot ? dot + 1 : "", dot ? pnstrdup(colon + 2, (size_t) (dot - colon - 2)) : "");
+				break;
+			}
+		case SQLITE_BUSY_SNAPSHOT:
+			sqlstate = ERRCODE_T_R_SERIALIZATION_FAILURE;
+			text = pstrdup("could not serialize access due to concurrent update");
+			break;
+		case SQLITE_BUSY:
+		case SQLITE_LOCKED:
+			sqlstate = ERRCODE_LOCK_NOT_AVAILABLE;
+			text = pstrdup("could not obtain lock on the catalog cache");
+			break;
+		default:
+			text = psprintf("catalog cache: could not %s: %s", what, msg);
+			break;
+	}
+	ereport(ERROR,
+			errcode(sqlstate),
+			errmsg("%s", text));
+}
+
+static void
+exec_sql(const char *sql)
+{
+	int			rc = sqlite3_exec(cache_db, sql, NULL, NULL, NULL);
+
+	if (rc != SQLITE_OK)
+		sqlite_error(sqlite3_extended_errcode(cache_db), sql);
+}
+
+/* exec_quietly -- for clean-up paths that must not fail */
+static void
+exec_quietly(const char *sql)
+{
+	sqlite3_exec(cache_db, sql, NULL, NULL, NULL);
+}
+
+static sqlite3_stmt *
+prepare(const char *sql)
+{
+	sqlite3_stmt *stmt = NULL;
+	int			rc = sqlite3_prepare_v2(cache_db, sql, -1, &stmt, NULL);
+
+	if (rc != SQLITE_OK)
+		sqlite_error(sqlite3_extended_errcode(cache_db), "prepare a statement");
+	return stmt;
+}
+
+/* ---------- values ---------- */
+
+/* integer_form -- the types held as Value.u.i, and as INTEGER in SQLite */
+static bool
+integer_form(Oid type)
+{
+	switch (type)
+	{
+		case INT2OID:
+		case INT4OID:
+		case INT8OID:
+		case OIDOID:
+		case TIDOID:
+		case DATEOID:
+		case TIMEOID:
+		case TIMESTAMPOID:
+		case TIMESTAMPTZOID:
+			return true;
+		default:
+			return false;
+	}
+}
+
+/*
+ * to_sqlite -- a Value in its canonical SQLite form, through one of the two
+ * setters (bind or result) the caller passes
+ */
+typedef struct SqliteSink
+{
+	sqlite3_stmt *stmt;
+	int			index;
+	sqlite3_context *ctx;
+} SqliteSink;
+
+static void
+to_sqlite(const SqliteSink *sink, const Value *v)
+{
+	if (v->isnull || v->type == VOIDOID)
+	{
+		if (sink->ctx)
+			sqlite3_result_null(sink->ctx);
+		else
+			sqlite3_bind_null(sink->stmt, sink->index);
+		return;
+	}
+	int64_t		i = 0;
+	bool		is_int = true;
+	const char *bytes = NULL;
+	size_t		len = 0;
+	bool		blob = false;
+
+	switch (integer_form(v->type) ? INT8OID : v->type)
+	{
+		case BOOLOID:
+			i = v->u.b;
+			break;
+		case INT8OID:
+			i = v->u.i;
+			break;
+		case FLOAT4OID:
+		case FLOAT8OID:
+			if (sink->ctx)
+				sqlite3_result_double(sink->ctx, v->u.f);
+			else
+				sqlite3_bind_double(sink->stmt, sink->index, v->u.f);
+			return;
+		case UUIDOID:
+			is_int = false;
+			blob = true;
+			bytes = (const char *) v->u.uuid;
+			len = 16;
+			break;
+		case BYTEAOID:
+			is_int = false;
+			blob = true;
+			bytes = v->u.s.data;
+			len = v->u.s.len;
+			break;
+		case INTERVALOID:
+			is_int = false;
+			bytes = typio_output(v, &len);
+			break;
+		default:
+			is_int = false;
+			bytes = v->u.s.data;
+			len = v->u.s.len;
+			break;
+	}
+	if (is_int && sink->ctx)
+		sqlite3_result_int64(sink->ctx, i);
+	else if (is_int)
+		sqlite3_bind_int64(sink->stmt, sink->index, i);
+	else if (sink->ctx && blob)
+		sqlite3_result_blob64(sink->ctx, bytes, len, SQLITE_TRANSIENT);
+	else if (sink->ctx)
+		sqlite3_result_text64(sink->ctx, bytes, len, SQLITE_TRANSIENT, SQLITE_UTF8);
+	else if (blob)
+		sqlite3_bind_blob64(sink->stmt, sink->index, bytes, len, SQLITE_TRANSIENT);
+	else
+		sqlite3_bind_text64(sink->stmt, sink->index, bytes, len, SQLITE_TRANSIENT, SQLITE_UTF8);
+}
+
+/*
+ * from_sqlite -- a SQLite value as a Value of type
+ *
+ * The canonical form is read directly; anything else (a sum() that SQLite
+ * computed as an integer for a numeric column, a REAL that NUMERIC affinity made
+ * of a numeric's text) goes through its text form.
+ */
+static Value
+from_sqlite(sqlite3_value *sv, Oid type, int32_t typmod)
+{
+	int			st = sqlite3_value_type(sv);
+
+	if (st == SQLITE_NULL)
+		return typio_null(type);
+	if (integer_form(type) && st == SQLITE_INTEGER)
+		return typio_int(type, sqlite3_value_int64(sv));
+	switch (type)
+	{
+		case BOOLOID:
+			if (st == SQLITE_INTEGER)
+				return typio_bool(sqlite3_value_int64(sv) != 0);
+			break;
+		case FLOAT4OID:
+		case FLOAT8OID:
+			if (st == SQLITE_INTEGER || st == SQLITE_FLOAT)
+				return typio_float(type, sqlite3_value_double(sv));
+			break;
+		case UUIDOID:
+			if (st == SQLITE_BLOB && sqlite3_value_bytes(sv) == 16)
+			{
+				Value		v = {.type = UUIDOID};
+
+				memcpy(v.u.uuid, sqlite3_value_blob(sv), 16);
+				return v;
+			}
+			break;
+		case BYTEAOID:
+			if (st == SQLITE_BLOB)
+				return typio_string(type, sqlite3_value_blob(sv), (size_t) sqlite3_value_bytes(sv));
+			break;
+		default:
+			break;
+	}
+	if (st == SQLITE_FLOAT && type == NUMERICOID)
+		return typio_input(type, psprintf("%.15g", sqlite3_value_double(sv)), typmod);
+	const char *text = (const char *) sqlite3_value_text(sv);
+	size_t		len = (size_t) sqlite3_value_bytes(sv);
+	const TypeInfo *t = typio_lookup(type);
+
+	if (t != NULL && t->category == TYPCATEGORY_STRING && type != NAMEOID && type != BPCHAROID)
+		return typio_string(type, text, len);
+	if (st == SQLITE_INTEGER && type == BOOLOID)
+		return typio_bool(sqlite3_value_int64(sv) != 0);
+	return typio_input(type, text, typmod);
+}
+
+/* ---------- rl_eval: PostgreSQL's semantics inside SQLite ---------- */
+
+/* callback_caught -- an ERROR inside a SQLite callback: SQLite's error now, ours after it */
+static void
+callback_caught(sqlite3_context *ctx, sigjmp_buf *save, MemoryContext context)
+{
+	PG_exception_stack = save;
+	MemoryContextSwitchTo(context);
+	callback_failed = true;
+	sqlite3_result_error(ctx, CopyErrorData()->message, -1);
+}
+
+/*
+ * rl_eval(expr, args...) evaluates an analysed expression whose arguments SQLite
+ * computed: each becomes a constant of its argument's type, the executor does
+ * the rest. An ERROR inside (already reported) is caught here, since longjmp
+ * must not cross SQLite, and its recovery resumed once sqlite3_step returns.
+ */
+static void
+rl_eval(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	const Expr *e = sqlite3_value_pointer(argv[0], "rl_expr");
+	sigjmp_buf *save = PG_exception_stack;
+	MemoryContext context = CurrentMemoryContext;
+	sigjmp_buf	local;
+
+	if (e == NULL || argc - 1 != e->nargs)
+	{
+		sqlite3_result_error(ctx, "rl_eval: bad arguments", -1);
+		return;
+	}
+	if (sigsetjmp(local, 0) != 0)
+	{
+		callback_caught(ctx, save, context);
+		return;
+	}
+	PG_exception_stack = &local;
+
+	Expr		copy = *e;
+
+	copy.args = palloc(sizeof(Expr *) * (size_t) (e->nargs ? e->nargs : 1));
+	for (int i = 0; i < e->nargs; i++)
+	{
+		Expr	   *c = palloc0(sizeof(Expr));
+
+		c->kind = EXPR_CONST;
+		c->type = e->args[i]->type;
+		c->typmod = e->args[i]->typmod;
+		c->constval = from_sqlite(argv[i + 1], c->type, c->typmod);
+		copy.args[i] = c;
+	}
+	Value		v = ExecEvalExpr(NULL, &copy);
+	SqliteSink	sink = {.ctx = ctx};
+
+	to_sqlite(&sink, &v);
+	PG_exception_stack = save;
+}
+
+/* rl_scalar(x): a scalar subquery's value; PostgreSQL's 21000 for a second row */
+typedef struct ScalarState
+{
+	int64_t		rows;
+	sqlite3_value *value;
+} ScalarState;
+
+static void
+rl_scalar_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	ScalarState *st = sqlite3_aggregate_context(ctx, sizeof(ScalarState));
+
+	if (st != NULL && st->rows++ == 0)
+		st->value = sqlite3_value_dup(argv[0]);
+}
+
+static void
+rl_scalar_final(sqlite3_context *ctx)
+{
+	ScalarState *st = sqlite3_aggregate_context(ctx, 0);
+	sigjmp_buf *save = PG_exception_stack;
+	sigjmp_buf	local;
+
+	if (st == NULL || st->rows == 0)
+		sqlite3_result_null(ctx);
+	else if (st->rows == 1)
+		sqlite3_result_value(ctx, st->value);
+	else if (sigsetjmp(local, 0) != 0)
+		callback_caught(ctx, save, CurrentMemoryContext);
+	else
+	{
+		PG_exception_stack = &local;
+		ereport(ERROR,
+				errcode(ERRCODE_CARDINALITY_VIOLATION),
+				errmsg("more than one row returned by a subquery used as an expression"));
+	}
+	if (st != NULL)
+		sqlite3_value_free(st->value);
+}
+
+/* ---------- the connection ---------- */
+
+void
+CacheOpen(const char *path)
+{
+	int			rc = sqlite3_open_v2(path, &cache_db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL);
+
+	if (rc != SQLITE_OK)
+	{
+		/* statements over tables then fail; the rest of the session works */
+		ereport(LOG,
+				errcode(ERRCODE_IO_ERROR),
+				errmsg("could not open the catalog cache \"%s\": %s", path,
+					   cache_db ? sqlite3_errmsg(cache_db) : sqlite3_errstr(rc)));
+		sqlite3_close(cache_db);
+		cache_db = NULL;
+		return;
+	}
+	sqlite3_busy_timeout(cache_db, CACHE_BUSY_TIMEOUT_MS);
+	sqlite3_create_function(cache_db, "rl_eval", -1, SQLITE_UTF8, NULL, rl_eval, NULL, NULL);
+	sqlite3_create_function(cache_db, "rl_scalar", 1, SQLITE_UTF8, NULL, NULL, rl_scalar_step, rl_scalar_final);
+	rlbuf_init(&changeset);
+}
+
+/* read_seq -- the commit sequence the cache reflects, in the current transaction */
+static uint64_t
+read_seq(void)
+{
+	sqlite3_stmt *stmt = prepare("SELECT value FROM " CACHE_META_TABLE " WHERE name = 'commit_seq'");
+	int			rc = sqlite3_step(stmt);
+	uint64_t	seq = rc == SQLITE_ROW ? (uint64_t) sqlite3_column_int64(stmt, 0) : 0;
+
+	sqlite3_finalize(stmt);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		sqlite_error(rc, "read the commit sequence");
+	return seq;
+}
+
+/* take_snapshot -- inside a fresh SQLite transaction: it must be the transaction's */
+static void
+take_snapshot(void)
+{
+	uint64_t	seq = read_seq();
+
+	if (have_snapshot && seq != snapshot_seq)
+		ereport(ERROR,
+				errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
+				errmsg("could not serialize access due to concurrent update"));
+	have_snapshot = true;
+	snapshot_seq = seq;
+}
+
+/* name_found -- whether query (with ?1 = name) returns a row; false if it fails */
+static bool
+name_found(const char *query, const char *name)
+{
+	sqlite3_stmt *stmt = NULL;
+	bool		found = sqlite3_prepare_v2(cache_db, query, -1, &stmt, NULL) == SQLITE_OK &&
+		sqlite3_bind_text(stmt, 1, name, -1, SQLITE_TRANSIENT) == SQLITE_OK &&
+		sqlite3_step(stmt) == SQLITE_ROW;
+
+	sqlite3_finalize(stmt);
+	return found;
+}
+
+bool
+CacheTempRelationExists(const char *name)
+{
+	return cache_db != NULL &&
+		name_found("SELECT 1 FROM temp.sqlite_master WHERE type = 'table' AND name = ?1", name);
+}
+
+/* decl_type -- the type a column's declared type names ("varchar(10)", "numeric(12,2)") */
+static Oid
+decl_type(const char *decl, int32_t *typmod)
+{
+	const char *paren = strchr(decl, '(');
+	char	   *base = paren ? pnstrdup(decl, (size_t) (paren - decl)) : pstrdup(decl);
+	Oid			type = typio_type_by_name(base);
+	int			mods[2] = {0, 0};
+
+	*typmod = -1;
+	if (type == InvalidOid)
+		return TEXTOID;
+	if (paren && sscanf(paren, "(%d,%d)", &mods[0], &mods[1]) >= 1)
+		*typmod = type == NUMERICOID ? ((mods[0] << 16) | mods[1]) + 4 : mods[0] + 4;
+	return type;
+}
+
+static CacheRelation *
+load_relation(const char *schema, const char *name)
+{
+	sqlite3_stmt *stmt = prepare("SELECT name, type FROM pragma_table_info(?1, ?2) ORDER BY cid");
+	CacheRelation *rel = palloc0(sizeof(CacheRelation));
+	int			cap = 8;
+
+	sqlite3_bind_text(stmt, 1, name, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(stmt, 2, schema, -1, SQLITE_STATIC);
+	rel->name = pstrdup(name);
+	rel->temp = strcmp(schema, "temp") == 0;
+	rel->columns = palloc(sizeof(ResultColumn) * (size_t) cap);
+	while (sqlite3_step(stmt) == SQLITE_ROW)
+	{
+		const char *col = (const char *) sqlite3_column_text(stmt, 0);
+
+		if (strcmp(col, CACHE_ROWID_COLUMN) == 0)
+			continue;
+		if (rel->ncolumns == cap)
+			rel->columns = repalloc(rel->columns, sizeof(ResultColumn) * (size_t) (cap *= 2));
+		ResultColumn *c = &rel->columns[rel->ncolumns++];
+
+		c->name = pstrdup(col);
+		c->type = decl_type((const char *) sqlite3_column_text(stmt, 1), &c->typmod);
+	}
+	sqlite3_finalize(stmt);
+	return rel;
+}
+
+CacheRelation *
+CacheLookupRelation(const char *schema, const char *name)
+{
+	if (schema == NULL || strcmp(schema, "pg_temp") == 0)
+	{
+		if (CacheTempRelationExists(name))
+			return load_relation("temp", name);
+		if (schema != NULL)
+			return NULL;
+	}
+	else if (strcmp(schema, "public") != 0)
+		return NULL;
+	return name_found("SELECT 1 FROM main." CACHE_RELATION_TABLE " WHERE relname = ?1", name)
+		? load_relation("main", name) : NULL;
+}
+
+/* ---------- statements ---------- */
+
+/* skip_missing_tables -- changeset filter: a table dropped later in the transaction */
+static int
+skip_missing_tables(void *arg, const char *table)
+{
+	return name_found("SELECT 1 FROM main.sqlite_master WHERE type = 'table' AND name = ?1", table);
+}
+
+static int
+abort_on_conflict(void *arg, int reason, sqlite3_changeset_iter *it)
+{
+	return SQLITE_CHANGESET_ABORT;
+}
+
+/*
+ * replay_changeset -- re-apply the transaction's writes inside the capture
+ *
+ * DDL is rows of rl_relation: the tables those rows create are created first,
+ * the rows applied, and the tables whose rows went are dropped.
+ */
+static void
+replay_changeset(void)
+{
+	sqlite3_changeset_iter *it;
+	RlBuf		drops;
+
+	rlbuf_init(&drops);
+	if (sqlite3changeset_start(&it, (int) changeset.len, changeset.data) != SQLITE_OK)
+		elog(ERROR, "could not read the transaction's changeset");
+	while (sqlite3changeset_next(it) == SQLITE_ROW)
+	{
+		const char *table;
+		int			ncols,
+					op;
+		sqlite3_value *v = NULL;
+
+		sqlite3changeset_op(it, &table, &ncols, &op, NULL);
+		if (strcmp(table, CACHE_RELATION_TABLE) != 0 || ncols < 3)
+			continue;
+		if (op == SQLITE_INSERT && sqlite3changeset_new(it, 2, &v) == SQLITE_OK && v)
+			sqlite3_exec(cache_db, (const char *) sqlite3_value_text(v), NULL, NULL, NULL);
+		else if (op == SQLITE_DELETE && sqlite3changeset_old(it, 1, &v) == SQLITE_OK && v)
+		{
+			char	   *sql = sqlite3_mprintf("DROP TABLE IF EXISTS main.\"%w\";", sqlite3_value_text(v));
+
+			rlbuf_append_str(&drops, sql);
+			sqlite3_free(sql);
+		}
+	}
+	sqlite3changeset_finalize(it);
+	int			rc = sqlite3changeset_apply(cache_db, (int) changeset.len, changeset.data,
+											skip_missing_tables, abort_on_conflict, NULL);
+
+	if (rc == SQLITE_OK && drops.len > 0)
+		rc = sqlite3_exec(cache_db, rlbuf_cstr(&drops), NULL, NULL, NULL);
+	rlbuf_free(&drops);
+	if (rc == SQLITE_ABORT)
+		ereport(ERROR,
+				errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
+				errmsg("could not serialize access due to concurrent update"));
+	if (rc != SQLITE_OK)
+		sqlite_error(rc, "re-apply the transaction's changes");
+}
+
+/* end_read_txn -- COMMIT, so the temporary tables' changes stay */
+static void
+end_read_txn(void)
+{
+	if (in_read_txn)
+		exec_quietly("COMMIT");
+	in_read_txn = false;
+}
+
+void
+CacheStatementBegin(CacheTarget target)
+{
+	if (cache_db == NULL)
+		ereport(ERROR,
+				errcode(ERRCODE_IO_ERROR),
+				errmsg("the catalog cache is not available"));
+	if (target == CACHE_WRITE_TEMP)
+	{
+		if (!in_read_txn)
+		{
+			exec_sql("BEGIN");
+			in_temp_txn = true;
+		}
+		return;
+	}
+	if (target == CACHE_READ && changeset.len == 0)
+	{
+		if (!in_read_txn)
+		{
+			exec_sql("BEGIN");
+			in_read_txn = true;
+			take_snapshot();
+		}
+		return;
+	}
+	end_read_txn();
+	if (cache_capture_begin(cache_db, &capture) != RL_OK)
+		sqlite_error(sqlite3_extended_errcode(cache_db), "start capturing changes");
+	capture_target = target;
+	take_snapshot();
+	if (changeset.len > 0)
+		replay_changeset();
+}
+
+void
+CacheStatementEnd(void)
+{
+	if (in_temp_txn)
+	{
+		in_temp_txn = false;
+		exec_sql("COMMIT");
+	}
+	if (capture == NULL)
+		return;
+	CacheCapture *c = capture;
+	RlBuf		captured;
+
+	capture = NULL;
+	rlbuf_init(&captured);
+	RlStatus	rc = cache_capture_end(c, &captured);
+
+	if (rc == RL_OK && capture_target == CACHE_WRITE_MAIN)
+	{
+		rlbuf_reset(&changeset);
+		rlbuf_append(&changeset, captured.data, captured.len);
+	}
+	rlbuf_free(&captured);
+	if (rc != RL_OK)
+		elog(ERROR, "could not take the statement's changes");
+}
+
+void
+CacheAbortStatement(void)
+{
+	callback_failed = false;
+	if (cache_db == NULL)
+		return;
+	sqlite3_finalize(active_stmt);
+	active_stmt = NULL;
+	if (capture != NULL)
+	{
+		RlBuf		discard;
+
+		rlbuf_init(&discard);
+		cache_capture_end(capture, &discard);
+		rlbuf_free(&discard);
+		capture = NULL;
+	}
+	if (in_temp_txn)
+		exec_quietly("ROLLBACK");
+	in_temp_txn = false;
+}
+
+void
+CacheRememberTempTable(const char *name, bool on_commit_drop)
+{
+	TempTable  *t = malloc(sizeof(TempTable));
+
+	t->name = strdup(name);
+	t->on_commit_drop = on_commit_drop;
+	t->next = temp_tables;
+	temp_tables = t;
+}
+
+/* end_transaction -- forget the snapshot and the changes; drop the temporary tables due */
+static void
+end_transaction(bool committed)
+{
+	have_snapshot = false;
+	rlbuf_reset(&changeset);
+	while (temp_tables != NULL)
+	{
+		TempTable  *t = temp_tables;
+
+		if (!committed || t->on_commit_drop)
+		{
+			char	   *sql = sqlite3_mprintf("DROP TABLE IF EXISTS temp.\"%w\"", t->name);
+
+			exec_quietly(sql);
+			sqlite3_free(sql);
+		}
+		temp_tables = t->next;
+		free(t->name);
+		free(t);
+	}
+}
+
+void
+CacheAbortTransaction(void)
+{
+	if (cache_db == NULL)
+		return;
+	CacheAbortStatement();
+	if (in_read_txn)
+		exec_quietly("ROLLBACK");
+	in_read_txn = false;
+	end_transaction(false);
+}
+
+void
+CacheCommitTransaction(void)
+{
+	if (cache_db == NULL)
+		return;
+	end_read_txn();
+	if (changeset.len == 0)
+	{
+		end_transaction(true);
+		return;
+	}
+
+	uint64_t	seq = snapshot_seq;
+	RlBuf		cs = changeset;
+	WriterCommitResult result;
+
+	rlbuf_init(&changeset);
+	end_transaction(true);
+	if (writer_conn == NULL)
+	{
+		writer_conn = writer_connect(psprintf("%s/%s", DataDir, WRITER_SOCKET_NAME));
+		if (writer_conn && writer_attach(writer_conn, MyDatabaseId) != RL_OK)
+		{
+			writer_disconnect(writer_conn);
+			writer_conn = NULL;
+		}
+	}
+	RlStatus	rc = writer_conn ? writer_commit(writer_conn, seq, cs.data, cs.len, &result) : RL_IO_ERROR;
+
+	rlbuf_free(&cs);
+	if (rc != RL_OK)
+	{
+		if (writer_conn)
+			writer_disconnect(writer_conn);
+		writer_conn = NULL;
+		ereport(ERROR,
+				errcode(ERRCODE_TRANSACTION_RESOLUTION_UNKNOWN),
+				errmsg("lost the connection to the writer while committing"),
+				errdetail("The transaction may or may not have been committed."));
+	}
+	if (!result.committed)
+		ereport(ERROR,
+				errcode(result.sqlstate),
+				errmsg("%s", result.message));
+}
+
+int64_t
+CacheExecute(const SqlStatement *s, const Value *params, int ncolumns,
+			 const ResultColumn *columns, Value **rows, int64_t *nrows)
+{
+	sqlite3_stmt *stmt = active_stmt = prepare(s->sql);
+	int64_t		n = 0,
+				cap = 16;
+	Value	   *out = ncolumns > 0 ? palloc(sizeof(Value) * (size_t) (cap * ncolumns)) : NULL;
+	int			rc;
+
+	for (int i = 0; i < s->nbinds; i++)
+	{
+		const Expr *e = s->binds[i];
+		SqliteSink	sink = {.stmt = stmt, .index = i + 1};
+
+		if (e->kind == EXPR_CONST)
+			to_sqlite(&sink, &e->constval);
+		else if (e->kind == EXPR_PARAM)
+		{
+			Value		v = ExecCastValue(&params[e->paramno], e->type, -1);
+
+			to_sqlite(&sink, &v);
+		}
+		else
+			sqlite3_bind_pointer(stmt, i + 1, (void *) e, "rl_expr", NULL);
+	}
+	callback_failed = false;
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW)
+	{
+		CHECK_FOR_INTERRUPTS();
+		if (ncolumns == 0)
+			continue;
+		if (n == cap)
+			out = repalloc(out, sizeof(Value) * (size_t) ((cap *= 2) * ncolumns));
+		for (int c = 0; c < ncolumns; c++)
+			out[n * ncolumns + c] = from_sqlite(sqlite3_column_value(stmt, c), columns[c].type,
+												columns[c].typmod);
+		n++;
+	}
+	int64_t		changes = sqlite3_changes64(cache_db);
+
+	active_stmt = NULL;
+	if (rc != SQLITE_DONE)
+	{
+		rc = sqlite3_extended_errcode(cache_db);
+		sqlite3_finalize(stmt);
+		sqlite_error(rc, "run a statement");
+	}
+	sqlite3_finalize(stmt);
+	if (rows)
+		*rows = out;
+	if (nrows)
+		*nrows = n;
+	return changes;
+}

@@ -1,0 +1,181 @@
+#!/bin/sh
+# sql_tables.sh: tables over the wire, through the writer, durably. psql creates,
+# fills, queries, updates and drops tables; COPY in and out in text, CSV and
+# binary (COPY FROM STDIN and \copy); DELETE by ctid; a temporary table ON COMMIT
+# DROP; a server restart in the middle with everything intact afterwards; two
+# concurrent sessions (psycopg) that get 40001 and 23505; and databases as
+# independent catalogs (CREATE/DROP DATABASE, surviving a restart).
+set -eu
+. "$top_srcdir/test/scripts/common.sh"
+. "$top_srcdir/test/scripts/server.sh"
+
+PSQL=$(command -v psql || true)
+[ -n "$PSQL" ] || rl_skip_or_fail "psql not installed (postgresql-client-15)"
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/rl-sqltables.XXXXXX")
+trap 'rl_server_stop fast >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
+rl_server_start "$work/data"
+export PGDATABASE=postgres PGUSER=alice PGSSLMODE=disable
+
+fail()
+{
+	echo "FAIL: $*" >&2
+	exit 1
+}
+
+# expect NAME EXPECTED ACTUAL: ACTUAL must be EXPECTED
+expect()
+{
+	[ "$3" = "$2" ] || fail "$1: expected
+$2
+got
+$3"
+}
+
+q()
+{
+	"$PSQL" -X -At -v VERBOSITY=verbose "$@" 2>&1 | grep -v '^LOCATION:' || true
+}
+
+expect "create" "CREATE TABLE" "$(q -c "create table public.items (id bigint primary key, name varchar(20) not null,
+	price numeric(10,2), qty int default 1, added timestamptz, day date, ok boolean, tag uuid, raw bytea,
+	unique (name))")"
+expect "create again" "ERROR:  42P07: relation \"items\" already exists" \
+	"$(q -c 'create table items (a int)' | head -1)"
+expect "if not exists" "NOTICE:  42P07: relation \"items\" already exists, skipping
+CREATE TABLE" "$(q -c 'create table if not exists items (a int)')"
+expect "insert" "INSERT 0 3" "$(q -c "insert into items (id, name, price, added, day, ok, tag, raw) values
+	(1, 'apple', 1.50, '2024-01-02 03:04:05+00', '2024-01-02', true, 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11', '\\x0102'),
+	(2, 'pear', 2, null, null, false, null, null),
+	(3, 'plum', null, null, null, null, null, null)")"
+expect "select" "1|apple|1.50|1|2024-01-02 03:04:05+00|2024-01-02|t|a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11|\\x0102
+2|pear|2.00|1|||f||" "$(q -c 'select * from items where id < 3 order by id')"
+expect "expressions" "apple!|3.00|t
+pear!|4.00|f" "$(q -c "select name || '!', price * 2, coalesce(ok, false) from items where price is not null order by name")"
+expect "aggregates" "3|6|plum|2" \
+	"$(q -c "select count(*), sum(id), max(name), count(price) from items")"
+expect "group by" "f|1
+t|1
+|1" "$(q -c "select ok, count(*) from items group by ok order by ok")"
+expect "limit offset" "2
+3" "$(q -c "select id from items order by id desc limit 2 offset 0" | sort)"
+expect "join" "apple|1
+pear|2" "$(q -c "select a.name, b.id from items a join items b on a.id = b.id where a.id in (select id from items where price is not null) order by 1")"
+expect "scalar subquery" "ERROR:  21000: more than one row returned by a subquery used as an expression
+2" "$(q -c "select (select id from items)" -c "select (select max(id) from items where id < 3)")"
+expect "union" "1
+2
+3
+10" "$(q -c "select id from items union all select 10 order by 1")"
+expect "cte" "2|pear" "$(q -c "with x(i) as (values (2)) select id, name from items, x where id = x.i")"
+expect "update from" "UPDATE 1" "$(q -c "with v(k, n) as (values (3, 'prune')) update items set name = v.n from v where items.id = v.k")"
+expect "updated" "prune" "$(q -c "select name from items where id = 3")"
+expect "unique" "ERROR:  23505: duplicate key value violates unique constraint \"items_name_key\"" \
+	"$(q -c "insert into items (id, name) values (4, 'apple')" | head -1)"
+expect "not null" "ERROR:  23502: null value in column \"name\" of relation \"items\" violates not-null constraint" \
+	"$(q -c "insert into items (id) values (4)" | head -1)"
+expect "ctid" "(0,2)" "$(q -c "select ctid from items where id = 2")"
+expect "ctid delete" "DELETE 1" "$(q -c "delete from items where ctid in ('(0,2)', '(0,9)')")"
+expect "ctid tid" "3" "$(q -c "select id from items where ctid = '(0,3)'::tid")"
+expect "returning" "5|kiwi" "$(q -c "insert into items (id, name) values (5, 'kiwi') returning id, name" | head -1)"
+expect "error in a row" "ERROR:  22012: division by zero
+1" "$(q -c "select 1 / (id - 1) from items" -c "select 1")"
+expect "unsupported" "ERROR:  0A000: ON CONFLICT is not supported yet" \
+	"$(q -c "insert into items (id, name) values (6, 'x') on conflict do nothing" | head -1)"
+
+# transactions: own writes are visible, ROLLBACK forgets them
+expect "own writes" "BEGIN
+CREATE TABLE
+INSERT 0 1
+1
+ROLLBACK" "$(q -c 'begin' -c 'create table t2 (a int)' -c 'insert into t2 values (1)' \
+	-c 'select a from t2' -c 'rollback')"
+expect "rolled back" "ERROR:  42P01: relation \"t2\" does not exist" "$(q -c 'select * from t2' | head -1)"
+
+# COPY out and in, in the three formats
+expect "copy out text" "1	apple	1.50" "$(q -c 'copy items (id, name, price) to stdout' | head -1)"
+expect "copy out csv" "id,name
+1,apple" "$(q -c 'copy items (id, name) to stdout (format csv, header)' | head -2)"
+q -c 'create table copies (id int, name text, v float8)' >/dev/null
+printf '1\tone\t1.5\n2\t\\N\t2\n' >"$work/in.txt"
+expect "copy in text" "COPY 2" "$(q -c 'copy copies from stdin' <"$work/in.txt")"
+printf '3,three,3\n' >"$work/in.csv"
+expect "\\copy csv" "COPY 1" "$(q -c "\\copy copies from '$work/in.csv' (format csv)")"
+"$PSQL" -X -At -c 'copy (select id + 10, name, v from copies) to stdout (format binary)' >"$work/out.bin"
+expect "copy in binary" "COPY 3" "$(q -c 'copy copies from stdin (format binary)' <"$work/out.bin")"
+expect "copied" "1|one|1.5
+2||2
+3|three|3
+11|one|1.5
+12||2
+13|three|3" "$(q -c 'select * from copies order by id')"
+
+# a temporary table dropped at COMMIT, used by UPDATE ... FROM as DuckDB does
+expect "temp table" "UPDATE 1" "$(q -c 'begin' \
+	-c 'create temporary table upd (v varchar, __page_id_string varchar) on commit drop' \
+	-c "insert into upd values ('uno', '(0,1)')" \
+	-c 'update copies set name = upd.v from upd where copies.ctid = __page_id_string::tid' -c 'commit' | grep UPDATE)"
+expect "temp gone" "ERROR:  42P01: relation \"upd\" does not exist" "$(q -c 'select * from upd' | head -1)"
+expect "temp update" "uno" "$(q -c 'select name from copies where id = 1')"
+
+# restart: everything is still there
+rl_server_stop fast
+rl_server_start "$work/data"
+export PGDATABASE=postgres PGUSER=alice PGSSLMODE=disable
+expect "after restart" "1|apple
+3|prune
+5|kiwi" "$(q -c 'select id, name from items order by id')"
+expect "copies after restart" "6" "$(q -c 'select count(*) from copies')"
+
+# two sessions: the second writer of a row gets 40001, a duplicate key 23505
+if [ -x "$RL_PY" ] && "$RL_PY" -c 'import psycopg' 2>/dev/null; then
+	"$RL_PY" - <<'EOF' || fail "concurrent sessions"
+import os, psycopg
+dsn = "host=%s port=%s user=alice dbname=postgres sslmode=disable" % (os.environ["PGHOST"], os.environ["PGPORT"])
+a = psycopg.connect(dsn)
+b = psycopg.connect(dsn, autocommit=True)
+a.execute("select count(*) from items").fetchall()
+b.execute("update items set qty = 7 where id = 1")
+try:
+    a.execute("update items set qty = 8 where id = 1")
+    a.commit()
+    raise SystemExit("no 40001")
+except psycopg.errors.SerializationFailure as e:
+    assert "could not serialize access due to concurrent update" in str(e), e
+    a.rollback()
+a.execute("insert into items (id, name) values (20, 'fig')")
+b.execute("insert into items (id, name) values (21, 'fig')")
+try:
+    a.commit()
+    raise SystemExit("no 23505")
+except psycopg.errors.UniqueViolation as e:
+    assert "duplicate key value violates unique constraint" in str(e), e
+assert b.execute("select qty from items where id = 1").fetchone() == (7,)
+EOF
+else
+	rl_skip_or_fail "psycopg not installed in .venv"
+fi
+
+expect "drop" "DROP TABLE" "$(q -c 'drop table items, copies')"
+expect "drop if exists" "NOTICE:  00000: table \"items\" does not exist, skipping
+DROP TABLE" "$(q -c 'drop table if exists items')"
+# --- databases: independent catalogs on one store ---
+expect "create database" "CREATE DATABASE" "$(q -c 'create database lake')"
+expect "duplicate database" "ERROR:  42P04: database \"lake\" already exists" "$(q -c 'create database lake')"
+expect "in a block" "BEGIN
+ERROR:  25001: CREATE DATABASE cannot run inside a transaction block" \
+	"$(q -c 'begin' -c 'create database other')"
+expect "lake table" "CREATE TABLE
+INSERT 0 1" "$(q -d lake -c 'create table items (id int primary key, v text)' -c "insert into items values (1, 'in lake')")"
+expect "independent" "ERROR:  42P01: relation \"items\" does not exist" "$(q -c 'select * from items' | head -1)"
+rl_server_stop fast >/dev/null
+rl_server_start "$work/data"
+expect "lake after restart" "1|in lake" "$(q -d lake -c 'select * from items')"
+expect "drop current" "ERROR:  55006: cannot drop the currently open database" "$(q -d lake -c 'drop database lake')"
+expect "drop database" "DROP DATABASE" "$(q -c 'drop database lake')"
+expect "gone" "FATAL:  database \"lake\" does not exist" "$(q -d lake -c 'select 1' | head -1 | sed 's/.*FATAL/FATAL/')"
+expect "drop missing" "NOTICE:  00000: database \"lake\" does not exist, skipping
+DROP DATABASE" "$(q -c 'drop database if exists lake')"
+expect "recreated empty" "ERROR:  42P01: relation \"items\" does not exist" \
+	"$(q -c 'create database lake' >/dev/null; q -d lake -c 'select * from items' | head -1)"
+echo "ok: sql_tables"
