@@ -37,6 +37,14 @@ typedef struct BackendStartupInfo
 	 */
 	const uint8_t *first_packet;
 	uint32_t	first_packet_len;
+
+	/*
+	 * Set for a dead-end child (the postmaster refuses the connection, 57P03 or
+	 * 53300, but the client asked for SSL): negotiate encryption and read the
+	 * startup packet as usual, then FATAL with this instead of authenticating.
+	 */
+	const char *refusal_sqlstate;
+	const char *refusal_message;
 } BackendStartupInfo;
 
 /*

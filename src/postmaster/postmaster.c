@@ -37,7 +37,8 @@
  * sends slowly, costs the postmaster a buffer, not a stall. When refusing, the
  * postmaster itself answers an SSLRequest or GSSENCRequest with 'N' and reads
  * the startup packet after it, so that the refusal is an ErrorResponse the
- * client can read (PostgreSQL does this in a "dead-end" child).
+ * client can read; with ssl on, an SSLRequest goes instead to a "dead-end"
+ * child, as in PostgreSQL, which completes the TLS handshake before refusing.
  *
  * The writer is the one process that writes to the object store; backends send
  * it their commits. The postmaster starts it first and accepts connections only
@@ -552,7 +553,6 @@ StartWriter(void)
 		WriterConfig config;
 		const char *store = GetConfigOption("store");
 		char		location[PATH_MAX + 8];
-		char		cache_path[PATH_MAX + 32];
 
 		close(ready[0]);
 		/* a relative store directory is relative to the data directory */
@@ -1177,6 +1177,54 @@ BackendStartup(PendingConn *pc)
 }
 
 /*
+ * StartDeadEndChild -- refuse a connection that asked for SSL while ssl is on
+ *
+ * PostgreSQL's dead-end child: a process that negotiates encryption as a
+ * backend does ('S' and the TLS handshake), reads the startup packet and only
+ * then sends the refusal, so that a client with sslmode=require reads the
+ * FATAL error instead of failing on an 'N'. It is not a Backend: the reaper
+ * ignores it, and authentication_timeout (SIGALRM) ends a client that stalls.
+ */
+static void
+StartDeadEndChild(PendingConn *pc, const char *sqlstate, const char *message)
+{
+	int			sock = dup(pc->sock);	/* fork_process closes pc->sock */
+	pid_t		pid;
+
+	if (sock < 0)
+	{
+		send_refusal(pc, sqlstate, message);
+		return;
+	}
+	pid = fork_process();
+	if (pid == 0)
+	{
+		BackendStartupInfo info;
+
+		fcntl(sock, F_SETFL, fcntl(sock, F_GETFL) & ~O_NONBLOCK);
+		alarm((unsigned) GetConfigInt("authentication_timeout"));
+		memset(&info, 0, sizeof(info));
+		info.client_sock = sock;
+		memcpy(info.remote_host, pc->remote_host, sizeof(info.remote_host));
+		memcpy(info.remote_port, pc->remote_port, sizeof(info.remote_port));
+		info.data_directory = DataDir;
+		info.writer_socket_path = WriterSocketPath;
+		info.first_packet = pc->buf;
+		info.first_packet_len = pc->len;
+		info.refusal_sqlstate = sqlstate;
+		info.refusal_message = message;
+		BackendMain(&info);
+	}
+	if (pid < 0)
+		ereport(LOG, errmsg("could not fork new process for connection: %s", strerror(errno)));
+	close(sock);
+	if (pid < 0)
+		send_refusal(pc, sqlstate, message);
+	else
+		close_pending(pc);
+}
+
+/*
  * ProcessFirstPacket -- a whole packet has been read: decide
  */
 static void
@@ -1200,6 +1248,11 @@ ProcessFirstPacket(PendingConn *pc)
 	if (refusal == NULL)
 	{
 		BackendStartup(pc);
+		return;
+	}
+	if (code == NEGOTIATE_SSL_CODE && !pc->ssl_answered && !pc->is_unix && GetConfigBool("ssl"))
+	{
+		StartDeadEndChild(pc, sqlstate, refusal);
 		return;
 	}
 	if ((code == NEGOTIATE_SSL_CODE && !pc->ssl_answered) ||

@@ -1,0 +1,85 @@
+#!/bin/sh
+# tls.sh: TLS with ssl=on and a self-signed certificate made here: psql with
+# sslmode=require gets an SSL connection (\conninfo says so), sslmode=disable still
+# works, hostssl and hostnossl hba lines decide by encryption; and a connection the
+# postmaster refuses (53300 too many clients, 57P03 shutting down) still reaches a
+# sslmode=require client as PostgreSQL 15's error, after the TLS handshake, instead
+# of "server does not support SSL".
+set -eu
+. "$top_srcdir/test/scripts/common.sh"
+. "$top_srcdir/test/scripts/server.sh"
+
+command -v openssl >/dev/null || rl_skip_or_fail "openssl not installed"
+command -v psql >/dev/null || rl_skip_or_fail "psql not installed"
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/rl-tls.XXXXXX")
+trap 'rl_server_stop fast >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
+fail() { echo "FAIL: $*" >&2; cat "$RL_LOG" >&2; exit 1; }
+
+openssl req -new -x509 -days 2 -nodes -subj /CN=localhost -newkey rsa:2048 \
+	-keyout "$work/server.key" -out "$work/server.crt" >"$work/openssl.log" 2>&1 ||
+	{ cat "$work/openssl.log" >&2; exit 1; }
+chmod 600 "$work/server.key"
+"$RL_BIN" --init -D "$work/data" >/dev/null 2>&1
+cat >"$work/data/rocklake_hba.conf" <<'EOF'
+local      all  all            trust
+hostssl    all  sslonly    127.0.0.1/32  trust
+hostnossl  all  sslonly    127.0.0.1/32  reject
+hostnossl  all  plainonly  127.0.0.1/32  trust
+hostssl    all  plainonly  127.0.0.1/32  reject
+host       all  all        127.0.0.1/32  trust
+EOF
+rl_server_start "$work/data" -c ssl=on -c ssl_cert_file="$work/server.crt" \
+	-c ssl_key_file="$work/server.key" -c max_connections=1
+trap 'rl_server_stop fast >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
+
+# conn USER SSLMODE [psql args]: psql's output (and errors) on stdout
+conn()
+{
+	user=$1 mode=$2
+	shift 2
+	psql -X "host=$RL_HOST port=$RL_PORT dbname=postgres user=$user sslmode=$mode" "$@" 2>&1 || true
+}
+expect()
+{
+	case "$2" in
+		*"$3"*) ;;
+		*) fail "$1: expected '$3', got: $2" ;;
+	esac
+}
+
+out=$(conn alice require -c '\conninfo')
+expect "sslmode=require" "$out" "SSL connection (protocol: TLS"
+out=$(conn alice disable -c '\conninfo')
+expect "sslmode=disable" "$out" 'as user "alice"'
+case "$out" in *SSL*) fail "sslmode=disable: $out" ;; esac
+echo "ok: sslmode=require and sslmode=disable"
+
+expect "hostssl, SSL" "$(conn sslonly require -Atc 'select 1')" 1
+expect "hostnossl reject, no SSL" "$(conn sslonly disable -Atc 'select 1')" \
+	'pg_hba.conf rejects connection for host "127.0.0.1", user "sslonly", database "postgres", no encryption'
+expect "hostnossl, no SSL" "$(conn plainonly disable -Atc 'select 1')" 1
+expect "hostssl reject, SSL" "$(conn plainonly require -Atc 'select 1')" \
+	'pg_hba.conf rejects connection for host "127.0.0.1", user "plainonly", database "postgres", SSL encryption'
+echo "ok: hostssl and hostnossl"
+
+# a session holds the one slot; then refusals, with and without TLS
+psql -X "host=$RL_HOST port=$RL_PORT dbname=postgres user=holder sslmode=disable" \
+	-c 'select pg_sleep(4)' >"$work/holder.out" 2>&1 &
+holder=$!
+sleep 1
+for mode in require disable; do
+	expect "53300 with sslmode=$mode" "$(conn alice $mode -c 'select 1')" \
+		"FATAL:  sorry, too many clients already"
+done
+kill -TERM "$RL_PID"
+sleep 0.3
+for mode in require disable; do
+	expect "57P03 with sslmode=$mode" "$(conn alice $mode -c 'select 1')" \
+		"FATAL:  the database system is shutting down"
+done
+"$PG_BINDIR/pg_isready" -h "$RL_HOST" -p "$RL_PORT" >/dev/null && rc=0 || rc=$?
+[ "$rc" -eq 1 ] || fail "pg_isready while shutting down: $rc, expected 1"
+echo "ok: refusals reach sslmode=require clients"
+wait "$holder" || fail "the holding session: $(cat "$work/holder.out")"
+echo PASS
