@@ -2,7 +2,7 @@
 # install-deps.sh: everything RockLake needs to build and test on Debian 12, installed
 # by the project itself (CI runs on a clean machine): Debian packages, then a Python
 # virtualenv in .venv with the test-only PyPI packages (moto's S3 server; DuckDB and its
-# extensions for the end-to-end tests).
+# extensions for the end-to-end tests), and node-postgres under test/node.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 
@@ -11,7 +11,8 @@ SUDO=""
 PACKAGES="build-essential autoconf automake libtool pkg-config
   libsqlite3-dev libcurl4-openssl-dev libprotobuf-c-dev protobuf-c-compiler
   libjansson-dev check libssl-dev libpg-query-dev libpq-dev
-  python3 python3-venv python3-pip postgresql-15 postgresql-client-15 curl"
+  python3 python3-venv python3-pip postgresql-15 postgresql-client-15 curl
+  libpostgresql-jdbc-java default-jdk-headless nodejs"
 missing=""
 for p in $PACKAGES; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
@@ -25,3 +26,7 @@ if [ ! -x "$top/.venv/bin/python" ]; then
 	python3 -m venv "$top/.venv"
 fi
 "$top/.venv/bin/pip" install -q --disable-pip-version-check -r "$top/test/requirements.txt"
+# node-postgres for the driver tests, pinned by test/node/package-lock.json (NodeSource's
+# nodejs bundles npm; Debian's ships it separately)
+command -v npm >/dev/null || DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq npm
+npm ci --prefix "$top/test/node" --no-audit --no-fund --loglevel=error

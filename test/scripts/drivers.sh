@@ -2,15 +2,15 @@
 # drivers.sh: PostgreSQL clients other than psql against a RockLake server:
 # psycopg 3 (libpq, extended protocol, prepared after five executions, binary
 # cursors, pipeline), asyncpg (its own protocol code: Parse/Describe/Flush, all
-# values binary) and pgbench -M prepared with 8 clients.
+# values binary), pgjdbc (a PreparedStatement past prepareThreshold, a fetch size),
+# node-postgres (unnamed and named statements) and pgbench -M prepared with 8 clients.
 set -eu
 . "$top_srcdir/test/scripts/common.sh"
 . "$top_srcdir/test/scripts/server.sh"
 
-PY=$top_srcdir/.venv/bin/python
+PY=$RL_PY
 PGBENCH=${PG_BINDIR:-/usr/lib/postgresql/15/bin}/pgbench
-[ -x "$PY" ] || rl_skip_or_fail "no .venv (run contrib/install-deps.sh)"
-"$PY" -c 'import psycopg, asyncpg' 2>/dev/null || rl_skip_or_fail "psycopg/asyncpg not installed in .venv"
+rl_require_clients
 [ -x "$PGBENCH" ] || rl_skip_or_fail "pgbench not installed (postgresql-15)"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/rl-drivers.XXXXXX")
@@ -69,6 +69,13 @@ async def main():
 asyncio.run(main())
 print("PASS: asyncpg")
 PY
+
+rl_jdbc_smoke "$PGHOST" "$PGPORT" driver >"$work/jdbc.out" 2>&1 || { cat "$work/jdbc.out" >&2; exit 1; }
+grep -q '^fetched 5 rows' "$work/jdbc.out" || { cat "$work/jdbc.out" >&2; exit 1; }
+echo "PASS: pgjdbc"
+rl_node_smoke "$PGHOST" "$PGPORT" driver >"$work/node.out" 2>&1 || { cat "$work/node.out" >&2; exit 1; }
+grep -q '^error 42601' "$work/node.out" || { cat "$work/node.out" >&2; exit 1; }
+echo "PASS: node-postgres"
 
 echo 'SELECT 1;' >"$work/select1.sql"
 out=$("$PGBENCH" -n -M prepared -c 8 -t 200 -f "$work/select1.sql" 2>&1) || { echo "$out" >&2; exit 1; }

@@ -30,7 +30,7 @@ def cstr(s):
     return s.encode() + b"\0"
 
 
-def startup_packet(user="rocklake", database="rocklake", version=196608, options=()):
+def startup_packet(user="rocklake", database="postgres", version=196608, options=()):
     body = struct.pack("!I", version) + cstr("user") + cstr(user)
     if database is not None:
         body += cstr("database") + cstr(database)

@@ -46,7 +46,7 @@ rl_server_start()
 		</dev/null >>"$RL_LOG" 2>&1 &
 	RL_PID=$!
 	export RL_PID RL_PORT RL_HOST RL_SOCKDIR RL_DATADIR RL_LOG
-	PGHOST=$RL_HOST PGPORT=$RL_PORT PGUSER=${PGUSER:-rocklake} PGDATABASE=${PGDATABASE:-rocklake}
+	PGHOST=$RL_HOST PGPORT=$RL_PORT PGUSER=${PGUSER:-rocklake} PGDATABASE=${PGDATABASE:-postgres}
 	export PGHOST PGPORT PGUSER PGDATABASE
 	trap 'rl_server_stop fast >/dev/null 2>&1 || true' EXIT
 	if ! rl_wait_pidfile "$RL_DATADIR" ready 30; then

@@ -12,20 +12,8 @@ PG_CTL=$PG_BINDIR/pg_ctl
 [ -x "$PG_CTL" ] || rl_skip_or_fail "pg_ctl not found in $PG_BINDIR"
 [ -x "$RL_BIN" ] || { echo "FAIL: $RL_BIN is not built" >&2; exit 1; }
 
-user=$(id -un)
-if [ "$(id -u)" -eq 0 ]; then
-	user=rocklake-test
-	id "$user" >/dev/null 2>&1 || useradd --system --no-create-home --shell /usr/sbin/nologin "$user" ||
-		rl_skip_or_fail "cannot create user $user"
-fi
-as_user()
-{
-	if [ "$(id -u)" -eq 0 ]; then
-		su -s /bin/sh "$user" -c "$*"
-	else
-		sh -c "$*"
-	fi
-}
+rl_unprivileged_user
+user=$RL_USER
 
 tmp=$(mktemp -d /tmp/rl-pgctl-XXXXXX)
 chmod 755 "$tmp"
@@ -48,11 +36,11 @@ expect()
 {
 	want=$1
 	shift
-	as_user "$*" >"$tmp/out" 2>&1 && got=0 || got=$?
+	rl_as_user "$*" >"$tmp/out" 2>&1 && got=0 || got=$?
 	[ "$got" = "$want" ] || { cat "$tmp/out" >&2; fail "'$*' exited $got, expected $want"; }
 }
 
-as_user "\"$tmp/rocklake\" --init -D \"$data\"" >/dev/null 2>&1 || fail "--init"
+rl_as_user "\"$tmp/rocklake\" --init -D \"$data\"" >/dev/null 2>&1 || fail "--init"
 opts="-p $port -k $data -h 127.0.0.1"
 
 # --- pg_ctl ---
