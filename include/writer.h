@@ -35,9 +35,10 @@
  * database at the store root, database N under root/db/N, each an LSM fenced on its
  * own) and its own cache file (catalog_cache_path). The registry of databases is
  * rl_database in the postgres database's catalog: CREATE DATABASE and DROP
- * DATABASE are commits to it, and the writer opens or closes the database's store
- * and cache once such a commit is durable. A new store's registry names postgres
- * and template1.
+ * DATABASE are commits to it, and the writer opens (after clearing what a crash
+ * may have left under the id) or closes and removes the database's store and cache
+ * once such a commit is durable. A new store's registry names postgres and
+ * template1.
  *
  * The writer applies each changeset of a group to the catalog cache in its own
  * savepoint (a conflict fails that request alone: 23505, 40001, 42P07, with
@@ -78,8 +79,6 @@
 
 /* the socket's name inside the data directory */
 #define WRITER_SOCKET_NAME			".s.rocklake.writer"
-/* the postgres database's cache file (catalog_cache_path names every database's) */
-#define WRITER_CACHE_NAME			"catalog.sqlite"
 
 /* exit status of a writer that found a newer writer on its store: do not restart */
 #define WRITER_EXIT_FENCED			3

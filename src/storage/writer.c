@@ -269,9 +269,55 @@ find_database(uint32_t datid)
 	return NULL;
 }
 
+/* A cache file and SQLite's WAL and shared-memory files beside it. */
+static void
+remove_cache_files(const char *path)
+{
+	char		extra[4200];
+
+	unlink(path);
+	snprintf(extra, sizeof(extra), "%s-wal", path);
+	unlink(extra);
+	snprintf(extra, sizeof(extra), "%s-shm", path);
+	unlink(extra);
+}
+
+static bool
+collect_key_cb(const ObjInfo *info, void *arg)
+{
+	RlBuf	   *keys = arg;
+
+	rlbuf_append(keys, info->key, strlen(info->key) + 1);
+	return true;
+}
+
+/*
+ * wipe_store -- delete every object of a store: a dropped database's, and what a
+ * crash may have left of one before a new database takes its id
+ */
+static void
+wipe_store(const char *location)
+{
+	ObjectStore *os = objstore_open_url(location);
+	RlBuf		keys;
+	RlStatus	rc;
+
+	if (os == NULL)
+		return;
+	rlbuf_init(&keys);
+	rc = obj_list(os, "", NULL, collect_key_cb, &keys);
+	for (size_t off = 0; rc == RL_OK && off < keys.len; off += strlen((char *) keys.data + off) + 1)
+		rc = obj_delete(os, (char *) keys.data + off);
+	if (rc != RL_OK)
+		ereport(LOG, errcode(ERRCODE_IO_ERROR),
+				errmsg("could not remove the objects of store \"%s\": %s", location, rl_last_error()));
+	rlbuf_free(&keys);
+	obj_close(os);
+}
+
 /* Open database datid: the postgres database at the store root, the others below it. */
 static void
-open_database(uint32_t datid)
+open_database(uint32_t datid, bool created)
 {
 	WriterDatabase *grown = realloc(databases, sizeof(WriterDatabase) * (size_t) (n_databases + 1));
 	RlBuf		location;
@@ -289,10 +335,18 @@ open_database(uint32_t datid)
 		rlbuf_printf(&location, "/db/%u", datid);
 	rlbuf_cstr(&location);
 	db->location = (char *) rlbuf_steal(&location, NULL);
+	if (created && datid != CACHE_POSTGRES_DATID)
+	{
+		char		path[4096];
+
+		wipe_store(db->location);
+		catalog_cache_path(path, sizeof(path), writer_config->data_directory, datid);
+		remove_cache_files(path);
+	}
 	open_store(db);
 }
 
-/* Close database i; dropped: also remove its cache file (its objects wait for GC). */
+/* Close database i; dropped: also remove its cache file and its store's objects. */
 static void
 close_database(int i, bool dropped)
 {
@@ -304,14 +358,10 @@ close_database(int i, bool dropped)
 	if (dropped)
 	{
 		char		path[4096];
-		char		extra[4200];
 
 		catalog_cache_path(path, sizeof(path), writer_config->data_directory, db->datid);
-		unlink(path);
-		snprintf(extra, sizeof(extra), "%s-wal", path);
-		unlink(extra);
-		snprintf(extra, sizeof(extra), "%s-shm", path);
-		unlink(extra);
+		remove_cache_files(path);
+		wipe_store(db->location);
 		ereport(LOG, errmsg("dropped database %u (store \"%s\")", db->datid, db->location));
 	}
 	free(db->location);
@@ -323,7 +373,7 @@ close_database(int i, bool dropped)
  * no longer does; the registry is rl_database in the postgres database's cache
  */
 static void
-sync_databases(void)
+sync_databases(bool after_commit)
 {
 	sqlite3    *registry = catalog_cache_db(find_database(CACHE_POSTGRES_DATID)->cache);
 	sqlite3_stmt *stmt;
@@ -339,9 +389,10 @@ sync_databases(void)
 		listed[n_listed++] = (uint32_t) sqlite3_column_int64(stmt, 0);
 	}
 	sqlite3_finalize(stmt);
+	/* one that appears with a commit is new: nothing of an earlier one may survive */
 	for (int i = 0; i < n_listed; i++)
 		if (find_database(listed[i]) == NULL)
-			open_database(listed[i]);
+			open_database(listed[i], after_commit);
 	for (int i = n_databases - 1; i >= 0; i--)
 	{
 		bool		still = databases[i].datid == CACHE_POSTGRES_DATID;
@@ -630,7 +681,7 @@ commit_database_group(WriterDatabase *db, PendingCommit **group, int n)
 				if (c->subscribed && c->datid == db->datid)
 					send_notify(c, first_seq + n - 1);
 			if (db->datid == CACHE_POSTGRES_DATID)
-				sync_databases();	/* CREATE or DROP DATABASE may have committed */
+				sync_databases(true);	/* CREATE or DROP DATABASE may have committed */
 			return;
 		case RL_FENCED:
 			snprintf(message, sizeof(message), "%s",
@@ -877,9 +928,9 @@ WriterMain(const WriterConfig *config)
 	sigdelset(&unblocked, SIGTERM);
 	sigdelset(&unblocked, SIGINT);
 
-	open_database(CACHE_POSTGRES_DATID);
+	open_database(CACHE_POSTGRES_DATID, false);
 	bootstrap_registry();
-	sync_databases();
+	sync_databases(false);
 	listen_sock = listen_on_socket(config->socket_path);
 	if (config->startup_delay_ms > 0)
 	{
