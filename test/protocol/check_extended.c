@@ -3,7 +3,8 @@
  * unnamed and named statements, Describe of a statement, parameters and results
  * in text and binary, duplicate and unknown statement names, the empty query,
  * pipeline mode with an error in the middle (everything up to Sync is skipped),
- * and COPY TO STDOUT in text, CSV and binary. Connects with the PG* environment
+ * COPY TO STDOUT in text, CSV and binary, and COPY FROM STDIN in text and binary
+ * with the client ending it with CopyFail. Connects with the PG* environment
  * (test/scripts/extended.sh starts the server); exit status 0 means all passed.
  */
 #include <arpa/inet.h>
@@ -190,13 +191,59 @@ test_copy(PGconn *conn)
 
 	CHECK(len == (int) sizeof(binary) - 1 && memcmp(out, binary, (size_t) len) == 0, "binary: %d bytes", len);
 
-	PGresult   *res = PQexec(conn, "copy t from stdin");
+	PGresult   *res = PQexec(conn, "copy no_such_table from stdin");
 
 	CHECK(strcmp(sqlstate(res), "42P01") == 0, "copy from: %s", PQresultErrorMessage(res));
 	PQclear(res);
 	res = PQexec(conn, "copy (select 1) to '/tmp/x'");
 	CHECK(strcmp(sqlstate(res), "0A000") == 0, "copy to file: %s", PQresultErrorMessage(res));
 	PQclear(res);
+}
+
+/* copy_in -- COPY FROM STDIN with data, ended by CopyDone (fail NULL) or CopyFail */
+static PGresult *
+copy_in(PGconn *conn, const char *sql, const void *data, int len, const char *fail)
+{
+	PGresult   *res = PQexec(conn, sql);
+
+	CHECK(PQresultStatus(res) == PGRES_COPY_IN, "%s: %s", sql, PQresultErrorMessage(res));
+	PQclear(res);
+	CHECK(PQputCopyData(conn, data, len) == 1, "put: %s", PQerrorMessage(conn));
+	CHECK(PQputCopyEnd(conn, fail) == 1, "end: %s", PQerrorMessage(conn));
+	res = PQgetResult(conn);
+	PQclear(PQgetResult(conn));
+	return res;
+}
+
+static void
+test_copy_in(PGconn *conn)
+{
+	/* header, one row (int4 7, text "seven"), trailer */
+	static const unsigned char binary[] = "PGCOPY\n\377\r\n\0\0\0\0\0\0\0\0\0\0\2\0\0\0\4\0\0\0\7"
+		"\0\0\0\5seven\377\377";
+	PGresult   *res = PQexec(conn, "create table copied (id int4, name text)");
+
+	CHECK(PQresultStatus(res) == PGRES_COMMAND_OK, "create: %s", PQresultErrorMessage(res));
+	PQclear(res);
+	res = copy_in(conn, "copy copied from stdin", "1\tone\n2\t\\N\n", 11, NULL);
+	CHECK(PQresultStatus(res) == PGRES_COMMAND_OK && strcmp(PQcmdStatus(res), "COPY 2") == 0,
+		  "text in: %s %s", PQcmdStatus(res), PQresultErrorMessage(res));
+	PQclear(res);
+	res = copy_in(conn, "copy copied (id, name) from stdin (format binary)", binary, (int) sizeof(binary) - 1, NULL);
+	CHECK(PQresultStatus(res) == PGRES_COMMAND_OK && strcmp(PQcmdStatus(res), "COPY 1") == 0,
+		  "binary in: %s %s", PQcmdStatus(res), PQresultErrorMessage(res));
+	PQclear(res);
+	/* CopyFail: the statement fails with the client's reason and inserts nothing */
+	res = copy_in(conn, "copy copied from stdin", "3\tthree\n", 8, "client gave up");
+	CHECK(strcmp(sqlstate(res), "57014") == 0 && strstr(PQresultErrorMessage(res), "client gave up") != NULL,
+		  "copy fail: %s %s", sqlstate(res), PQresultErrorMessage(res));
+	PQclear(res);
+	res = PQexec(conn, "select count(*), count(name), sum(id) from copied");
+	CHECK(PQresultStatus(res) == PGRES_TUPLES_OK && strcmp(PQgetvalue(res, 0, 0), "3") == 0 &&
+		  strcmp(PQgetvalue(res, 0, 1), "2") == 0 && strcmp(PQgetvalue(res, 0, 2), "10") == 0,
+		  "copied rows: %s", PQresultErrorMessage(res));
+	PQclear(res);
+	PQclear(PQexec(conn, "drop table copied"));
 }
 
 int
@@ -215,6 +262,7 @@ main(void)
 	test_binary(conn);
 	test_pipeline(conn);
 	test_copy(conn);
+	test_copy_in(conn);
 	PQfinish(conn);
 	if (failures)
 		return 1;
