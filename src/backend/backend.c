@@ -23,6 +23,7 @@
 
 #include "auth.h"
 #include "backend.h"
+#include "ulid.h"
 #include "catalog_cache.h"
 #include "dest.h"
 #include "elog.h"
@@ -263,12 +264,36 @@ apply_setting(const char *name, const char *value, GucSource source)
 				errmsg("%s", msg ? msg : "invalid configuration parameter"));
 }
 
+static int64_t session_start_ms;
+
+/* log_disconnection -- at exit, PostgreSQL's "disconnection:" line if asked for */
+static void
+log_disconnection(void)
+{
+	int64_t		ms = rl_now_ms() - session_start_ms;
+
+	if (!GetConfigBool("log_disconnections"))
+		return;
+	ereport(LOG, errmsg("disconnection: session time: %d:%02d:%02d.%03d user=%s database=%s host=%s%s%s",
+						(int) (ms / 3600000), (int) (ms / 60000 % 60), (int) (ms / 1000 % 60), (int) (ms % 1000),
+						MyUserName, MyDatabaseName, MyLogIdentity.remote_host,
+						MyLogIdentity.remote_port && MyLogIdentity.remote_port[0] ? " port=" : "",
+						MyLogIdentity.remote_port ? MyLogIdentity.remote_port : ""));
+}
+
 static void
 start_session(const BackendStartupInfo *info)
 {
 	StartupParams sp;
 	PqMsgBuilder msg;
 
+	if (GetConfigBool("log_connections"))
+	{
+		if (info->remote_port[0])
+			ereport(LOG, errmsg("connection received: host=%s port=%s", info->remote_host, info->remote_port));
+		else
+			ereport(LOG, errmsg("connection received: host=%s", info->remote_host));
+	}
 	read_startup_message(&sp);
 	MyUserName = MemoryContextAlloc(TopMemoryContext, strlen(sp.user) + 1);
 	strcpy((char *) MyUserName, sp.user);
@@ -302,6 +327,11 @@ start_session(const BackendStartupInfo *info)
 	apply_setting("session_authorization", sp.user, PGC_S_OVERRIDE);
 	apply_setting("is_superuser", "on", PGC_S_OVERRIDE);
 	MyLogIdentity.application_name = GetConfigOption("application_name");
+	if (GetConfigBool("log_connections"))
+		ereport(LOG, errmsg("connection authorized: user=%s database=%s application_name=%s",
+							sp.user, sp.database, MyLogIdentity.application_name));
+	session_start_ms = rl_now_ms();
+	atexit(log_disconnection);
 
 	ReportGucs(SendParameterStatus, NULL);
 	pq_beginmsg(&msg, PqMsg_BackendKeyData);

@@ -13,7 +13,7 @@ PSQL=$(command -v psql || true)
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/rl-psql.XXXXXX")
 trap 'rl_server_stop fast >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
-rl_server_start "$work/data"
+rl_server_start "$work/data" -c log_connections=on -c log_disconnections=on
 export PGDATABASE=postgres PGUSER=alice PGSSLMODE=disable
 
 fail()
@@ -113,4 +113,10 @@ expect "auth trust" "trustu" "$(q -U trustu -c 'select current_user')"
 expect "auth reject" "pg_hba.conf rejects connection" "$(q -U rejected -c 'select 1')"
 expect "auth no entry" "no pg_hba.conf entry for host \"127.0.0.1\", user \"zed\", database \"postgres\"" \
 	"$(q -U zed -c 'select 1')"
+# log_connections / log_disconnections lines, as PostgreSQL writes them
+grep -q "LOG:  connection received: host=127.0.0.1 port=" "$RL_LOG" || fail "no 'connection received' line"
+grep -q "LOG:  connection authorized: user=alice database=postgres application_name=psql" "$RL_LOG" ||
+	fail "no 'connection authorized' line"
+grep -q "LOG:  disconnection: session time: [0-9]*:[0-9][0-9]:[0-9][0-9].[0-9][0-9][0-9] user=alice database=postgres host=127.0.0.1 port=" \
+	"$RL_LOG" || fail "no 'disconnection' line"
 echo "PASS: psql"
