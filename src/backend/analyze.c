@@ -11,12 +11,16 @@
  * Describe answer before Execute. Statements and expressions RockLake cannot run
  * yet are refused here with 0A000 naming the construct.
  */
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <pg_query.h>
 #include <pg_query/pg_query.pb-c.h>
 
 #include "catalog_cache.h"
+#include "rl_buffer.h"
 #include "elog.h"
 #include "executor.h"
 #include "mcxt.h"
@@ -51,10 +55,133 @@ pb_free(void *data, void *pointer)
 	pfree(pointer);
 }
 
+/*
+ * Parse trees deeper than this are refused before they are unpacked: protobuf-c's
+ * unpacking, like the analyser, recurses once per nested message, and a statement
+ * such as SELECT 1+1+...+1 with tens of thousands of terms would overflow the
+ * stack. Two message levels make one level of expression nesting.
+ */
+#define MAX_PARSE_TREE_DEPTH 3000
+
+/*
+ * parse_tree_too_deep -- walk the serialised tree without recursion, with the
+ * message descriptors telling which length-delimited fields are nested messages
+ */
+static bool
+parse_tree_too_deep(const uint8_t *data, size_t len)
+{
+	struct
+	{
+		const ProtobufCMessageDescriptor *desc;
+		size_t		end;
+	}		   *stack = palloc(sizeof(*stack) * (MAX_PARSE_TREE_DEPTH + 1));
+	int			depth = 0;
+	RlReader	r;
+
+	rlreader_init(&r, data, len);
+	stack[0].desc = &pg_query__parse_result__descriptor;
+	stack[0].end = len;
+	while (rlreader_remaining(&r) > 0)
+	{
+		size_t		pos = len - rlreader_remaining(&r);
+
+		while (depth > 0 && pos >= stack[depth].end)
+			depth--;
+		uint64_t	tag = rlreader_varint(&r);
+		uint32_t	field_id = (uint32_t) (tag >> 3);
+		const ProtobufCFieldDescriptor *field =
+			protobuf_c_message_descriptor_get_field(stack[depth].desc, field_id);
+
+		switch (tag & 7)
+		{
+			case 0:
+				rlreader_varint(&r);
+				break;
+			case 1:
+				rlreader_bytes(&r, 8);
+				break;
+			case 5:
+				rlreader_bytes(&r, 4);
+				break;
+			case 2:
+				{
+					uint64_t	n = rlreader_varint(&r);
+
+					if (field && field->type == PROTOBUF_C_TYPE_MESSAGE && n <= rlreader_remaining(&r))
+					{
+						if (++depth > MAX_PARSE_TREE_DEPTH)
+							return true;
+						stack[depth].desc = field->descriptor;
+						stack[depth].end = len - rlreader_remaining(&r) + (size_t) n;
+					}
+					else
+						rlreader_bytes(&r, (size_t) n);
+					break;
+				}
+			default:
+				return false;	/* malformed: let the unpacker report it */
+		}
+		if (r.failed)
+			return false;
+	}
+	return false;
+}
+
+/*
+ * libpg_query's own conversion of a parse tree to protobuf recurses once per level
+ * too, before our depth check can run: a statement of hundreds of thousands of
+ * nested terms overflows the stack inside it. The parse therefore runs with a
+ * SIGSEGV handler on an alternate stack that jumps back here; the session then
+ * ends with a clean FATAL error instead of a crash that would reset the server.
+ */
+static sigjmp_buf parse_overflow;
+static volatile sig_atomic_t parsing;
+
+static void
+parse_overflow_handler(int signo)
+{
+	if (parsing)
+		siglongjmp(parse_overflow, 1);
+	signal(signo, SIG_DFL);		/* not ours: crash as we would have */
+	raise(signo);
+}
+
+static PgQueryProtobufParseResult
+parse_guarded(const char *query_string)
+{
+	static bool handler_installed;
+	PgQueryProtobufParseResult result;
+
+	if (!handler_installed)
+	{
+		stack_t		alt = {.ss_sp = malloc(SIGSTKSZ * 4), .ss_size = SIGSTKSZ * 4};
+		struct sigaction sa;
+
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = parse_overflow_handler;
+		sa.sa_flags = SA_ONSTACK;
+		sigemptyset(&sa.sa_mask);
+		if (alt.ss_sp && sigaltstack(&alt, NULL) == 0 && sigaction(SIGSEGV, &sa, NULL) == 0)
+			handler_installed = true;
+	}
+	if (sigsetjmp(parse_overflow, 1) != 0)
+	{
+		parsing = 0;
+		ereport(FATAL,
+				errcode(ERRCODE_STATEMENT_TOO_COMPLEX),
+				errmsg("stack depth limit exceeded"),
+				errhint("The statement nests expressions or subqueries too deeply to be parsed."));
+	}
+	parsing = 1;
+	result = pg_query_parse_protobuf(query_string);
+	parsing = 0;
+	return result;
+}
+
 ParsedQuery *
 ParseQuery(const char *query_string)
 {
-	PgQueryProtobufParseResult result = pg_query_parse_protobuf(query_string);
+	PgQueryProtobufParseResult result = parse_guarded(query_string);
 
 	if (result.error != NULL)
 	{
@@ -66,6 +193,15 @@ ParseQuery(const char *query_string)
 				errcode(ERRCODE_SYNTAX_ERROR),
 				errmsg("%s", message),
 				errposition(cursorpos));
+	}
+	if (parse_tree_too_deep((const uint8_t *) result.parse_tree.data, result.parse_tree.len))
+	{
+		pg_query_free_protobuf_parse_result(result);
+		ereport(ERROR,
+				errcode(ERRCODE_STATEMENT_TOO_COMPLEX),
+				errmsg("stack depth limit exceeded"),
+				errhint("The statement nests expressions or subqueries more than %d levels deep.",
+						MAX_PARSE_TREE_DEPTH / 2));
 	}
 	ProtobufCAllocator allocator = {.alloc = pb_alloc, .free = pb_free};
 	PgQuery__ParseResult *tree =
@@ -351,8 +487,11 @@ transform_const(ParseState *ps, PgQuery__AConst *c)
 			{
 				/* an integer too long for int4 is int8 if it fits, else numeric */
 				const char *s = c->fval->fval;
+				char	   *end;
 
-				if (strpbrk(s, ".eE") == NULL && strlen(s) < 19)
+				errno = 0;
+				(void) strtoll(s, &end, 10);
+				if (*end == '\0' && errno == 0)
 					return make_const(typio_input(INT8OID, s, -1), c->location);
 				return make_const(typio_input(NUMERICOID, s, -1), c->location);
 			}

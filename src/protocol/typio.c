@@ -23,6 +23,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include <jansson.h>
+
 #include "elog.h"
 #include "mcxt.h"
 #include "typio.h"
@@ -1323,6 +1325,22 @@ tid_in(const char *str)
 	return typio_int(TIDOID, ((int64_t) block << 16) | offset);
 }
 
+/* json and jsonb: the text, once it is known to be JSON */
+static Value
+json_in(Oid type, const char *str)
+{
+	json_error_t error;
+	json_t	   *doc = json_loads(str, JSON_DECODE_ANY, &error);
+
+	if (doc == NULL)
+		ereport(ERROR,
+				errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+				errmsg("invalid input syntax for type %s", type == JSONOID ? "json" : "jsonb"),
+				errdetail("%s", error.text));
+	json_decref(doc);
+	return typio_string(type, str, strlen(str));
+}
+
 Value
 typio_input(Oid type, const char *str, int32_t typmod)
 {
@@ -1367,6 +1385,9 @@ typio_input(Oid type, const char *str, int32_t typmod)
 			return typio_string(type, str, strlen(str));
 		case VOIDOID:
 			return typio_null(VOIDOID);
+		case JSONOID:
+		case JSONBOID:
+			return json_in(type, str);
 		default:
 			return typio_string(type, str, strlen(str));
 	}

@@ -9,7 +9,6 @@ bystander connection and the postmaster are unharmed.
 import psycopg
 import pytest
 
-from servers import Server
 
 UNSUPPORTED = [
     "CREATE FUNCTION f() RETURNS int LANGUAGE sql AS 'SELECT 1'",
@@ -157,20 +156,11 @@ MISSING_OBJECTS = [
 
 STATEMENTS = UNSUPPORTED + SYNTAX + INVALID_VALUES + MISSING_OBJECTS
 
-# What RockLake gets wrong today, each tested on a server of its own (xfail, strict: move
-# a statement back when it is answered cleanly).
-KNOWN_BUGS = {
-    "SELECT " + " + ".join(["1"] * 20000): "the backend crashes (a crash reset drops every session)",
-    "SELECT '{'::json": "json input is not validated (PostgreSQL: 22P02)",
-    "SELECT '[1,'::jsonb": "jsonb input is not validated (PostgreSQL: 22P02)",
-    "SELECT 9223372036854775807 + 1": "no bigint overflow error (PostgreSQL: 22003)",
-}
 PROTOCOLS = ["simple", "extended"]
 
 
 def test_enough_statements():
     assert len(set(STATEMENTS)) == len(STATEMENTS) >= 200
-    assert set(KNOWN_BUGS) <= set(STATEMENTS)
 
 
 def outcome(conn: psycopg.Connection, sql: str, prepare: bool) -> str | None:
@@ -197,7 +187,7 @@ def test_bad_input(rocklake_server, protocol):
             rocklake_server.connect(autocommit=True) as conn:
         conn.execute("SET application_name = 'bad-input'")
         failures = []
-        for sql in (sql for sql in STATEMENTS if sql not in KNOWN_BUGS):
+        for sql in STATEMENTS:
             problem = outcome(conn, sql, prepare=protocol == "extended")
             if problem:
                 failures.append(f"{sql[:100]!r}: {problem}")
@@ -216,17 +206,3 @@ def test_bad_input(rocklake_server, protocol):
     with rocklake_server.connect() as fresh:
         assert fresh.execute("SELECT 'unharmed'").fetchone() == ("unharmed",)
     assert rocklake_server.alive() and rocklake_server.pid == pid
-
-
-@pytest.mark.parametrize("protocol", PROTOCOLS)
-@pytest.mark.parametrize("sql", [pytest.param(sql, id=f"known_bug_{i}", marks=pytest.mark.xfail(
-    strict=True, reason=reason)) for i, (sql, reason) in enumerate(KNOWN_BUGS.items())])
-def test_known_bug(sql, protocol, tmp_path):
-    server = Server("rocklake", tmp_path)
-    pid = server.pid
-    try:
-        with server.connect(autocommit=True) as conn:
-            assert outcome(conn, sql, prepare=protocol == "extended") is None
-        assert server.alive() and server.pid == pid
-    finally:
-        server.stop()

@@ -1,9 +1,10 @@
 #!/bin/sh
 # psql.sh: psql 15 against a RockLake server: queries, several statements in one
 # -c, errors with SQLSTATE and cursor position, transaction states, SET/SHOW,
-# COPY TO STDOUT in every format, \conninfo, cancelling pg_sleep, unknown
-# databases, and every authentication method (trust, password, md5,
-# scram-sha-256) with right and wrong passwords.
+# COPY TO STDOUT in every format, \conninfo, nesting too deep for the stack,
+# cancelling pg_sleep, unknown databases, every authentication method (trust,
+# password, md5, scram-sha-256) with right and wrong passwords, and the
+# log_connections / log_disconnections lines.
 set -eu
 . "$top_srcdir/test/scripts/common.sh"
 . "$top_srcdir/test/scripts/server.sh"
@@ -66,6 +67,15 @@ expect "copy binary" "PGCOPY" "$(q -c "copy (select 1) to stdout with (format bi
 expect "copy from" "relation \"t\" does not exist" "$(q -c 'copy t from stdin')"
 expect "conninfo" "You are connected to database \"postgres\" as user \"alice\"" "$(q -c '\conninfo')"
 expect "no database" "FATAL:  database \"nodb\" does not exist" "$(q -d nodb -c 'select 1')"
+
+# nesting too deep for the stack: an error (54001), FATAL when even the parser
+# cannot convert it; never a crash that resets the server
+python3 -c "print('select ' + ' + '.join(['1'] * 20000))" >"$work/deep.sql"
+expect "deep" "ERROR:  stack depth limit exceeded" "$(q -f "$work/deep.sql")"
+python3 -c "print('select ' + ' + '.join(['1'] * 300000))" >"$work/deeper.sql"
+expect "deeper" "FATAL:  stack depth limit exceeded" "$(q -f "$work/deeper.sql")"
+grep -q "terminated by signal" "$RL_LOG" && fail "a backend crashed"
+expect "after deep" "1" "$(q -c 'select 1')"
 
 # a cancel from psql (SIGINT makes it send CancelRequest) ends pg_sleep at once
 start=$(date +%s)
