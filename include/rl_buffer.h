@@ -11,14 +11,23 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct MemoryContextData;
+
 typedef struct RlBuf
 {
 	uint8_t    *data;
 	size_t		len;
 	size_t		cap;
+	struct MemoryContextData *context;	/* NULL: malloc; else memory of that context */
 } RlBuf;
 
 void		rlbuf_init(RlBuf *buf);
+/*
+ * A buffer whose memory belongs to a memory context (mcxt.h): it goes when the
+ * context is reset, so an ERROR that jumps out of the code building it leaks
+ * nothing. Its data must not be passed to free().
+ */
+void		rlbuf_init_in(RlBuf *buf, struct MemoryContextData *context);
 void		rlbuf_free(RlBuf *buf);
 void		rlbuf_reset(RlBuf *buf);
 void		rlbuf_reserve(RlBuf *buf, size_t extra);

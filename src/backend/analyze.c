@@ -154,14 +154,15 @@ parse_guarded(const char *query_string)
 
 	if (!handler_installed)
 	{
-		stack_t		alt = {.ss_sp = malloc(SIGSTKSZ * 4), .ss_size = SIGSTKSZ * 4};
+		static char alt_stack[64 * 1024];
+		stack_t		alt = {.ss_sp = alt_stack, .ss_size = sizeof(alt_stack)};
 		struct sigaction sa;
 
 		memset(&sa, 0, sizeof(sa));
 		sa.sa_handler = parse_overflow_handler;
 		sa.sa_flags = SA_ONSTACK;
 		sigemptyset(&sa.sa_mask);
-		if (alt.ss_sp && sigaltstack(&alt, NULL) == 0 && sigaction(SIGSEGV, &sa, NULL) == 0)
+		if (sigaltstack(&alt, NULL) == 0 && sigaction(SIGSEGV, &sa, NULL) == 0)
 			handler_installed = true;
 	}
 	if (sigsetjmp(parse_overflow, 1) != 0)
@@ -827,7 +828,7 @@ transform_func(ParseState *ps, PgQuery__FuncCall *fc)
 	{
 		RlBuf		sig;
 
-		rlbuf_init(&sig);
+		rlbuf_init_in(&sig, CurrentMemoryContext);
 		for (size_t i = 0; i < fc->n_args; i++)
 			rlbuf_printf(&sig, "%s%s", i ? ", " : "", typio_format_type(args[i]->type));
 		char	   *sigtext = pstrdup(rlbuf_cstr(&sig));
@@ -1369,7 +1370,7 @@ deparse_to_string(ParseState *ps, Expr *e)
 {
 	RlBuf		b;
 
-	rlbuf_init(&b);
+	rlbuf_init_in(&b, CurrentMemoryContext);
 	deparse(ps, &b, e);
 	char	   *s = pstrdup(rlbuf_cstr(&b));
 
@@ -1978,7 +1979,7 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 	CteItem    *saved_ctes = ps->ctes;
 	Scope	   *saved_scope = ps->scope;
 
-	rlbuf_init(&sql);
+	rlbuf_init_in(&sql, CurrentMemoryContext);
 	if (sel->into_clause)
 		not_supported(ps, "SELECT INTO", -1);
 	if (sel->n_locking_clause)
@@ -2033,7 +2034,7 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 		RlBuf		from;
 		TargetList	tl = {0};
 
-		rlbuf_init(&from);
+		rlbuf_init_in(&from, CurrentMemoryContext);
 		if (sel->n_distinct_clause && sel->distinct_clause[0] != NULL &&
 			sel->distinct_clause[0]->node_case != PG_QUERY__NODE__NODE__NOT_SET)
 			not_supported(ps, "DISTINCT ON", -1);
@@ -2228,7 +2229,7 @@ analyze_insert(ParseState *ps, PgQuery__InsertStmt *ins, AnalyzedStmt *stmt)
 {
 	RlBuf		sql;
 
-	rlbuf_init(&sql);
+	rlbuf_init_in(&sql, CurrentMemoryContext);
 	if (ins->on_conflict_clause)
 		not_supported(ps, "ON CONFLICT", -1);
 	transform_with(ps, ins->with_clause, &sql);
@@ -2288,8 +2289,8 @@ analyze_update(ParseState *ps, PgQuery__UpdateStmt *upd, AnalyzedStmt *stmt)
 	RlBuf		sql,
 				from;
 
-	rlbuf_init(&sql);
-	rlbuf_init(&from);
+	rlbuf_init_in(&sql, CurrentMemoryContext);
+	rlbuf_init_in(&from, CurrentMemoryContext);
 	transform_with(ps, upd->with_clause, &sql);
 	rlbuf_append_str(&sql, "UPDATE ");
 	CacheRelation *rel = target_relation(ps, upd->relation, stmt, &sql);
@@ -2330,7 +2331,7 @@ analyze_delete(ParseState *ps, PgQuery__DeleteStmt *del, AnalyzedStmt *stmt)
 {
 	RlBuf		sql;
 
-	rlbuf_init(&sql);
+	rlbuf_init_in(&sql, CurrentMemoryContext);
 	if (del->n_using_clause)
 		not_supported(ps, "DELETE ... USING", -1);
 	transform_with(ps, del->with_clause, &sql);
@@ -2364,7 +2365,7 @@ sqlite_literal(const Value *v)
 {
 	RlBuf		b;
 
-	rlbuf_init(&b);
+	rlbuf_init_in(&b, CurrentMemoryContext);
 	if (v->isnull)
 		rlbuf_append_str(&b, "NULL");
 	else if (v->type == BOOLOID)
@@ -2406,7 +2407,7 @@ key_list(ParseState *ps, Node **keys, size_t n, const char *colname, RlBuf *name
 {
 	RlBuf		b;
 
-	rlbuf_init(&b);
+	rlbuf_init_in(&b, CurrentMemoryContext);
 	rlbuf_append_str(&b, "(");
 	for (size_t i = 0; i < (colname ? 1 : n); i++)
 	{
@@ -2442,7 +2443,7 @@ add_key(ParseState *ps, PgQuery__Constraint *con, const char *colname, const cha
 	RlBuf		names;
 	bool		primary = con->contype == PG_QUERY__CONSTR_TYPE__CONSTR_PRIMARY;
 
-	rlbuf_init(&names);
+	rlbuf_init_in(&names, CurrentMemoryContext);
 	char	   *keys = key_list(ps, con->keys, con->n_keys, colname, &names, primary ? notnull : NULL, cs);
 	const char *conname = is_set(con->conname) ? con->conname
 		: primary ? psprintf("%s_pkey", table) : psprintf("%s%s_key", table, rlbuf_cstr(&names));
@@ -2485,8 +2486,8 @@ analyze_create_table(ParseState *ps, PgQuery__CreateStmt *cs, AnalyzedStmt *stmt
 		stmt->notice_code = ERRCODE_DUPLICATE_TABLE;
 		return;
 	}
-	rlbuf_init(&sql);
-	rlbuf_init(&constraints);
+	rlbuf_init_in(&sql, CurrentMemoryContext);
+	rlbuf_init_in(&constraints, CurrentMemoryContext);
 	for (size_t i = 0; i < cs->n_table_elts; i++)
 	{
 		Node	   *elt = cs->table_elts[i];
@@ -2646,7 +2647,7 @@ analyze_copy_table(ParseState *ps, PgQuery__CopyStmt *cs, AnalyzedStmt *stmt)
 	for (int i = 0; i < ncols; i++)
 		cols[i] = cs->n_attlist ? *relation_column(ps, rel, string_value(cs->attlist[i]), cs->relation->location)
 			: rel->columns[i];
-	rlbuf_init(&sql);
+	rlbuf_init_in(&sql, CurrentMemoryContext);
 	if (cs->is_from)
 	{
 		rlbuf_printf(&sql, "INSERT INTO %s (", relation_sql(rel));
@@ -2770,7 +2771,7 @@ set_value_text(ParseState *ps, PgQuery__VariableSetStmt *vs)
 {
 	RlBuf		buf;
 
-	rlbuf_init(&buf);
+	rlbuf_init_in(&buf, CurrentMemoryContext);
 	for (size_t i = 0; i < vs->n_args; i++)
 	{
 		Node	   *arg = vs->args[i];

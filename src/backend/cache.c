@@ -83,7 +83,7 @@ sqlite_error(int rc, const char *what)
 				const char *cols = strchr(msg, ':');
 				RlBuf		name;
 
-				rlbuf_init(&name);
+				rlbuf_init_in(&name, CurrentMemoryContext);
 				for (cols = cols ? cols + 1 : ""; *cols; cols++)
 					if (*cols != ' ')
 						rlbuf_append(&name, *cols == '.' || *cols == ',' ? "_" : cols, 1);
@@ -425,7 +425,7 @@ CacheOpen(const char *path)
 	sqlite3_busy_timeout(cache_db, CACHE_BUSY_TIMEOUT_MS);
 	sqlite3_create_function(cache_db, "rl_eval", -1, SQLITE_UTF8, NULL, rl_eval, NULL, NULL);
 	sqlite3_create_function(cache_db, "rl_scalar", 1, SQLITE_UTF8, NULL, NULL, rl_scalar_step, rl_scalar_final);
-	rlbuf_init(&changeset);
+	rlbuf_init_in(&changeset, CurrentMemoryContext);
 }
 
 /* read_seq -- the commit sequence the cache reflects, in the current transaction */
@@ -565,7 +565,7 @@ replay_changeset(void)
 	sqlite3_changeset_iter *it;
 	RlBuf		drops;
 
-	rlbuf_init(&drops);
+	rlbuf_init_in(&drops, CurrentMemoryContext);
 	if (sqlite3changeset_start(&it, (int) changeset.len, changeset.data) != SQLITE_OK)
 		elog(ERROR, "could not read the transaction's changeset");
 	while (sqlite3changeset_next(it) == SQLITE_ROW)
@@ -661,7 +661,7 @@ CacheStatementEnd(void)
 	RlBuf		captured;
 
 	capture = NULL;
-	rlbuf_init(&captured);
+	rlbuf_init_in(&captured, CurrentMemoryContext);
 	RlStatus	rc = cache_capture_end(c, &captured);
 
 	if (rc == RL_OK && capture_target == CACHE_WRITE_MAIN)
@@ -686,7 +686,7 @@ CacheAbortStatement(void)
 	{
 		RlBuf		discard;
 
-		rlbuf_init(&discard);
+		rlbuf_init_in(&discard, CurrentMemoryContext);
 		cache_capture_end(capture, &discard);
 		rlbuf_free(&discard);
 		capture = NULL;
@@ -758,7 +758,7 @@ CacheCommitTransaction(void)
 	RlBuf		cs = changeset;
 	WriterCommitResult result;
 
-	rlbuf_init(&changeset);
+	rlbuf_init_in(&changeset, CurrentMemoryContext);
 	end_transaction(true);
 	if (writer_conn == NULL)
 	{

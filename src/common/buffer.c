@@ -8,21 +8,32 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mcxt.h"
 #include "rl_buffer.h"
 
 void
 rlbuf_init(RlBuf *buf)
 {
+	rlbuf_init_in(buf, NULL);
+}
+
+void
+rlbuf_init_in(RlBuf *buf, struct MemoryContextData *context)
+{
 	buf->data = NULL;
 	buf->len = 0;
 	buf->cap = 0;
+	buf->context = context;
 }
 
 void
 rlbuf_free(RlBuf *buf)
 {
-	free(buf->data);
-	rlbuf_init(buf);
+	if (buf->context == NULL)
+		free(buf->data);
+	else if (buf->data)
+		pfree(buf->data);
+	rlbuf_init_in(buf, buf->context);
 }
 
 void
@@ -42,8 +53,12 @@ rlbuf_reserve(RlBuf *buf, size_t extra)
 
 	while (cap < need)
 		cap *= 2;
-	uint8_t    *p = realloc(buf->data, cap);
+	uint8_t    *p;
 
+	if (buf->context)
+		p = buf->data ? repalloc(buf->data, cap) : MemoryContextAlloc(buf->context, cap);
+	else
+		p = realloc(buf->data, cap);
 	if (p == NULL)
 		abort();				/* out of memory: no sane way to continue */
 	buf->data = p;

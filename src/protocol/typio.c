@@ -351,7 +351,7 @@ float_out(double v, bool is_float4)
 	int			plain_limit = is_float4 ? 6 : 15;
 	RlBuf		out;
 
-	rlbuf_init(&out);
+	rlbuf_init_in(&out, CurrentMemoryContext);
 	if (neg)
 		rlbuf_put_u8(&out, '-');
 	if (exp10 < -4 || exp10 >= plain_limit)
@@ -406,7 +406,7 @@ decimal_format(const Decimal *d)
 	int			intdigits = nd - d->scale;
 	RlBuf		out;
 
-	rlbuf_init(&out);
+	rlbuf_init_in(&out, CurrentMemoryContext);
 	if (d->neg && nd > 0)
 		rlbuf_put_u8(&out, '-');
 	if (intdigits <= 0)
@@ -438,7 +438,7 @@ decimal_parse(const char *s, Decimal *d)
 	d->neg = false;
 	if (*s == '+' || *s == '-')
 		d->neg = *s++ == '-';
-	rlbuf_init(&digits);
+	rlbuf_init_in(&digits, CurrentMemoryContext);
 	for (; isdigit((unsigned char) *s); s++, any = true)
 		rlbuf_put_u8(&digits, (uint8_t) *s);
 	if (*s == '.')
@@ -717,7 +717,7 @@ numeric_recv(const uint8_t *data, size_t len)
 	/* digits * 10000^(weight - ndigits + 1), as a decimal digit string */
 	RlBuf		digits;
 
-	rlbuf_init(&digits);
+	rlbuf_init_in(&digits, CurrentMemoryContext);
 	for (int i = 0; i < ndigits; i++)
 	{
 		int			g = (data[8 + 2 * i] << 8) | data[9 + 2 * i];
@@ -1201,7 +1201,7 @@ format_interval(RlBuf *out, const Interval *iv)
 		rlbuf_printf(out, "%02lld:", (long long) hours);
 		RlBuf		rest;
 
-		rlbuf_init(&rest);
+		rlbuf_init_in(&rest, CurrentMemoryContext);
 		format_time(&rest, t % USECS_PER_HOUR);
 		rlbuf_append_str(out, rlbuf_cstr(&rest) + 3);	/* skip the "00:" hours */
 		rlbuf_free(&rest);
@@ -1399,7 +1399,7 @@ typio_output(const Value *v, size_t *len)
 	RlBuf		out;
 	char	   *result;
 
-	rlbuf_init(&out);
+	rlbuf_init_in(&out, CurrentMemoryContext);
 	switch (v->type)
 	{
 		case BOOLOID:
