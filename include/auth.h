@@ -41,6 +41,13 @@ char	   *scram_build_verifier(const char *password, const uint8_t *salt, size_t 
 char	   *md5_build_verifier(const char *user, const char *password);
 /* Check a cleartext password against a verifier of either kind. */
 bool		verify_plain_password(const char *user, const char *verifier, const char *password);
+
+/*
+ * Do once in the postmaster what OpenSSL does on its first use (load providers,
+ * seed the generator), so pre-forked backends inherit it instead of paying for it
+ * in every connection's authentication.
+ */
+void		auth_prepare_crypto(void);
 /* The md5 client response for salt: "md5" + md5hex(md5hex(password||user) || salt). */
 bool		md5_check_response(const char *verifier, const uint8_t salt[4], const char *response);
 /* The role's verifier from DATADIR/rocklake_passwd (palloc'd), or NULL. */

@@ -88,6 +88,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "auth.h"
 #include "backend.h"
 #include "elog.h"
 #include "guc.h"
@@ -1616,6 +1617,7 @@ PostmasterMain(int argc, char **argv)
 	InitPostmasterSignals();
 	OpenListenSockets(port);
 
+	auth_prepare_crypto();
 	StartWriter();
 	pmState = PM_STARTUP;
 	MaintainBackendPool();

@@ -183,6 +183,18 @@ parse_scram_secret(const char *verifier, ScramSecret *secret)
 	return true;
 }
 
+void
+auth_prepare_crypto(void)
+{
+	uint8_t		salt[SCRAM_SALT_LEN],
+				stored_key[SCRAM_KEY_LEN],
+				server_key[SCRAM_KEY_LEN];
+
+	/* OpenSSL loads its providers and seeds its generator on first use */
+	RAND_bytes(salt, sizeof(salt));
+	scram_keys("warm-up", salt, sizeof(salt), 1, stored_key, server_key);
+}
+
 bool
 verify_plain_password(const char *user, const char *verifier, const char *password)
 {
