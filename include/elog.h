@@ -86,6 +86,13 @@ extern sigjmp_buf *PG_exception_stack;
 ErrorData  *CopyErrorData(void);
 void		FlushErrorState(void);
 
+/*
+ * Set when the process state can no longer be trusted (a fault was caught): FATAL
+ * then ends the process with _exit, skipping atexit handlers and sanitizer checks
+ * that would trip over the half-finished work.
+ */
+extern bool FatalSkipsCleanup;
+
 /* Where client-visible reports go (the backend sends 'E' / 'N'); NULL: nowhere. */
 typedef void (*ErrorClientSink) (const ErrorData *edata);
 void		elog_set_client_sink(ErrorClientSink sink);

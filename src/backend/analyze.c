@@ -168,6 +168,8 @@ parse_guarded(const char *query_string)
 	if (sigsetjmp(parse_overflow, 1) != 0)
 	{
 		parsing = 0;
+		/* the parser's state was abandoned mid-way: end without cleaning up after it */
+		FatalSkipsCleanup = true;
 		ereport(FATAL,
 				errcode(ERRCODE_STATEMENT_TOO_COMPLEX),
 				errmsg("stack depth limit exceeded"),

@@ -38,6 +38,7 @@ char	   *Log_line_prefix = "%m [%p] ";
 int			log_min_messages = WARNING;
 int			client_min_messages = NOTICE;
 const char *debug_query_string = NULL;
+bool		FatalSkipsCleanup = false;
 
 const char *
 error_severity(int elevel)
@@ -383,6 +384,8 @@ errfinish(void)
 	{
 		if (elevel == PANIC)
 			abort();
+		if (FatalSkipsCleanup)
+			_exit(1);
 		exit(1);				/* FATAL, or ERROR with nowhere to recover */
 	}
 	free_errordata(e);
