@@ -629,6 +629,21 @@ HandleChildCrash(void)
 /* ---------------------------------------------------------------- shutdown */
 
 /*
+ * begin_shutdown -- enter a shutdown mode unless one as strong is under way;
+ * false if nothing changes
+ */
+static bool
+begin_shutdown(ShutdownMode mode, const char *name)
+{
+	if (Shutdown >= mode)
+		return false;
+	Shutdown = mode;
+	ereport(LOG, errmsg("received %s shutdown request", name));
+	set_pidfile_status(PM_STATUS_STOPPING);
+	return true;
+}
+
+/*
  * pmdie -- a shutdown request (SIGTERM smart, SIGINT fast, SIGQUIT immediate)
  */
 static void
@@ -637,21 +652,15 @@ pmdie(int signo)
 	switch (signo)
 	{
 		case SIGTERM:
-			if (Shutdown >= SmartShutdown)
+			if (!begin_shutdown(SmartShutdown, "smart"))
 				return;
-			Shutdown = SmartShutdown;
-			ereport(LOG, errmsg("received smart shutdown request"));
-			set_pidfile_status(PM_STATUS_STOPPING);
 			RetireIdleBackends(0);
 			if (pmState == PM_STARTUP || pmState == PM_RUN)
 				pmState = PM_WAIT_BACKENDS;
 			break;
 		case SIGINT:
-			if (Shutdown >= FastShutdown)
+			if (!begin_shutdown(FastShutdown, "fast"))
 				return;
-			Shutdown = FastShutdown;
-			ereport(LOG, errmsg("received fast shutdown request"));
-			set_pidfile_status(PM_STATUS_STOPPING);
 			RetireIdleBackends(0);
 			if (NumActiveBackends > 0)
 				ereport(LOG, errmsg("aborting any active transactions"));
@@ -660,11 +669,8 @@ pmdie(int signo)
 				pmState = PM_WAIT_BACKENDS;
 			break;
 		case SIGQUIT:
-			if (Shutdown >= ImmediateShutdown)
+			if (!begin_shutdown(ImmediateShutdown, "immediate"))
 				return;
-			Shutdown = ImmediateShutdown;
-			ereport(LOG, errmsg("received immediate shutdown request"));
-			set_pidfile_status(PM_STATUS_STOPPING);
 			SignalEveryone(SIGQUIT, PM_QUIT_IMMEDIATE);
 			AbortDeadlineMs = now_ms() + SIGKILL_CHILDREN_AFTER_MS;
 			pmState = PM_WAIT_DEAD;
@@ -1403,6 +1409,8 @@ PostmasterStateMachine(void)
 			ereport(LOG, errmsg("all server processes terminated; reinitializing"));
 			FatalError = false;
 			RecoveryAfterCrash = true;
+			/* not ready again until the new writer is: pg_ctl and tests read this */
+			set_pidfile_status(PM_STATUS_STARTING);
 			StartWriter();
 			pmState = PM_STARTUP;
 		}
