@@ -252,12 +252,15 @@ typedef struct CacheRelation
 	bool		temp;
 	int			ncolumns;
 	ResultColumn *columns;
+	const char *sql;			/* a system catalog: the SQLite query computing it */
 } CacheRelation;
 
 /* Open DATADIR's cache for this backend (at session start). */
 void		CacheOpen(const char *path);
-/* NULL if there is none; schema NULL searches pg_temp then public. */
+/* NULL if there is none; schema NULL searches pg_temp, pg_catalog, then public. */
 CacheRelation *CacheLookupRelation(const char *schema, const char *name);
+/* A pg_catalog relation (syscat.c); NULL if there is none of that name. */
+CacheRelation *SystemRelationLookup(const char *name);
 /* Whether a temporary table of that name exists. */
 bool		CacheTempRelationExists(const char *name);
 

@@ -39,6 +39,7 @@ typedef struct ParseState
 	struct CteItem *ctes;		/* WITH queries in scope */
 	int			nbinds;			/* the SqlStatement being generated: ?1..?nbinds */
 	Expr	  **binds;
+	bool		setop_leaf;		/* the next query is a branch of a set operation */
 } ParseState;
 
 /* ---------- parsing ---------- */
@@ -698,12 +699,13 @@ make_op(ParseState *ps, const char *opname, Expr *l, Expr *r, int location)
 	{
 		Oid			common = numeric_rank(l->type) >= numeric_rank(r->type) ? l->type : r->type;
 
-		if (common == OIDOID)
+		/* oids compare as oids; arithmetic takes them as bigint */
+		if (common == OIDOID && !comparison)
 			common = INT8OID;
 		if (op == OP_MOD && (common == FLOAT4OID || common == FLOAT8OID))
 			no_operator(ps, opname, l, r, location);
-		l = coerce_expr(ps, l, common, -1, false);
-		r = coerce_expr(ps, r, common, -1, false);
+		l = coerce_expr(ps, l, common, -1, l->type == OIDOID);
+		r = coerce_expr(ps, r, common, -1, r->type == OIDOID);
 		return op_expr(op, comparison ? BOOLOID : common, l, r, location);
 	}
 	if (comparison)
@@ -1610,7 +1612,20 @@ transform_sublink(ParseState *ps, PgQuery__SubLink *sl)
 static const char *
 relation_sql(const CacheRelation *rel)
 {
+	if (rel->sql)
+		return psprintf("(%s)", rel->sql);
 	return psprintf("%s.%s", rel->temp ? "temp" : "main", quote_ident(rel->name));
+}
+
+/* check_writable -- 42501 for a system catalog, which only reads */
+static void
+check_writable(ParseState *ps, const CacheRelation *rel, int location)
+{
+	if (rel->sql)
+		ereport(ERROR,
+				errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				errmsg("permission denied: \"%s\" is a system catalog", rel->name),
+				errposition(char_position(ps, location)));
 }
 
 /* lookup_relation -- a table by RangeVar: 42P01 if there is none */
@@ -1980,7 +1995,9 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 	RlBuf		sql;
 	CteItem    *saved_ctes = ps->ctes;
 	Scope	   *saved_scope = ps->scope;
+	bool		leaf = ps->setop_leaf;
 
+	ps->setop_leaf = false;
 	rlbuf_init_in(&sql, CurrentMemoryContext);
 	if (sel->into_clause)
 		not_supported(ps, "SELECT INTO", -1);
@@ -1998,7 +2015,9 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 
 		if (sel->op > PG_QUERY__SET_OPERATION__SETOP_EXCEPT)
 			not_supported(ps, "this set operation", -1);
+		ps->setop_leaf = true;
 		analyze_query(ps, sel->larg, targets, &l);
+		ps->setop_leaf = true;
 		analyze_query(ps, sel->rarg, targets, &r);
 		if (l.ncolumns != r.ncolumns)
 			ereport(ERROR,
@@ -2046,7 +2065,9 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 		rlbuf_append_str(&sql, sel->n_distinct_clause ? "SELECT DISTINCT " : "SELECT ");
 		for (int i = 0; i < tl.n; i++)
 		{
-			tl.exprs[i] = finish_target(ps, tl.exprs[i], targets ? &targets[i] : NULL);
+			/* a set operation resolves its branches' unknown columns together */
+			if (!leaf || targets || tl.exprs[i]->type != UNKNOWNOID)
+				tl.exprs[i] = finish_target(ps, tl.exprs[i], targets ? &targets[i] : NULL);
 			tl.columns[i].type = tl.exprs[i]->type;
 			tl.columns[i].typmod = tl.exprs[i]->typmod;
 			if (targets)
@@ -2166,6 +2187,7 @@ target_relation(ParseState *ps, PgQuery__RangeVar *rv, AnalyzedStmt *stmt, RlBuf
 	RangeItem  *item = make_range_item(rel->name, rel->ncolumns, rel->columns, rv->alias);
 	Scope	   *scope = palloc0(sizeof(Scope));
 
+	check_writable(ps, rel, rv->location);
 	item->is_table = true;
 	scope->items = palloc(sizeof(RangeItem *));
 	scope->parent = ps->scope;
@@ -2606,6 +2628,7 @@ analyze_drop(ParseState *ps, PgQuery__DropStmt *ds, AnalyzedStmt *stmt)
 			continue;
 		}
 		stmt->notice = NULL;
+		check_writable(ps, rel, -1);
 		if (rel->temp)
 			stmt->target = CACHE_WRITE_TEMP;
 		else
@@ -2652,6 +2675,7 @@ analyze_copy_table(ParseState *ps, PgQuery__CopyStmt *cs, AnalyzedStmt *stmt)
 	rlbuf_init_in(&sql, CurrentMemoryContext);
 	if (cs->is_from)
 	{
+		check_writable(ps, rel, cs->relation->location);
 		rlbuf_printf(&sql, "INSERT INTO %s (", relation_sql(rel));
 		for (int i = 0; i < ncols; i++)
 			rlbuf_printf(&sql, "%s%s", i ? ", " : "", quote_ident(cols[i].name));
@@ -2677,7 +2701,9 @@ analyze_copy_table(ParseState *ps, PgQuery__CopyStmt *cs, AnalyzedStmt *stmt)
 		rlbuf_append_str(&sql, "SELECT ");
 		for (int i = 0; i < ncols; i++)
 			rlbuf_printf(&sql, "%s%s", i ? ", " : "", quote_ident(cols[i].name));
-		rlbuf_printf(&sql, " FROM %s ORDER BY %s", relation_sql(rel), CACHE_ROWID_COLUMN);
+		rlbuf_printf(&sql, " FROM %s", relation_sql(rel));
+		if (rel->sql == NULL)
+			rlbuf_printf(&sql, " ORDER BY %s", CACHE_ROWID_COLUMN);
 		q->kind = STMT_ROWS;
 		q->command_tag = "SELECT";
 		q->ncolumns = ncols;

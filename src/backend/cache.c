@@ -406,6 +406,41 @@ rl_scalar_final(sqlite3_context *ctx)
 
 /* ---------- the connection ---------- */
 
+/* decl_type -- the type a column's declared type names ("varchar(10)", "numeric(12,2)") */
+static Oid
+decl_type(const char *decl, int32_t *typmod)
+{
+	const char *paren = strchr(decl, '(');
+	char	   *base = paren ? pnstrdup(decl, (size_t) (paren - decl)) : pstrdup(decl);
+	Oid			type = typio_type_by_name(base);
+	int			mods[2] = {0, 0};
+
+	*typmod = -1;
+	if (type == InvalidOid)
+		return TEXTOID;
+	if (paren && sscanf(paren, "(%d,%d)", &mods[0], &mods[1]) >= 1)
+		*typmod = type == NUMERICOID ? ((mods[0] << 16) | mods[1]) + 4 : mods[0] + 4;
+	return type;
+}
+
+/* rl_type_oid(decl), rl_type_typmod(decl) -- decl_type for pg_attribute (syscat.c) */
+static void
+rl_type_oid(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	int32_t		typmod;
+
+	sqlite3_result_int64(ctx, decl_type((const char *) sqlite3_value_text(argv[0]), &typmod));
+}
+
+static void
+rl_type_typmod(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	int32_t		typmod;
+
+	decl_type((const char *) sqlite3_value_text(argv[0]), &typmod);
+	sqlite3_result_int(ctx, typmod);
+}
+
 void
 CacheOpen(const char *path)
 {
@@ -425,6 +460,10 @@ CacheOpen(const char *path)
 	sqlite3_busy_timeout(cache_db, CACHE_BUSY_TIMEOUT_MS);
 	sqlite3_create_function(cache_db, "rl_eval", -1, SQLITE_UTF8, NULL, rl_eval, NULL, NULL);
 	sqlite3_create_function(cache_db, "rl_scalar", 1, SQLITE_UTF8, NULL, NULL, rl_scalar_step, rl_scalar_final);
+	sqlite3_create_function(cache_db, "rl_type_oid", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL, rl_type_oid,
+							NULL, NULL);
+	sqlite3_create_function(cache_db, "rl_type_typmod", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
+							rl_type_typmod, NULL, NULL);
 	rlbuf_init_in(&changeset, CurrentMemoryContext);
 }
 
@@ -476,23 +515,6 @@ CacheTempRelationExists(const char *name)
 		name_found("SELECT 1 FROM temp.sqlite_master WHERE type = 'table' AND name = ?1", name);
 }
 
-/* decl_type -- the type a column's declared type names ("varchar(10)", "numeric(12,2)") */
-static Oid
-decl_type(const char *decl, int32_t *typmod)
-{
-	const char *paren = strchr(decl, '(');
-	char	   *base = paren ? pnstrdup(decl, (size_t) (paren - decl)) : pstrdup(decl);
-	Oid			type = typio_type_by_name(base);
-	int			mods[2] = {0, 0};
-
-	*typmod = -1;
-	if (type == InvalidOid)
-		return TEXTOID;
-	if (paren && sscanf(paren, "(%d,%d)", &mods[0], &mods[1]) >= 1)
-		*typmod = type == NUMERICOID ? ((mods[0] << 16) | mods[1]) + 4 : mods[0] + 4;
-	return type;
-}
-
 static CacheRelation *
 load_relation(const char *schema, const char *name)
 {
@@ -525,13 +547,19 @@ load_relation(const char *schema, const char *name)
 CacheRelation *
 CacheLookupRelation(const char *schema, const char *name)
 {
+	CacheRelation *rel;
+
 	if (schema == NULL || strcmp(schema, "pg_temp") == 0)
 	{
 		if (CacheTempRelationExists(name))
 			return load_relation("temp", name);
 		if (schema != NULL)
 			return NULL;
+		if ((rel = SystemRelationLookup(name)) != NULL)
+			return rel;
 	}
+	else if (strcmp(schema, "pg_catalog") == 0)
+		return SystemRelationLookup(name);
 	else if (strcmp(schema, "public") != 0)
 		return NULL;
 	return name_found("SELECT 1 FROM main." CACHE_RELATION_TABLE " WHERE relname = ?1", name)
