@@ -1693,7 +1693,14 @@ transform_from_item(ParseState *ps, Node *node, Scope *scope, RlBuf *sql)
 				analyze_query(ps, rs->subquery->select_stmt, NULL, &q);
 				RangeItem  *item = make_range_item(rs->alias->aliasname, q.ncolumns, q.columns, rs->alias);
 
-				rlbuf_printf(sql, "(%s) AS %s", q.sql, quote_ident(item->alias));
+				/* the query's SQL names its columns _rl_cN: give them the names outer references use */
+				rlbuf_append_str(sql, "(SELECT ");
+				for (int i = 0; i < item->ncolumns; i++)
+					rlbuf_printf(sql, "%s\"_rl_c%d\" AS %s", i ? ", " : "", i + 1,
+								 quote_ident(item->columns[i].name));
+				if (item->ncolumns == 0)
+					rlbuf_append_str(sql, "NULL");
+				rlbuf_printf(sql, " FROM (%s)) AS %s", q.sql, quote_ident(item->alias));
 				scope_add(scope, item);
 				return;
 			}
