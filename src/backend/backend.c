@@ -426,7 +426,15 @@ run_copy_in(AnalyzedStmt *stmt)
 	return (uint64_t) ExecutorInsertRows(stmt, rows, nrows);
 }
 
-/* run_copy_out -- COPY (query) TO STDOUT: CopyOutResponse, one CopyData per row, CopyDone */
+/*
+ * run_copy_out -- COPY (query) TO STDOUT: CopyOutResponse, one CopyData per row,
+ * CopyDone
+ *
+ * Message boundaries follow PostgreSQL, and DuckDB's reader depends on them: the
+ * binary header shares the first CopyData with the first tuple (or with the
+ * trailer when there are no rows), and every later tuple has a message of its own;
+ * a CSV header line is a message of its own.
+ */
 static uint64_t
 run_copy_out(AnalyzedStmt *stmt, const Value *params)
 {
@@ -436,23 +444,34 @@ run_copy_out(AnalyzedStmt *stmt, const Value *params)
 	PqMsgBuilder msg;
 	Value	   *row;
 	uint64_t	nrows = 0;
+	bool		open;
 
 	for (int i = 0; i < query->ncolumns; i++)
 		names[i] = query->columns[i].name;
 	SendCopyResponse(PqMsg_CopyOutResponse, stmt->copy.format, query->ncolumns);
 	pq_beginmsg(&msg, PqMsg_CopyData);
+	size_t		before = msg.buf->len;
+
 	copy_encode_start(msg.buf, &stmt->copy, query->ncolumns, names);
-	pq_endmsg(&msg);
+	open = stmt->copy.format == COPY_FORMAT_BINARY || msg.buf->len == before;
+	if (!open)
+		pq_endmsg(&msg);
 	while (ExecutorNext(es, &row))
 	{
-		pq_beginmsg(&msg, PqMsg_CopyData);
+		if (!open)
+			pq_beginmsg(&msg, PqMsg_CopyData);
 		copy_encode_row(msg.buf, &stmt->copy, query->ncolumns, row);
 		pq_endmsg(&msg);
+		open = false;
 		nrows++;
 	}
-	pq_beginmsg(&msg, PqMsg_CopyData);
+	if (!open)
+		pq_beginmsg(&msg, PqMsg_CopyData);
 	copy_encode_end(msg.buf, &stmt->copy);
-	pq_endmsg(&msg);
+	if (msg.buf->len > msg.start + 4)	/* more than the length word */
+		pq_endmsg(&msg);
+	else
+		pq_abort_partial_message();	/* text and CSV end with nothing */
 	SendEmptyMessage(PqMsg_CopyDone);
 	return nrows;
 }
