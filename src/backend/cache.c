@@ -464,7 +464,7 @@ CacheOpen(const char *path)
 							NULL, NULL);
 	sqlite3_create_function(cache_db, "rl_type_typmod", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
 							rl_type_typmod, NULL, NULL);
-	rlbuf_init_in(&changeset, CurrentMemoryContext);
+	rlbuf_init(&changeset);	/* lives across messages: malloc, not a context */
 }
 
 /* read_seq -- the commit sequence the cache reflects, in the current transaction */
@@ -786,7 +786,7 @@ CacheCommitTransaction(void)
 	RlBuf		cs = changeset;
 	WriterCommitResult result;
 
-	rlbuf_init_in(&changeset, CurrentMemoryContext);
+	rlbuf_init(&changeset);	/* lives across messages: malloc, not a context */
 	end_transaction(true);
 	if (writer_conn == NULL)
 	{
