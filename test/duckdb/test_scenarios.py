@@ -270,16 +270,16 @@ def two_writers(lake: Lake) -> None:
 
 # scenario: True while RockLake's side is pending (xfail strict)
 SCENARIOS = {
-    attach_new_and_existing: True,
-    schemas_tables_views: True,
-    small_inlined_dml: True,
-    large_parquet_dml: True,
-    alter_table: True,
-    comments_and_tags: True,
-    partitioned_table: True,
-    time_travel_and_snapshots: True,
+    attach_new_and_existing: False,
+    schemas_tables_views: False,
+    small_inlined_dml: False,
+    large_parquet_dml: False,
+    alter_table: False,
+    comments_and_tags: False,
+    partitioned_table: False,
+    time_travel_and_snapshots: False,
     maintenance: True,
-    restart_mid_workload: True,
+    restart_mid_workload: False,
     two_writers: True,
 }
 
