@@ -1318,9 +1318,15 @@ tid_in(const char *str)
 	long long	block;
 	int			offset,
 				end = 0;
+	/*
+	 * As PostgreSQL's tidin: the numbers start after the first '(' and nothing
+	 * after the ')' is looked at. DuckDB's UPDATE through a temporary table relies
+	 * on it, casting ctid strings it wrote quoted, "'(0,6)'".
+	 */
+	const char *open = strchr(str, '(');
 
-	if (sscanf(str, " (%lld ,%d )%n", &block, &offset, &end) != 2 || end == 0 ||
-		str[end] != '\0' || block < 0 || block > UINT32_MAX || offset < 0 || offset > UINT16_MAX)
+	if (open == NULL || sscanf(open, "(%lld ,%d )%n", &block, &offset, &end) != 2 || end == 0 ||
+		block < 0 || block > UINT32_MAX || offset < 0 || offset > UINT16_MAX)
 		invalid_syntax(TIDOID, str);
 	return typio_int(TIDOID, ((int64_t) block << 16) | offset);
 }

@@ -278,7 +278,7 @@ SCENARIOS = {
     comments_and_tags: False,
     partitioned_table: False,
     time_travel_and_snapshots: False,
-    maintenance: True,
+    maintenance: False,
     restart_mid_workload: False,
     two_writers: True,
 }
