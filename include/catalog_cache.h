@@ -104,7 +104,10 @@ void		catalog_cache_abort(CatalogCache *cache);
 
 /*
  * Backend: run statements on db between begin and end; end returns what they changed
- * as a changeset and rolls everything back.
+ * as a changeset and rolls everything back. begin takes the cache's write lock at
+ * once (BEGIN IMMEDIATE), waiting its turn behind the writer and other backends:
+ * a transaction that read first and then tried to write would fail with
+ * SQLITE_BUSY, without waiting, whenever another connection wrote in between.
  */
 typedef struct CacheCapture CacheCapture;
 

@@ -1176,6 +1176,10 @@ typedef struct RangeItem
 	ResultColumn *columns;
 	bool		is_table;		/* has ctid (its _rl_rowid) */
 	bool		bare;			/* columns unqualified (SQLite's RETURNING) */
+	bool	   *merged_away;	/* per column: a USING join's merged column stands for it
+								 * in unqualified references and * (NULL: none) */
+	Expr	  **computed;		/* per column: its expression (a USING join's merged
+								 * columns), or NULL: a column of alias */
 } RangeItem;
 
 typedef struct Scope
@@ -1415,13 +1419,35 @@ make_var(const RangeItem *item, const char *column, Oid type, int32_t typmod, in
 	return e;
 }
 
-/* item_column -- a column of item by name (ctid for tables), or NULL */
+/* visible_column -- whether column i answers to its bare name (not merged into a USING column) */
+static bool
+visible_column(const RangeItem *item, int i)
+{
+	return item->merged_away == NULL || !item->merged_away[i];
+}
+
+/* column_expr -- column i of item as an expression */
 static Expr *
-item_column(const RangeItem *item, const char *name, int location)
+column_expr(const RangeItem *item, int i, int location)
+{
+	if (item->computed && item->computed[i])
+	{
+		Expr	   *e = palloc(sizeof(Expr));
+
+		*e = *item->computed[i];
+		e->location = location;
+		return e;
+	}
+	return make_var(item, item->columns[i].name, item->columns[i].type, item->columns[i].typmod, location);
+}
+
+/* item_column -- a column of item by name (ctid for tables), or NULL; qualified or bare */
+static Expr *
+item_column(const RangeItem *item, const char *name, bool bare, int location)
 {
 	for (int i = 0; i < item->ncolumns; i++)
-		if (strcmp(item->columns[i].name, name) == 0)
-			return make_var(item, name, item->columns[i].type, item->columns[i].typmod, location);
+		if (strcmp(item->columns[i].name, name) == 0 && (!bare || visible_column(item, i)))
+			return column_expr(item, i, location);
 	if (item->is_table && strcmp(name, "ctid") == 0)
 		return make_var(item, CACHE_ROWID_COLUMN, TIDOID, -1, location);
 	return NULL;
@@ -1456,7 +1482,7 @@ transform_column_ref(ParseState *ps, PgQuery__ColumnRef *cr)
 	if (cr->n_fields >= 2)
 	{
 		const char *alias = string_value(cr->fields[cr->n_fields - 2]);
-		Expr	   *e = item_column(find_item(ps, alias, cr->location), name, cr->location);
+		Expr	   *e = item_column(find_item(ps, alias, cr->location), name, false, cr->location);
 
 		if (e == NULL)
 			ereport(ERROR,
@@ -1471,7 +1497,7 @@ transform_column_ref(ParseState *ps, PgQuery__ColumnRef *cr)
 
 		for (int i = 0; i < s->nitems; i++)
 		{
-			Expr	   *e = item_column(s->items[i], name, cr->location);
+			Expr	   *e = item_column(s->items[i], name, true, cr->location);
 
 			if (e != NULL && found != NULL)
 				ereport(ERROR,
@@ -1652,6 +1678,87 @@ lookup_relation(ParseState *ps, PgQuery__RangeVar *rv)
 
 static void transform_from_item(ParseState *ps, Node *node, Scope *scope, RlBuf *sql);
 
+/*
+ * using_column -- the column a USING join names, in the items [from, to) of one
+ * side, where it must be found exactly once; it is merged away from then on
+ */
+static Expr *
+using_column(ParseState *ps, Scope *scope, int from, int to, const char *name, const char *side)
+{
+	Expr	   *found = NULL;
+
+	for (int k = from; k < to; k++)
+	{
+		RangeItem  *item = scope->items[k];
+
+		for (int i = 0; i < item->ncolumns; i++)
+		{
+			if (strcmp(item->columns[i].name, name) != 0 || !visible_column(item, i))
+				continue;
+			if (found)
+				ereport(ERROR,
+						errcode(ERRCODE_DUPLICATE_COLUMN),
+						errmsg("common column name \"%s\" appears more than once in %s table", name, side));
+			found = column_expr(item, i, -1);
+			if (item->merged_away == NULL)
+				item->merged_away = palloc0(sizeof(bool) * (size_t) item->ncolumns);
+			item->merged_away[i] = true;
+		}
+	}
+	if (found == NULL)
+		ereport(ERROR,
+				errcode(ERRCODE_UNDEFINED_COLUMN),
+				errmsg("column \"%s\" specified in USING clause does not exist in %s table", name, side));
+	return found;
+}
+
+/*
+ * join_using -- JOIN ... USING (columns): its ON condition, and a range item of
+ * the merged columns (the left one, the right one for RIGHT JOIN, COALESCE of
+ * both for FULL JOIN) placed before the joined items, where PostgreSQL lists them
+ * for *. The merged item's alias is empty, which no quoted identifier can be.
+ */
+static Expr *
+join_using(ParseState *ps, PgQuery__JoinExpr *j, Scope *scope, int first, int middle)
+{
+	int			n = (int) j->n_using_clause;
+	int			right_end = scope->nitems;
+	RangeItem  *merged = palloc0(sizeof(RangeItem));
+	Expr	   *on = NULL;
+
+	merged->alias = "";
+	merged->ncolumns = n;
+	merged->columns = palloc(sizeof(ResultColumn) * (size_t) n);
+	merged->computed = palloc(sizeof(Expr *) * (size_t) n);
+	for (int k = 0; k < n; k++)
+	{
+		const char *name = string_value(j->using_clause[k]);
+		Expr	   *l = using_column(ps, scope, first, middle, name, "left");
+		Expr	   *r = using_column(ps, scope, middle, right_end, name, "right");
+		Expr	   *eq = make_op(ps, "=", l, r, -1);
+		Expr	   *value = j->jointype == PG_QUERY__JOIN_TYPE__JOIN_RIGHT ? r : l;
+
+		on = on ? make_bool_expr(EXPR_AND, on, eq, -1) : eq;
+		if (j->jointype == PG_QUERY__JOIN_TYPE__JOIN_FULL)
+		{
+			value = make_expr(EXPR_COALESCE, UNKNOWNOID, -1);
+			value->nargs = 2;
+			value->args = palloc(sizeof(Expr *) * 2);
+			value->args[0] = l;
+			value->args[1] = r;
+			value->type = select_common_type(ps, value->args, 2, "JOIN/USING");
+			coerce_all(ps, value->args, 2, value->type, "JOIN/USING");
+		}
+		merged->columns[k] = (ResultColumn) {.name = name, .type = value->type, .typmod = value->typmod};
+		merged->computed[k] = value;
+	}
+	scope_add(scope, merged);
+	memmove(&scope->items[first + 1], &scope->items[first], sizeof(RangeItem *) * (size_t) (right_end - first));
+	scope->items[first] = merged;
+	return on;
+}
+
+
 static void
 transform_from_item(ParseState *ps, Node *node, Scope *scope, RlBuf *sql)
 {
@@ -1708,24 +1815,29 @@ transform_from_item(ParseState *ps, Node *node, Scope *scope, RlBuf *sql)
 			{
 				PgQuery__JoinExpr *j = node->join_expr;
 				static const char *const joins[] = {"", " JOIN ", " LEFT JOIN ", " FULL JOIN ", " RIGHT JOIN "};
+				int			first = scope->nitems;
 
-				if (j->is_natural || j->n_using_clause || j->alias ||
+				if (j->is_natural || j->alias ||
 					j->jointype < PG_QUERY__JOIN_TYPE__JOIN_INNER || j->jointype > PG_QUERY__JOIN_TYPE__JOIN_RIGHT)
-					not_supported(ps, "NATURAL, USING and aliased joins", -1);
+					not_supported(ps, "NATURAL and aliased joins", -1);
 				rlbuf_append_str(sql, "(");
 				transform_from_item(ps, j->larg, scope, sql);
+				int			middle = scope->nitems;
+
 				rlbuf_append_str(sql, joins[j->jointype]);
 				transform_from_item(ps, j->rarg, scope, sql);
-				if (j->quals)
-				{
-					Scope	   *saved = ps->scope;
 
-					ps->scope = scope;
-					Expr	   *on = coerce_or_fail(ps, transform_expr(ps, j->quals), BOOLOID, "JOIN/ON");
+				Scope	   *saved = ps->scope;
+				Expr	   *on = NULL;
 
-					ps->scope = saved;
+				ps->scope = scope;
+				if (j->n_using_clause)
+					on = join_using(ps, j, scope, first, middle);
+				else if (j->quals)
+					on = coerce_or_fail(ps, transform_expr(ps, j->quals), BOOLOID, "JOIN/ON");
+				ps->scope = saved;
+				if (on)
 					rlbuf_printf(sql, " ON %s", deparse_to_string(ps, on));
-				}
 				rlbuf_append_str(sql, ")");
 				return;
 			}
@@ -1850,9 +1962,8 @@ transform_targets(ParseState *ps, Node **nodes, size_t n, TargetList *tl)
 				if (alias && strcmp(alias, item->alias) != 0)
 					continue;
 				for (int c = 0; c < item->ncolumns; c++)
-					add_target(tl, make_var(item, item->columns[c].name, item->columns[c].type,
-											item->columns[c].typmod, cr->location),
-							   item->columns[c].name);
+					if (alias || visible_column(item, c))
+						add_target(tl, column_expr(item, c, cr->location), item->columns[c].name);
 			}
 			if (alias)
 				find_item(ps, alias, cr->location);

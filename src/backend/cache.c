@@ -13,7 +13,9 @@
  * statements of the transaction see its own writes. Because SQLite can only
  * write on the newest state, a transaction that writes after another commit
  * landed since its snapshot fails with 40001 (the first updater wins, a little
- * more eagerly than PostgreSQL, which looks at the rows). COMMIT sends the
+ * more eagerly than PostgreSQL, which looks at the rows; DuckLake, whose every
+ * commit inserts the next snapshot id, would conflict on PostgreSQL too, and
+ * retries on either error). COMMIT sends the
  * changeset and the snapshot's sequence to the writer, whose refusal (23505,
  * 40001, 42P07) becomes the client's error; a read-only transaction just ends.
  * Temporary tables live in SQLite's temp schema of this connection, outside any

@@ -1251,7 +1251,7 @@ RlStatus
 cache_capture_begin(sqlite3 *db, CacheCapture **out)
 {
 	CacheCapture *capture = calloc(1, sizeof(CacheCapture));
-	RlStatus	rc = exec_sql(db, "BEGIN");
+	RlStatus	rc = exec_sql(db, "BEGIN IMMEDIATE");
 
 	capture->db = db;
 	if (rc == RL_OK && (sqlite3session_create(db, "main", &capture->session) != SQLITE_OK ||

@@ -2,8 +2,7 @@
 each on a new lake (a new database and DATA_PATH), and RockLake's transcript (statements
 and their results, see lakes.py) must equal PostgreSQL's.
 
-A scenario is a function of a Lake listed in SCENARIOS with whether RockLake's side is
-still pending (xfail, strict: remove the flag when it passes).
+A scenario is a function of a Lake listed in SCENARIOS.
 """
 
 import multiprocessing
@@ -11,9 +10,6 @@ import multiprocessing
 import pytest
 
 from lakes import Lake, insert_in_commits
-
-FRONTEND_PENDING = pytest.mark.xfail(
-    strict=True, reason="catalog SQL front end not implemented yet (issue 4)")
 
 TABLES = ("SELECT schema_name, table_name, comment FROM duckdb_tables() WHERE database_name = 'lake' "
           "ORDER BY ALL")
@@ -268,26 +264,24 @@ def two_writers(lake: Lake) -> None:
         s.sql("SELECT count(*) FROM ducklake_snapshots('lake')")
 
 
-# scenario: True while RockLake's side is pending (xfail strict)
-SCENARIOS = {
-    attach_new_and_existing: False,
-    schemas_tables_views: False,
-    small_inlined_dml: False,
-    large_parquet_dml: False,
-    alter_table: False,
-    comments_and_tags: False,
-    partitioned_table: False,
-    time_travel_and_snapshots: False,
-    maintenance: False,
-    restart_mid_workload: False,
-    two_writers: True,
-}
+SCENARIOS = [
+    attach_new_and_existing,
+    schemas_tables_views,
+    small_inlined_dml,
+    large_parquet_dml,
+    alter_table,
+    comments_and_tags,
+    partitioned_table,
+    time_travel_and_snapshots,
+    maintenance,
+    restart_mid_workload,
+    two_writers,
+]
 
 
 def cases() -> list:
-    return [pytest.param(scenario, backend, id=f"{scenario.__name__}-{backend}",
-                         marks=FRONTEND_PENDING if pending and backend == "rocklake" else ())
-            for scenario, pending in SCENARIOS.items() for backend in ("postgres", "rocklake")]
+    return [pytest.param(scenario, backend, id=f"{scenario.__name__}-{backend}")
+            for scenario in SCENARIOS for backend in ("postgres", "rocklake")]
 
 
 @pytest.mark.parametrize(("scenario", "backend"), cases())

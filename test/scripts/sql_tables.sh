@@ -61,6 +61,13 @@ expect "limit offset" "2
 3" "$(q -c "select id from items order by id desc limit 2 offset 0" | sort)"
 expect "join" "apple|1
 pear|2" "$(q -c "select a.name, b.id from items a join items b on a.id = b.id where a.id in (select id from items where price is not null) order by 1")"
+expect "join using" "1|apple|1
+2|pear|2" "$(q -c "select * from (select id, name from items) a join (select id, id * 1 as n from items where price is not null) b using (id) order by id")"
+expect "full join using" "1|1|1
+2||2
+3|3|" "$(q -c "select id, a.id, b.id from (select 1 as id union all select 3) a full join (select 1 as id union all select 2) b using (id) order by id")"
+expect "using column missing" "ERROR:  42703: column \"nope\" specified in USING clause does not exist in left table" \
+	"$(q -c "select * from items a join items b using (nope)")"
 expect "scalar subquery" "ERROR:  21000: more than one row returned by a subquery used as an expression
 2" "$(q -c "select (select id from items)" -c "select (select max(id) from items where id < 3)")"
 expect "union" "1
