@@ -54,6 +54,8 @@
 /* the database that holds the registry, created with the store */
 #define CACHE_POSTGRES_DATID 1
 #define CACHE_ROWID_COLUMN "_rl_rowid"
+/* the cache's own indexes on DuckLake's tables are named this + the table's name */
+#define CACHE_INDEX_PREFIX "rl_cache_"
 /* how long a connection waits for the write lock another one holds for a statement */
 #define CACHE_BUSY_TIMEOUT_MS 30000
 

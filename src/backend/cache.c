@@ -57,7 +57,20 @@ static RlBuf changeset;			/* the transaction's writes so far */
 static TempTable *temp_tables;	/* created by this transaction (malloc'd) */
 static WriterConn *writer_conn;
 static bool callback_failed;	/* an ERROR (already reported) inside a SQLite callback */
-static sqlite3_stmt *active_stmt;	/* CacheExecute's, finalized if an ERROR cuts it short */
+static sqlite3_stmt *active_stmt;	/* CacheExecute's, evicted if an ERROR cuts it short */
+
+/*
+ * CacheExecute's prepared statements by SQL text, so that a statement run again
+ * (every row of a COPY FROM, DuckLake's scans of the same table) is not compiled
+ * again; SQLite prepares a statement anew by itself when the schema changed.
+ */
+#define STATEMENT_CACHE_SIZE 32
+static struct
+{
+	char	   *sql;
+	sqlite3_stmt *stmt;
+}			statement_cache[STATEMENT_CACHE_SIZE];
+static int	statement_cache_next;	/* the slot to reuse next, round robin */
 
 /* ---------- errors ---------- */
 
@@ -148,6 +161,59 @@ prepare(const char *sql)
 	if (rc != SQLITE_OK)
 		sqlite_error(sqlite3_extended_errcode(cache_db), "prepare a statement");
 	return stmt;
+}
+
+/*
+ * cached_statement -- a prepared statement for sql, reset: from the cache, or made
+ * now and cached unless every slot is running (a statement inside another's callback)
+ */
+static sqlite3_stmt *
+cached_statement(const char *sql)
+{
+	for (int i = 0; i < STATEMENT_CACHE_SIZE; i++)
+		if (statement_cache[i].sql && strcmp(statement_cache[i].sql, sql) == 0 &&
+			!sqlite3_stmt_busy(statement_cache[i].stmt))
+			return statement_cache[i].stmt;
+
+	sqlite3_stmt *stmt = NULL;
+	int			rc = sqlite3_prepare_v3(cache_db, sql, -1, SQLITE_PREPARE_PERSISTENT, &stmt, NULL);
+
+	if (rc != SQLITE_OK)
+		sqlite_error(sqlite3_extended_errcode(cache_db), "prepare a statement");
+	for (int tries = 0; tries < STATEMENT_CACHE_SIZE; tries++)
+	{
+		int			slot = statement_cache_next;
+
+		statement_cache_next = (slot + 1) % STATEMENT_CACHE_SIZE;
+		if (statement_cache[slot].stmt && sqlite3_stmt_busy(statement_cache[slot].stmt))
+			continue;
+		sqlite3_finalize(statement_cache[slot].stmt);
+		free(statement_cache[slot].sql);
+		statement_cache[slot].sql = strdup(sql);
+		statement_cache[slot].stmt = stmt;
+		break;
+	}
+	return stmt;
+}
+
+/* release_statement -- done with a statement: reset it if cached and it worked, else finalize */
+static void
+release_statement(sqlite3_stmt *stmt, bool failed)
+{
+	for (int i = 0; i < STATEMENT_CACHE_SIZE; i++)
+		if (statement_cache[i].stmt == stmt)
+		{
+			if (!failed)
+			{
+				sqlite3_reset(stmt);
+				sqlite3_clear_bindings(stmt);
+				return;
+			}
+			free(statement_cache[i].sql);
+			statement_cache[i].sql = NULL;
+			statement_cache[i].stmt = NULL;
+		}
+	sqlite3_finalize(stmt);
 }
 
 /* ---------- values ---------- */
@@ -710,7 +776,8 @@ CacheAbortStatement(void)
 	callback_failed = false;
 	if (cache_db == NULL)
 		return;
-	sqlite3_finalize(active_stmt);
+	if (active_stmt)
+		release_statement(active_stmt, true);
 	active_stmt = NULL;
 	if (capture != NULL)
 	{
@@ -822,7 +889,7 @@ int64_t
 CacheExecute(const SqlStatement *s, const Value *params, int ncolumns,
 			 const ResultColumn *columns, Value **rows, int64_t *nrows)
 {
-	sqlite3_stmt *stmt = active_stmt = prepare(s->sql);
+	sqlite3_stmt *stmt = active_stmt = cached_statement(s->sql);
 	int64_t		n = 0,
 				cap = 16;
 	Value	   *out = ncolumns > 0 ? palloc(sizeof(Value) * (size_t) (cap * ncolumns)) : NULL;
@@ -863,10 +930,10 @@ CacheExecute(const SqlStatement *s, const Value *params, int ncolumns,
 	if (rc != SQLITE_DONE)
 	{
 		rc = sqlite3_extended_errcode(cache_db);
-		sqlite3_finalize(stmt);
+		release_statement(stmt, true);
 		sqlite_error(rc, "run a statement");
 	}
-	sqlite3_finalize(stmt);
+	release_statement(stmt, false);
 	if (rows)
 		*rows = out;
 	if (nrows)

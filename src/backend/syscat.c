@@ -166,7 +166,7 @@ static const SystemRelation system_relations[] = {
 		"SELECT " XSTR(FirstNormalObjectId) " + r.relid AS oid, r.relname AS relname, "
 		XSTR(PG_PUBLIC_NAMESPACE) " AS relnamespace, " XSTR(BOOTSTRAP_SUPERUSERID) " AS relowner,"
 		" 0 AS relpages, -1.0 AS reltuples,"
-		" EXISTS (SELECT 1 FROM pragma_index_list(r.relname, 'main')) AS relhasindex,"
+		" EXISTS (SELECT 1 FROM pragma_index_list(r.relname, 'main') WHERE origin <> 'c') AS relhasindex,"
 		" 'p' AS relpersistence, 'r' AS relkind,"
 		" (SELECT count(*) FROM pragma_table_info(r.relname, 'main') WHERE name <> '" CACHE_ROWID_COLUMN "')"
 		" AS relnatts FROM main." CACHE_RELATION_TABLE " AS r", NULL},

@@ -26,6 +26,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <sqlite3.h>
+
 #include "datadir.h"
 #include "elog.h"
 #include "guc.h"
@@ -174,6 +176,8 @@ main(int argc, char **argv)
 	umask(S_IRWXG | S_IRWXO);
 	MemoryContextInit();
 	InitializeGUCOptions();
+	/* SQLite's allocation statistics take a global mutex on every malloc; nothing reads them */
+	sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
 
 	for (int i = 1; i < argc; i++)
 	{

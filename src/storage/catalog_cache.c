@@ -45,6 +45,8 @@ typedef struct RelationMap
 	char	   *name;
 	int			ncolumns;		/* SQLite columns, the row id first */
 	const KvTable *kv;			/* DuckLake table layout, or NULL: generic rows */
+	sqlite3_stmt *row_by_id;	/* prepared once per map: read_row */
+	sqlite3_stmt *same_key;		/* check_unique_key */
 } RelationMap;
 
 /* An insert that lost its row id to another commit, to be inserted again. */
@@ -153,7 +155,9 @@ catalog_cache_open(const char *path, CatalogCache **out)
 	RlStatus	rc = RL_OK;
 
 	*out = NULL;
-	if (sqlite3_open_v2(path, &cache->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK)
+	/* one connection per process, used by one thread: no SQLite mutexes */
+	if (sqlite3_open_v2(path, &cache->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
+						NULL) != SQLITE_OK)
 		rc = sqlite_failure(cache->db, path);
 	/* backends take the write lock for a statement at a time to compute changesets */
 	if (rc == RL_OK)
@@ -208,6 +212,8 @@ catalog_cache_seq(CatalogCache *cache)
 static void
 relation_map_free(RelationMap *map)
 {
+	sqlite3_finalize(map->row_by_id);
+	sqlite3_finalize(map->same_key);
 	free(map->name);
 	memset(map, 0, sizeof(*map));
 }
@@ -359,25 +365,30 @@ encode_row(const RelationMap *map, sqlite3_value **values, RlBuf *key, RlBuf *va
 	return rc;
 }
 
-/* Read a whole row by row id: a statement positioned on it (SQLITE_ROW) or done. */
-static sqlite3_stmt *
-read_row(sqlite3 *db, const char *table, int64_t rowid, int *step)
+/*
+ * read_row -- step map's statement reading row rowid: SQLITE_ROW with the row in
+ * *stmt, SQLITE_DONE if there is none, or an error; the caller resets *stmt when
+ * done with the row
+ */
+static int
+read_row(sqlite3 *db, RelationMap *map, int64_t rowid, sqlite3_stmt **stmt)
 {
-	RlBuf		sql;
-
-	rlbuf_init(&sql);
-	rlbuf_append_str(&sql, "SELECT * FROM ");
-	append_identifier(&sql, table);
-	rlbuf_append_str(&sql, " WHERE rowid = ?");
-	sqlite3_stmt *stmt = prepare(db, rlbuf_cstr(&sql));
-
-	rlbuf_free(&sql);
-	if (stmt)
+	if (map->row_by_id == NULL)
 	{
-		sqlite3_bind_int64(stmt, 1, rowid);
-		*step = sqlite3_step(stmt);
+		RlBuf		sql;
+
+		rlbuf_init(&sql);
+		rlbuf_append_str(&sql, "SELECT * FROM ");
+		append_identifier(&sql, map->name);
+		rlbuf_append_str(&sql, " WHERE rowid = ?");
+		map->row_by_id = prepare(db, rlbuf_cstr(&sql));
+		rlbuf_free(&sql);
+		if (map->row_by_id == NULL)
+			return sqlite3_errcode(db);
 	}
-	return stmt;
+	*stmt = map->row_by_id;
+	sqlite3_bind_int64(*stmt, 1, rowid);
+	return sqlite3_step(*stmt);
 }
 
 static sqlite3_value **
@@ -446,12 +457,66 @@ table_column_count(sqlite3 *db, const char *name)
 	return n;
 }
 
+/*
+ * The cache's own indexes on DuckLake's tables, which belong to no relation's
+ * definition, never reach the store and pg_catalog does not show: one on each
+ * table's key in the store (kvcodec.h), which check_unique_key probes and which
+ * serves most filters DuckLake's reads push down (table_id first), and the ones of
+ * seeds/003 whose columns no key leads with. create_cache_indexes makes them
+ * whenever their table is made (created, rebuilt, migrated); a table without the
+ * columns (another format version) just goes without.
+ */
+static const struct
+{
+	const char *table;
+	const char *columns;
+}			read_indexes[] = {
+	{"ducklake_file_column_stats", "table_id, column_id"},
+	{"ducklake_schema_versions", "table_id, schema_version"},
+};
+
+static void
+create_index(sqlite3 *db, const char *table, const char *suffix, const char *columns)
+{
+	char	   *sql = sqlite3_mprintf("CREATE INDEX IF NOT EXISTS main.\"" CACHE_INDEX_PREFIX "%w%w\" "
+									  "ON \"%w\" (%s)", table, suffix, table, columns);
+
+	sqlite3_exec(db, sql, NULL, NULL, NULL);
+	sqlite3_free(sql);
+}
+
+static void
+create_cache_indexes(sqlite3 *db, const char *table)
+{
+	const KvTable *kv = kv_table_by_name(table);
+
+	if (kv == NULL)
+		return;
+
+	RlBuf		key;
+
+	rlbuf_init(&key);
+	for (int k = 0; k < kv_table_nkey(kv); k++)
+	{
+		if (k)
+			rlbuf_append_str(&key, ", ");
+		append_identifier(&key, kv_table_column_name(kv, kv_table_key_column(kv, k)));
+	}
+	create_index(db, table, "", rlbuf_cstr(&key));
+	rlbuf_free(&key);
+	for (size_t i = 0; i < sizeof(read_indexes) / sizeof(read_indexes[0]); i++)
+		if (strcmp(read_indexes[i].table, table) == 0)
+			create_index(db, table, "_read", read_indexes[i].columns);
+}
+
 static void
 create_relation(ApplyState *st, const char *name, const char *sql)
 {
 	char	   *err = NULL;
 
-	if (sqlite3_exec(st->cache->db, sql, NULL, NULL, &err) != SQLITE_OK)
+	if (sqlite3_exec(st->cache->db, sql, NULL, NULL, &err) == SQLITE_OK)
+		create_cache_indexes(st->cache->db, name);
+	else
 	{
 		if (err && strstr(err, "already exists"))
 			set_conflict(st, ERRCODE_DUPLICATE_TABLE, "relation \"%s\" already exists", name);
@@ -542,6 +607,7 @@ rewrite_relation(ApplyState *st, int64_t relid, const char *new_name, const char
 	rlbuf_free(&sql);
 	if (rc == RL_OK)
 	{
+		create_cache_indexes(db, new_name);
 		st->rewritten = realloc(st->rewritten, sizeof(char *) * (size_t) (st->n_rewritten + 1));
 		st->rewritten[st->n_rewritten++] = strdup(new_name);
 	}
@@ -564,6 +630,7 @@ prepare_schema(ApplyState *st, const void *changeset, size_t len)
 	for (int round = 0; round < 2 && rc == RL_OK && !st->conflicted; round++)
 	{
 		sqlite3_changeset_iter *it;
+		char	   *checked = NULL;	/* the table whose shape was checked last */
 
 		if (sqlite3changeset_start(&it, (int) len, (void *) changeset) != SQLITE_OK)
 			return rl_error(RL_INVALID, "malformed changeset");
@@ -581,9 +648,14 @@ prepare_schema(ApplyState *st, const void *changeset, size_t len)
 			is_catalog = strcmp(table, CACHE_RELATION_TABLE) == 0;
 			if (round == 1)
 			{
-				if (!is_catalog && table_column_count(st->cache->db, table) != ncolumns)
+				/* a changeset holds each table's rows together: check each table once */
+				if (is_catalog || (checked != NULL && strcmp(checked, table) == 0))
+					continue;
+				if (table_column_count(st->cache->db, table) != ncolumns)
 					set_conflict(st, ERRCODE_T_R_SERIALIZATION_FAILURE,
 								 "could not serialize access due to concurrent update");
+				free(checked);
+				checked = strdup(table);
 				continue;
 			}
 			if (!is_catalog || ncolumns != 3 || op == SQLITE_DELETE)
@@ -603,6 +675,7 @@ prepare_schema(ApplyState *st, const void *changeset, size_t len)
 									  name ? (const char *) sqlite3_value_text(name) : NULL,
 									  sql ? (const char *) sqlite3_value_text(sql) : NULL);
 		}
+		free(checked);
 		if (sqlite3changeset_finalize(it) != SQLITE_OK && rc == RL_OK && !st->conflicted)
 			rc = rl_error(RL_INVALID, "malformed changeset");
 	}
@@ -708,14 +781,14 @@ final_rowid(const ApplyState *st, const char *table, int64_t rowid)
 
 /* Put the current state of a row (by row id) into the batch. */
 static RlStatus
-put_current_row(ApplyState *st, const RelationMap *map, int64_t rowid, RlBuf *key_out)
+put_current_row(ApplyState *st, RelationMap *map, int64_t rowid, RlBuf *key_out)
 {
-	int			step = SQLITE_DONE;
-	sqlite3_stmt *stmt = read_row(st->cache->db, map->name, rowid, &step);
+	sqlite3_stmt *stmt = NULL;
+	int			step = read_row(st->cache->db, map, rowid, &stmt);
 	RlBuf		value;
 	RlStatus	rc = RL_OK;
 
-	if (stmt == NULL)
+	if (step != SQLITE_ROW && step != SQLITE_DONE)
 		return sqlite_failure(st->cache->db, "read changed row");
 	rlbuf_init(&value);
 	if (step == SQLITE_ROW)
@@ -727,44 +800,57 @@ put_current_row(ApplyState *st, const RelationMap *map, int64_t rowid, RlBuf *ke
 			lsm_batch_put(st->batch, key_out->data, key_out->len, value.data, value.len);
 		free(values);
 	}
-	sqlite3_finalize(stmt);
+	sqlite3_reset(stmt);
 	rlbuf_free(&value);
 	return rc;
 }
 
-/* A DuckLake table's layout keys rows by their columns: two rows may not share a key. */
+/*
+ * check_unique_key -- 23505 if another row of the table has the same key in the
+ * store as row rowid (the rows would overwrite each other there); the table's key
+ * index (create_cache_indexes) makes it a probe
+ */
 static RlStatus
-check_unique_key(ApplyState *st, const RelationMap *map, const RlBuf *key)
+check_unique_key(ApplyState *st, RelationMap *map, int64_t rowid)
 {
-	RlBuf		other;
-	int			matches = 0;
-	RlStatus	rc = RL_OK;
-	RlBuf		sql;
-
-	rlbuf_init(&sql);
-	rlbuf_init(&other);
-	rlbuf_append_str(&sql, "SELECT * FROM ");
-	append_identifier(&sql, map->name);
-	sqlite3_stmt *stmt = prepare(st->cache->db, rlbuf_cstr(&sql));
-
-	rlbuf_free(&sql);
-	if (stmt == NULL)
-		return sqlite_failure(st->cache->db, "check key");
-	while (rc == RL_OK && sqlite3_step(stmt) == SQLITE_ROW && matches < 2)
+	if (map->same_key == NULL)
 	{
-		sqlite3_value **values = statement_values(stmt, map->ncolumns);
+		RlBuf		sql;
 
-		rlbuf_reset(&other);
-		rc = encode_row(map, values, &other, NULL);
-		matches += rc == RL_OK && other.len == key->len && memcmp(other.data, key->data, key->len) == 0;
-		free(values);
+		rlbuf_init(&sql);
+		rlbuf_append_str(&sql, "SELECT count(*) FROM ");
+		append_identifier(&sql, map->name);
+		rlbuf_append_str(&sql, " AS a JOIN ");
+		append_identifier(&sql, map->name);
+		rlbuf_append_str(&sql, " AS b ON b." CACHE_ROWID_COLUMN " = ?");
+		for (int k = 0; k < kv_table_nkey(map->kv); k++)
+		{
+			const char *column = kv_table_column_name(map->kv, kv_table_key_column(map->kv, k));
+
+			rlbuf_append_str(&sql, " AND a.");
+			append_identifier(&sql, column);
+			rlbuf_append_str(&sql, " IS b.");
+			append_identifier(&sql, column);
+		}
+		map->same_key = prepare(st->cache->db, rlbuf_cstr(&sql));
+		rlbuf_free(&sql);
+		if (map->same_key == NULL)
+			return sqlite_failure(st->cache->db, "check key");
 	}
-	sqlite3_finalize(stmt);
-	rlbuf_free(&other);
-	if (rc == RL_OK && matches > 1)
+
+	sqlite3_stmt *stmt = map->same_key;
+
+	sqlite3_bind_int64(stmt, 1, rowid);
+	int			step = sqlite3_step(stmt);
+	int64_t		matches = step == SQLITE_ROW ? sqlite3_column_int64(stmt, 0) : 0;
+
+	sqlite3_reset(stmt);
+	if (step != SQLITE_ROW)
+		return sqlite_failure(st->cache->db, "check key");
+	if (matches > 1)
 		set_conflict(st, ERRCODE_UNIQUE_VIOLATION,
 					 "duplicate key value violates unique constraint \"%s_pkey\"", map->name);
-	return rc;
+	return RL_OK;
 }
 
 /* Rows of a dropped relation go, and so does its table. */
@@ -817,6 +903,7 @@ emit_relation_change(ApplyState *st, sqlite3_changeset_iter *it, int op)
 		if (relid == NULL)
 			sqlite3changeset_old(it, 0, &relid);
 		rc = put_current_row(st, &catalog, final_rowid(st, CACHE_RELATION_TABLE, sqlite3_value_int64(relid)), &key);
+		sqlite3_finalize(catalog.row_by_id);
 	}
 	rlbuf_free(&key);
 	return rc;
@@ -855,10 +942,9 @@ emit_row_change(ApplyState *st, sqlite3_changeset_iter *it, const char *table, i
 		if (op == SQLITE_UPDATE && map->kv)
 		{
 			/* the old key: the current row with the old values of what changed */
-			int			step = SQLITE_DONE;
-			sqlite3_stmt *stmt = read_row(st->cache->db, table, rowid, &step);
+			sqlite3_stmt *stmt = NULL;
 
-			if (stmt && step == SQLITE_ROW)
+			if (read_row(st->cache->db, map, rowid, &stmt) == SQLITE_ROW)
 			{
 				sqlite3_value **values = statement_values(stmt, map->ncolumns);
 
@@ -873,7 +959,7 @@ emit_row_change(ApplyState *st, sqlite3_changeset_iter *it, const char *table, i
 				rc = encode_row(map, values, &old_key, NULL);
 				free(values);
 			}
-			sqlite3_finalize(stmt);
+			sqlite3_reset(stmt);
 		}
 		if (rc == RL_OK)
 			rc = put_current_row(st, map, rowid, &key);
@@ -881,7 +967,7 @@ emit_row_change(ApplyState *st, sqlite3_changeset_iter *it, const char *table, i
 			(old_key.len != key.len || memcmp(old_key.data, key.data, key.len) != 0))
 			lsm_batch_delete(st->batch, old_key.data, old_key.len);
 		if (rc == RL_OK && map->kv && (op == SQLITE_INSERT || old_key.len))
-			rc = check_unique_key(st, map, &key);
+			rc = check_unique_key(st, map, rowid);
 	}
 	rlbuf_free(&key);
 	rlbuf_free(&old_key);
@@ -1230,6 +1316,8 @@ catalog_cache_rebuild(CatalogCache *cache, Lsm *lsm)
 		rc = relation_map(cache->db, (const char *) sqlite3_column_text(stmt, 0), &map);
 		if (rc == RL_OK)
 			rc = rebuild_relation(cache, lsm, &map);
+		if (rc == RL_OK)
+			create_cache_indexes(cache->db, map.name);
 		relation_map_free(&map);
 	}
 	sqlite3_finalize(stmt);
