@@ -266,11 +266,16 @@ bool		CacheTempRelationExists(const char *name);
 
 /*
  * Around each statement (analysis and execution): Begin sets the cache up as
- * the transaction sees it (40001 if its snapshot is gone), End keeps what the
- * statement wrote; an ERROR in between is cleaned up by CacheAbortStatement.
+ * the transaction sees it (40001 if its snapshot is gone), End finishes a
+ * statement on temporary tables; an ERROR in between is cleaned up by
+ * CacheAbortStatement. The statements of one message that write the catalog
+ * share one capture of their changes (a commit batch of DuckLake is one Query
+ * of many statements), which CacheMessageEnd closes, keeping what they wrote:
+ * the backend's message loop calls it before it waits for the client again.
  */
 void		CacheStatementBegin(CacheTarget target);
 void		CacheStatementEnd(void);
+void		CacheMessageEnd(void);
 void		CacheAbortStatement(void);
 /* End the transaction: Commit sends its changeset to the writer (may ERROR). */
 void		CacheCommitTransaction(void);

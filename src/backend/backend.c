@@ -381,6 +381,7 @@ run_copy_in(AnalyzedStmt *stmt)
 
 	for (int i = 0; i < n; i++)
 		types[i] = stmt->columns[i].type;
+	CacheMessageEnd();			/* the data comes in further messages */
 	copy_decoder_init(&dec, &stmt->copy, n, types);
 	SendCopyResponse(PqMsg_CopyInResponse, stmt->copy.format, n);
 	pq_flush();
@@ -826,6 +827,7 @@ message_loop(void)
 	for (;;)
 	{
 		MemoryContextSwitchTo(MessageContext);
+		CacheMessageEnd();		/* no write lock of the cache while the client is waited for */
 		MemoryContextReset(MessageContext);
 		doing_extended_query = false;
 		if (send_ready_for_query)

@@ -5,17 +5,19 @@
  * Reads run on the backend's own connection inside a SQLite read transaction,
  * taken at a transaction's first statement and held until it ends: that is its
  * REPEATABLE READ snapshot, identified by the commit sequence the cache records.
- * Writes are computed, never kept: a statement that writes the catalog runs in a
- * write transaction with a session attached (cache_capture_begin), after the
- * transaction's earlier changes are re-applied, and what it all changed becomes
- * the transaction's changeset before everything is rolled back. So no backend
- * holds the cache's write lock between two client messages, and later
- * statements of the transaction see its own writes. Because SQLite can only
- * write on the newest state, a transaction that writes after another commit
- * landed since its snapshot fails with 40001 (the first updater wins, a little
- * more eagerly than PostgreSQL, which looks at the rows; DuckLake, whose every
- * commit inserts the next snapshot id, would conflict on PostgreSQL too, and
- * retries on either error). COMMIT sends the
+ * Writes are computed, never kept: the first statement of a message that writes
+ * the catalog opens a write transaction with a session attached
+ * (cache_capture_begin) and re-applies the transaction's earlier changes; the
+ * message's later statements run in the same capture (a DuckLake commit batch
+ * is one Query of many statements), and at the end of the message what it all
+ * changed becomes the transaction's changeset before everything is rolled back.
+ * So no backend holds the cache's write lock between two client messages, and
+ * later statements of the transaction see its own writes. Because SQLite can
+ * only write on the newest state, a transaction that writes after another
+ * commit landed since its snapshot fails with 40001 (the first updater wins, a
+ * little more eagerly than PostgreSQL, which looks at the rows; DuckLake, whose
+ * every commit inserts the next snapshot id, would conflict on PostgreSQL too,
+ * and retries on either error). COMMIT sends the
  * changeset and the snapshot's sequence to the writer, whose refusal (23505,
  * 40001, 42P07) becomes the client's error; a read-only transaction just ends.
  * Temporary tables live in SQLite's temp schema of this connection, outside any
@@ -51,8 +53,8 @@ static bool have_snapshot;		/* snapshot_seq is the transaction's snapshot */
 static uint64_t snapshot_seq;
 static bool in_read_txn;		/* a SQLite transaction holds the snapshot */
 static bool in_temp_txn;		/* a statement on temporary tables runs in its own */
-static CacheCapture *capture;	/* the running statement's capture */
-static CacheTarget capture_target;
+static CacheCapture *capture;	/* open from a message's first statement over the cache to its end */
+static bool capture_wrote;		/* a statement in it wrote the catalog */
 static RlBuf changeset;			/* the transaction's writes so far */
 static TempTable *temp_tables;	/* created by this transaction (malloc'd) */
 static WriterConn *writer_conn;
@@ -708,6 +710,32 @@ end_read_txn(void)
 	in_read_txn = false;
 }
 
+/*
+ * close_capture -- end the message's capture: what its statements wrote becomes
+ * the transaction's changeset, and the cache's write lock goes
+ */
+static void
+close_capture(void)
+{
+	if (capture == NULL)
+		return;
+	CacheCapture *c = capture;
+	RlBuf		captured;
+
+	capture = NULL;
+	rlbuf_init_in(&captured, CurrentMemoryContext);
+	RlStatus	rc = cache_capture_end(c, &captured);
+
+	if (rc == RL_OK && capture_wrote)
+	{
+		rlbuf_reset(&changeset);
+		rlbuf_append(&changeset, captured.data, captured.len);
+	}
+	rlbuf_free(&captured);
+	if (rc != RL_OK)
+		elog(ERROR, "could not take the statement's changes");
+}
+
 void
 CacheStatementBegin(CacheTarget target)
 {
@@ -717,11 +745,19 @@ CacheStatementBegin(CacheTarget target)
 				errmsg("the catalog cache is not available"));
 	if (target == CACHE_WRITE_TEMP)
 	{
+		/* temporary tables change outside any capture, which is rolled back */
+		close_capture();
 		if (!in_read_txn)
 		{
 			exec_sql("BEGIN");
 			in_temp_txn = true;
 		}
+		return;
+	}
+	if (capture != NULL)
+	{
+		/* a later statement of the same message: its capture holds the changes so far */
+		capture_wrote |= target == CACHE_WRITE_MAIN;
 		return;
 	}
 	if (target == CACHE_READ && changeset.len == 0)
@@ -737,7 +773,7 @@ CacheStatementBegin(CacheTarget target)
 	end_read_txn();
 	if (cache_capture_begin(cache_db, &capture) != RL_OK)
 		sqlite_error(sqlite3_extended_errcode(cache_db), "start capturing changes");
-	capture_target = target;
+	capture_wrote = target == CACHE_WRITE_MAIN;
 	take_snapshot();
 	if (changeset.len > 0)
 		replay_changeset();
@@ -751,23 +787,12 @@ CacheStatementEnd(void)
 		in_temp_txn = false;
 		exec_sql("COMMIT");
 	}
-	if (capture == NULL)
-		return;
-	CacheCapture *c = capture;
-	RlBuf		captured;
+}
 
-	capture = NULL;
-	rlbuf_init_in(&captured, CurrentMemoryContext);
-	RlStatus	rc = cache_capture_end(c, &captured);
-
-	if (rc == RL_OK && capture_target == CACHE_WRITE_MAIN)
-	{
-		rlbuf_reset(&changeset);
-		rlbuf_append(&changeset, captured.data, captured.len);
-	}
-	rlbuf_free(&captured);
-	if (rc != RL_OK)
-		elog(ERROR, "could not take the statement's changes");
+void
+CacheMessageEnd(void)
+{
+	close_capture();
 }
 
 void
@@ -844,6 +869,7 @@ CacheCommitTransaction(void)
 {
 	if (cache_db == NULL)
 		return;
+	close_capture();
 	end_read_txn();
 	if (changeset.len == 0)
 	{
