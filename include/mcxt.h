@@ -26,7 +26,10 @@ extern MemoryContext CurrentMemoryContext;
 void		MemoryContextInit(void);
 
 MemoryContext AllocSetContextCreate(MemoryContext parent, const char *name);
-/* Free everything allocated in the context and in its children (which survive, empty). */
+/*
+ * Free everything allocated in the context and delete its children, as PostgreSQL
+ * does (a statement's per-row context made under the message context goes with it).
+ */
 void		MemoryContextReset(MemoryContext context);
 /* Free the context, its children and everything in them. */
 void		MemoryContextDelete(MemoryContext context);

@@ -3,8 +3,8 @@
  *
  * A context owns a list of chunks; each chunk starts with a header naming its
  * context, so pfree and repalloc need no context argument, and a reset walks the
- * list and frees everything at once. Contexts form a tree: resetting one resets its
- * children, deleting one deletes them. The point is lifetimes, not speed: nothing in
+ * list and frees everything at once. Contexts form a tree: resetting or deleting one
+ * deletes its children. The point is lifetimes, not speed: nothing in
  * the backend frees per-message or per-transaction memory one object at a time, and
  * an ereport(ERROR) that jumps out of the middle of a statement leaks nothing,
  * because the message context is reset at the top of the loop.
@@ -105,8 +105,8 @@ free_chunks(MemoryContext context)
 void
 MemoryContextReset(MemoryContext context)
 {
-	for (MemoryContext child = context->first_child; child; child = child->next_sibling)
-		MemoryContextReset(child);
+	while (context->first_child)
+		MemoryContextDelete(context->first_child);
 	free_chunks(context);
 }
 

@@ -30,11 +30,13 @@ START_TEST(test_contexts)
 	ck_assert_uint_eq(MemoryContextMemAllocated(parent, 0), 0);
 	pfree(v);
 	ck_assert_uint_lt(MemoryContextMemAllocated(child, 0), 4000);
-	MemoryContextReset(parent);
+	MemoryContextReset(parent);		/* deletes the child, which was current */
+	ck_assert_ptr_eq(CurrentMemoryContext, parent);
 	ck_assert_uint_eq(MemoryContextMemAllocated(parent, 1), 0);
-	ck_assert_str_eq(pnstrdup("abcdef", 3), "abc");	/* the child survives a reset */
+	ck_assert_str_eq(pnstrdup("abcdef", 3), "abc");
+	child = AllocSetContextCreate(parent, "child");
 	MemoryContextSwitchTo(old);
-	MemoryContextDelete(parent);	/* and goes with its parent */
+	MemoryContextDelete(parent);	/* and its children with it */
 	ck_assert_ptr_eq(CurrentMemoryContext, old);
 }
 END_TEST
