@@ -15,7 +15,8 @@
 #                    configured from this source tree if it has no Makefile yet)
 #   --quick          small sizes: a few minutes instead of about half an hour
 #   --no-s3          skip P5 (no moto)
-#   --keep           keep the work directory (server logs, lakes) and say where
+#   --keep           keep the work directory (server logs, lakes) and say where;
+#                    PostgreSQL's log is copied there as postgres.log
 # Other options go to the driver (--phases P1,P3, --p1-commits N, --p2-tables N,
 # --p4-files 10000,100000, --p6-rows 1e4,1e6, ...; see ducklake_bench.py --help).
 set -eu
@@ -50,6 +51,7 @@ moto_pid=
 cleanup()
 {
 	[ -n "$moto_pid" ] && { kill "$moto_pid" 2>/dev/null || true; wait "$moto_pid" 2>/dev/null || true; }
+	[ "$keep" = yes ] && [ -n "${RL_PG_LOG:-}" ] && cp "$RL_PG_LOG" "$work/postgres.log"
 	rl_pg_stop
 	if [ "$keep" = yes ]; then
 		echo "work directory kept: $work" >&2
