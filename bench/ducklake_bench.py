@@ -342,9 +342,12 @@ def p2(args, rl, pg, rep):
     rep.row("P2", "re-ATTACH + read: statements logged", rwins[0].statements / k, rwins[1].statements / k, "")
 
 
-def concurrent_writers(lake: Lake, writers: int, commits: int, win: Window) -> tuple[float, int]:
+def concurrent_writers(lake: Lake, writers: int, commits: int, win: Window, errors: dict,
+                       at_start=None) -> tuple[float, int]:
     """writers DuckDB instances, each inserting commits single rows into its own table;
-    returns (wall seconds, failed commits). Latencies go into win."""
+    returns (wall seconds, failed commits). Latencies go into win, the first line of
+    each error DuckDB gave up with is counted in errors; at_start() runs once the
+    tables exist, just before the writers start."""
     cons = [lake.session() for _ in range(writers)]
     tag = f"w{lake.server.databases}_{int(time.time() * 1000) % 100000}"
     for k, con in enumerate(cons):
@@ -361,11 +364,15 @@ def concurrent_writers(lake: Lake, writers: int, commits: int, win: Window) -> t
             try:
                 con.execute(f"INSERT INTO lake.{tag}_{k} VALUES (?, 'x')", (n,))
                 lat[k].append(time.perf_counter() - t0)
-            except Exception:  # a commit DuckLake gave up on
+            except Exception as e:  # a commit DuckLake gave up on
                 failures[k] += 1
+                msg = str(e).splitlines()[0][:200]
+                errors[msg] = errors.get(msg, 0) + 1
     threads = [threading.Thread(target=worker, args=(k,)) for k in range(writers)]
     for t in threads:
         t.start()
+    if at_start is not None:
+        at_start()
     with win:
         barrier.wait()
         t0 = time.perf_counter()
@@ -385,9 +392,10 @@ def p3(args, rl, pg, rep):
     lakes = [Lake(s, "p3", args.workdir, DATA_INLINING_ROW_LIMIT=10) for s in (rl, pg)]
     wins = [Window(rl), Window(pg)]
     walls, fails = [0.0, 0.0], [0, 0]
+    errors: list[dict] = [{}, {}]
 
     def run(srv, i, r):
-        wall, failed = concurrent_writers(lakes[i], w, max(1, c // args.rounds), wins[i])
+        wall, failed = concurrent_writers(lakes[i], w, max(1, c // args.rounds), wins[i], errors[i])
         walls[i] += wall
         fails[i] += failed
     interleave(args.rounds, (rl, pg), run)
@@ -398,6 +406,9 @@ def p3(args, rl, pg, rep):
     rep.row("P3", "commit p50", pct(wins[0].latencies, .5) * 1000, pct(wins[1].latencies, .5) * 1000, "ms")
     rep.row("P3", "commit p95", p95[0], p95[1], "ms", "<= PG", p95[0] <= p95[1])
     rep.row("P3", "failed commits (DuckLake gave up)", fails[0], fails[1], "", ratio=None)
+    for i, srv in enumerate((rl, pg)):
+        if errors[i]:
+            rep.note(f"P3 errors DuckDB gave up with on {srv.kind}", errors[i])
     rep.row("P3", "server's share per commit", wins[0].server_ms / max(1, ok[0]), wins[1].server_ms / max(1, ok[1]), "ms")
 
 
@@ -566,9 +577,12 @@ def p5(args, rl_s3: RockLake, pg, rep):
     rep.row("P5", "commit p95 vs bare conditional PUT p95", pct(commit_ms, .95), pct(put_ms, .95), "ms", base="PUT")
     rep.row("P5", "server's share per commit vs PUT p50", win.server_ms / len(commit_ms), p50, "ms", base="PUT")
     # commits per WAL PUT with many writers
-    off = args.moto_log.stat().st_size
+    mark = {}
     w2 = Window(rl_s3)
-    wall, failed = concurrent_writers(lake, args.p3_writers, max(1, args.p3_commits // args.rounds), w2)
+    errors: dict = {}
+    wall, failed = concurrent_writers(lake, args.p3_writers, max(1, args.p3_commits // args.rounds), w2, errors,
+                                      lambda: mark.setdefault("off", args.moto_log.stat().st_size))
+    off = mark["off"]
     puts = count_wal_puts(args.moto_log, off, rl_s3.settings["store"].split("/", 3)[3])
     ok = len(w2.latencies)
     rep.row("P5", f"{args.p3_writers} writers: commits per WAL PUT", ok / max(1, puts), None, "",
@@ -576,6 +590,9 @@ def p5(args, rl_s3: RockLake, pg, rep):
     rep.row("P5", f"{args.p3_writers} writers: commits/s (S3)", ok / wall, None, "1/s")
     rep.row("P5", f"{args.p3_writers} writers: commit p95 (S3)", pct(w2.latencies, .95) * 1000, None, "ms")
     rep.row("P5", f"{args.p3_writers} writers: failed commits", failed, None, "")
+    rep.row("P5", f"{args.p3_writers} writers: WAL PUTs", puts, None, "")
+    if errors:
+        rep.note("P5 errors DuckDB gave up with", errors)
 
 
 def pg_backend_rss(pg_pid: int, dbname: str) -> tuple[int, int]:
