@@ -16,11 +16,12 @@ psycopg into each server's DuckLake tables.
 """
 
 import argparse
+import http.client
+import itertools
 import json
 import os
 import pathlib
 import re
-import shutil
 import signal
 import socket
 import statistics
@@ -28,13 +29,13 @@ import subprocess
 import sys
 import threading
 import time
-import http.client
 
-import psycopg
 
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "test" / "duckdb"))
 import duckdb_offline  # noqa: E402
+import lakes  # noqa: E402
+import servers  # noqa: E402
 
 DURATION = re.compile(r"^\S+ \S+ \S+ \[(\d+)\] LOG:  duration: ([0-9.]+) ms  ")
 
@@ -67,28 +68,16 @@ def children(pid: int) -> list[int]:
         return []
 
 
-class Server:
-    """A catalog server with a log that has "duration:" lines."""
+class Server(servers.Server):
+    """A catalog server with a log that has "duration:" lines. The test suite's Server
+    (dsn, connect, create_database) on a server this benchmark started, not server_ctl.sh."""
 
     kind = ""
     user = ""
 
-    def __init__(self, port: int, log: pathlib.Path):
+    def __init__(self, port: int, log: pathlib.Path):  # pylint: disable=super-init-not-called
         self.host, self.port, self.log = "127.0.0.1", port, log
-        self.databases = 0
-
-    def dsn(self, dbname: str) -> str:
-        return f"host={self.host} port={self.port} dbname={dbname} user={self.user}"
-
-    def connect(self, dbname: str = "postgres", **kw) -> psycopg.Connection:
-        return psycopg.connect(self.dsn(dbname), sslmode="disable", connect_timeout=30, **kw)
-
-    def create_database(self, prefix: str) -> str:
-        self.databases += 1
-        name = f"{prefix}_{self.databases}"
-        with self.connect(autocommit=True) as conn:
-            conn.execute(f'CREATE DATABASE "{name}"')
-        return name
+        self._databases = 0
 
     def log_offset(self) -> int:
         return self.log.stat().st_size
@@ -168,20 +157,19 @@ class RockLake(Server):
 
 # ---------- DuckDB side ----------
 
-class Lake:
-    """One DuckLake on one server: a database, a data path, DuckDB sessions on it."""
+class Lake(lakes.Lake):
+    """One DuckLake in a new database of server, with its ATTACH options; sessions on it
+    are plain DuckDB connections (nothing recorded)."""
 
     def __init__(self, server: Server, prefix: str, workdir: pathlib.Path, **options):
-        self.server = server
-        self.dbname = server.create_database(prefix)
-        self.data_path = workdir / f"data_{server.kind}_{self.dbname}"
-        self.data_path.mkdir(parents=True)
+        dbname = server.create_database(prefix)
+        data_path = workdir / f"data_{server.kind}_{dbname}"
+        data_path.mkdir(parents=True)
+        super().__init__(server, dbname, data_path)
         self.options = options
 
     def attach_sql(self) -> str:
-        opts = {"DATA_PATH": f"{self.data_path}/", **self.options}
-        rendered = ", ".join(f"{k} " + (f"'{v}'" if isinstance(v, str) else str(v)) for k, v in opts.items())
-        return f"ATTACH 'ducklake:postgres:{self.server.dsn(self.dbname)}' AS lake ({rendered})"
+        return super().attach_sql(**self.options)
 
     def session(self):
         con = duckdb_offline.connect()
@@ -270,7 +258,6 @@ def p1(args, rl, pg, rep):
     for con in cons:
         con.execute("CREATE TABLE lake.ti (a INTEGER, b VARCHAR)")
         con.execute("CREATE TABLE lake.tf (a INTEGER, b VARCHAR)")
-    results = {}
     for kind, sql in (("inlined", "INSERT INTO lake.ti VALUES (?, 'x')"),
                       ("file-backed", "INSERT INTO lake.tf SELECT range::INTEGER + ?, 'y' FROM range(100)")):
         wins = [Window(rl), Window(pg)]
@@ -287,7 +274,6 @@ def p1(args, rl, pg, rep):
         rep.row("P1", f"{kind}: commit p50", pct(wins[0].latencies, .5) * 1000, pct(wins[1].latencies, .5) * 1000, "ms")
         rep.row("P1", f"{kind}: commit p95", pct(wins[0].latencies, .95) * 1000, pct(wins[1].latencies, .95) * 1000, "ms")
         share_rows(rep, "P1", kind, wins[0], wins[1], n)
-        results[kind] = wins
     for con in cons:
         con.close()
 
@@ -342,6 +328,9 @@ def p2(args, rl, pg, rep):
     rep.row("P2", "re-ATTACH + read: statements logged", rwins[0].statements / k, rwins[1].statements / k, "")
 
 
+WRITER_ROUNDS = itertools.count()
+
+
 def concurrent_writers(lake: Lake, writers: int, commits: int, win: Window, errors: dict,
                        at_start=None) -> tuple[float, int]:
     """writers DuckDB instances, each inserting commits single rows into its own table;
@@ -349,7 +338,7 @@ def concurrent_writers(lake: Lake, writers: int, commits: int, win: Window, erro
     each error DuckDB gave up with is counted in errors; at_start() runs once the
     tables exist, just before the writers start."""
     cons = [lake.session() for _ in range(writers)]
-    tag = f"w{lake.server.databases}_{int(time.time() * 1000) % 100000}"
+    tag = f"w{next(WRITER_ROUNDS)}"
     for k, con in enumerate(cons):
         con.execute(f"CREATE TABLE lake.{tag}_{k} (a INTEGER, b VARCHAR)")
     barrier = threading.Barrier(writers + 1)
