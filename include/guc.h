@@ -43,6 +43,9 @@ typedef enum GucSource
 extern char *DataDir;			/* absolute data directory (data_directory) */
 extern char *ConfigFileName;	/* DataDir/rocklake.conf unless config_file says otherwise */
 
+/* Mirrors of settings read on every statement. */
+extern int	log_min_duration_statement;	/* ms; -1: off, 0: every statement */
+
 /* Set every setting to its built-in default; call once per process, first. */
 void		InitializeGUCOptions(void);
 

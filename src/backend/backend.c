@@ -15,10 +15,16 @@
  * dropped, and in the extended protocol every message up to the next Sync is
  * skipped (ignore_till_sync). ReadyForQuery is sent after each simple Query and
  * each Sync, preceded by ParameterStatus for every reported setting that changed.
+ * With log_min_duration_statement, a simple Query, Parse, Bind and Execute that
+ * succeed and took at least that long are logged with their time, in PostgreSQL's
+ * words ("duration: 0.123 ms  statement: ..."), so server-side time can be summed
+ * from the log as it is for PostgreSQL.
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "auth.h"
@@ -345,6 +351,37 @@ start_session(const BackendStartupInfo *info)
 static size_t max_message_length(int type);
 static void client_gone(void) __attribute__((noreturn));
 
+/* when the message being processed started, for log_min_duration_statement */
+static struct timespec statement_start;
+
+static void
+start_statement_timer(void)
+{
+	clock_gettime(CLOCK_MONOTONIC, &statement_start);
+}
+
+/*
+ * check_log_duration -- PostgreSQL's: true, with the milliseconds since
+ * start_statement_timer as text in msec_str, when log_min_duration_statement
+ * says the statement is to be logged
+ */
+static bool
+check_log_duration(char *msec_str, size_t size)
+{
+	struct timespec now;
+	int64_t		usecs;
+
+	if (log_min_duration_statement < 0)
+		return false;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	usecs = (int64_t) (now.tv_sec - statement_start.tv_sec) * 1000000 +
+		(now.tv_nsec - statement_start.tv_nsec) / 1000;
+	if (usecs < (int64_t) log_min_duration_statement * 1000)
+		return false;
+	snprintf(msec_str, size, "%" PRId64 ".%03d", usecs / 1000, (int) (usecs % 1000));
+	return true;
+}
+
 /* check_not_aborted -- in a failed block only transaction exits may run */
 static void
 check_not_aborted(bool is_exit)
@@ -518,6 +555,10 @@ run_portal(AnalyzedStmt *stmt, ExecState **esp, const Value *params,
 static void
 exec_simple_query(const char *query)
 {
+	char		msec_str[32];
+
+	start_statement_timer();
+	debug_query_string = query;	/* the STATEMENT: of an error's log line */
 	MyLogIdentity.application_name = GetConfigOption("application_name");
 	DropPreparedStatement("", true);
 	StartTransactionCommand();
@@ -544,6 +585,8 @@ exec_simple_query(const char *query)
 		CommitTransactionCommand();
 	}
 	CommitTransactionCommand();
+	if (check_log_duration(msec_str, sizeof(msec_str)))
+		ereport(LOG, errmsg("duration: %s ms  statement: %s", msec_str, query));
 }
 
 /* exec_parse -- 'P': parse and analyse into a named or the unnamed statement */
@@ -553,6 +596,10 @@ exec_parse(PqMsgReader *r)
 	const char *name = pq_getmsgstring(r);
 	const char *query = pq_getmsgstring(r);
 	int			nparams = pq_getmsgint16(r);
+	char		msec_str[32];
+
+	start_statement_timer();
+	debug_query_string = query;
 
 	if (nparams < 0)
 		ereport(ERROR,
@@ -583,6 +630,9 @@ exec_parse(PqMsgReader *r)
 	MemoryContextSwitchTo(old);
 	pending_statement = NULL;
 	SendEmptyMessage(PqMsg_ParseComplete);
+	if (check_log_duration(msec_str, sizeof(msec_str)))
+		ereport(LOG, errmsg("duration: %s ms  parse %s: %s",
+							msec_str, name[0] ? name : "<unnamed>", query));
 }
 
 /* read_format_codes -- Int16 n, then n codes: none (all text), one (for all) or one each */
@@ -615,9 +665,14 @@ read_format_codes(PqMsgReader *r, int count, bool results)
 static void
 exec_bind(PqMsgReader *r)
 {
+	char		msec_str[32];
+
+	start_statement_timer();
 	const char *portal_name = pq_getmsgstring(r);
 	const char *stmt_name = pq_getmsgstring(r);
 	PreparedStatement *ps = FetchPreparedStatement(stmt_name, false);
+
+	debug_query_string = ps->query_string;
 	AnalyzedStmt *stmt = ps->stmt;
 	int			nparams = stmt ? stmt->nparams : 0;
 	int16_t    *pformats = read_format_codes(r, nparams, false);
@@ -658,6 +713,10 @@ exec_bind(PqMsgReader *r)
 	MemoryContextSwitchTo(old);
 	pending_portal = NULL;
 	SendEmptyMessage(PqMsg_BindComplete);
+	if (check_log_duration(msec_str, sizeof(msec_str)))
+		ereport(LOG, errmsg("duration: %s ms  bind %s%s%s: %s",
+							msec_str, stmt_name[0] ? stmt_name : "<unnamed>",
+							portal_name[0] ? "/" : "", portal_name, ps->query_string));
 }
 
 static Portal *
@@ -676,8 +735,14 @@ get_portal(const char *name)
 static void
 exec_execute(PqMsgReader *r)
 {
+	char		msec_str[32];
+
+	start_statement_timer();
 	Portal	   *portal = get_portal(pq_getmsgstring(r));
 	int32_t		max_rows = pq_getmsgint32(r);
+	bool		is_fetch = portal->exec != NULL;
+
+	debug_query_string = portal->source->query_string;
 
 	pq_getmsgend(r);
 	if (portal->stmt == NULL)
@@ -703,6 +768,11 @@ exec_execute(PqMsgReader *r)
 	portal->done = complete;
 	if (!complete)
 		SendEmptyMessage(PqMsg_PortalSuspended);
+	if (check_log_duration(msec_str, sizeof(msec_str)))
+		ereport(LOG, errmsg("duration: %s ms  %s %s%s%s: %s", msec_str,
+							is_fetch ? "execute fetch from" : "execute",
+							portal->source->name[0] ? portal->source->name : "<unnamed>",
+							portal->name[0] ? "/" : "", portal->name, portal->source->query_string));
 	if (ActivePortal == portal && portal->owns_source)
 		PortalDrop(portal);		/* its statement was deallocated while it ran */
 	ActivePortal = NULL;
@@ -828,6 +898,7 @@ message_loop(void)
 	{
 		MemoryContextSwitchTo(MessageContext);
 		CacheMessageEnd();		/* no write lock of the cache while the client is waited for */
+		debug_query_string = NULL;
 		MemoryContextReset(MessageContext);
 		doing_extended_query = false;
 		if (send_ready_for_query)

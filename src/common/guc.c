@@ -107,6 +107,7 @@ typedef struct ConfigOption
 
 char	   *DataDir = NULL;
 char	   *ConfigFileName = NULL;
+int			log_min_duration_statement = -1;
 
 /* between AtStart_GUC and AtEOXact_GUC: SET and RESET remember what they change */
 static bool GucInTransaction;
@@ -228,7 +229,7 @@ static ConfigOption ConfigOptions[] = {
 		   "Controls information prefixed to each log line.", "%m [%p] ", NULL, &Log_line_prefix),
 	INT("log_min_duration_statement", PGC_USERSET, GUC_UNIT_MS,
 		"Sets the minimum execution time above which statements will be logged.", "-1",
-		-1, INT_MAX, NULL),
+		-1, INT_MAX, &log_min_duration_statement),
 	ENUM("log_min_messages", PGC_SIGHUP, 0,
 		 "Sets the message levels that are logged.", "warning", message_levels,
 		 &log_min_messages_index),

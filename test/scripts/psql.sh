@@ -4,7 +4,8 @@
 # COPY TO STDOUT in every format, \conninfo, nesting too deep for the stack,
 # cancelling pg_sleep, unknown databases, every authentication method (trust,
 # password, md5, scram-sha-256) with right and wrong passwords, and the
-# log_connections / log_disconnections lines.
+# log_connections / log_disconnections lines, and log_min_duration_statement's
+# "duration:" line.
 set -eu
 . "$top_srcdir/test/scripts/common.sh"
 . "$top_srcdir/test/scripts/server.sh"
@@ -129,4 +130,9 @@ grep -q "LOG:  connection authorized: user=alice database=postgres application_n
 	fail "no 'connection authorized' line"
 grep -q "LOG:  disconnection: session time: [0-9]*:[0-9][0-9]:[0-9][0-9].[0-9][0-9][0-9] user=alice database=postgres host=127.0.0.1 port=" \
 	"$RL_LOG" || fail "no 'disconnection' line"
+# log_min_duration_statement=0 logs every statement with its time, as PostgreSQL does
+PGOPTIONS='-c log_min_duration_statement=0' q -U trustu -c 'select 40 + 2' >/dev/null
+grep -q "LOG:  duration: [0-9]*\.[0-9][0-9][0-9] ms  statement: select 40 + 2$" "$RL_LOG" ||
+	fail "no 'duration: ... statement:' line"
+grep -q "duration: .*select 1$" "$RL_LOG" && fail "duration logged with log_min_duration_statement=-1"
 echo "PASS: psql"
