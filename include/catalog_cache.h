@@ -113,6 +113,15 @@ void		catalog_cache_abort(CatalogCache *cache);
  */
 typedef struct CacheCapture CacheCapture;
 
+/*
+ * Every connection to a cache waits for the write lock another one holds (the
+ * writer's group, a backend's statement) up to CACHE_BUSY_TIMEOUT_MS, retrying
+ * every 200 microseconds: SQLite's own busy timeout sleeps 1, 2, 5, 10 ... 100 ms
+ * between tries, which would add up to that much to a commit queued behind a
+ * writer holding the lock for a few milliseconds.
+ */
+void		cache_wait_when_busy(sqlite3 *db);
+
 RlStatus	cache_capture_begin(sqlite3 *db, CacheCapture **out);
 RlStatus	cache_capture_end(CacheCapture *capture, RlBuf *changeset);
 

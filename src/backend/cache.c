@@ -39,8 +39,6 @@
 #include "miscadmin.h"
 #include "writer.h"
 
-#define CACHE_BUSY_TIMEOUT_MS 30000
-
 typedef struct TempTable
 {
 	char	   *name;
@@ -527,7 +525,7 @@ CacheOpen(const char *path)
 		cache_db = NULL;
 		return;
 	}
-	sqlite3_busy_timeout(cache_db, CACHE_BUSY_TIMEOUT_MS);
+	cache_wait_when_busy(cache_db);
 	sqlite3_create_function(cache_db, "rl_eval", -1, SQLITE_UTF8, NULL, rl_eval, NULL, NULL);
 	sqlite3_create_function(cache_db, "rl_scalar", 1, SQLITE_UTF8, NULL, NULL, rl_scalar_step, rl_scalar_final);
 	sqlite3_create_function(cache_db, "rl_type_oid", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL, rl_type_oid,

@@ -39,7 +39,7 @@ commit_to_registry(const char *sql, const char *name)
 		rc = rl_error(RL_IO_ERROR, "%s", sqlite3_errmsg(db));
 	else
 	{
-		sqlite3_busy_timeout(db, CACHE_BUSY_TIMEOUT_MS);
+		cache_wait_when_busy(db);
 		rc = cache_capture_begin(db, &capture);
 	}
 	if (rc == RL_OK)

@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "catalog_cache.h"
 #include "errcodes.h"
@@ -161,7 +162,7 @@ catalog_cache_open(const char *path, CatalogCache **out)
 		rc = sqlite_failure(cache->db, path);
 	/* backends take the write lock for a statement at a time to compute changesets */
 	if (rc == RL_OK)
-		sqlite3_busy_timeout(cache->db, CACHE_BUSY_TIMEOUT_MS);
+		cache_wait_when_busy(cache->db);
 	/* NORMAL is enough: the cache is derived data, and its commit_seq says how far it got */
 	if (rc == RL_OK)
 		rc = exec_sql(cache->db,
@@ -1335,6 +1336,25 @@ catalog_cache_rebuild(CatalogCache *cache, Lsm *lsm)
 
 /* ---------------------------------------------------------------- capture */
 
+#define BUSY_RETRY_US 200
+
+static int
+retry_when_busy(void *arg, int tries)
+{
+	struct timespec pause = {0, BUSY_RETRY_US * 1000L};
+
+	if ((int64_t) tries * BUSY_RETRY_US >= (int64_t) CACHE_BUSY_TIMEOUT_MS * 1000)
+		return 0;
+	nanosleep(&pause, NULL);
+	return 1;
+}
+
+void
+cache_wait_when_busy(sqlite3 *db)
+{
+	sqlite3_busy_handler(db, retry_when_busy, NULL);
+}
+
 RlStatus
 cache_capture_begin(sqlite3 *db, CacheCapture **out)
 {
@@ -1405,7 +1425,7 @@ catalog_find_database(const char *data_directory, const char *name, uint32_t *da
 		sqlite3_close(db);
 		return rc;
 	}
-	sqlite3_busy_timeout(db, CACHE_BUSY_TIMEOUT_MS);
+	cache_wait_when_busy(db);
 	stmt = prepare(db, "SELECT datid FROM " CACHE_DATABASE_TABLE " WHERE datname = ?");
 	if (stmt == NULL)
 		rc = sqlite_failure(db, "look up database");
