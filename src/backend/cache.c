@@ -804,6 +804,8 @@ CacheLookupRelation(const char *schema, const char *name)
 	}
 	else if (strcmp(schema, "pg_catalog") == 0)
 		return SystemRelationLookup(name);
+	else if (strcmp(schema, "information_schema") == 0)
+		return InformationSchemaLookup(name);
 	else if (strcmp(schema, "public") != 0)
 		return NULL;
 	return name_found("SELECT 1 FROM main." CACHE_RELATION_TABLE " WHERE relname = ?1", name)

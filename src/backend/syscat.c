@@ -260,7 +260,7 @@ build_pg_type(void)
 		rlbuf_append_str(&b, "SELECT column1 AS oid, column2 AS typname, " XSTR(PG_CATALOG_NAMESPACE)
 						 " AS typnamespace, " XSTR(BOOTSTRAP_SUPERUSERID) " AS typowner, column3 AS typlen,"
 						 " column4 AS typtype, 0 AS typrelid, column5 AS typelem, column6 AS typarray,"
-						 " column7 AS typcollation, column8 AS typstorage FROM (VALUES ");
+						 " column7 AS typcollation, column8 AS typstorage, column9 AS _rl_format FROM (VALUES ");
 		for (Oid oid = 1, n = 0; oid < FirstGenbkiObjectId; oid++)
 		{
 			const TypeInfo *t = typio_lookup(oid);
@@ -272,9 +272,10 @@ build_pg_type(void)
 				: t->category == TYPCATEGORY_STRING && oid != PGNODETREEOID ? DEFAULT_COLLATION_OID : 0;
 			char		storage = t->typlen > 0 ? 'p' : oid == NUMERICOID ? 'm' : 'x';
 
-			rlbuf_printf(&b, "%s(%u, '%s', %d, '%c', %u, %u, %u, '%c')", n++ ? ", " : "", oid, t->name,
+			rlbuf_printf(&b, "%s(%u, '%s', %d, '%c', %u, %u, %u, '%c', '%s')", n++ ? ", " : "", oid, t->name,
 						 t->typlen, t->category == TYPCATEGORY_PSEUDO ? 'p' : 'b', t->elem,
-						 typio_array_type(oid), collation, storage);
+						 typio_array_type(oid), collation, storage,
+						 t->category == TYPCATEGORY_ARRAY ? "ARRAY" : t->sql_name);
 		}
 		rlbuf_append_str(&b, ")");
 		MemoryContext old = MemoryContextSwitchTo(TopMemoryContext);
@@ -465,6 +466,105 @@ static const SystemRelation system_relations[] = {
 	{"pg_rewrite", NCOLS(pg_rewrite_cols), pg_rewrite_cols, NULL, NULL},
 };
 
+/* ---------- information_schema ---------- */
+
+static const ResultColumn schemata_cols[] = {
+	COL("catalog_name", NAMEOID), COL("schema_name", NAMEOID), COL("schema_owner", NAMEOID),
+	COL("default_character_set_catalog", NAMEOID), COL("default_character_set_schema", NAMEOID),
+	COL("default_character_set_name", NAMEOID), COL("sql_path", VARCHAROID),
+};
+
+static const ResultColumn tables_cols[] = {
+	COL("table_catalog", NAMEOID), COL("table_schema", NAMEOID), COL("table_name", NAMEOID),
+	COL("table_type", VARCHAROID), COL("self_referencing_column_name", NAMEOID),
+	COL("reference_generation", VARCHAROID), COL("user_defined_type_catalog", NAMEOID),
+	COL("user_defined_type_schema", NAMEOID), COL("user_defined_type_name", NAMEOID),
+	COL("is_insertable_into", VARCHAROID), COL("is_typed", VARCHAROID), COL("commit_action", VARCHAROID),
+};
+
+static const ResultColumn columns_cols[] = {
+	COL("table_catalog", NAMEOID), COL("table_schema", NAMEOID), COL("table_name", NAMEOID),
+	COL("column_name", NAMEOID), COL("ordinal_position", INT4OID), COL("column_default", VARCHAROID),
+	COL("is_nullable", VARCHAROID), COL("data_type", VARCHAROID), COL("character_maximum_length", INT4OID),
+	COL("character_octet_length", INT4OID), COL("numeric_precision", INT4OID),
+	COL("numeric_precision_radix", INT4OID), COL("numeric_scale", INT4OID),
+	COL("datetime_precision", INT4OID), COL("udt_catalog", NAMEOID), COL("udt_schema", NAMEOID),
+	COL("udt_name", NAMEOID), COL("is_identity", VARCHAROID), COL("is_generated", VARCHAROID),
+	COL("is_updatable", VARCHAROID),
+};
+
+/* build_schemata -- the schemas, in the current database, owned as pg_namespace says */
+static char *
+build_schemata(void)
+{
+	char	   *sql = sqlite3_mprintf("SELECT %Q AS catalog_name, n.nspname AS schema_name,"
+									  " CASE n.nspowner WHEN " XSTR(BOOTSTRAP_SUPERUSERID) " THEN %Q"
+									  " ELSE 'pg_database_owner' END AS schema_owner,"
+									  " NULL AS default_character_set_catalog, NULL AS default_character_set_schema,"
+									  " NULL AS default_character_set_name, NULL AS sql_path FROM (%s) AS n",
+									  MyDatabaseName, MyUserName, SystemRelationLookup("pg_namespace")->sql);
+	char	   *result = pstrdup(sql);
+
+	sqlite3_free(sql);
+	return result;
+}
+
+/* build_tables -- the relations the client created, each a base table */
+static char *
+build_tables(void)
+{
+	char	   *sql = sqlite3_mprintf("SELECT %Q AS table_catalog, 'public' AS table_schema, r.relname AS table_name,"
+									  " 'BASE TABLE' AS table_type, NULL AS self_referencing_column_name,"
+									  " NULL AS reference_generation, NULL AS user_defined_type_catalog,"
+									  " NULL AS user_defined_type_schema, NULL AS user_defined_type_name,"
+									  " 'YES' AS is_insertable_into, 'NO' AS is_typed, NULL AS commit_action"
+									  " FROM main." CACHE_RELATION_TABLE " AS r", MyDatabaseName);
+	char	   *result = pstrdup(sql);
+
+	sqlite3_free(sql);
+	return result;
+}
+
+/* build_columns -- their columns, with the SQL standard's view of each type */
+static char *
+build_columns(void)
+{
+	char	   *sql = sqlite3_mprintf(
+		"SELECT %Q AS table_catalog, 'public' AS table_schema, r.relname AS table_name, a.name AS column_name,"
+		" a.cid AS ordinal_position, rl_default_expr(a.dflt_value, a.type) AS column_default,"
+		" CASE WHEN a.\"notnull\" THEN 'NO' ELSE 'YES' END AS is_nullable, t._rl_format AS data_type,"
+		" CASE WHEN t.oid IN (%u, %u) AND rl_type_typmod(a.type) >= 4 THEN rl_type_typmod(a.type) - 4 END AS character_maximum_length,"
+		" CASE WHEN t.typcollation = %u THEN CASE WHEN rl_type_typmod(a.type) >= 4 THEN (rl_type_typmod(a.type) - 4) * 4 ELSE 1073741824 END"
+		" END AS character_octet_length,"
+		" CASE t.oid WHEN %u THEN 16 WHEN %u THEN 32 WHEN %u THEN 64 WHEN %u THEN 24 WHEN %u THEN 53"
+		" WHEN %u THEN CASE WHEN rl_type_typmod(a.type) >= 4 THEN (rl_type_typmod(a.type) - 4) >> 16 END END AS numeric_precision,"
+		" CASE WHEN t.oid IN (%u, %u, %u, %u, %u) THEN 2 WHEN t.oid = %u THEN 10 END AS numeric_precision_radix,"
+		" CASE WHEN t.oid IN (%u, %u, %u) THEN 0 WHEN t.oid = %u AND rl_type_typmod(a.type) >= 4 THEN (rl_type_typmod(a.type) - 4) & 65535"
+		" END AS numeric_scale,"
+		" CASE WHEN t.oid = %u THEN 0 WHEN t.oid IN (%u, %u, %u, %u) THEN 6 END AS datetime_precision,"
+		" %Q AS udt_catalog, 'pg_catalog' AS udt_schema, t.typname AS udt_name, 'NO' AS is_identity,"
+		" 'NEVER' AS is_generated, 'YES' AS is_updatable"
+		" FROM main." CACHE_RELATION_TABLE " AS r, pragma_table_info(r.relname, 'main') AS a"
+		" JOIN (%s) AS t ON t.oid = rl_type_oid(a.type)"
+		" WHERE a.name <> '" CACHE_ROWID_COLUMN "'",
+		MyDatabaseName, VARCHAROID, BPCHAROID, DEFAULT_COLLATION_OID,
+		INT2OID, INT4OID, INT8OID, FLOAT4OID, FLOAT8OID, NUMERICOID,
+		INT2OID, INT4OID, INT8OID, FLOAT4OID, FLOAT8OID, NUMERICOID,
+		INT2OID, INT4OID, INT8OID, NUMERICOID,
+		DATEOID, TIMEOID, TIMESTAMPOID, TIMESTAMPTZOID, INTERVALOID,
+		MyDatabaseName, build_pg_type());
+	char	   *result = pstrdup(sql);
+
+	sqlite3_free(sql);
+	return result;
+}
+
+static const SystemRelation information_schema_relations[] = {
+	{"schemata", NCOLS(schemata_cols), schemata_cols, NULL, build_schemata},
+	{"tables", NCOLS(tables_cols), tables_cols, NULL, build_tables},
+	{"columns", NCOLS(columns_cols), columns_cols, NULL, build_columns},
+};
+
 /* no_rows_sql -- a relation with its columns and no rows */
 static char *
 no_rows_sql(const SystemRelation *s)
@@ -482,12 +582,13 @@ no_rows_sql(const SystemRelation *s)
 	return sql;
 }
 
-CacheRelation *
-SystemRelationLookup(const char *name)
+/* relation_lookup -- the relation of that name in one of the lists above, or NULL */
+static CacheRelation *
+relation_lookup(const SystemRelation *relations, int n, const char *name)
 {
-	for (int i = 0; i < NCOLS(system_relations); i++)
+	for (int i = 0; i < n; i++)
 	{
-		const SystemRelation *s = &system_relations[i];
+		const SystemRelation *s = &relations[i];
 
 		if (strcmp(s->name, name) != 0)
 			continue;
@@ -501,6 +602,18 @@ SystemRelationLookup(const char *name)
 		return rel;
 	}
 	return NULL;
+}
+
+CacheRelation *
+SystemRelationLookup(const char *name)
+{
+	return relation_lookup(system_relations, NCOLS(system_relations), name);
+}
+
+CacheRelation *
+InformationSchemaLookup(const char *name)
+{
+	return relation_lookup(information_schema_relations, NCOLS(information_schema_relations), name);
 }
 
 /* ---------- the reg* types' names (typio_reg_hooks) ---------- */

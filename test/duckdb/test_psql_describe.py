@@ -1,4 +1,5 @@
 """psql 15's describe commands against RockLake and PostgreSQL 15 holding the same catalog.
+(And a look at the same tables through information_schema.)
 
 Both servers get a lake (DuckDB attaches it, so the ducklake_* tables exist, and writes
 to it) and the same two tables created over the wire. Every command then runs through
@@ -41,6 +42,13 @@ COMMANDS = (
     r"\d items", r"\d+ items", r"\d pairs", r"\d+ pairs", r"\d ducklake_snapshot",
     r"\d+ ducklake_table", r"\d ducklake_data_file", r"\dt ducklake_s*", r"\d+ ducklake_metadata",
     r"\d nosuch", r"\dt app.*", r"\conninfo",
+    # information_schema, which psql does not read but other tools do
+    "SELECT table_name, table_type, is_insertable_into FROM information_schema.tables"
+    " WHERE table_schema = 'public' ORDER BY 1",
+    "SELECT table_name, column_name, ordinal_position, column_default, is_nullable, data_type,"
+    " character_maximum_length, character_octet_length, numeric_precision, numeric_precision_radix,"
+    " numeric_scale, datetime_precision, udt_name FROM information_schema.columns"
+    " WHERE table_schema = 'public' ORDER BY 1, 3",
 )
 
 
