@@ -287,6 +287,8 @@ void		CacheOpen(const char *path);
 CacheRelation *CacheLookupRelation(const char *schema, const char *name);
 /* A pg_catalog relation (syscat.c); NULL if there is none of that name. */
 CacheRelation *SystemRelationLookup(const char *name);
+/* The relation a function that reads the catalog looks in (FuncDesc.catalog; syscat.c). */
+CacheRelation *CatalogFunctionRelation(const char *name);
 /* An information_schema relation (schemata, tables, columns; syscat.c), or NULL. */
 CacheRelation *InformationSchemaLookup(const char *name);
 /* The reg* types' text forms: typio_reg_hooks (syscat.c). */

@@ -1354,7 +1354,7 @@ deparse_catalog_lookup(ParseState *ps, RlBuf *out, Expr *e)
 	const FuncDesc *f = e->func;
 
 	rlbuf_printf(out, "(SELECT %s FROM (%s) WHERE ", quote_ident(f->catalog_column),
-				 SystemRelationLookup(f->catalog)->sql);
+				 CatalogFunctionRelation(f->catalog)->sql);
 	for (int i = 0; i < 2 && f->catalog_keys[i] != NULL; i++)
 	{
 		rlbuf_printf(out, "%s%s = ", i ? " AND " : "", quote_ident(f->catalog_keys[i]));

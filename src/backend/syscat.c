@@ -213,11 +213,11 @@ static const ResultColumn pg_rewrite_cols[] = {
  */
 #define KEY_COLUMNS(expr) "(SELECT " expr " FROM pragma_index_info(k.idx, 'main') AS c)"
 #define KEYS_SQL \
-	"SELECT k.relid AS relid, k.relname AS relname, k.seq AS seq, k.is_primary AS is_primary," \
+	"SELECT k.relid AS relid, k.relname AS relname, k.seq AS seq, k.idx AS idx, k.is_primary AS is_primary," \
 	" k.keyname AS keyname, k.keycols AS keycols, k.conkey AS conkey, k.indkey AS indkey, k.nkeys AS nkeys," \
 	" 'CREATE UNIQUE INDEX ' || rl_quote_ident(k.keyname) || ' ON public.' || rl_quote_ident(k.relname)" \
 	" || ' USING btree (' || k.keycols || ')' AS indexdef FROM (" \
-	"SELECT k.relid AS relid, k.relname AS relname, k.seq AS seq, k.is_primary AS is_primary," \
+	"SELECT k.relid AS relid, k.relname AS relname, k.seq AS seq, k.idx AS idx, k.is_primary AS is_primary," \
 	" CASE WHEN k.is_primary THEN k.relname || '_pkey'" \
 	" ELSE k.relname || " KEY_COLUMNS("group_concat('_' || c.name, '')") " || '_key' END AS keyname," \
 	" " KEY_COLUMNS("group_concat(rl_quote_ident(c.name), ', ')") " AS keycols," \
@@ -287,7 +287,10 @@ build_pg_type(void)
 	return sql;
 }
 
-/* build_pg_attribute -- the columns of every relation, with their types' collation and storage */
+/*
+ * build_pg_attribute -- the columns of every relation, with their types'
+ * collation and storage, and those of the indexes behind the keys
+ */
 static char *
 build_pg_attribute(void)
 {
@@ -298,7 +301,12 @@ build_pg_attribute(void)
 					" t.typstorage AS attstorage, '' AS attcompression, -1 AS attstattarget, t.typlen AS attlen"
 					" FROM main." CACHE_RELATION_TABLE " AS r, pragma_table_info(r.relname, 'main') AS a"
 					" JOIN (%s) AS t ON t.oid = rl_type_oid(a.type)"
-					" WHERE a.name <> '" CACHE_ROWID_COLUMN "'", build_pg_type());
+					" WHERE a.name <> '" CACHE_ROWID_COLUMN "'"
+					" UNION ALL SELECT " INDEX_OID("k") ", c.name, t.oid, c.seqno + 1, 0, rl_type_typmod(a.type), 0, 0,"
+					" 0, t.typcollation, '', '', t.typstorage, '', -1, t.typlen FROM (" KEYS_SQL ") AS k,"
+					" pragma_index_info(k.idx, 'main') AS c, pragma_table_info(k.relname, 'main') AS a"
+					" JOIN (%s) AS t ON t.oid = rl_type_oid(a.type) WHERE a.cid = c.cid",
+					build_pg_type(), build_pg_type());
 }
 
 static void
@@ -565,6 +573,20 @@ static const SystemRelation information_schema_relations[] = {
 	{"columns", NCOLS(columns_cols), columns_cols, NULL, build_columns},
 };
 
+/* ---------- what functions look up and clients do not see ---------- */
+
+static const ResultColumn index_definition_cols[] = {
+	COL("indexrelid", OIDOID), COL("colno", INT4OID), COL("definition", TEXTOID),
+};
+
+/* pg_get_indexdef(index, column, pretty): 0 the whole definition, else that column's */
+static const SystemRelation function_relations[] = {
+	{"index_definition", NCOLS(index_definition_cols), index_definition_cols,
+		"SELECT " INDEX_OID("k") " AS indexrelid, 0 AS colno, k.indexdef AS definition FROM (" KEYS_SQL ") AS k"
+		" UNION ALL SELECT " INDEX_OID("k") ", c.seqno + 1, rl_quote_ident(c.name) FROM (" KEYS_SQL ") AS k,"
+		" pragma_index_info(k.idx, 'main') AS c", NULL},
+};
+
 /* no_rows_sql -- a relation with its columns and no rows */
 static char *
 no_rows_sql(const SystemRelation *s)
@@ -608,6 +630,14 @@ CacheRelation *
 SystemRelationLookup(const char *name)
 {
 	return relation_lookup(system_relations, NCOLS(system_relations), name);
+}
+
+CacheRelation *
+CatalogFunctionRelation(const char *name)
+{
+	CacheRelation *rel = relation_lookup(function_relations, NCOLS(function_relations), name);
+
+	return rel ? rel : SystemRelationLookup(name);
 }
 
 CacheRelation *
