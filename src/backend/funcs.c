@@ -1,10 +1,15 @@
 /*
- * funcs.c: the builtin SQL functions the clients call before any table exists:
- * version(), pg_sleep(), current_setting(), set_config(), current_user and
- * friends, now() and the other clocks, generate_series(), and a few string
- * helpers. Lookup is by name and argument count; an argument may be widened
- * implicitly (int4 to int8 or float8, unknown literals to anything), as
- * PostgreSQL's function resolution would.
+ * funcs.c: the builtin SQL functions: version(), pg_sleep(), current_setting(),
+ * set_config(), current_user and friends, now() and the other clocks, a few
+ * string helpers, arrays (array_to_string, array_upper, unnest), the
+ * set-returning generate_series(), and what psql's describe commands call to
+ * read the catalog (format_type, pg_get_userbyid, pg_get_constraintdef,
+ * obj_description, pg_size_pretty, ...). Those that must look a row up in the
+ * catalog are lookups in a system relation (FuncDesc.catalog) that the analyser
+ * writes into the query over the cache. Lookup is by name and argument count;
+ * an argument may be widened implicitly (int4 to int8 or float8, oid to
+ * regclass, unknown literals to anything), as PostgreSQL's function resolution
+ * would, and anyarray takes any array.
  */
 #include <string.h>
 #include <sys/time.h>
@@ -257,11 +262,11 @@ f_generate_series(ExecState *es, const Value *args, int nargs)
 		ereport(ERROR,
 				errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				errmsg("step size cannot equal zero"));
-	for (int64_t i = args[0].u.i; step > 0 ? i <= args[1].u.i : i >= args[1].u.i; i += step)
+	for (int64_t i = args[0].u.i; step > 0 ? i <= args[1].u.i : i >= args[1].u.i;)
 	{
 		elems.items = repalloc(elems.items, sizeof(char *) * (size_t) (elems.n + 1));
 		elems.items[elems.n++] = psprintf("%lld", (long long) i);
-		if (__builtin_add_overflow(i, step, &(int64_t) {0}))
+		if (__builtin_add_overflow(i, step, &i))
 			break;
 	}
 	return typio_array_build(typio_array_type(args[0].type), &elems);
