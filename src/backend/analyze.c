@@ -1138,10 +1138,15 @@ transform_expr(ParseState *ps, Node *node)
 	}
 }
 
-/* figure_colname -- PostgreSQL's FigureColname: the name a result column gets */
+/*
+ * figure_colname_strength -- PostgreSQL's FigureColnameInternal: the name a
+ * result column gets, and how strongly (2 a real name, 1 a cast's type or
+ * "case", which an outer name overrides, 0 none: "?column?")
+ */
 static const char *
-figure_colname(Node *node)
+figure_colname_strength(Node *node, int *strength)
 {
+	*strength = 2;
 	switch (node->node_case)
 	{
 		case PG_QUERY__NODE__NODE_COLUMN_REF:
@@ -1150,25 +1155,40 @@ figure_colname(Node *node)
 			return string_value(node->func_call->funcname[node->func_call->n_funcname - 1]);
 		case PG_QUERY__NODE__NODE_TYPE_CAST:
 			{
-				const char *inner = figure_colname(node->type_cast->arg);
+				const char *inner = figure_colname_strength(node->type_cast->arg, strength);
 				PgQuery__TypeName *tn = node->type_cast->type_name;
 
-				return strcmp(inner, "?column?") != 0 ? inner
-					: string_value(tn->names[tn->n_names - 1]);
+				if (*strength > 1)
+					return inner;
+				*strength = 1;
+				return string_value(tn->names[tn->n_names - 1]);
 			}
 		case PG_QUERY__NODE__NODE_CASE_EXPR:
-			return "case";
+			{
+				const char *result = node->case_expr->defresult
+					? figure_colname_strength(node->case_expr->defresult, strength) : NULL;
+
+				if (result && *strength > 1)
+					return result;
+				*strength = 1;
+				return "case";
+			}
 		case PG_QUERY__NODE__NODE_COALESCE_EXPR:
 			return "coalesce";
 		case PG_QUERY__NODE__NODE_MIN_MAX_EXPR:
 			return node->min_max_expr->op == PG_QUERY__MIN_MAX_OP__IS_GREATEST ? "greatest" : "least";
 		case PG_QUERY__NODE__NODE_A_EXPR:
-			return node->a_expr->kind == PG_QUERY__A__EXPR__KIND__AEXPR_NULLIF ? "nullif" : "?column?";
+			if (node->a_expr->kind == PG_QUERY__A__EXPR__KIND__AEXPR_NULLIF)
+				return "nullif";
+			break;
 		case PG_QUERY__NODE__NODE_COLLATE_CLAUSE:
-			return figure_colname(node->collate_clause->arg);
+			return figure_colname_strength(node->collate_clause->arg, strength);
 		case PG_QUERY__NODE__NODE_SUB_LINK:
-			return node->sub_link->sub_link_type == PG_QUERY__SUB_LINK_TYPE__ARRAY_SUBLINK ? "array"
-				: node->sub_link->sub_link_type == PG_QUERY__SUB_LINK_TYPE__EXISTS_SUBLINK ? "exists" : "?column?";
+			if (node->sub_link->sub_link_type == PG_QUERY__SUB_LINK_TYPE__ARRAY_SUBLINK)
+				return "array";
+			if (node->sub_link->sub_link_type == PG_QUERY__SUB_LINK_TYPE__EXISTS_SUBLINK)
+				return "exists";
+			break;
 		case PG_QUERY__NODE__NODE_SQLVALUE_FUNCTION:
 			{
 				static const char *const names[] = {
@@ -1178,11 +1198,24 @@ figure_colname(Node *node)
 					"user", "session_user", "current_catalog", "current_schema"};
 				int			op = node->sqlvalue_function->op;
 
-				return op >= 0 && op < (int) (sizeof(names) / sizeof(names[0])) ? names[op] : "?column?";
+				if (op > 0 && op < (int) (sizeof(names) / sizeof(names[0])))
+					return names[op];
+				break;
 			}
 		default:
-			return "?column?";
+			break;
 	}
+	*strength = 0;
+	return "?column?";
+}
+
+/* figure_colname -- PostgreSQL's FigureColname: the name a result column gets */
+static const char *
+figure_colname(Node *node)
+{
+	int			strength;
+
+	return figure_colname_strength(node, &strength);
 }
 
 /* finish_params -- every parameter must have a type by now (unknown: text) */
