@@ -341,7 +341,7 @@ f_pg_size_pretty(ExecState *es, const Value *args, int nargs)
 }
 
 /*
- * f_zero_size -- pg_table_size, pg_database_size: the rows live in the object
+ * f_zero_size -- pg_table_size, pg_database_size, ...: the rows live in the object
  * store and a table has no size of its own in the cache; 0 rather than a guess
  */
 static Value
@@ -354,6 +354,13 @@ static Value
 f_true(ExecState *es, const Value *args, int nargs)
 {
 	return typio_bool(true);
+}
+
+/* f_tablespace_location -- the built-in tablespaces are in the data directory: '' */
+static Value
+f_tablespace_location(ExecState *es, const Value *args, int nargs)
+{
+	return text_value("");
 }
 
 /* f_no_definition -- pg_get_triggerdef and the like: there are no such objects */
@@ -406,6 +413,7 @@ static const FuncDesc builtins[] = {
 	BUILTIN("pg_relation_size", 1, {REGCLASSOID}, INT8OID, true, f_zero_size),
 	BUILTIN("pg_total_relation_size", 1, {REGCLASSOID}, INT8OID, true, f_zero_size),
 	BUILTIN("pg_database_size", 1, {NAMEOID}, INT8OID, true, f_zero_size),
+	BUILTIN("pg_tablespace_size", 1, {OIDOID}, INT8OID, true, f_zero_size),
 	BUILTIN("pg_table_is_visible", 1, {OIDOID}, BOOLOID, true, f_true),	/* all in pg_catalog or public */
 	BUILTIN("pg_relation_is_publishable", 1, {REGCLASSOID}, BOOLOID, true, f_true),
 	BUILTIN("has_database_privilege", 2, ARGS(NAMEOID, TEXTOID), BOOLOID, true, f_true),
@@ -413,6 +421,11 @@ static const FuncDesc builtins[] = {
 	BUILTIN("pg_get_triggerdef", 2, ARGS(OIDOID, BOOLOID), TEXTOID, true, f_no_definition),
 	BUILTIN("pg_get_statisticsobjdef_columns", 1, {OIDOID}, TEXTOID, true, f_no_definition),
 	BUILTIN("pg_get_viewdef", 2, ARGS(OIDOID, BOOLOID), TEXTOID, true, f_no_definition),
+	BUILTIN("pg_get_function_result", 1, {OIDOID}, TEXTOID, true, f_no_definition),
+	BUILTIN("pg_get_function_arguments", 1, {OIDOID}, TEXTOID, true, f_no_definition),
+	BUILTIN("pg_get_function_sqlbody", 1, {OIDOID}, TEXTOID, true, f_no_definition),
+	BUILTIN("pg_function_is_visible", 1, {OIDOID}, BOOLOID, true, f_true),
+	BUILTIN("pg_tablespace_location", 1, {OIDOID}, TEXTOID, true, f_tablespace_location),
 	LOOKUP("pg_get_constraintdef", 1, {OIDOID}, "pg_constraint", "_rl_condef", "oid", NULL),
 	LOOKUP("pg_get_constraintdef", 2, ARGS(OIDOID, BOOLOID), "pg_constraint", "_rl_condef", "oid", NULL),
 	LOOKUP("pg_get_indexdef", 1, {OIDOID}, "pg_class", "_rl_indexdef", "oid", NULL),

@@ -11,7 +11,7 @@
  * transaction's snapshot. Columns carry PostgreSQL's names and types; only the
  * columns clients read are there, and a relation for what RockLake does not have
  * (policies, triggers, publications, inheritance, extended statistics) has them
- * and no rows. Columns named _rl_* are not the client's to see: the functions
+ * and no rows (pg_proc too: the builtin functions are not listed). Columns named _rl_* are not the client's to see: the functions
  * that read the catalog look them up (pg_get_constraintdef, pg_get_indexdef,
  * obj_description; funcs.c).
  *
@@ -71,7 +71,7 @@ static const ResultColumn pg_class_cols[] = {
 	COL("relchecks", INT2OID), COL("relhasrules", BOOLOID), COL("relhastriggers", BOOLOID),
 	COL("relrowsecurity", BOOLOID), COL("relforcerowsecurity", BOOLOID), COL("relispartition", BOOLOID),
 	COL("reltoastrelid", OIDOID), COL("reloftype", OIDOID), COL("relreplident", TEXTOID),
-	COL("reloptions", TEXTARRAYOID), COL("relpartbound", PGNODETREEOID),
+	COL("reloptions", TEXTARRAYOID), COL("relpartbound", PGNODETREEOID), COL("relacl", ACLITEMARRAYOID),
 };
 
 static const ResultColumn pg_attribute_cols[] = {
@@ -80,7 +80,7 @@ static const ResultColumn pg_attribute_cols[] = {
 	COL("attnotnull", BOOLOID), COL("atthasdef", BOOLOID), COL("attisdropped", BOOLOID),
 	COL("attcollation", OIDOID), COL("attidentity", TEXTOID), COL("attgenerated", TEXTOID),
 	COL("attstorage", TEXTOID), COL("attcompression", TEXTOID), COL("attstattarget", INT4OID),
-	COL("attlen", INT2OID),
+	COL("attlen", INT2OID), COL("attacl", ACLITEMARRAYOID),
 };
 
 static const ResultColumn pg_type_cols[] = {
@@ -142,7 +142,8 @@ static const ResultColumn pg_database_cols[] = {
 };
 
 static const ResultColumn pg_tablespace_cols[] = {
-	COL("oid", OIDOID), COL("spcname", NAMEOID), COL("spcowner", OIDOID),
+	COL("oid", OIDOID), COL("spcname", NAMEOID), COL("spcowner", OIDOID), COL("spcacl", ACLITEMARRAYOID),
+	COL("spcoptions", TEXTARRAYOID),
 };
 
 static const ResultColumn pg_roles_cols[] = {
@@ -201,6 +202,16 @@ static const ResultColumn pg_trigger_cols[] = {
 	COL("tgfoid", OIDOID), COL("tgtype", INT2OID), COL("tgenabled", TEXTOID), COL("tgisinternal", BOOLOID),
 };
 
+static const ResultColumn pg_proc_cols[] = {
+	COL("oid", OIDOID), COL("proname", NAMEOID), COL("pronamespace", OIDOID), COL("proowner", OIDOID),
+	COL("prolang", OIDOID), COL("prokind", TEXTOID), COL("prosecdef", BOOLOID), COL("provolatile", TEXTOID),
+	COL("proparallel", TEXTOID), COL("prosrc", TEXTOID), COL("proacl", ACLITEMARRAYOID),
+};
+
+static const ResultColumn pg_language_cols[] = {
+	COL("oid", OIDOID), COL("lanname", NAMEOID), COL("lanowner", OIDOID),
+};
+
 static const ResultColumn pg_rewrite_cols[] = {
 	COL("oid", OIDOID), COL("rulename", NAMEOID), COL("ev_class", OIDOID), COL("ev_type", TEXTOID),
 	COL("is_instead", BOOLOID),
@@ -240,11 +251,11 @@ static const char *const pg_class_sql =
 	" (SELECT count(*) FROM pragma_table_info(r.relname, 'main') WHERE name <> '" CACHE_ROWID_COLUMN "')"
 	" AS relnatts, 0 AS relchecks, 0 AS relhasrules, 0 AS relhastriggers, 0 AS relrowsecurity,"
 	" 0 AS relforcerowsecurity, 0 AS relispartition, 0 AS reltoastrelid, 0 AS reloftype, 'd' AS relreplident,"
-	" NULL AS reloptions, NULL AS relpartbound, NULL AS _rl_indexdef"
+	" NULL AS reloptions, NULL AS relpartbound, NULL AS relacl, NULL AS _rl_indexdef"
 	" FROM main." CACHE_RELATION_TABLE " AS r"
 	" UNION ALL SELECT " INDEX_OID("k") ", k.keyname, " XSTR(PG_PUBLIC_NAMESPACE) ", 0, "
 	XSTR(BOOTSTRAP_SUPERUSERID) ", " XSTR(BTREE_AM_OID) ", 0, 0, -1.0, 0, 'p', 'i', k.nkeys, 0, 0, 0, 0, 0, 0,"
-	" 0, 0, 'n', NULL, NULL, k.indexdef FROM (" KEYS_SQL ") AS k";
+	" 0, 0, 'n', NULL, NULL, NULL, k.indexdef FROM (" KEYS_SQL ") AS k";
 
 /* build_pg_type -- the types typio knows, once per backend */
 static char *
@@ -298,12 +309,13 @@ build_pg_attribute(void)
 					" t.oid AS atttypid, a.cid AS attnum, 0 AS attndims, rl_type_typmod(a.type) AS atttypmod,"
 					" a.\"notnull\" AS attnotnull, a.dflt_value IS NOT NULL AS atthasdef, 0 AS attisdropped,"
 					" t.typcollation AS attcollation, '' AS attidentity, '' AS attgenerated,"
-					" t.typstorage AS attstorage, '' AS attcompression, -1 AS attstattarget, t.typlen AS attlen"
+					" t.typstorage AS attstorage, '' AS attcompression, -1 AS attstattarget, t.typlen AS attlen,"
+					" NULL AS attacl"
 					" FROM main." CACHE_RELATION_TABLE " AS r, pragma_table_info(r.relname, 'main') AS a"
 					" JOIN (%s) AS t ON t.oid = rl_type_oid(a.type)"
 					" WHERE a.name <> '" CACHE_ROWID_COLUMN "'"
 					" UNION ALL SELECT " INDEX_OID("k") ", c.name, t.oid, c.seqno + 1, 0, rl_type_typmod(a.type), 0, 0,"
-					" 0, t.typcollation, '', '', t.typstorage, '', -1, t.typlen FROM (" KEYS_SQL ") AS k,"
+					" 0, t.typcollation, '', '', t.typstorage, '', -1, t.typlen, NULL FROM (" KEYS_SQL ") AS k,"
 					" pragma_index_info(k.idx, 'main') AS c, pragma_table_info(k.relname, 'main') AS a"
 					" JOIN (%s) AS t ON t.oid = rl_type_oid(a.type) WHERE a.cid = c.cid",
 					build_pg_type(), build_pg_type());
@@ -456,7 +468,8 @@ static const SystemRelation system_relations[] = {
 		" FROM (VALUES (" XSTR(DEFAULT_COLLATION_OID) ", 'default'), (" XSTR(C_COLLATION_OID) ", 'C'))", NULL},
 	{"pg_database", NCOLS(pg_database_cols), pg_database_cols, NULL, build_pg_database},
 	{"pg_tablespace", NCOLS(pg_tablespace_cols), pg_tablespace_cols,
-		"SELECT column1 AS oid, column2 AS spcname, " XSTR(BOOTSTRAP_SUPERUSERID) " AS spcowner FROM (VALUES ("
+		"SELECT column1 AS oid, column2 AS spcname, " XSTR(BOOTSTRAP_SUPERUSERID) " AS spcowner,"
+		" NULL AS spcacl, NULL AS spcoptions FROM (VALUES ("
 		XSTR(DEFAULTTABLESPACE_OID) ", 'pg_default'), (1664, 'pg_global'))", NULL},
 	{"pg_roles", NCOLS(pg_roles_cols), pg_roles_cols, NULL, build_pg_roles},
 	{"pg_auth_members", NCOLS(pg_auth_members_cols), pg_auth_members_cols, NULL, NULL},
@@ -472,6 +485,10 @@ static const SystemRelation system_relations[] = {
 	{"pg_publication_rel", NCOLS(pg_publication_rel_cols), pg_publication_rel_cols, NULL, NULL},
 	{"pg_trigger", NCOLS(pg_trigger_cols), pg_trigger_cols, NULL, NULL},
 	{"pg_rewrite", NCOLS(pg_rewrite_cols), pg_rewrite_cols, NULL, NULL},
+	{"pg_proc", NCOLS(pg_proc_cols), pg_proc_cols, NULL, NULL},
+	{"pg_language", NCOLS(pg_language_cols), pg_language_cols,
+		"SELECT column1 AS oid, column2 AS lanname, " XSTR(BOOTSTRAP_SUPERUSERID) " AS lanowner"
+		" FROM (VALUES (12, 'internal'), (13, 'c'), (14, 'sql'))", NULL},
 };
 
 /* ---------- information_schema ---------- */

@@ -9,7 +9,7 @@ inherent to being another server are normalised (normalise(), which says why for
 
 - owner and role names: PostgreSQL's bootstrap superuser is "postgres", RockLake reports
   the session's user as the owner of everything (pg_roles OID 10);
-- sizes (\\l+, \\dt+, \\di+): PostgreSQL measures heap files, RockLake keeps rows in its object
+- sizes (\\l+, \\dt+, \\di+, \\db+): PostgreSQL measures heap files, RockLake keeps rows in its object
   store and reports 0 bytes;
 - \\l: PostgreSQL has template0 and ACLs on its templates, RockLake neither; both servers
   also hold the databases of the other tests of this session, so only postgres, template1
@@ -42,6 +42,7 @@ COMMANDS = (
     r"\d items", r"\d+ items", r"\d pairs", r"\d+ pairs", r"\d ducklake_snapshot",
     r"\d+ ducklake_table", r"\d ducklake_data_file", r"\dt ducklake_s*", r"\d+ ducklake_metadata",
     r"\di", r"\di+", r"\d items_pkey", r"\d+ pairs_pkey", r"\d items_code_key", r"\d ducklake_schema_pkey",
+    r"\df", r"\df+", r"\dp", r"\db", r"\db+",
     r"\d nosuch", r"\dt app.*", r"\conninfo",
     # information_schema, which psql does not read but other tools do
     "SELECT table_name, table_type, is_insertable_into FROM information_schema.tables"
@@ -83,7 +84,7 @@ def normalise(output: str, lake: Lake, command: str) -> str:
         lines = ["|".join(row) for row in rows]
     else:
         lines = output.splitlines()
-    if command.startswith((r"\dt+", r"\di+")):
+    if command.startswith((r"\dt+", r"\di+", r"\db+")):
         lines = [re.sub(r"\|(\d+ (bytes|kB|MB))\|", "|<size>|", line) for line in lines]
     # a cell that is the user's name (in \l the first cell is a database's name)
     first = 1 if command.startswith(r"\l") else 0
