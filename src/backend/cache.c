@@ -21,7 +21,11 @@
  *
  * Values cross into SQLite in their canonical forms (catalog_cache.h), and
  * whatever SQLite cannot compute with PostgreSQL's semantics (arithmetic, casts,
- * functions) it calls back into the executor through rl_eval().
+ * functions) it calls back into the executor through rl_eval(). The other
+ * functions registered here serve pg_catalog (syscat.c): rl_array_agg for
+ * ARRAY(subquery), rl_array_json for json_each() to iterate a set-returning
+ * function's result, rl_quote_ident, rl_default_expr for pg_attrdef, and
+ * rl_type_oid / rl_type_typmod for a column's declared type.
  */
 #include <stdio.h>
 #include <stdlib.h>
