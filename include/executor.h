@@ -83,14 +83,16 @@ typedef enum ExprKind
 	EXPR_SRF_VALUE,				/* the current value of the statement's set-returning function */
 	EXPR_VAR,					/* a column of a relation: sql is its SQLite reference */
 	EXPR_AGG,					/* an aggregate: sql is SQLite's function name */
-	EXPR_SUBLINK				/* a subquery: sql is its SQLite text */
+	EXPR_SUBLINK,				/* a subquery: sql is its SQLite text */
+	EXPR_SUBSCRIPT				/* args[0][args[1]]: an array's element (from 1) */
 } ExprKind;
 
 typedef enum SubLinkKind
 {
 	SUBLINK_EXISTS,
 	SUBLINK_IN,					/* args[0] IN (subquery) */
-	SUBLINK_EXPR				/* (subquery) as a value */
+	SUBLINK_EXPR,				/* (subquery) as a value */
+	SUBLINK_ARRAY				/* ARRAY(subquery) */
 } SubLinkKind;
 
 typedef enum ExprOp
@@ -98,12 +100,22 @@ typedef enum ExprOp
 	OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_MOD, OP_NEG,
 	OP_EQ, OP_NE, OP_LT, OP_LE, OP_GT, OP_GE,
 	OP_DISTINCT, OP_NOT_DISTINCT,
-	OP_CONCAT, OP_LIKE, OP_NOT_LIKE, OP_ILIKE, OP_NOT_ILIKE
+	OP_CONCAT, OP_LIKE, OP_NOT_LIKE, OP_ILIKE, OP_NOT_ILIKE,
+	OP_REGEX, OP_NOT_REGEX, OP_REGEX_CI, OP_NOT_REGEX_CI,	/* ~ !~ ~* !~* (POSIX ERE) */
+	OP_EQ_ANY					/* args[0] = ANY (args[1], an array) */
 } ExprOp;
 
 struct ExecState;
 typedef Value (*BuiltinFn) (struct ExecState *es, const Value *args, int nargs);
 
+/*
+ * A builtin function. argtypes may be ANYARRAYOID (any array); rettype
+ * ANYELEMENTOID is then that array's element type. A function that reads the
+ * catalog has no fn: it is a lookup, in the system relation catalog, of the
+ * column catalog_column of the row whose catalog_keys columns equal its first
+ * arguments (the others, such as pg_get_constraintdef's "pretty", change
+ * nothing), so it runs only in a query over the cache.
+ */
 typedef struct FuncDesc
 {
 	const char *name;
@@ -111,8 +123,11 @@ typedef struct FuncDesc
 	Oid			argtypes[3];
 	Oid			rettype;
 	bool		strict;			/* NULL in any argument gives NULL */
-	bool		returns_set;	/* generate_series */
+	bool		returns_set;	/* fn returns the whole set as an array of rettype */
 	BuiltinFn	fn;
+	const char *catalog;
+	const char *catalog_column;
+	const char *catalog_keys[2];
 } FuncDesc;
 
 typedef struct Expr
@@ -238,6 +253,8 @@ char	   *ExecutorCommandTag(ExecState *es, uint64_t nrows);
 
 /* The builtin functions (name lookup ignores a pg_catalog qualification). */
 const FuncDesc *LookupBuiltinFunction(const char *name, int nargs, const Oid *argtypes);
+/* Whether a function of that name runs only in a query over the cache (reads the catalog or returns a set SQLite iterates). */
+bool		FunctionNeedsCache(const char *name);
 /* Evaluate an analysed expression (used by the executor and by functions). */
 Value		ExecEvalExpr(ExecState *es, const Expr *expr);
 /* Cast a value to another type as CAST(... AS type) does. */
@@ -255,12 +272,30 @@ typedef struct CacheRelation
 	const char *sql;			/* a system catalog: the SQLite query computing it */
 } CacheRelation;
 
+/* Fixed OIDs of pg_catalog (PostgreSQL's) that syscat.c and the functions share. */
+#define PG_CATALOG_NAMESPACE	11
+#define PG_PUBLIC_NAMESPACE		2200
+#define INFORMATION_SCHEMA_NAMESPACE 13183
+#define BOOTSTRAP_SUPERUSERID	10	/* pg_roles: the session's user */
+#define ROLE_PG_DATABASE_OWNER	6171	/* owns public, as in PostgreSQL 15 */
+#define PG_UTF8_ENCODING		6
+#define FirstNormalObjectId		16384
+
 /* Open DATADIR's cache for this backend (at session start). */
 void		CacheOpen(const char *path);
 /* NULL if there is none; schema NULL searches pg_temp, pg_catalog, then public. */
 CacheRelation *CacheLookupRelation(const char *schema, const char *name);
 /* A pg_catalog relation (syscat.c); NULL if there is none of that name. */
 CacheRelation *SystemRelationLookup(const char *name);
+/* The relation a function that reads the catalog looks in (FuncDesc.catalog; syscat.c). */
+CacheRelation *CatalogFunctionRelation(const char *name);
+/* An information_schema relation (schemata, tables, columns; syscat.c), or NULL. */
+CacheRelation *InformationSchemaLookup(const char *name);
+/* The reg* types' text forms: typio_reg_hooks (syscat.c). */
+char	   *SystemRegOutput(Oid type, Oid value);
+Oid			SystemRegInput(Oid type, const char *name);
+/* The first column of the first row of a query with one parameter ?1 as text, or NULL. */
+char	   *CacheLookupText(const char *sql, const Value *param);
 /* Whether a temporary table of that name exists. */
 bool		CacheTempRelationExists(const char *name);
 

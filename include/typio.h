@@ -16,6 +16,10 @@
  *   text, varchar, bpchar, name,  s: the bytes (NUL-terminated for convenience,
  *   bytea, json, jsonb, unknown      len authoritative)
  *   void                          nothing
+ *   regclass, regtype,            i: the object's OID (text: its name, through
+ *   regnamespace                     typio_reg_hooks)
+ *   pg_node_tree, aclitem         s: the text
+ *   arrays (one dimension)        s: the canonical text form ("{a,\"b c\",NULL}")
  * Text output follows DateStyle ISO, IntervalStyle postgres, bytea_output hex and
  * extra_float_digits >= 1 (shortest exact floats), which is what clients expect.
  * Input errors are ERRORs with PostgreSQL's SQLSTATEs and wording (22P02, 22003,
@@ -57,6 +61,23 @@ typedef uint32_t Oid;
 #define VOIDOID				2278
 #define UUIDOID				2950
 #define JSONBOID			3802
+#define PGNODETREEOID		194		/* pg_node_tree: an expression, held as its SQL text */
+#define ACLITEMOID			1033
+#define REGCLASSOID			2205	/* the reg* types: an OID shown as the object's name */
+#define REGTYPEOID			2206
+#define REGNAMESPACEOID		4089
+#define BOOLARRAYOID		1000
+#define NAMEARRAYOID		1003
+#define INT2ARRAYOID		1005
+#define INT4ARRAYOID		1007
+#define TEXTARRAYOID		1009
+#define VARCHARARRAYOID		1015
+#define INT8ARRAYOID		1016
+#define FLOAT8ARRAYOID		1022
+#define OIDARRAYOID			1028
+#define ACLITEMARRAYOID		1034
+#define ANYARRAYOID			2277	/* pseudo-types of polymorphic functions */
+#define ANYELEMENTOID		2283
 
 #define NAMEDATALEN			64
 
@@ -95,6 +116,7 @@ typedef enum TypeCategory
 	TYPCATEGORY_DATETIME,
 	TYPCATEGORY_TIMESPAN,
 	TYPCATEGORY_USER,			/* bytea, uuid, json */
+	TYPCATEGORY_ARRAY,
 	TYPCATEGORY_PSEUDO			/* void, unknown */
 } TypeCategory;
 
@@ -106,6 +128,7 @@ typedef struct TypeInfo
 	int16_t		typlen;			/* -1 varlena, -2 cstring */
 	TypeCategory category;
 	int			numeric_rank;	/* promotion order inside NUMERIC, 0 elsewhere */
+	Oid			elem;			/* an array type's element type, else 0 */
 } TypeInfo;
 
 /* NULL if the type is not one RockLake knows. */
@@ -114,6 +137,35 @@ const TypeInfo *typio_lookup(Oid type);
 Oid			typio_type_by_name(const char *name);
 /* The name used in messages: format_type-like ("integer", "text", "timestamp with time zone"). */
 const char *typio_format_type(Oid type);
+/* format_type(type, typmod): the name with its modifier ("numeric(10,2)", "character varying(20)"). */
+char	   *typio_format_type_typmod(Oid type, int32_t typmod);
+/* oid and the reg* types (regclass, ...): OIDs, binary-compatible with each other. */
+bool		typio_is_oid(Oid type);
+/* The array type whose elements are of type elem, or InvalidOid. */
+Oid			typio_array_type(Oid elem);
+
+/*
+ * The reg* types name catalog objects, which only the backend can look up: it
+ * sets these. Without them a reg* value reads and prints as a number.
+ */
+typedef struct TypioRegHooks
+{
+	char	   *(*output) (Oid type, Oid value);	/* NULL: no such object, print the number */
+	Oid			(*input) (Oid type, const char *name);	/* ERROR if there is none */
+} TypioRegHooks;
+extern TypioRegHooks typio_reg_hooks;
+
+/* An array's elements: text forms, NULL for a NULL element. */
+typedef struct ArrayElements
+{
+	int			n;
+	char	  **items;
+} ArrayElements;
+
+/* Parse a one-dimensional array's text form (22P02 if malformed). */
+ArrayElements typio_array_parse(const char *text);
+/* The text form of elements (quoted where PostgreSQL quotes) as a Value of type array_type. */
+Value		typio_array_build(Oid array_type, const ArrayElements *elems);
 
 Value		typio_null(Oid type);
 Value		typio_bool(bool b);

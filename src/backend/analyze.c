@@ -311,6 +311,14 @@ numeric_rank(Oid type)
 }
 
 static bool
+is_array(Oid type)
+{
+	const TypeInfo *t = typio_lookup(type);
+
+	return t && t->category == TYPCATEGORY_ARRAY;
+}
+
+static bool
 is_string(Oid type)
 {
 	const TypeInfo *t = typio_lookup(type);
@@ -350,7 +358,7 @@ can_cast(Oid from, Oid to)
 		return false;
 	if (from == to || from == UNKNOWNOID || is_string(from) || is_string(to))
 		return true;
-	if (f->category == t->category && f->category != TYPCATEGORY_USER)
+	if (f->category == t->category && f->category != TYPCATEGORY_USER && f->category != TYPCATEGORY_ARRAY)
 		return !(from == TIMEOID && to != TIMEOID && to != INTERVALOID) &&
 			!(to == TIMEOID && from == DATEOID);
 	if ((from == BOOLOID && to == INT4OID) || (from == INT4OID && to == BOOLOID))
@@ -364,6 +372,8 @@ can_coerce_implicitly(Oid from, Oid to)
 {
 	if (from == to || from == UNKNOWNOID)
 		return true;
+	if (typio_is_oid(from) && typio_is_oid(to))
+		return true;			/* oid and the reg* types are binary-compatible */
 	if (is_numeric(from) && is_numeric(to))
 		return numeric_rank(from) <= numeric_rank(to) && from != OIDOID;
 	if (is_string(from) && is_string(to))
@@ -516,8 +526,6 @@ type_from_typename(ParseState *ps, PgQuery__TypeName *tn, int32_t *typmod)
 {
 	const char *name = string_value(tn->names[tn->n_names - 1]);
 
-	if (tn->n_array_bounds > 0)
-		not_supported(ps, "array types", tn->location);
 	if (tn->n_names > 1 && strcmp(string_value(tn->names[0]), "pg_catalog") != 0)
 		ereport(ERROR,
 				errcode(ERRCODE_UNDEFINED_OBJECT),
@@ -554,6 +562,15 @@ type_from_typename(ParseState *ps, PgQuery__TypeName *tn, int32_t *typmod)
 	}
 	else if (type == BPCHAROID && strcmp(name, "bpchar") != 0)
 		*typmod = 1 + 4;		/* plain "char" / "character" is character(1) */
+	if (tn->n_array_bounds > 0)
+	{
+		Oid			array = typio_array_type(type);
+
+		if (array == InvalidOid || tn->n_array_bounds > 1)
+			not_supported(ps, psprintf("arrays of type %s", typio_format_type(type)), tn->location);
+		*typmod = -1;
+		return array;
+	}
 	return type;
 }
 
@@ -604,6 +621,7 @@ static const struct
 	{"=", OP_EQ}, {"<>", OP_NE}, {"!=", OP_NE}, {"<", OP_LT}, {"<=", OP_LE},
 	{">", OP_GT}, {">=", OP_GE}, {"||", OP_CONCAT}, {"~~", OP_LIKE},
 	{"!~~", OP_NOT_LIKE}, {"~~*", OP_ILIKE}, {"!~~*", OP_NOT_ILIKE},
+	{"~", OP_REGEX}, {"!~", OP_NOT_REGEX}, {"~*", OP_REGEX_CI}, {"!~*", OP_NOT_REGEX_CI},
 };
 
 static Expr *
@@ -679,10 +697,18 @@ make_op(ParseState *ps, const char *opname, Expr *l, Expr *r, int location)
 		r = coerce_expr(ps, r, TEXTOID, -1, false);
 	}
 	else if (l->type == UNKNOWNOID)
-		l = coerce_expr(ps, l, op == OP_CONCAT && !is_string(r->type) ? TEXTOID : r->type, -1, false);
+		l = coerce_expr(ps, l, op == OP_CONCAT && !is_string(r->type) && !is_array(r->type) ? TEXTOID : r->type,
+						-1, false);
 	else if (r->type == UNKNOWNOID)
-		r = coerce_expr(ps, r, op == OP_CONCAT && !is_string(l->type) ? TEXTOID : l->type, -1, false);
+		r = coerce_expr(ps, r, op == OP_CONCAT && !is_string(l->type) && !is_array(l->type) ? TEXTOID : l->type,
+						-1, false);
 
+	if (op == OP_CONCAT && (is_array(l->type) || is_array(r->type)))
+	{
+		if (l->type != r->type)
+			no_operator(ps, opname, l, r, location);
+		return op_expr(op, l->type, l, r, location);
+	}
 	if (op == OP_CONCAT)
 	{
 		if (!is_string(l->type) && !is_string(r->type))
@@ -749,6 +775,32 @@ make_bool_expr(ExprKind kind, Expr *a, Expr *b, int location)
 	return e;
 }
 
+/* make_any -- scalar = ANY (array): the scalar compared with each element, as = would */
+static Expr *
+make_any(ParseState *ps, const char *opname, Expr *l, Expr *r, int location)
+{
+	if (strcmp(opname, "=") != 0)
+		not_supported(ps, psprintf("%s ANY", opname), location);
+	if (r->type == UNKNOWNOID)
+	{
+		Oid			array = typio_array_type(l->type == UNKNOWNOID ? TEXTOID : l->type);
+
+		if (array == InvalidOid)
+			no_operator(ps, opname, l, r, location);
+		r = coerce_expr(ps, r, array, -1, false);
+	}
+	if (!is_array(r->type))
+		ereport(ERROR,
+				errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				errmsg("op ANY/ALL (array) requires array on right side"),
+				errposition(char_position(ps, location)));
+	/* type the comparison with an element standing in for the array */
+	Expr	   *eq = make_op(ps, "=", l, make_expr(EXPR_CONST, typio_lookup(r->type)->elem, r->location),
+							 location);
+
+	return op_expr(OP_EQ_ANY, BOOLOID, eq->args[0], r, location);
+}
+
 static Expr *
 transform_aexpr(ParseState *ps, PgQuery__AExpr *a)
 {
@@ -761,6 +813,8 @@ transform_aexpr(ParseState *ps, PgQuery__AExpr *a)
 		case PG_QUERY__A__EXPR__KIND__AEXPR_LIKE:
 		case PG_QUERY__A__EXPR__KIND__AEXPR_ILIKE:
 			return make_op(ps, opname, l, transform_expr(ps, a->rexpr), a->location);
+		case PG_QUERY__A__EXPR__KIND__AEXPR_OP_ANY:
+			return make_any(ps, opname, l, transform_expr(ps, a->rexpr), a->location);
 		case PG_QUERY__A__EXPR__KIND__AEXPR_DISTINCT:
 		case PG_QUERY__A__EXPR__KIND__AEXPR_NOT_DISTINCT:
 			{
@@ -851,7 +905,12 @@ transform_func(ParseState *ps, PgQuery__FuncCall *fc)
 	e->nargs = (int) fc->n_args;
 	e->args = args;
 	for (int i = 0; i < e->nargs; i++)
-		e->args[i] = coerce_expr(ps, args[i], f->argtypes[i], -1, false);
+	{
+		if (f->argtypes[i] != ANYARRAYOID)
+			e->args[i] = coerce_expr(ps, args[i], f->argtypes[i], -1, false);
+		else if (f->rettype == ANYELEMENTOID)
+			e->type = typio_lookup(args[i]->type)->elem;	/* unnest(text[]) is text */
+	}
 	if (f->returns_set)
 	{
 		if (ps->srf != NULL)
@@ -978,6 +1037,30 @@ transform_param(ParseState *ps, PgQuery__ParamRef *p)
 	return ps->params_seen[n - 1];
 }
 
+/* transform_indirection -- array[i]: one subscript, no slices, no field selection */
+static Expr *
+transform_indirection(ParseState *ps, PgQuery__AIndirection *ind)
+{
+	Expr	   *array = transform_expr(ps, ind->arg);
+	Node	   *sub = ind->n_indirection == 1 ? ind->indirection[0] : NULL;
+
+	if (sub == NULL || sub->node_case != PG_QUERY__NODE__NODE_A_INDICES || sub->a_indices->is_slice)
+		not_supported(ps, "this indirection (slices, fields)", -1);
+	if (!is_array(array->type))
+		ereport(ERROR,
+				errcode(ERRCODE_DATATYPE_MISMATCH),
+				errmsg("cannot subscript type %s because it does not support subscripting",
+					   typio_format_type(array->type)),
+				errposition(char_position(ps, array->location)));
+	Expr	   *e = make_expr(EXPR_SUBSCRIPT, typio_lookup(array->type)->elem, array->location);
+
+	e->nargs = 2;
+	e->args = palloc(sizeof(Expr *) * 2);
+	e->args[0] = array;
+	e->args[1] = coerce_or_fail(ps, transform_expr(ps, sub->a_indices->uidx), INT4OID, "array subscript");
+	return e;
+}
+
 static Expr *
 transform_expr(ParseState *ps, Node *node)
 {
@@ -1047,16 +1130,23 @@ transform_expr(ParseState *ps, Node *node)
 			return transform_column_ref(ps, node->column_ref);
 		case PG_QUERY__NODE__NODE_SUB_LINK:
 			return transform_sublink(ps, node->sub_link);
+		case PG_QUERY__NODE__NODE_A_INDIRECTION:
+			return transform_indirection(ps, node->a_indirection);
 		default:
 			not_supported(ps, node_name(node), -1);
 			return NULL;
 	}
 }
 
-/* figure_colname -- PostgreSQL's FigureColname: the name a result column gets */
+/*
+ * figure_colname_strength -- PostgreSQL's FigureColnameInternal: the name a
+ * result column gets, and how strongly (2 a real name, 1 a cast's type or
+ * "case", which an outer name overrides, 0 none: "?column?")
+ */
 static const char *
-figure_colname(Node *node)
+figure_colname_strength(Node *node, int *strength)
 {
+	*strength = 2;
 	switch (node->node_case)
 	{
 		case PG_QUERY__NODE__NODE_COLUMN_REF:
@@ -1065,22 +1155,40 @@ figure_colname(Node *node)
 			return string_value(node->func_call->funcname[node->func_call->n_funcname - 1]);
 		case PG_QUERY__NODE__NODE_TYPE_CAST:
 			{
-				const char *inner = figure_colname(node->type_cast->arg);
+				const char *inner = figure_colname_strength(node->type_cast->arg, strength);
 				PgQuery__TypeName *tn = node->type_cast->type_name;
 
-				return strcmp(inner, "?column?") != 0 ? inner
-					: string_value(tn->names[tn->n_names - 1]);
+				if (*strength > 1)
+					return inner;
+				*strength = 1;
+				return string_value(tn->names[tn->n_names - 1]);
 			}
 		case PG_QUERY__NODE__NODE_CASE_EXPR:
-			return "case";
+			{
+				const char *result = node->case_expr->defresult
+					? figure_colname_strength(node->case_expr->defresult, strength) : NULL;
+
+				if (result && *strength > 1)
+					return result;
+				*strength = 1;
+				return "case";
+			}
 		case PG_QUERY__NODE__NODE_COALESCE_EXPR:
 			return "coalesce";
 		case PG_QUERY__NODE__NODE_MIN_MAX_EXPR:
 			return node->min_max_expr->op == PG_QUERY__MIN_MAX_OP__IS_GREATEST ? "greatest" : "least";
 		case PG_QUERY__NODE__NODE_A_EXPR:
-			return node->a_expr->kind == PG_QUERY__A__EXPR__KIND__AEXPR_NULLIF ? "nullif" : "?column?";
+			if (node->a_expr->kind == PG_QUERY__A__EXPR__KIND__AEXPR_NULLIF)
+				return "nullif";
+			break;
 		case PG_QUERY__NODE__NODE_COLLATE_CLAUSE:
-			return figure_colname(node->collate_clause->arg);
+			return figure_colname_strength(node->collate_clause->arg, strength);
+		case PG_QUERY__NODE__NODE_SUB_LINK:
+			if (node->sub_link->sub_link_type == PG_QUERY__SUB_LINK_TYPE__ARRAY_SUBLINK)
+				return "array";
+			if (node->sub_link->sub_link_type == PG_QUERY__SUB_LINK_TYPE__EXISTS_SUBLINK)
+				return "exists";
+			break;
 		case PG_QUERY__NODE__NODE_SQLVALUE_FUNCTION:
 			{
 				static const char *const names[] = {
@@ -1090,11 +1198,24 @@ figure_colname(Node *node)
 					"user", "session_user", "current_catalog", "current_schema"};
 				int			op = node->sqlvalue_function->op;
 
-				return op >= 0 && op < (int) (sizeof(names) / sizeof(names[0])) ? names[op] : "?column?";
+				if (op > 0 && op < (int) (sizeof(names) / sizeof(names[0])))
+					return names[op];
+				break;
 			}
 		default:
-			return "?column?";
+			break;
 	}
+	*strength = 0;
+	return "?column?";
+}
+
+/* figure_colname -- PostgreSQL's FigureColname: the name a result column gets */
+static const char *
+figure_colname(Node *node)
+{
+	int			strength;
+
+	return figure_colname_strength(node, &strength);
 }
 
 /* finish_params -- every parameter must have a type by now (unknown: text) */
@@ -1179,7 +1300,8 @@ typedef struct RangeItem
 	bool	   *merged_away;	/* per column: a USING join's merged column stands for it
 								 * in unqualified references and * (NULL: none) */
 	Expr	  **computed;		/* per column: its expression (a USING join's merged
-								 * columns), or NULL: a column of alias */
+								 * columns), or NULL */
+	const char **column_sql;	/* each column's SQLite expression; NULL: "alias"."column" */
 } RangeItem;
 
 typedef struct Scope
@@ -1243,6 +1365,8 @@ same_canonical_form(Oid from, Oid to, int32_t typmod)
 		return false;
 	if (is_string(from) && is_string(to))
 		return to == TEXTOID || to == VARCHAROID;
+	if (typio_is_oid(from) && typio_is_oid(to))
+		return true;
 	return (from == INT2OID || from == INT4OID) && (to == INT4OID || to == INT8OID) &&
 		numeric_rank(from) <= numeric_rank(to);
 }
@@ -1258,6 +1382,22 @@ deparse_list(ParseState *ps, RlBuf *out, Expr **args, int n, const char *sep)
 			rlbuf_append_str(out, sep);
 		deparse(ps, out, args[i]);
 	}
+}
+
+/* deparse_catalog_lookup -- a function that reads the catalog, as a scalar subquery (FuncDesc) */
+static void
+deparse_catalog_lookup(ParseState *ps, RlBuf *out, Expr *e)
+{
+	const FuncDesc *f = e->func;
+
+	rlbuf_printf(out, "(SELECT %s FROM (%s) WHERE ", quote_ident(f->catalog_column),
+				 CatalogFunctionRelation(f->catalog)->sql);
+	for (int i = 0; i < 2 && f->catalog_keys[i] != NULL; i++)
+	{
+		rlbuf_printf(out, "%s%s = ", i ? " AND " : "", quote_ident(f->catalog_keys[i]));
+		deparse(ps, out, e->args[i]);
+	}
+	rlbuf_append_str(out, ")");
 }
 
 /* deparse -- e as a SQLite expression */
@@ -1336,6 +1476,12 @@ deparse(ParseState *ps, RlBuf *out, Expr *e)
 			}
 			else if (e->sublink == SUBLINK_EXISTS)
 				rlbuf_printf(out, "EXISTS (%s)", e->sql);
+			else if (e->sublink == SUBLINK_ARRAY)
+			{
+				rlbuf_append_str(out, "(SELECT rl_array_agg(");
+				deparse(ps, out, e->args[0]);
+				rlbuf_printf(out, ", %u) FROM (%s))", e->type, e->sql);
+			}
 			else
 				rlbuf_printf(out, "(SELECT rl_scalar(\"_rl_c1\") FROM (%s))", e->sql);
 			return;
@@ -1354,6 +1500,13 @@ deparse(ParseState *ps, RlBuf *out, Expr *e)
 			if (same_canonical_form(e->args[0]->type, e->type, e->typmod))
 			{
 				deparse(ps, out, e->args[0]);
+				return;
+			}
+			break;
+		case EXPR_FUNC:
+			if (e->func->catalog != NULL)
+			{
+				deparse_catalog_lookup(ps, out, e);
 				return;
 			}
 			break;
@@ -1438,7 +1591,13 @@ column_expr(const RangeItem *item, int i, int location)
 		e->location = location;
 		return e;
 	}
-	return make_var(item, item->columns[i].name, item->columns[i].type, item->columns[i].typmod, location);
+
+	Expr	   *e = make_var(item, item->columns[i].name, item->columns[i].type, item->columns[i].typmod,
+							 location);
+
+	if (item->column_sql)
+		e->sql = item->column_sql[i];
+	return e;
 }
 
 /* item_column -- a column of item by name (ctid for tables), or NULL; qualified or bare */
@@ -1606,6 +1765,27 @@ transform_sublink(ParseState *ps, PgQuery__SubLink *sl)
 			e->sublink = SUBLINK_EXPR;
 			e->type = q.columns[0].type;
 			return e;
+		case PG_QUERY__SUB_LINK_TYPE__ARRAY_SUBLINK:
+			{
+				if (q.ncolumns != 1)
+					ereport(ERROR,
+							errcode(ERRCODE_SYNTAX_ERROR),
+							errmsg("subquery must return only one column"),
+							errposition(char_position(ps, sl->location)));
+				Expr	   *column = make_expr(EXPR_VAR, q.columns[0].type, sl->location);
+
+				e->type = typio_array_type(column->type);
+				if (e->type == InvalidOid)
+					not_supported(ps, psprintf("arrays of type %s", typio_format_type(column->type)),
+								  sl->location);
+				/* the elements go to rl_array_agg() in their text form */
+				column->sql = "\"_rl_c1\"";
+				e->sublink = SUBLINK_ARRAY;
+				e->nargs = 1;
+				e->args = palloc(sizeof(Expr *));
+				e->args[0] = coerce_expr(ps, column, TEXTOID, -1, true);
+				return e;
+			}
 		case PG_QUERY__SUB_LINK_TYPE__ANY_SUBLINK:
 			if (sl->n_oper_name == 0 || strcmp(string_value(sl->oper_name[0]), "=") == 0)
 			{
@@ -1758,6 +1938,56 @@ join_using(ParseState *ps, PgQuery__JoinExpr *j, Scope *scope, int first, int mi
 	return on;
 }
 
+/*
+ * set_source -- the SQLite FROM item iterating a set-returning function call:
+ * the function returns its whole set as an array, rl_array_json() turns that
+ * into JSON in the elements' canonical SQLite forms, and json_each() yields
+ * them (value, and key counting from 0).
+ */
+static char *
+set_source(ParseState *ps, Expr *srf, const char *alias)
+{
+	return psprintf("json_each(rl_array_json(%s, %u)) AS %s", deparse_to_string(ps, srf), srf->type,
+					quote_ident(alias));
+}
+
+/*
+ * transform_range_function -- f(args) [WITH ORDINALITY] [AS alias(columns)] in
+ * FROM; its arguments may refer to earlier FROM items, as PostgreSQL's implicit
+ * LATERAL allows
+ */
+static void
+transform_range_function(ParseState *ps, PgQuery__RangeFunction *rf, Scope *scope, RlBuf *sql)
+{
+	Node	   *call = rf->n_functions == 1 && rf->functions[0]->list->n_items > 0
+		? rf->functions[0]->list->items[0] : NULL;
+
+	if (rf->is_rowsfrom || rf->n_coldeflist || call == NULL ||
+		call->node_case != PG_QUERY__NODE__NODE_FUNC_CALL)
+		not_supported(ps, "ROWS FROM and column definition lists", -1);
+	Scope	   *saved_scope = ps->scope;
+	Expr	   *saved_srf = ps->srf;
+
+	ps->scope = scope;
+	ps->srf = NULL;
+	Expr	   *f = transform_expr(ps, call);
+
+	if (f != ps->srf)
+		not_supported(ps, "functions in FROM that do not return a set", call->func_call->location);
+	ps->scope = saved_scope;
+	ps->srf = saved_srf;
+
+	const char *name = rf->alias && is_set(rf->alias->aliasname) ? rf->alias->aliasname : f->func->name;
+	ResultColumn columns[2] = {{name, f->type, -1}, {"ordinality", INT8OID, -1}};
+	RangeItem  *item = make_range_item(name, rf->ordinality ? 2 : 1, columns, rf->alias);
+	const char *q = quote_ident(item->alias);
+
+	item->column_sql = palloc(sizeof(char *) * 2);
+	item->column_sql[0] = psprintf("%s.value", q);
+	item->column_sql[1] = psprintf("(%s.key + 1)", q);
+	rlbuf_append_str(sql, set_source(ps, f, item->alias));
+	scope_add(scope, item);
+}
 
 static void
 transform_from_item(ParseState *ps, Node *node, Scope *scope, RlBuf *sql)
@@ -1811,6 +2041,9 @@ transform_from_item(ParseState *ps, Node *node, Scope *scope, RlBuf *sql)
 				scope_add(scope, item);
 				return;
 			}
+		case PG_QUERY__NODE__NODE_RANGE_FUNCTION:
+			transform_range_function(ps, node->range_function, scope, sql);
+			return;
 		case PG_QUERY__NODE__NODE_JOIN_EXPR:
 			{
 				PgQuery__JoinExpr *j = node->join_expr;
@@ -2113,7 +2346,10 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 	RlBuf		sql;
 	CteItem    *saved_ctes = ps->ctes;
 	Scope	   *saved_scope = ps->scope;
+	Expr	   *saved_srf = ps->srf;
 	bool		leaf = ps->setop_leaf;
+
+	ps->srf = NULL;
 
 	ps->setop_leaf = false;
 	rlbuf_init_in(&sql, CurrentMemoryContext);
@@ -2180,6 +2416,20 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 		if (sel->n_from_clause)
 			ps->scope = transform_from(ps, sel->from_clause, sel->n_from_clause, &from);
 		transform_targets(ps, sel->target_list, sel->n_target_list, &tl);
+		if (ps->srf != NULL)
+		{
+			/* f(...) in the select list: a FROM item joined to the rest, its value the column */
+			int			i = 0;
+
+			while (i < tl.n && tl.exprs[i] != ps->srf)
+				i++;
+			if (i == tl.n)
+				not_supported(ps, "a set-returning function inside an expression", ps->srf->location);
+			rlbuf_printf(&from, "%s%s", from.len ? ", " : "", set_source(ps, ps->srf, "_rl_srf"));
+			tl.exprs[i] = make_expr(EXPR_VAR, ps->srf->type, ps->srf->location);
+			tl.exprs[i]->sql = "\"_rl_srf\".value";
+			ps->srf = NULL;
+		}
 		rlbuf_append_str(&sql, sel->n_distinct_clause ? "SELECT DISTINCT " : "SELECT ");
 		for (int i = 0; i < tl.n; i++)
 		{
@@ -2197,7 +2447,7 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 		}
 		if (tl.n == 0)
 			rlbuf_append_str(&sql, "NULL");
-		if (sel->n_from_clause)
+		if (from.len)
 			rlbuf_printf(&sql, " FROM %s", rlbuf_cstr(&from));
 		rlbuf_free(&from);
 		if (sel->where_clause)
@@ -2215,6 +2465,8 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 															  BOOLOID, "HAVING")));
 		append_order_by(ps, &sql, sel, &tl, sel->n_distinct_clause > 0);
 		append_limit(ps, &sql, sel);
+		if (ps->srf != NULL)
+			not_supported(ps, "set-returning functions outside the select list and FROM", ps->srf->location);
 		q->ncolumns = tl.n;
 		q->columns = tl.columns;
 	}
@@ -2222,6 +2474,7 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 	rlbuf_free(&sql);
 	ps->ctes = saved_ctes;
 	ps->scope = saved_scope;
+	ps->srf = saved_srf;
 }
 
 /* add_sql -- stmt runs sql with the binds collected so far */
@@ -2235,14 +2488,17 @@ add_sql(ParseState *ps, AnalyzedStmt *stmt, const char *sql)
 	ps->binds = palloc(sizeof(Expr *));
 }
 
-/* node_contains -- whether a parse tree has a node of kind anywhere (protobuf reflection) */
+/*
+ * node_contains -- whether a parse tree has a node of kind anywhere (protobuf
+ * reflection) for which match, if given, is true
+ */
 static bool
-node_contains(const ProtobufCMessage *msg, PgQuery__Node__NodeCase kind)
+node_contains(const ProtobufCMessage *msg, PgQuery__Node__NodeCase kind, bool (*match) (const Node *))
 {
 	if (msg == NULL)
 		return false;
 	if (msg->descriptor == &pg_query__node__descriptor &&
-		((const Node *) msg)->node_case == kind)
+		((const Node *) msg)->node_case == kind && (match == NULL || match((const Node *) msg)))
 		return true;
 	for (unsigned i = 0; i < msg->descriptor->n_fields; i++)
 	{
@@ -2257,19 +2513,28 @@ node_contains(const ProtobufCMessage *msg, PgQuery__Node__NodeCase kind)
 			ProtobufCMessage *const *items = *(ProtobufCMessage * const **) base;
 
 			for (size_t k = 0; k < n; k++)
-				if (node_contains(items[k], kind))
+				if (node_contains(items[k], kind, match))
 					return true;
 		}
 		else if (f->flags & PROTOBUF_C_FIELD_FLAG_ONEOF)
 		{
 			if (*(const uint32_t *) ((const char *) msg + f->quantifier_offset) == f->id &&
-				node_contains(*(ProtobufCMessage * const *) base, kind))
+				node_contains(*(ProtobufCMessage * const *) base, kind, match))
 				return true;
 		}
-		else if (node_contains(*(ProtobufCMessage * const *) base, kind))
+		else if (node_contains(*(ProtobufCMessage * const *) base, kind, match))
 			return true;
 	}
 	return false;
+}
+
+/* calls_cache_function -- a call of a function that runs only over the cache (FunctionNeedsCache) */
+static bool
+calls_cache_function(const Node *node)
+{
+	const PgQuery__FuncCall *fc = node->func_call;
+
+	return FunctionNeedsCache(string_value(fc->funcname[fc->n_funcname - 1]));
 }
 
 /* needs_cache -- a SELECT the expression evaluator cannot run alone */
@@ -2278,7 +2543,8 @@ needs_cache(PgQuery__SelectStmt *sel)
 {
 	return sel->n_from_clause || sel->with_clause || sel->op != PG_QUERY__SET_OPERATION__SETOP_NONE ||
 		sel->n_sort_clause || sel->n_group_clause || sel->having_clause || sel->n_distinct_clause ||
-		node_contains((const ProtobufCMessage *) sel, PG_QUERY__NODE__NODE_SUB_LINK);
+		node_contains((const ProtobufCMessage *) sel, PG_QUERY__NODE__NODE_SUB_LINK, NULL) ||
+		node_contains((const ProtobufCMessage *) sel, PG_QUERY__NODE__NODE_FUNC_CALL, calls_cache_function);
 }
 
 static void
@@ -2380,7 +2646,7 @@ analyze_insert(ParseState *ps, PgQuery__InsertStmt *ins, AnalyzedStmt *stmt)
 	PgQuery__SelectStmt *sel = ins->select_stmt ? ins->select_stmt->select_stmt : NULL;
 	int			given = sel == NULL ? 0 : sel->n_values_lists ? (int) sel->values_lists[0]->list->n_items
 		: sel->op == PG_QUERY__SET_OPERATION__SETOP_NONE &&
-		!node_contains((const ProtobufCMessage *) sel, PG_QUERY__NODE__NODE_A_STAR) ? (int) sel->n_target_list : -1;
+		!node_contains((const ProtobufCMessage *) sel, PG_QUERY__NODE__NODE_A_STAR, NULL) ? (int) sel->n_target_list : -1;
 
 	/* without a column list, the values fill the first columns */
 	int			ncols = ins->n_cols ? (int) ins->n_cols
@@ -2408,7 +2674,7 @@ analyze_insert(ParseState *ps, PgQuery__InsertStmt *ins, AnalyzedStmt *stmt)
 	Scope	   *target_scope = ps->scope;
 	Query		q;
 
-	if (node_contains((const ProtobufCMessage *) sel, PG_QUERY__NODE__NODE_SET_TO_DEFAULT))
+	if (node_contains((const ProtobufCMessage *) sel, PG_QUERY__NODE__NODE_SET_TO_DEFAULT, NULL))
 		not_supported(ps, "DEFAULT in VALUES", -1);
 	if (given > ncols)
 		ereport(ERROR,
@@ -2542,7 +2808,12 @@ sqlite_literal(const Value *v)
 	return s;
 }
 
-/* key_list -- ("a", "b") of a PRIMARY KEY / UNIQUE constraint; each named column must exist */
+/*
+ * key_list -- ("a", "b") of a PRIMARY KEY / UNIQUE constraint; each named column
+ * must exist. A primary key (notnull given: its columns become NOT NULL) has its
+ * first column DESC: that is how the cache, which keeps every key as a UNIQUE
+ * constraint, tells a primary key (pg_constraint, syscat.c); uniqueness is the same.
+ */
 static char *
 key_list(ParseState *ps, Node **keys, size_t n, const char *colname, RlBuf *names, bool *notnull,
 		 PgQuery__CreateStmt *cs)
@@ -2568,7 +2839,7 @@ key_list(ParseState *ps, Node **keys, size_t n, const char *colname, RlBuf *name
 			ereport(ERROR,
 					errcode(ERRCODE_UNDEFINED_COLUMN),
 					errmsg("column \"%s\" named in key does not exist", key));
-		rlbuf_printf(&b, "%s%s", i ? ", " : "", quote_ident(key));
+		rlbuf_printf(&b, "%s%s%s", i ? ", " : "", quote_ident(key), notnull && i == 0 ? " DESC" : "");
 		rlbuf_printf(names, "_%s", key);
 	}
 	rlbuf_append_str(&b, ")");

@@ -25,11 +25,17 @@
  *
  * Values cross into SQLite in their canonical forms (catalog_cache.h), and
  * whatever SQLite cannot compute with PostgreSQL's semantics (arithmetic, casts,
- * functions) it calls back into the executor through rl_eval().
+ * functions) it calls back into the executor through rl_eval(). The other
+ * functions registered here serve pg_catalog (syscat.c): rl_array_agg for
+ * ARRAY(subquery), rl_array_json for json_each() to iterate a set-returning
+ * function's result, rl_quote_ident, rl_default_expr for pg_attrdef, and
+ * rl_type_oid / rl_type_typmod for a column's declared type.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <jansson.h>
 
 #include "catalog_cache.h"
 #include "elog.h"
@@ -235,7 +241,7 @@ integer_form(Oid type)
 		case TIMESTAMPTZOID:
 			return true;
 		default:
-			return false;
+			return typio_is_oid(type);
 	}
 }
 
@@ -387,6 +393,33 @@ callback_caught(sqlite3_context *ctx, sigjmp_buf *save, MemoryContext context)
 }
 
 /*
+ * call_catching_errors -- run a SQLite function's body that may raise an ERROR
+ * (caught as rl_eval does) and returns its result as text, NULL for NULL
+ */
+static void
+call_catching_errors(sqlite3_context *ctx, char *(*body) (sqlite3_value **argv), sqlite3_value **argv)
+{
+	sigjmp_buf *save = PG_exception_stack;
+	MemoryContext context = CurrentMemoryContext;
+	sigjmp_buf	local;
+
+	if (sigsetjmp(local, 0) != 0)
+	{
+		callback_caught(ctx, save, context);
+		return;
+	}
+	PG_exception_stack = &local;
+
+	char	   *result = body(argv);
+
+	if (result)
+		sqlite3_result_text(ctx, result, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_result_null(ctx);
+	PG_exception_stack = save;
+}
+
+/*
  * rl_eval(expr, args...) evaluates an analysed expression whose arguments SQLite
  * computed: each becomes a constant of its argument's type, the executor does
  * the rest. An ERROR inside (already reported) is caught here, since longjmp
@@ -472,6 +505,91 @@ rl_scalar_final(sqlite3_context *ctx)
 		sqlite3_value_free(st->value);
 }
 
+/* ---------- arrays inside SQLite ---------- */
+
+/*
+ * rl_array_agg(element_text, array_type): ARRAY(subquery), the array of the rows'
+ * elements (given in their text form) in the order SQLite produces them; the
+ * empty array when there are none
+ */
+typedef struct ArrayAggState
+{
+	Oid			type;
+	ArrayElements elems;		/* malloc'd: lives across SQLite calls */
+} ArrayAggState;
+
+static void
+rl_array_agg_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	ArrayAggState *st = sqlite3_aggregate_context(ctx, sizeof(ArrayAggState));
+	const unsigned char *text = sqlite3_value_text(argv[0]);
+	char	  **items;
+
+	if (st == NULL || (items = realloc(st->elems.items, sizeof(char *) * (size_t) (st->elems.n + 1))) == NULL)
+	{
+		sqlite3_result_error_nomem(ctx);
+		return;
+	}
+	st->type = (Oid) sqlite3_value_int64(argv[1]);
+	st->elems.items = items;
+	st->elems.items[st->elems.n++] = text ? strdup((const char *) text) : NULL;
+}
+
+static void
+rl_array_agg_final(sqlite3_context *ctx)
+{
+	ArrayAggState *st = sqlite3_aggregate_context(ctx, 0);
+
+	if (st == NULL)
+		sqlite3_result_text(ctx, "{}", 2, SQLITE_STATIC);
+	else
+	{
+		Value		v = typio_array_build(st->type, &st->elems);
+
+		sqlite3_result_text64(ctx, v.u.s.data, v.u.s.len, SQLITE_TRANSIENT, SQLITE_UTF8);
+		for (int i = 0; i < st->elems.n; i++)
+			free(st->elems.items[i]);
+		free(st->elems.items);
+	}
+}
+
+/*
+ * rl_array_json(array_text, element_type): the elements as a JSON array of their
+ * canonical SQLite forms (numbers for the integer-held types and booleans, text
+ * otherwise), for json_each() to iterate a set-returning function's result
+ */
+static char *
+array_json(sqlite3_value **argv)
+{
+	const char *text = (const char *) sqlite3_value_text(argv[0]);
+	Oid			elem = (Oid) sqlite3_value_int64(argv[1]);
+	ArrayElements elems = typio_array_parse(text ? text : "{}");
+	json_t	   *json = json_array();
+
+	for (int i = 0; i < elems.n; i++)
+	{
+		Value		v = elems.items[i] ? typio_input(elem, elems.items[i], -1) : typio_null(elem);
+
+		json_array_append_new(json, v.isnull ? json_null()
+							  : integer_form(elem) ? json_integer(v.u.i)
+							  : elem == BOOLOID ? json_integer(v.u.b)
+							  : elem == FLOAT4OID || elem == FLOAT8OID ? json_real(v.u.f)
+							  : json_string(elems.items[i]));
+	}
+	char	   *dump = json_dumps(json, JSON_COMPACT);
+	char	   *result = pstrdup(dump);
+
+	free(dump);
+	json_decref(json);
+	return result;
+}
+
+static void
+rl_array_json(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	call_catching_errors(ctx, array_json, argv);
+}
+
 /* ---------- the connection ---------- */
 
 /* decl_type -- the type a column's declared type names ("varchar(10)", "numeric(12,2)") */
@@ -509,6 +627,126 @@ rl_type_typmod(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	sqlite3_result_int(ctx, typmod);
 }
 
+/* rl_quote_ident(name) -- PostgreSQL's quote_ident (without its keyword list) for pg_catalog's texts */
+static void
+rl_quote_ident(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	const char *name = (const char *) sqlite3_value_text(argv[0]);
+	bool		safe = name != NULL && ((name[0] >= 'a' && name[0] <= 'z') || name[0] == '_');
+
+	for (const char *p = name; safe && *p; p++)
+		safe = (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_' || *p == '$';
+	if (name == NULL)
+		sqlite3_result_null(ctx);
+	else if (safe)
+		sqlite3_result_value(ctx, argv[0]);
+	else
+		sqlite3_result_text(ctx, sqlite3_mprintf("\"%w\"", name), -1, sqlite3_free);
+}
+
+/*
+ * default_value -- a column default as the cache declares it (analyze.c's
+ * sqlite_literal: a number, 'text', or X'hex') in its PostgreSQL text form
+ */
+static char *
+default_value(const char *literal, Oid type)
+{
+	size_t		len = strlen(literal);
+
+	if (literal[0] == '\'')
+	{
+		RlBuf		b;
+
+		rlbuf_init_in(&b, CurrentMemoryContext);
+		for (size_t i = 1; i + 1 < len; i++)
+			if (literal[i] != '\'' || literal[++i] == '\'')
+				rlbuf_append(&b, &literal[i], 1);
+		return pstrdup(rlbuf_cstr(&b));
+	}
+	if ((literal[0] == 'X' || literal[0] == 'x') && literal[1] == '\'')
+	{
+		Value		v = typio_input(BYTEAOID, psprintf("\\x%.*s", (int) len - 3, literal + 2), -1);
+		if (type == UUIDOID && v.u.s.len == 16)
+		{
+			Value		u = {.type = UUIDOID};
+
+			memcpy(u.u.uuid, v.u.s.data, 16);
+			return typio_output(&u, NULL);
+		}
+		return typio_output(&v, NULL);
+	}
+	if (type == BOOLOID)
+		return pstrdup(strcmp(literal, "0") == 0 ? "false" : "true");
+	if (integer_form(type) && type != INT2OID && type != INT4OID && type != INT8OID)
+	{
+		Value		v = typio_int(type, strtoll(literal, NULL, 10));
+
+		return typio_output(&v, NULL);
+	}
+	if (type == FLOAT4OID || type == FLOAT8OID)
+	{
+		Value		v = typio_float(type, strtod(literal, NULL));
+
+		return typio_output(&v, NULL);
+	}
+	return pstrdup(literal);
+}
+
+/*
+ * rl_default_expr(literal, declared_type) -- pg_attrdef.adbin: the default as
+ * pg_get_expr shows it, a number bare when it is not negative and a literal
+ * with its type otherwise ('x'::text, '-1'::integer, true)
+ */
+static char *
+default_expr(sqlite3_value **argv)
+{
+	const char *literal = (const char *) sqlite3_value_text(argv[0]);
+	int32_t		typmod;
+
+	if (literal == NULL || strcmp(literal, "NULL") == 0)
+		return NULL;
+	Oid			type = decl_type((const char *) sqlite3_value_text(argv[1]), &typmod);
+	char	   *text = default_value(literal, type);
+	const TypeInfo *t = typio_lookup(type);
+
+	for (size_t n = strlen(text); type == BPCHAROID && n > 0 && text[n - 1] == ' '; n--)
+		text[n - 1] = '\0';	/* the literal before it was padded to the column's length */
+
+	if (type == BOOLOID ||
+		(t->category == TYPCATEGORY_NUMERIC && text[0] != '-' &&
+		 !(type == INT8OID && strtoll(text, NULL, 10) > INT32_MAX)))
+		return text;
+	char	   *quoted = sqlite3_mprintf("%Q", text);
+	char	   *expr = psprintf("%s::%s", quoted, type == BPCHAROID ? "bpchar"
+								: t->category == TYPCATEGORY_NUMERIC && type != INT8OID && type != NUMERICOID
+								? "integer" : typio_format_type(type));
+
+	sqlite3_free(quoted);
+	return expr;
+}
+
+static void
+rl_default_expr(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	call_catching_errors(ctx, default_expr, argv);
+}
+
+char *
+CacheLookupText(const char *sql, const Value *param)
+{
+	sqlite3_stmt *stmt;
+	char	   *result = NULL;
+
+	if (cache_db == NULL)
+		return NULL;
+	stmt = prepare(sql);
+	to_sqlite(&(SqliteSink) {.stmt = stmt, .index = 1}, param);
+	if (sqlite3_step(stmt) == SQLITE_ROW && sqlite3_column_type(stmt, 0) != SQLITE_NULL)
+		result = pstrdup((const char *) sqlite3_column_text(stmt, 0));
+	sqlite3_finalize(stmt);
+	return result;
+}
+
 void
 CacheOpen(const char *path)
 {
@@ -528,6 +766,16 @@ CacheOpen(const char *path)
 	cache_wait_when_busy(cache_db);
 	sqlite3_create_function(cache_db, "rl_eval", -1, SQLITE_UTF8, NULL, rl_eval, NULL, NULL);
 	sqlite3_create_function(cache_db, "rl_scalar", 1, SQLITE_UTF8, NULL, NULL, rl_scalar_step, rl_scalar_final);
+	sqlite3_create_function(cache_db, "rl_array_agg", 2, SQLITE_UTF8, NULL, NULL, rl_array_agg_step,
+							rl_array_agg_final);
+	sqlite3_create_function(cache_db, "rl_quote_ident", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL, rl_quote_ident,
+							NULL, NULL);
+	sqlite3_create_function(cache_db, "rl_default_expr", 2, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
+							rl_default_expr, NULL, NULL);
+	typio_reg_hooks.output = SystemRegOutput;
+	typio_reg_hooks.input = SystemRegInput;
+	sqlite3_create_function(cache_db, "rl_array_json", 2, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL, rl_array_json,
+							NULL, NULL);
 	sqlite3_create_function(cache_db, "rl_type_oid", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL, rl_type_oid,
 							NULL, NULL);
 	sqlite3_create_function(cache_db, "rl_type_typmod", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
@@ -628,6 +876,8 @@ CacheLookupRelation(const char *schema, const char *name)
 	}
 	else if (strcmp(schema, "pg_catalog") == 0)
 		return SystemRelationLookup(name);
+	else if (strcmp(schema, "information_schema") == 0)
+		return InformationSchemaLookup(name);
 	else if (strcmp(schema, "public") != 0)
 		return NULL;
 	return name_found("SELECT 1 FROM main." CACHE_RELATION_TABLE " WHERE relname = ?1", name)

@@ -16,6 +16,7 @@
  * 128-bit integers, 22003 beyond that), text compares bytewise (collation "C").
  */
 #include <math.h>
+#include <regex.h>
 #include <string.h>
 #include <strings.h>
 
@@ -133,6 +134,9 @@ ExecCastValue(const Value *v, Oid target, int32_t typmod)
 	if (v->type == target && typmod < 0)
 		return *v;
 	const TypeInfo *from = typio_lookup(v->type);
+
+	if (typio_is_oid(target) && typio_is_oid(v->type))
+		return typio_int(target, v->u.i);	/* binary-compatible */
 
 	if (target == INT2OID || target == INT4OID || target == INT8OID)
 	{
@@ -505,6 +509,64 @@ like_match(const char *s, const char *p, bool ci)
 	return *s == '\0';
 }
 
+/* regex_match -- PostgreSQL's ~ family with POSIX extended expressions (psql's patterns are) */
+static bool
+regex_match(const char *s, const char *pattern, bool ci)
+{
+	regex_t		re;
+	int			rc = regcomp(&re, pattern, REG_EXTENDED | REG_NOSUB | (ci ? REG_ICASE : 0));
+
+	if (rc != 0)
+	{
+		char		msg[256];
+
+		regerror(rc, &re, msg, sizeof(msg));
+		regfree(&re);
+		ereport(ERROR,
+				errcode(ERRCODE_INVALID_REGULAR_EXPRESSION),
+				errmsg("invalid regular expression: %s", msg));
+	}
+	rc = regexec(&re, s, 0, NULL, 0);
+	regfree(&re);
+	return rc == 0;
+}
+
+/* eq_any -- x = ANY (array): true if an element equals x, else NULL if one is NULL, else false */
+static Value
+eq_any(const Value *x, const Value *array)
+{
+	ArrayElements elems = typio_array_parse(array->u.s.data);
+	bool		saw_null = false;
+
+	for (int i = 0; i < elems.n; i++)
+	{
+		if (elems.items[i] == NULL)
+		{
+			saw_null = true;
+			continue;
+		}
+		Value		element = typio_input(x->type, elems.items[i], -1);
+
+		if (compare_values(x, &element) == 0)
+			return typio_bool(true);
+	}
+	return saw_null ? typio_null(BOOLOID) : typio_bool(false);
+}
+
+static Value
+array_concat(Oid type, const Value *a, const Value *b)
+{
+	if (a->isnull || b->isnull)
+		return a->isnull ? *b : *a;
+	ArrayElements la = typio_array_parse(a->u.s.data),
+				lb = typio_array_parse(b->u.s.data),
+				all = {la.n + lb.n, palloc(sizeof(char *) * (size_t) (la.n + lb.n + 1))};
+
+	memcpy(all.items, la.items, sizeof(char *) * (size_t) la.n);
+	memcpy(all.items + la.n, lb.items, sizeof(char *) * (size_t) lb.n);
+	return typio_array_build(type, &all);
+}
+
 static Value
 eval_op(ExecState *es, const Expr *e)
 {
@@ -518,6 +580,8 @@ eval_op(ExecState *es, const Expr *e)
 
 		return typio_bool(e->op == OP_DISTINCT ? distinct : !distinct);
 	}
+	if (e->op == OP_CONCAT && typio_lookup(e->type)->category == TYPCATEGORY_ARRAY)
+		return array_concat(e->type, &a, &b);	/* not strict: NULL is the empty array */
 	if (a.isnull || b.isnull)
 		return typio_null(e->type);
 	switch (e->op)
@@ -558,6 +622,18 @@ eval_op(ExecState *es, const Expr *e)
 
 				return typio_bool(e->op == OP_LIKE || e->op == OP_ILIKE ? m : !m);
 			}
+		case OP_REGEX:
+		case OP_NOT_REGEX:
+		case OP_REGEX_CI:
+		case OP_NOT_REGEX_CI:
+			{
+				bool		m = regex_match(a.u.s.data, b.u.s.data,
+											e->op == OP_REGEX_CI || e->op == OP_NOT_REGEX_CI);
+
+				return typio_bool(e->op == OP_REGEX || e->op == OP_REGEX_CI ? m : !m);
+			}
+		case OP_EQ_ANY:
+			return eq_any(&a, &b);
 		default:
 			break;
 	}
@@ -712,6 +788,19 @@ ExecEvalExpr(ExecState *es, const Expr *e)
 			return eval_booltest(ExecEvalExpr(es, e->args[0]), e->booltest);
 		case EXPR_SRF_VALUE:
 			return typio_int(e->type, es->srf_current);
+		case EXPR_SUBSCRIPT:
+			{
+				Value		array = ExecEvalExpr(es, e->args[0]);
+				Value		index = ExecEvalExpr(es, e->args[1]);
+
+				if (array.isnull || index.isnull)
+					return typio_null(e->type);
+				ArrayElements elems = typio_array_parse(array.u.s.data);
+
+				if (index.u.i < 1 || index.u.i > elems.n || elems.items[index.u.i - 1] == NULL)
+					return typio_null(e->type);
+				return typio_input(e->type, elems.items[index.u.i - 1], -1);
+			}
 		case EXPR_VAR:
 		case EXPR_AGG:
 		case EXPR_SUBLINK:

@@ -1,10 +1,15 @@
 /*
- * funcs.c: the builtin SQL functions the clients call before any table exists:
- * version(), pg_sleep(), current_setting(), set_config(), current_user and
- * friends, now() and the other clocks, generate_series(), and a few string
- * helpers. Lookup is by name and argument count; an argument may be widened
- * implicitly (int4 to int8 or float8, unknown literals to anything), as
- * PostgreSQL's function resolution would.
+ * funcs.c: the builtin SQL functions: version(), pg_sleep(), current_setting(),
+ * set_config(), current_user and friends, now() and the other clocks, a few
+ * string helpers, arrays (array_to_string, array_upper, unnest), the
+ * set-returning generate_series(), and what psql's describe commands call to
+ * read the catalog (format_type, pg_get_userbyid, pg_get_constraintdef,
+ * obj_description, pg_size_pretty, ...). Those that must look a row up in the
+ * catalog are lookups in a system relation (FuncDesc.catalog) that the analyser
+ * writes into the query over the cache. Lookup is by name and argument count;
+ * an argument may be widened implicitly (int4 to int8 or float8, oid to
+ * regclass, unknown literals to anything), as PostgreSQL's function resolution
+ * would, and anyarray takes any array.
  */
 #include <string.h>
 #include <sys/time.h>
@@ -206,43 +211,263 @@ f_upper(ExecState *es, const Value *args, int nargs)
 	return change_case(&args[0], true);
 }
 
+/* ---------- arrays ---------- */
+
+static Value
+f_array_to_string(ExecState *es, const Value *args, int nargs)
+{
+	ArrayElements elems = typio_array_parse(args[0].u.s.data);
+	RlBuf		b;
+	bool		first = true;
+
+	rlbuf_init_in(&b, CurrentMemoryContext);
+	for (int i = 0; i < elems.n; i++)
+	{
+		if (elems.items[i] == NULL)
+			continue;			/* PostgreSQL skips NULL elements without a null string */
+		if (!first)
+			rlbuf_append(&b, args[1].u.s.data, args[1].u.s.len);
+		rlbuf_append_str(&b, elems.items[i]);
+		first = false;
+	}
+	Value		v = typio_string(TEXTOID, b.data ? rlbuf_cstr(&b) : "", b.len);
+
+	rlbuf_free(&b);
+	return v;
+}
+
+static Value
+f_array_upper(ExecState *es, const Value *args, int nargs)
+{
+	ArrayElements elems = typio_array_parse(args[0].u.s.data);
+
+	return elems.n == 0 || args[1].u.i != 1 ? typio_null(INT4OID) : typio_int(INT4OID, elems.n);
+}
+
+/* set-returning functions give their whole set as an array */
+
+static Value
+f_unnest(ExecState *es, const Value *args, int nargs)
+{
+	return args[0];
+}
+
+static Value
+f_generate_series(ExecState *es, const Value *args, int nargs)
+{
+	int64_t		step = nargs > 2 ? args[2].u.i : 1;
+	ArrayElements elems = {0, palloc(sizeof(char *))};
+
+	if (step == 0)
+		ereport(ERROR,
+				errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				errmsg("step size cannot equal zero"));
+	for (int64_t i = args[0].u.i; step > 0 ? i <= args[1].u.i : i >= args[1].u.i;)
+	{
+		elems.items = repalloc(elems.items, sizeof(char *) * (size_t) (elems.n + 1));
+		elems.items[elems.n++] = psprintf("%lld", (long long) i);
+		if (__builtin_add_overflow(i, step, &i))
+			break;
+	}
+	return typio_array_build(typio_array_type(args[0].type), &elems);
+}
+
+/* f_pg_partition_ancestors -- RockLake has no partitions: no rows for any relation */
+static Value
+f_pg_partition_ancestors(ExecState *es, const Value *args, int nargs)
+{
+	return typio_string(OIDARRAYOID, "{}", 2);
+}
+
+/* ---------- catalog information that needs no lookup ---------- */
+
+/* f_pg_get_userbyid -- the roles pg_roles lists (syscat.c), else PostgreSQL's placeholder */
+static Value
+f_pg_get_userbyid(ExecState *es, const Value *args, int nargs)
+{
+	const char *name = args[0].u.i == BOOTSTRAP_SUPERUSERID ? MyUserName
+		: args[0].u.i == ROLE_PG_DATABASE_OWNER ? "pg_database_owner"
+		: psprintf("unknown (OID=%lld)", (long long) args[0].u.i);
+
+	return typio_string(NAMEOID, name, strlen(name));
+}
+
+static Value
+f_pg_encoding_to_char(ExecState *es, const Value *args, int nargs)
+{
+	const char *name = args[0].u.i == PG_UTF8_ENCODING ? "UTF8" : "";
+
+	return typio_string(NAMEOID, name, strlen(name));
+}
+
+/* f_format_type -- not strict: a NULL typmod is "no modifier", a NULL type gives NULL */
+static Value
+f_format_type(ExecState *es, const Value *args, int nargs)
+{
+	if (args[0].isnull)
+		return typio_null(TEXTOID);
+	Oid			type = (Oid) args[0].u.i;
+	char	   *name = typio_lookup(type) ? typio_format_type_typmod(type, args[1].isnull ? -1 : (int32_t) args[1].u.i)
+		: pstrdup("???");
+
+	return text_value(name);
+}
+
+/* f_pg_get_expr -- pg_node_tree holds an expression as its SQL text already */
+static Value
+f_pg_get_expr(ExecState *es, const Value *args, int nargs)
+{
+	return typio_string(TEXTOID, args[0].u.s.data, args[0].u.s.len);
+}
+
+/* f_pg_size_pretty -- PostgreSQL's units and rounding (half up, one spare bit) */
+static Value
+f_pg_size_pretty(ExecState *es, const Value *args, int nargs)
+{
+	static const char *const units[] = {"kB", "MB", "GB", "TB", "PB"};
+	const int64_t limit = 10 * 1024,
+				limit2 = limit * 2 - 1;
+	int64_t		size = args[0].u.i;
+
+	if ((size < 0 ? -size : size) < limit)
+		return text_value(psprintf("%lld bytes", (long long) size));
+	size >>= 9;
+	for (size_t u = 0;; u++)
+	{
+		if ((size < 0 ? -size : size) < limit2 || u == sizeof(units) / sizeof(units[0]) - 1)
+			return text_value(psprintf("%lld %s", (long long) ((size + (size < 0 ? -1 : 1)) / 2), units[u]));
+		size >>= 10;
+	}
+}
+
+/*
+ * f_zero_size -- pg_table_size, pg_database_size, ...: the rows live in the object
+ * store and a table has no size of its own in the cache; 0 rather than a guess
+ */
+static Value
+f_zero_size(ExecState *es, const Value *args, int nargs)
+{
+	return typio_int(INT8OID, 0);
+}
+
+static Value
+f_true(ExecState *es, const Value *args, int nargs)
+{
+	return typio_bool(true);
+}
+
+/* f_tablespace_location -- the built-in tablespaces are in the data directory: '' */
+static Value
+f_tablespace_location(ExecState *es, const Value *args, int nargs)
+{
+	return text_value("");
+}
+
+/* f_no_definition -- pg_get_triggerdef and the like: there are no such objects */
+static Value
+f_no_definition(ExecState *es, const Value *args, int nargs)
+{
+	return typio_null(TEXTOID);
+}
+
+#define BUILTIN(name, nargs, argtypes, rettype, strict, fn) \
+	{name, nargs, argtypes, rettype, strict, false, fn, NULL, NULL, {NULL, NULL}}
+#define SETOF(name, nargs, argtypes, rettype, fn) \
+	{name, nargs, argtypes, rettype, true, true, fn, NULL, NULL, {NULL, NULL}}
+#define LOOKUP(name, nargs, argtypes, catalog, column, key1, key2) \
+	{name, nargs, argtypes, TEXTOID, true, false, NULL, catalog, column, {key1, key2}}
+#define ARGS(...) {__VA_ARGS__}
+
 static const FuncDesc builtins[] = {
-	{"version", 0, {0}, TEXTOID, true, false, f_version},
-	{"pg_sleep", 1, {FLOAT8OID}, VOIDOID, true, false, f_pg_sleep},
-	{"current_setting", 1, {TEXTOID}, TEXTOID, true, false, f_current_setting},
-	{"current_setting", 2, {TEXTOID, BOOLOID}, TEXTOID, true, false, f_current_setting},
-	{"set_config", 3, {TEXTOID, TEXTOID, BOOLOID}, TEXTOID, false, false, f_set_config},
-	{"current_user", 0, {0}, NAMEOID, true, false, f_current_user},
-	{"session_user", 0, {0}, NAMEOID, true, false, f_current_user},
-	{"current_database", 0, {0}, NAMEOID, true, false, f_current_database},
-	{"current_schema", 0, {0}, NAMEOID, true, false, f_current_schema},
-	{"now", 0, {0}, TIMESTAMPTZOID, true, false, f_now},
-	{"transaction_timestamp", 0, {0}, TIMESTAMPTZOID, true, false, f_now},
-	{"statement_timestamp", 0, {0}, TIMESTAMPTZOID, true, false, f_now},
-	{"clock_timestamp", 0, {0}, TIMESTAMPTZOID, true, false, f_clock_timestamp},
-	{"localtimestamp", 0, {0}, TIMESTAMPOID, true, false, f_localtimestamp},
-	{"localtime", 0, {0}, TIMEOID, true, false, f_localtime},
-	{"current_date", 0, {0}, DATEOID, true, false, f_current_date},
-	{"pg_backend_pid", 0, {0}, INT4OID, true, false, f_pg_backend_pid},
-	{"pg_is_in_recovery", 0, {0}, BOOLOID, true, false, f_false},
-	{"length", 1, {TEXTOID}, INT4OID, true, false, f_length},
-	{"lower", 1, {TEXTOID}, TEXTOID, true, false, f_lower},
-	{"upper", 1, {TEXTOID}, TEXTOID, true, false, f_upper},
-	/* set-returning: the executor iterates, fn is never called */
-	{"generate_series", 2, {INT4OID, INT4OID}, INT4OID, true, true, NULL},
-	{"generate_series", 3, {INT4OID, INT4OID, INT4OID}, INT4OID, true, true, NULL},
-	{"generate_series", 2, {INT8OID, INT8OID}, INT8OID, true, true, NULL},
-	{"generate_series", 3, {INT8OID, INT8OID, INT8OID}, INT8OID, true, true, NULL},
+	BUILTIN("version", 0, {0}, TEXTOID, true, f_version),
+	BUILTIN("pg_sleep", 1, {FLOAT8OID}, VOIDOID, true, f_pg_sleep),
+	BUILTIN("current_setting", 1, {TEXTOID}, TEXTOID, true, f_current_setting),
+	BUILTIN("current_setting", 2, ARGS(TEXTOID, BOOLOID), TEXTOID, true, f_current_setting),
+	BUILTIN("set_config", 3, ARGS(TEXTOID, TEXTOID, BOOLOID), TEXTOID, false, f_set_config),
+	BUILTIN("current_user", 0, {0}, NAMEOID, true, f_current_user),
+	BUILTIN("session_user", 0, {0}, NAMEOID, true, f_current_user),
+	BUILTIN("current_database", 0, {0}, NAMEOID, true, f_current_database),
+	BUILTIN("current_schema", 0, {0}, NAMEOID, true, f_current_schema),
+	BUILTIN("now", 0, {0}, TIMESTAMPTZOID, true, f_now),
+	BUILTIN("transaction_timestamp", 0, {0}, TIMESTAMPTZOID, true, f_now),
+	BUILTIN("statement_timestamp", 0, {0}, TIMESTAMPTZOID, true, f_now),
+	BUILTIN("clock_timestamp", 0, {0}, TIMESTAMPTZOID, true, f_clock_timestamp),
+	BUILTIN("localtimestamp", 0, {0}, TIMESTAMPOID, true, f_localtimestamp),
+	BUILTIN("localtime", 0, {0}, TIMEOID, true, f_localtime),
+	BUILTIN("current_date", 0, {0}, DATEOID, true, f_current_date),
+	BUILTIN("pg_backend_pid", 0, {0}, INT4OID, true, f_pg_backend_pid),
+	BUILTIN("pg_is_in_recovery", 0, {0}, BOOLOID, true, f_false),
+	BUILTIN("length", 1, {TEXTOID}, INT4OID, true, f_length),
+	BUILTIN("lower", 1, {TEXTOID}, TEXTOID, true, f_lower),
+	BUILTIN("upper", 1, {TEXTOID}, TEXTOID, true, f_upper),
+	BUILTIN("array_to_string", 2, ARGS(ANYARRAYOID, TEXTOID), TEXTOID, true, f_array_to_string),
+	BUILTIN("array_upper", 2, ARGS(ANYARRAYOID, INT4OID), INT4OID, true, f_array_upper),
+	/* the catalog as psql's describe commands read it */
+	BUILTIN("pg_get_userbyid", 1, {OIDOID}, NAMEOID, true, f_pg_get_userbyid),
+	BUILTIN("pg_encoding_to_char", 1, {INT4OID}, NAMEOID, true, f_pg_encoding_to_char),
+	BUILTIN("format_type", 2, ARGS(OIDOID, INT4OID), TEXTOID, false, f_format_type),
+	BUILTIN("pg_get_expr", 2, ARGS(PGNODETREEOID, OIDOID), TEXTOID, true, f_pg_get_expr),
+	BUILTIN("pg_get_expr", 3, ARGS(PGNODETREEOID, OIDOID, BOOLOID), TEXTOID, true, f_pg_get_expr),
+	BUILTIN("pg_size_pretty", 1, {INT8OID}, TEXTOID, true, f_pg_size_pretty),
+	BUILTIN("pg_table_size", 1, {REGCLASSOID}, INT8OID, true, f_zero_size),
+	BUILTIN("pg_relation_size", 1, {REGCLASSOID}, INT8OID, true, f_zero_size),
+	BUILTIN("pg_total_relation_size", 1, {REGCLASSOID}, INT8OID, true, f_zero_size),
+	BUILTIN("pg_database_size", 1, {NAMEOID}, INT8OID, true, f_zero_size),
+	BUILTIN("pg_tablespace_size", 1, {OIDOID}, INT8OID, true, f_zero_size),
+	BUILTIN("pg_table_is_visible", 1, {OIDOID}, BOOLOID, true, f_true),	/* all in pg_catalog or public */
+	BUILTIN("pg_relation_is_publishable", 1, {REGCLASSOID}, BOOLOID, true, f_true),
+	BUILTIN("has_database_privilege", 2, ARGS(NAMEOID, TEXTOID), BOOLOID, true, f_true),
+	BUILTIN("pg_has_role", 2, ARGS(NAMEOID, TEXTOID), BOOLOID, true, f_true),
+	BUILTIN("pg_get_triggerdef", 2, ARGS(OIDOID, BOOLOID), TEXTOID, true, f_no_definition),
+	BUILTIN("pg_get_statisticsobjdef_columns", 1, {OIDOID}, TEXTOID, true, f_no_definition),
+	BUILTIN("pg_get_viewdef", 2, ARGS(OIDOID, BOOLOID), TEXTOID, true, f_no_definition),
+	BUILTIN("pg_get_function_result", 1, {OIDOID}, TEXTOID, true, f_no_definition),
+	BUILTIN("pg_get_function_arguments", 1, {OIDOID}, TEXTOID, true, f_no_definition),
+	BUILTIN("pg_get_function_sqlbody", 1, {OIDOID}, TEXTOID, true, f_no_definition),
+	BUILTIN("pg_function_is_visible", 1, {OIDOID}, BOOLOID, true, f_true),
+	BUILTIN("pg_tablespace_location", 1, {OIDOID}, TEXTOID, true, f_tablespace_location),
+	LOOKUP("pg_get_constraintdef", 1, {OIDOID}, "pg_constraint", "_rl_condef", "oid", NULL),
+	LOOKUP("pg_get_constraintdef", 2, ARGS(OIDOID, BOOLOID), "pg_constraint", "_rl_condef", "oid", NULL),
+	LOOKUP("pg_get_indexdef", 1, {OIDOID}, "pg_class", "_rl_indexdef", "oid", NULL),
+	LOOKUP("pg_get_indexdef", 3, ARGS(OIDOID, INT4OID, BOOLOID), "index_definition", "definition", "indexrelid",
+		   "colno"),
+	LOOKUP("obj_description", 2, ARGS(OIDOID, NAMEOID), "pg_description", "description", "objoid",
+		   "_rl_classname"),
+	LOOKUP("col_description", 2, ARGS(OIDOID, INT4OID), "pg_description", "description", "objoid",
+		   "objsubid"),
+	LOOKUP("shobj_description", 2, ARGS(OIDOID, NAMEOID), "pg_shdescription", "description", "objoid",
+		   "_rl_classname"),
+	/* set-returning; the executor iterates generate_series in a query without tables itself */
+	SETOF("generate_series", 2, ARGS(INT4OID, INT4OID), INT4OID, f_generate_series),
+	SETOF("generate_series", 3, ARGS(INT4OID, INT4OID, INT4OID), INT4OID, f_generate_series),
+	SETOF("generate_series", 2, ARGS(INT8OID, INT8OID), INT8OID, f_generate_series),
+	SETOF("generate_series", 3, ARGS(INT8OID, INT8OID, INT8OID), INT8OID, f_generate_series),
+	SETOF("unnest", 1, {ANYARRAYOID}, ANYELEMENTOID, f_unnest),
+	SETOF("pg_partition_ancestors", 1, {REGCLASSOID}, REGCLASSOID, f_pg_partition_ancestors),
 };
+
+bool
+FunctionNeedsCache(const char *name)
+{
+	for (size_t i = 0; i < sizeof(builtins) / sizeof(builtins[0]); i++)
+		if (strcmp(builtins[i].name, name) == 0 &&
+			(builtins[i].catalog != NULL || (builtins[i].returns_set && builtins[i].fn != f_generate_series)))
+			return true;
+	return false;
+}
 
 /* arg_cost -- 0 exact, 1 implicit widening, -1 impossible */
 static int
 arg_cost(Oid given, Oid wanted)
 {
-	if (given == wanted)
+	const TypeInfo *given_type = typio_lookup(given);
+
+	if (given == wanted || (wanted == ANYARRAYOID && given_type && given_type->category == TYPCATEGORY_ARRAY))
 		return 0;
+	if (typio_is_oid(given) && typio_is_oid(wanted))
+		return 1;				/* oid and the reg* types are binary-compatible */
 	if (given == UNKNOWNOID)
-		return 1;
+		return wanted == ANYARRAYOID ? -1 : 1;
 	const TypeInfo *g = typio_lookup(given),
 			   *w = typio_lookup(wanted);
 

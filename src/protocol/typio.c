@@ -40,31 +40,51 @@
 #define NBASE				10000
 
 static const TypeInfo types[] = {
-	{BOOLOID, "bool", "boolean", 1, TYPCATEGORY_BOOLEAN, 0},
-	{BYTEAOID, "bytea", "bytea", -1, TYPCATEGORY_USER, 0},
-	{NAMEOID, "name", "name", NAMEDATALEN, TYPCATEGORY_STRING, 0},
-	{INT8OID, "int8", "bigint", 8, TYPCATEGORY_NUMERIC, 3},
-	{INT2OID, "int2", "smallint", 2, TYPCATEGORY_NUMERIC, 1},
-	{INT4OID, "int4", "integer", 4, TYPCATEGORY_NUMERIC, 2},
-	{TEXTOID, "text", "text", -1, TYPCATEGORY_STRING, 0},
-	{OIDOID, "oid", "oid", 4, TYPCATEGORY_NUMERIC, 3},
-	{JSONOID, "json", "json", -1, TYPCATEGORY_USER, 0},
-	{FLOAT4OID, "float4", "real", 4, TYPCATEGORY_NUMERIC, 5},
-	{FLOAT8OID, "float8", "double precision", 8, TYPCATEGORY_NUMERIC, 6},
-	{UNKNOWNOID, "unknown", "unknown", -2, TYPCATEGORY_PSEUDO, 0},
-	{BPCHAROID, "bpchar", "character", -1, TYPCATEGORY_STRING, 0},
-	{VARCHAROID, "varchar", "character varying", -1, TYPCATEGORY_STRING, 0},
-	{DATEOID, "date", "date", 4, TYPCATEGORY_DATETIME, 0},
-	{TIMEOID, "time", "time without time zone", 8, TYPCATEGORY_DATETIME, 0},
-	{TIMESTAMPOID, "timestamp", "timestamp without time zone", 8, TYPCATEGORY_DATETIME, 0},
-	{TIMESTAMPTZOID, "timestamptz", "timestamp with time zone", 8, TYPCATEGORY_DATETIME, 0},
-	{INTERVALOID, "interval", "interval", 16, TYPCATEGORY_TIMESPAN, 0},
-	{NUMERICOID, "numeric", "numeric", -1, TYPCATEGORY_NUMERIC, 4},
-	{VOIDOID, "void", "void", 4, TYPCATEGORY_PSEUDO, 0},
-	{UUIDOID, "uuid", "uuid", 16, TYPCATEGORY_USER, 0},
-	{JSONBOID, "jsonb", "jsonb", -1, TYPCATEGORY_USER, 0},
-	{TIDOID, "tid", "tid", 6, TYPCATEGORY_USER, 0},
+	{BOOLOID, "bool", "boolean", 1, TYPCATEGORY_BOOLEAN, 0, 0},
+	{BYTEAOID, "bytea", "bytea", -1, TYPCATEGORY_USER, 0, 0},
+	{NAMEOID, "name", "name", NAMEDATALEN, TYPCATEGORY_STRING, 0, 0},
+	{INT8OID, "int8", "bigint", 8, TYPCATEGORY_NUMERIC, 3, 0},
+	{INT2OID, "int2", "smallint", 2, TYPCATEGORY_NUMERIC, 1, 0},
+	{INT4OID, "int4", "integer", 4, TYPCATEGORY_NUMERIC, 2, 0},
+	{TEXTOID, "text", "text", -1, TYPCATEGORY_STRING, 0, 0},
+	{OIDOID, "oid", "oid", 4, TYPCATEGORY_NUMERIC, 3, 0},
+	{JSONOID, "json", "json", -1, TYPCATEGORY_USER, 0, 0},
+	{FLOAT4OID, "float4", "real", 4, TYPCATEGORY_NUMERIC, 5, 0},
+	{FLOAT8OID, "float8", "double precision", 8, TYPCATEGORY_NUMERIC, 6, 0},
+	{UNKNOWNOID, "unknown", "unknown", -2, TYPCATEGORY_PSEUDO, 0, 0},
+	{BPCHAROID, "bpchar", "character", -1, TYPCATEGORY_STRING, 0, 0},
+	{VARCHAROID, "varchar", "character varying", -1, TYPCATEGORY_STRING, 0, 0},
+	{DATEOID, "date", "date", 4, TYPCATEGORY_DATETIME, 0, 0},
+	{TIMEOID, "time", "time without time zone", 8, TYPCATEGORY_DATETIME, 0, 0},
+	{TIMESTAMPOID, "timestamp", "timestamp without time zone", 8, TYPCATEGORY_DATETIME, 0, 0},
+	{TIMESTAMPTZOID, "timestamptz", "timestamp with time zone", 8, TYPCATEGORY_DATETIME, 0, 0},
+	{INTERVALOID, "interval", "interval", 16, TYPCATEGORY_TIMESPAN, 0, 0},
+	{NUMERICOID, "numeric", "numeric", -1, TYPCATEGORY_NUMERIC, 4, 0},
+	{VOIDOID, "void", "void", 4, TYPCATEGORY_PSEUDO, 0, 0},
+	{UUIDOID, "uuid", "uuid", 16, TYPCATEGORY_USER, 0, 0},
+	{JSONBOID, "jsonb", "jsonb", -1, TYPCATEGORY_USER, 0, 0},
+	{TIDOID, "tid", "tid", 6, TYPCATEGORY_USER, 0, 0},
+	{PGNODETREEOID, "pg_node_tree", "pg_node_tree", -1, TYPCATEGORY_STRING, 0, 0},
+	{ACLITEMOID, "aclitem", "aclitem", 16, TYPCATEGORY_USER, 0, 0},
+	/* the reg* types are OIDs: they compare and convert as oid does */
+	{REGCLASSOID, "regclass", "regclass", 4, TYPCATEGORY_NUMERIC, 3, 0},
+	{REGTYPEOID, "regtype", "regtype", 4, TYPCATEGORY_NUMERIC, 3, 0},
+	{REGNAMESPACEOID, "regnamespace", "regnamespace", 4, TYPCATEGORY_NUMERIC, 3, 0},
+	{BOOLARRAYOID, "_bool", "boolean[]", -1, TYPCATEGORY_ARRAY, 0, BOOLOID},
+	{NAMEARRAYOID, "_name", "name[]", -1, TYPCATEGORY_ARRAY, 0, NAMEOID},
+	{INT2ARRAYOID, "_int2", "smallint[]", -1, TYPCATEGORY_ARRAY, 0, INT2OID},
+	{INT4ARRAYOID, "_int4", "integer[]", -1, TYPCATEGORY_ARRAY, 0, INT4OID},
+	{TEXTARRAYOID, "_text", "text[]", -1, TYPCATEGORY_ARRAY, 0, TEXTOID},
+	{VARCHARARRAYOID, "_varchar", "character varying[]", -1, TYPCATEGORY_ARRAY, 0, VARCHAROID},
+	{INT8ARRAYOID, "_int8", "bigint[]", -1, TYPCATEGORY_ARRAY, 0, INT8OID},
+	{FLOAT8ARRAYOID, "_float8", "double precision[]", -1, TYPCATEGORY_ARRAY, 0, FLOAT8OID},
+	{OIDARRAYOID, "_oid", "oid[]", -1, TYPCATEGORY_ARRAY, 0, OIDOID},
+	{ACLITEMARRAYOID, "_aclitem", "aclitem[]", -1, TYPCATEGORY_ARRAY, 0, ACLITEMOID},
+	{ANYARRAYOID, "anyarray", "anyarray", -1, TYPCATEGORY_PSEUDO, 0, 0},
+	{ANYELEMENTOID, "anyelement", "anyelement", 4, TYPCATEGORY_PSEUDO, 0, 0},
 };
+
+TypioRegHooks typio_reg_hooks;
 
 /* SQL spellings that are not a pg_type name */
 static const struct
@@ -109,6 +129,40 @@ typio_format_type(Oid type)
 	const TypeInfo *t = typio_lookup(type);
 
 	return t ? t->sql_name : psprintf("type %u", type);
+}
+
+bool
+typio_is_oid(Oid type)
+{
+	return type == OIDOID || type == REGCLASSOID || type == REGTYPEOID || type == REGNAMESPACEOID;
+}
+
+Oid
+typio_array_type(Oid elem)
+{
+	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+		if (types[i].elem == elem && types[i].category == TYPCATEGORY_ARRAY)
+			return types[i].oid;
+	return InvalidOid;
+}
+
+char *
+typio_format_type_typmod(Oid type, int32_t typmod)
+{
+	const char *name = typio_format_type(type);
+
+	if (typmod < 4)
+		return pstrdup(name);
+	switch (type)
+	{
+		case NUMERICOID:
+			return psprintf("%s(%d,%d)", name, (typmod - 4) >> 16, (typmod - 4) & 0xffff);
+		case VARCHAROID:
+		case BPCHAROID:
+			return psprintf("%s(%d)", name, typmod - 4);
+		default:
+			return pstrdup(name);
+	}
 }
 
 Value
@@ -1347,6 +1401,195 @@ json_in(Oid type, const char *str)
 	return typio_string(type, str, strlen(str));
 }
 
+/* ---------- arrays (one dimension) and the reg* types ---------- */
+
+static void
+malformed_array(const char *text, const char *detail)
+{
+	ereport(ERROR,
+			errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+			errmsg("malformed array literal: \"%s\"", text),
+			errdetail("%s", detail));
+}
+
+ArrayElements
+typio_array_parse(const char *text)
+{
+	ArrayElements elems = {0, palloc(sizeof(char *))};
+	const char *p = text;
+	RlBuf		item;
+
+	while (isspace((unsigned char) *p))
+		p++;
+	if (*p != '{')
+		malformed_array(text, "Array value must start with \"{\" or dimension information.");
+	p++;
+	while (isspace((unsigned char) *p))
+		p++;
+	if (*p == '}')
+		p++;
+	else
+		for (;;)
+		{
+			bool		quoted = false,
+						any_quoted = false;
+			size_t		trimmed = 0;
+
+			rlbuf_init_in(&item, CurrentMemoryContext);
+			while (isspace((unsigned char) *p))
+				p++;
+			if (*p == '{')
+				ereport(ERROR,
+						errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+						errmsg("multidimensional arrays are not supported yet"));
+			for (; *p && (quoted || (*p != ',' && *p != '}')); p++)
+			{
+				if (*p == '"')
+				{
+					quoted = !quoted;
+					any_quoted = true;
+					trimmed = item.len;
+					continue;
+				}
+				if (*p == '\\' && p[1])
+					p++;
+				else if (!quoted && isspace((unsigned char) *p))
+				{
+					rlbuf_append(&item, p, 1);
+					continue;
+				}
+				rlbuf_append(&item, p, 1);
+				trimmed = item.len;
+			}
+			if (*p == '\0' || quoted)
+				malformed_array(text, "Unexpected end of input.");
+			elems.items = repalloc(elems.items, sizeof(char *) * (size_t) (elems.n + 1));
+			item.len = trimmed;
+			elems.items[elems.n++] = !any_quoted && strcasecmp(rlbuf_cstr(&item), "NULL") == 0
+				? NULL : pstrdup(rlbuf_cstr(&item));
+			rlbuf_free(&item);
+			if (*p++ == '}')
+				break;
+		}
+	while (isspace((unsigned char) *p))
+		p++;
+	if (*p != '\0')
+		malformed_array(text, "Junk after closing right brace.");
+	return elems;
+}
+
+/* element_needs_quotes -- PostgreSQL's array_out quotes these */
+static bool
+element_needs_quotes(const char *s)
+{
+	if (*s == '\0' || strcasecmp(s, "NULL") == 0)
+		return true;
+	for (; *s; s++)
+		if (strchr("{},\"\\", *s) || isspace((unsigned char) *s))
+			return true;
+	return false;
+}
+
+Value
+typio_array_build(Oid array_type, const ArrayElements *elems)
+{
+	RlBuf		b;
+
+	rlbuf_init_in(&b, CurrentMemoryContext);
+	rlbuf_append_str(&b, "{");
+	for (int i = 0; i < elems->n; i++)
+	{
+		const char *s = elems->items[i];
+
+		if (i)
+			rlbuf_append_str(&b, ",");
+		if (s == NULL)
+			rlbuf_append_str(&b, "NULL");
+		else if (!element_needs_quotes(s))
+			rlbuf_append_str(&b, s);
+		else
+		{
+			rlbuf_append_str(&b, "\"");
+			for (; *s; s++)
+			{
+				if (*s == '"' || *s == '\\')
+					rlbuf_append_str(&b, "\\");
+				rlbuf_append(&b, s, 1);
+			}
+			rlbuf_append_str(&b, "\"");
+		}
+	}
+	rlbuf_append_str(&b, "}");
+	Value		v = typio_string(array_type, rlbuf_cstr(&b), b.len);
+
+	rlbuf_free(&b);
+	return v;
+}
+
+/* array_in -- parse, check every element against its type, and keep the canonical text */
+static Value
+array_in(Oid type, const char *str)
+{
+	ArrayElements elems = typio_array_parse(str);
+	Oid			elem = typio_lookup(type)->elem;
+
+	for (int i = 0; i < elems.n; i++)
+		if (elems.items[i] != NULL)
+		{
+			Value		v = typio_input(elem, elems.items[i], -1);
+
+			elems.items[i] = typio_output(&v, NULL);
+		}
+	return typio_array_build(type, &elems);
+}
+
+/* array_send -- PostgreSQL's binary array: header, one dimension (lower bound 1), elements */
+static void
+array_send(PqMsgBuilder *msg, const Value *v)
+{
+	ArrayElements elems = typio_array_parse(v->u.s.data);
+	Oid			elem = typio_lookup(v->type)->elem;
+	bool		has_null = false;
+
+	for (int i = 0; i < elems.n; i++)
+		has_null |= elems.items[i] == NULL;
+	pq_sendint32(msg, elems.n > 0 ? 1 : 0);
+	pq_sendint32(msg, has_null ? 1 : 0);
+	pq_sendint32(msg, elem);
+	if (elems.n > 0)
+	{
+		pq_sendint32(msg, (uint32_t) elems.n);
+		pq_sendint32(msg, 1);
+	}
+	for (int i = 0; i < elems.n; i++)
+	{
+		if (elems.items[i] == NULL)
+		{
+			pq_sendint32(msg, (uint32_t) -1);
+			continue;
+		}
+		Value		e = typio_input(elem, elems.items[i], -1);
+		size_t		len_at = pq_sendint32_placeholder(msg);
+		size_t		start = msg->buf->len;
+
+		typio_send(msg, &e);
+		pq_patchint32(msg, len_at, (uint32_t) (msg->buf->len - start));
+	}
+}
+
+/* reg_in -- a reg* value: an OID in digits, or a name the backend looks up */
+static Value
+reg_in(Oid type, const char *str)
+{
+	if (*str >= '0' && *str <= '9')
+		return typio_int(type, int_in(OIDOID, str).u.i);
+	if (typio_reg_hooks.input == NULL)
+		ereport(ERROR,
+				errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				errmsg("%s input by name is not supported here", typio_format_type(type)));
+	return typio_int(type, typio_reg_hooks.input(type, str));
+}
+
 Value
 typio_input(Oid type, const char *str, int32_t typmod)
 {
@@ -1359,6 +1602,10 @@ typio_input(Oid type, const char *str, int32_t typmod)
 		case INT8OID:
 		case OIDOID:
 			return int_in(type, str);
+		case REGCLASSOID:
+		case REGTYPEOID:
+		case REGNAMESPACEOID:
+			return reg_in(type, str);
 		case FLOAT4OID:
 		case FLOAT8OID:
 			return float_in(type, str);
@@ -1395,6 +1642,8 @@ typio_input(Oid type, const char *str, int32_t typmod)
 		case JSONBOID:
 			return json_in(type, str);
 		default:
+			if (typio_lookup(type) != NULL && typio_lookup(type)->category == TYPCATEGORY_ARRAY)
+				return array_in(type, str);
 			return typio_string(type, str, strlen(str));
 	}
 }
@@ -1417,6 +1666,19 @@ typio_output(const Value *v, size_t *len)
 		case OIDOID:
 			rlbuf_printf(&out, "%lld", (long long) v->u.i);
 			break;
+		case REGCLASSOID:
+		case REGTYPEOID:
+		case REGNAMESPACEOID:
+			{
+				char	   *name = v->u.i != 0 && typio_reg_hooks.output ?
+					typio_reg_hooks.output(v->type, (Oid) v->u.i) : NULL;
+
+				if (name)
+					rlbuf_append_str(&out, name);
+				else
+					rlbuf_printf(&out, v->u.i == 0 ? "-" : "%lld", (long long) v->u.i);
+				break;
+			}
 		case FLOAT4OID:
 		case FLOAT8OID:
 			result = float_out(v->u.f, v->type == FLOAT4OID);
@@ -1491,6 +1753,9 @@ typio_receive(Oid type, const uint8_t *data, size_t len)
 			expect_len(type, len, 4);
 			return typio_int(type, (int32_t) rl_load_u32be(data));
 		case OIDOID:
+		case REGCLASSOID:
+		case REGTYPEOID:
+		case REGNAMESPACEOID:
 			expect_len(type, len, 4);
 			return typio_int(type, rl_load_u32be(data));
 		case INT8OID:
@@ -1539,6 +1804,10 @@ typio_receive(Oid type, const uint8_t *data, size_t len)
 		case VOIDOID:
 			return typio_null(type);
 		default:
+			if (typio_lookup(type) != NULL && typio_lookup(type)->category == TYPCATEGORY_ARRAY)
+				ereport(ERROR,
+						errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+						errmsg("binary input of arrays is not supported yet"));
 			return typio_string(type, (const char *) data, len);
 	}
 }
@@ -1556,6 +1825,9 @@ typio_send(PqMsgBuilder *msg, const Value *v)
 			break;
 		case INT4OID:
 		case OIDOID:
+		case REGCLASSOID:
+		case REGTYPEOID:
+		case REGNAMESPACEOID:
 		case DATEOID:
 			pq_sendint32(msg, (uint32_t) v->u.i);
 			break;
@@ -1604,7 +1876,10 @@ typio_send(PqMsgBuilder *msg, const Value *v)
 		case VOIDOID:
 			break;
 		default:
-			pq_sendbytes(msg, v->u.s.data, v->u.s.len);
+			if (typio_lookup(v->type) != NULL && typio_lookup(v->type)->category == TYPCATEGORY_ARRAY)
+				array_send(msg, v);
+			else
+				pq_sendbytes(msg, v->u.s.data, v->u.s.len);
 			break;
 	}
 }
