@@ -182,9 +182,33 @@ parse_guarded(const char *query_string)
 	return result;
 }
 
-ParsedQuery *
-ParseQuery(const char *query_string)
+/*
+ * The serialised parse trees of the last few statements by text: clients send the
+ * same text again and again (DuckLake's snapshot query at every commit, BEGIN,
+ * COMMIT), and libpg_query's parse and protobuf packing of it is a third of what a
+ * small statement costs. Only trees that parsed and passed the depth check are kept.
+ */
+#define PARSE_CACHE_SIZE 16
+#define PARSE_CACHE_MAX_TEXT 4096
+static struct
 {
+	char	   *text;
+	uint8_t    *tree;
+	size_t		len;
+}			parse_cache[PARSE_CACHE_SIZE];
+static int	parse_cache_next;
+
+/* parsed_tree -- the serialised parse tree of query_string (cached: do not free), or ERROR */
+static const uint8_t *
+parsed_tree(const char *query_string, size_t *len)
+{
+	for (int i = 0; i < PARSE_CACHE_SIZE; i++)
+		if (parse_cache[i].text && strcmp(parse_cache[i].text, query_string) == 0)
+		{
+			*len = parse_cache[i].len;
+			return parse_cache[i].tree;
+		}
+
 	PgQueryProtobufParseResult result = parse_guarded(query_string);
 
 	if (result.error != NULL)
@@ -207,12 +231,33 @@ ParseQuery(const char *query_string)
 				errhint("The statement nests expressions or subqueries more than %d levels deep.",
 						MAX_PARSE_TREE_DEPTH / 2));
 	}
-	ProtobufCAllocator allocator = {.alloc = pb_alloc, .free = pb_free};
-	PgQuery__ParseResult *tree =
-		pg_query__parse_result__unpack(&allocator, result.parse_tree.len,
-									   (const uint8_t *) result.parse_tree.data);
 
+	/* keep it: texts too long to repeat verbatim go to the slot of the next one */
+	int			slot = parse_cache_next;
+
+	free(parse_cache[slot].text);
+	free(parse_cache[slot].tree);
+	parse_cache[slot].len = result.parse_tree.len;
+	parse_cache[slot].tree = malloc(result.parse_tree.len ? result.parse_tree.len : 1);
+	parse_cache[slot].text = strlen(query_string) <= PARSE_CACHE_MAX_TEXT ? strdup(query_string) : NULL;
+	if (parse_cache[slot].tree == NULL)
+		elog(ERROR, "out of memory");
+	memcpy(parse_cache[slot].tree, result.parse_tree.data, result.parse_tree.len);
 	pg_query_free_protobuf_parse_result(result);
+	if (parse_cache[slot].text)
+		parse_cache_next = (slot + 1) % PARSE_CACHE_SIZE;
+	*len = parse_cache[slot].len;
+	return parse_cache[slot].tree;
+}
+
+ParsedQuery *
+ParseQuery(const char *query_string)
+{
+	size_t		len;
+	const uint8_t *data = parsed_tree(query_string, &len);
+	ProtobufCAllocator allocator = {.alloc = pb_alloc, .free = pb_free};
+	PgQuery__ParseResult *tree = pg_query__parse_result__unpack(&allocator, len, data);
+
 	if (tree == NULL)
 		elog(ERROR, "could not decode the parse tree");
 

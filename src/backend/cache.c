@@ -66,11 +66,12 @@ static bool callback_failed;	/* an ERROR (already reported) inside a SQLite call
 static sqlite3_stmt *active_stmt;	/* CacheExecute's, evicted if an ERROR cuts it short */
 
 /*
- * CacheExecute's prepared statements by SQL text, so that a statement run again
- * (every row of a COPY FROM, DuckLake's scans of the same table) is not compiled
- * again; SQLite prepares a statement anew by itself when the schema changed.
+ * Prepared statements by SQL text, so that a statement run again (every row of
+ * a COPY FROM, DuckLake's scans of the same table, the lookups of relations and
+ * columns behind every analysis) is not compiled again; SQLite prepares a
+ * statement anew by itself when the schema changed.
  */
-#define STATEMENT_CACHE_SIZE 32
+#define STATEMENT_CACHE_SIZE 64
 static struct
 {
 	char	   *sql;
@@ -158,16 +159,6 @@ exec_quietly(const char *sql)
 	sqlite3_exec(cache_db, sql, NULL, NULL, NULL);
 }
 
-static sqlite3_stmt *
-prepare(const char *sql)
-{
-	sqlite3_stmt *stmt = NULL;
-	int			rc = sqlite3_prepare_v2(cache_db, sql, -1, &stmt, NULL);
-
-	if (rc != SQLITE_OK)
-		sqlite_error(sqlite3_extended_errcode(cache_db), "prepare a statement");
-	return stmt;
-}
 
 /*
  * cached_statement -- a prepared statement for sql, reset: from the cache, or made
@@ -739,11 +730,11 @@ CacheLookupText(const char *sql, const Value *param)
 
 	if (cache_db == NULL)
 		return NULL;
-	stmt = prepare(sql);
+	stmt = cached_statement(sql);
 	to_sqlite(&(SqliteSink) {.stmt = stmt, .index = 1}, param);
 	if (sqlite3_step(stmt) == SQLITE_ROW && sqlite3_column_type(stmt, 0) != SQLITE_NULL)
 		result = pstrdup((const char *) sqlite3_column_text(stmt, 0));
-	sqlite3_finalize(stmt);
+	release_statement(stmt, false);
 	return result;
 }
 
@@ -787,11 +778,11 @@ CacheOpen(const char *path)
 static uint64_t
 read_seq(void)
 {
-	sqlite3_stmt *stmt = prepare("SELECT value FROM " CACHE_META_TABLE " WHERE name = 'commit_seq'");
+	sqlite3_stmt *stmt = cached_statement("SELECT value FROM " CACHE_META_TABLE " WHERE name = 'commit_seq'");
 	int			rc = sqlite3_step(stmt);
 	uint64_t	seq = rc == SQLITE_ROW ? (uint64_t) sqlite3_column_int64(stmt, 0) : 0;
 
-	sqlite3_finalize(stmt);
+	release_statement(stmt, false);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 		sqlite_error(rc, "read the commit sequence");
 	return seq;
@@ -811,16 +802,15 @@ take_snapshot(void)
 	snapshot_seq = seq;
 }
 
-/* name_found -- whether query (with ?1 = name) returns a row; false if it fails */
+/* name_found -- whether query (with ?1 = name) returns a row */
 static bool
 name_found(const char *query, const char *name)
 {
-	sqlite3_stmt *stmt = NULL;
-	bool		found = sqlite3_prepare_v2(cache_db, query, -1, &stmt, NULL) == SQLITE_OK &&
-		sqlite3_bind_text(stmt, 1, name, -1, SQLITE_TRANSIENT) == SQLITE_OK &&
+	sqlite3_stmt *stmt = cached_statement(query);
+	bool		found = sqlite3_bind_text(stmt, 1, name, -1, SQLITE_TRANSIENT) == SQLITE_OK &&
 		sqlite3_step(stmt) == SQLITE_ROW;
 
-	sqlite3_finalize(stmt);
+	release_statement(stmt, false);
 	return found;
 }
 
@@ -834,7 +824,7 @@ CacheTempRelationExists(const char *name)
 static CacheRelation *
 load_relation(const char *schema, const char *name)
 {
-	sqlite3_stmt *stmt = prepare("SELECT name, type FROM pragma_table_info(?1, ?2) ORDER BY cid");
+	sqlite3_stmt *stmt = cached_statement("SELECT name, type FROM pragma_table_info(?1, ?2) ORDER BY cid");
 	CacheRelation *rel = palloc0(sizeof(CacheRelation));
 	int			cap = 8;
 
@@ -856,7 +846,7 @@ load_relation(const char *schema, const char *name)
 		c->name = pstrdup(col);
 		c->type = decl_type((const char *) sqlite3_column_text(stmt, 1), &c->typmod);
 	}
-	sqlite3_finalize(stmt);
+	release_statement(stmt, false);
 	return rel;
 }
 
