@@ -294,6 +294,8 @@ CacheRelation *InformationSchemaLookup(const char *name);
 /* The reg* types' text forms: typio_reg_hooks (syscat.c). */
 char	   *SystemRegOutput(Oid type, Oid value);
 Oid			SystemRegInput(Oid type, const char *name);
+/* SystemRegInput's lookup without the error: InvalidOid when there is no such object */
+Oid			SystemRegLookup(Oid type, const char *name);
 /* The first column of the first row of a query with one parameter ?1 as text, or NULL. */
 char	   *CacheLookupText(const char *sql, const Value *param);
 /* Whether a temporary table of that name exists. */

@@ -292,6 +292,33 @@ f_pg_get_userbyid(ExecState *es, const Value *args, int nargs)
 	return typio_string(NAMEOID, name, strlen(name));
 }
 
+/* to_reg -- to_regclass, to_regtype, to_regnamespace: the object named, or NULL if there is none */
+static Value
+to_reg(Oid type, const Value *name)
+{
+	Oid			found = SystemRegLookup(type, name->u.s.data);
+
+	return found == InvalidOid ? typio_null(type) : typio_int(type, found);
+}
+
+static Value
+f_to_regclass(ExecState *es, const Value *args, int nargs)
+{
+	return to_reg(REGCLASSOID, &args[0]);
+}
+
+static Value
+f_to_regtype(ExecState *es, const Value *args, int nargs)
+{
+	return to_reg(REGTYPEOID, &args[0]);
+}
+
+static Value
+f_to_regnamespace(ExecState *es, const Value *args, int nargs)
+{
+	return to_reg(REGNAMESPACEOID, &args[0]);
+}
+
 static Value
 f_pg_encoding_to_char(ExecState *es, const Value *args, int nargs)
 {
@@ -404,6 +431,9 @@ static const FuncDesc builtins[] = {
 	BUILTIN("array_upper", 2, ARGS(ANYARRAYOID, INT4OID), INT4OID, true, f_array_upper),
 	/* the catalog as psql's describe commands read it */
 	BUILTIN("pg_get_userbyid", 1, {OIDOID}, NAMEOID, true, f_pg_get_userbyid),
+	BUILTIN("to_regclass", 1, {TEXTOID}, REGCLASSOID, true, f_to_regclass),
+	BUILTIN("to_regtype", 1, {TEXTOID}, REGTYPEOID, true, f_to_regtype),
+	BUILTIN("to_regnamespace", 1, {TEXTOID}, REGNAMESPACEOID, true, f_to_regnamespace),
 	BUILTIN("pg_encoding_to_char", 1, {INT4OID}, NAMEOID, true, f_pg_encoding_to_char),
 	BUILTIN("format_type", 2, ARGS(OIDOID, INT4OID), TEXTOID, false, f_format_type),
 	BUILTIN("pg_get_expr", 2, ARGS(PGNODETREEOID, OIDOID), TEXTOID, true, f_pg_get_expr),

@@ -680,7 +680,7 @@ SystemRegOutput(Oid type, Oid value)
 }
 
 Oid
-SystemRegInput(Oid type, const char *name)
+SystemRegLookup(Oid type, const char *name)
 {
 	const char *dot = strchr(name, '.');
 	const char *bare = type == REGCLASSOID && dot &&
@@ -693,12 +693,20 @@ SystemRegInput(Oid type, const char *name)
 								   SystemRelationLookup(type == REGCLASSOID ? "pg_class" : "pg_namespace")->sql),
 						  &key);
 
-	if (found == NULL)
+	return found ? (Oid) strtoul(found, NULL, 10) : InvalidOid;
+}
+
+Oid
+SystemRegInput(Oid type, const char *name)
+{
+	Oid			found = SystemRegLookup(type, name);
+
+	if (found == InvalidOid)
 		ereport(ERROR,
 				errcode(type == REGCLASSOID ? ERRCODE_UNDEFINED_TABLE
 						: type == REGTYPEOID ? ERRCODE_UNDEFINED_OBJECT : ERRCODE_INVALID_SCHEMA_NAME),
 				errmsg(type == REGCLASSOID ? "relation \"%s\" does not exist"
 					   : type == REGTYPEOID ? "type \"%s\" does not exist" : "schema \"%s\" does not exist",
 					   name));
-	return (Oid) strtoul(found, NULL, 10);
+	return found;
 }

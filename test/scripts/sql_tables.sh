@@ -68,6 +68,8 @@ expect "full join using" "1|1|1
 3|3|" "$(q -c "select id, a.id, b.id from (select 1 as id union all select 3) a full join (select 1 as id union all select 2) b using (id) order by id")"
 expect "using column missing" "ERROR:  42703: column \"nope\" specified in USING clause does not exist in left table" \
 	"$(q -c "select * from items a join items b using (nope)")"
+expect "to_reg*" "t|items|integer|public|t" \
+	"$(q -c "select to_regclass('duckdb_secrets') is null, to_regclass('items'), to_regtype('int4'), to_regnamespace('public'), to_regnamespace('nope') is null")"
 expect "scalar subquery" "ERROR:  21000: more than one row returned by a subquery used as an expression
 2" "$(q -c "select (select id from items)" -c "select (select max(id) from items where id < 3)")"
 expect "union" "1
