@@ -242,8 +242,12 @@ AnalyzedStmt *AnalyzeStatement(const RawStatement *raw, const char *query_string
 
 typedef struct ExecState ExecState;
 
-/* Start running stmt with params (one Value per parameter, already typed). */
-ExecState  *ExecutorStart(AnalyzedStmt *stmt, const Value *params);
+/*
+ * Start running stmt with params (one Value per parameter, already typed);
+ * to_completion: the caller reads every row before anything else runs (a read
+ * over the cache then streams instead of collecting its rows first).
+ */
+ExecState  *ExecutorStart(AnalyzedStmt *stmt, const Value *params, bool to_completion);
 /* COPY FROM: insert the rows (stmt->ncolumns Values each); returns how many. */
 int64_t		ExecutorInsertRows(AnalyzedStmt *stmt, const Value *rows, int64_t nrows);
 /* The next row (ncolumns Values valid until the next call), or false at the end. */
@@ -326,5 +330,17 @@ void		CacheRememberTempTable(const char *name, bool on_commit_drop);
  */
 int64_t		CacheExecute(const SqlStatement *stmt, const Value *params, int ncolumns,
 						 const ResultColumn *columns, Value **rows, int64_t *nrows);
+
+/*
+ * A read run row by row instead, so that a large result (DuckDB's scan of a
+ * table's data files) never sits in the backend's memory whole: Open returns NULL
+ * when it cannot (inside a capture of the message's writes, whose end would cut
+ * it short: collect with CacheExecute then); Next fills row in the current memory
+ * context and returns false at the end, when the cursor is gone. A cursor must be
+ * read to its end within the statement; an ERROR in between closes it.
+ */
+typedef struct CacheCursor CacheCursor;
+CacheCursor *CacheCursorOpen(const SqlStatement *stmt, const Value *params);
+bool		CacheCursorNext(CacheCursor *cursor, int ncolumns, const ResultColumn *columns, Value *row);
 
 #endif

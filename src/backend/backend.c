@@ -477,7 +477,7 @@ static uint64_t
 run_copy_out(AnalyzedStmt *stmt, const Value *params)
 {
 	AnalyzedStmt *query = stmt->copy_query;
-	ExecState  *es = ExecutorStart(query, params);
+	ExecState  *es = ExecutorStart(query, params, true);
 	const char **names = palloc(sizeof(char *) * (size_t) (query->ncolumns + 1));
 	PqMsgBuilder msg;
 	Value	   *row;
@@ -534,7 +534,7 @@ run_portal(AnalyzedStmt *stmt, ExecState **esp, const Value *params,
 		return true;
 	}
 	if (*esp == NULL)
-		*esp = ExecutorStart(stmt, params);
+		*esp = ExecutorStart(stmt, params, max_rows <= 0);
 	if (stmt->kind == STMT_UTILITY)
 	{
 		EndCommand(ExecutorCommandTag(*esp, 0));

@@ -1149,15 +1149,11 @@ CacheCommitTransaction(void)
 				errmsg("%s", result.message));
 }
 
-int64_t
-CacheExecute(const SqlStatement *s, const Value *params, int ncolumns,
-			 const ResultColumn *columns, Value **rows, int64_t *nrows)
+/* bound_statement -- s prepared with its values bound: CacheExecute's and a cursor's */
+static sqlite3_stmt *
+bound_statement(const SqlStatement *s, const Value *params)
 {
-	sqlite3_stmt *stmt = active_stmt = cached_statement(s->sql);
-	int64_t		n = 0,
-				cap = 16;
-	Value	   *out = ncolumns > 0 ? palloc(sizeof(Value) * (size_t) (cap * ncolumns)) : NULL;
-	int			rc;
+	sqlite3_stmt *stmt = cached_statement(s->sql);
 
 	for (int i = 0; i < s->nbinds; i++)
 	{
@@ -1176,20 +1172,26 @@ CacheExecute(const SqlStatement *s, const Value *params, int ncolumns,
 			sqlite3_bind_pointer(stmt, i + 1, (void *) e, "rl_expr", NULL);
 	}
 	callback_failed = false;
-	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW)
+	return stmt;
+}
+
+/*
+ * step_row -- the statement's next row into row (ncolumns values, in the current
+ * memory context); false at its end, when the statement is released. An ERROR
+ * leaves it to CacheAbortStatement, as active_stmt.
+ */
+static bool
+step_row(sqlite3_stmt *stmt, int ncolumns, const ResultColumn *columns, Value *row)
+{
+	int			rc = sqlite3_step(stmt);
+
+	if (rc == SQLITE_ROW)
 	{
 		CHECK_FOR_INTERRUPTS();
-		if (ncolumns == 0)
-			continue;
-		if (n == cap)
-			out = repalloc(out, sizeof(Value) * (size_t) ((cap *= 2) * ncolumns));
 		for (int c = 0; c < ncolumns; c++)
-			out[n * ncolumns + c] = from_sqlite(sqlite3_column_value(stmt, c), columns[c].type,
-												columns[c].typmod);
-		n++;
+			row[c] = from_sqlite(sqlite3_column_value(stmt, c), columns[c].type, columns[c].typmod);
+		return true;
 	}
-	int64_t		changes = sqlite3_changes64(cache_db);
-
 	active_stmt = NULL;
 	if (rc != SQLITE_DONE)
 	{
@@ -1198,9 +1200,46 @@ CacheExecute(const SqlStatement *s, const Value *params, int ncolumns,
 		sqlite_error(rc, "run a statement");
 	}
 	release_statement(stmt, false);
+	return false;
+}
+
+int64_t
+CacheExecute(const SqlStatement *s, const Value *params, int ncolumns,
+			 const ResultColumn *columns, Value **rows, int64_t *nrows)
+{
+	sqlite3_stmt *stmt = active_stmt = bound_statement(s, params);
+	int64_t		n = 0,
+				cap = 16;
+	Value	   *out = palloc(sizeof(Value) * (size_t) (cap * (ncolumns ? ncolumns : 1)));
+
+	for (;;)
+	{
+		if (n == cap)
+			out = repalloc(out, sizeof(Value) * (size_t) ((cap *= 2) * (ncolumns ? ncolumns : 1)));
+		if (!step_row(stmt, ncolumns, columns, &out[n * ncolumns]))
+			break;
+		n += ncolumns > 0;
+	}
+
+	int64_t		changes = sqlite3_changes64(cache_db);
+
 	if (rows)
 		*rows = out;
 	if (nrows)
 		*nrows = n;
 	return changes;
+}
+
+CacheCursor *
+CacheCursorOpen(const SqlStatement *s, const Value *params)
+{
+	if (capture != NULL || in_temp_txn || active_stmt != NULL)
+		return NULL;
+	return (CacheCursor *) (active_stmt = bound_statement(s, params));
+}
+
+bool
+CacheCursorNext(CacheCursor *cursor, int ncolumns, const ResultColumn *columns, Value *row)
+{
+	return step_row((sqlite3_stmt *) cursor, ncolumns, columns, row);
 }

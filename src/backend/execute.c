@@ -53,6 +53,8 @@ struct ExecState
 	int			show_index;
 	Value	   *cache_rows;		/* a statement over the cache: its rows */
 	int64_t		cache_nrows;
+	bool		to_completion;	/* ExecutorStart's: a read may stream */
+	CacheCursor *cursor;		/* the streaming read, until its end */
 	int64_t		cache_next;
 };
 
@@ -849,6 +851,9 @@ run_on_cache(ExecState *es)
 	{
 		bool		last = i == stmt->nsql - 1;
 
+		if (last && stmt->kind == STMT_ROWS && stmt->target == CACHE_READ && es->to_completion &&
+			(es->cursor = CacheCursorOpen(&stmt->sql[i], es->params)) != NULL)
+			break;
 		changes = CacheExecute(&stmt->sql[i], es->params, last && stmt->kind == STMT_ROWS ? stmt->ncolumns : 0,
 							   stmt->columns, &es->cache_rows, &es->cache_nrows);
 	}
@@ -987,12 +992,13 @@ ExecutorInsertRows(AnalyzedStmt *stmt, const Value *rows, int64_t nrows)
 }
 
 ExecState *
-ExecutorStart(AnalyzedStmt *stmt, const Value *params)
+ExecutorStart(AnalyzedStmt *stmt, const Value *params, bool to_completion)
 {
 	ExecState  *es = palloc0(sizeof(ExecState));
 
 	es->stmt = stmt;
 	es->params = params;
+	es->to_completion = to_completion;
 	es->row_context = AllocSetContextCreate(CurrentMemoryContext, "ExecutorRow");
 	es->row = palloc0(sizeof(Value) * (size_t) (stmt->ncolumns ? stmt->ncolumns : 1));
 	es->limit = -1;
@@ -1081,7 +1087,13 @@ ExecutorNext(ExecState *es, Value **row)
 	MemoryContext old = MemoryContextSwitchTo(es->row_context);
 	bool		found = false;
 
-	if (stmt->nsql > 0)
+	if (es->cursor)
+	{
+		found = CacheCursorNext(es->cursor, stmt->ncolumns, stmt->columns, es->row);
+		if (!found)
+			es->cursor = NULL;
+	}
+	else if (stmt->nsql > 0)
 	{
 		found = es->cache_next < es->cache_nrows;
 		if (found)
