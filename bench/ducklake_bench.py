@@ -209,6 +209,12 @@ class Report:
     def __init__(self):
         self.rows: list[dict] = []
         self.notes: dict = {}
+        self.samples: dict = {}  # latency distributions for plot_ducklake.py, in the JSON only
+
+    def keep_samples(self, name: str, wins) -> None:
+        """The latencies (ms) of RockLake's and PostgreSQL's windows, for the plots."""
+        self.samples[name] = {srv: [x * 1000 for x in w.latencies]
+                              for srv, w in zip(("rocklake", "postgres"), wins)}
 
     def phase(self, title: str) -> None:
         print(f"\n== {title}", flush=True)
@@ -273,6 +279,7 @@ def p1(args, rl, pg, rep):
         rep.row("P1", f"{kind}: commits/s", cps[0], cps[1], "1/s", ">= 1.5x", cps[0] / cps[1] >= 1.5)
         rep.row("P1", f"{kind}: commit p50", pct(wins[0].latencies, .5) * 1000, pct(wins[1].latencies, .5) * 1000, "ms")
         rep.row("P1", f"{kind}: commit p95", pct(wins[0].latencies, .95) * 1000, pct(wins[1].latencies, .95) * 1000, "ms")
+        rep.keep_samples(f"P1 {kind} commit latency", wins)
         share_rows(rep, "P1", kind, wins[0], wins[1], n)
     for con in cons:
         con.close()
@@ -394,6 +401,7 @@ def p3(args, rl, pg, rep):
     rep.row("P3", "throughput, commits/s", tput[0], tput[1], "1/s", ">= 1x", tput[0] >= tput[1])
     rep.row("P3", "commit p50", pct(wins[0].latencies, .5) * 1000, pct(wins[1].latencies, .5) * 1000, "ms")
     rep.row("P3", "commit p95", p95[0], p95[1], "ms", "<= PG", p95[0] <= p95[1])
+    rep.keep_samples(f"P3 {w} writers commit latency", wins)
     rep.row("P3", "failed commits (DuckLake gave up)", fails[0], fails[1], "", ratio=None)
     for i, srv in enumerate((rl, pg)):
         if errors[i]:
@@ -713,7 +721,8 @@ def main():
             rl_s3.stop()
     rep.note("whole run (s)", round(time.perf_counter() - t_start, 1))
     if args.json:
-        args.json.write_text(json.dumps({"rows": rep.rows, "notes": rep.notes}, indent=1, default=str))
+        args.json.write_text(json.dumps({"rows": rep.rows, "notes": rep.notes, "samples": rep.samples},
+                                        indent=1, default=str))
 
 
 if __name__ == "__main__":
