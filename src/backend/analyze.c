@@ -3006,6 +3006,9 @@ analyze_create_table(ParseState *ps, PgQuery__CreateStmt *cs, AnalyzedStmt *stmt
 					{
 						Expr	   *e = coerce_expr(ps, transform_expr(ps, con->raw_expr), type, typmod, true);
 
+						/* a constant of another type (bigint DEFAULT 5): its value, cast now */
+						if (e != NULL && e->kind == EXPR_CAST && e->args[0]->kind == EXPR_CONST)
+							e = make_const(ExecCastValue(&e->args[0]->constval, type, typmod), e->location);
 						if (e == NULL || e->kind != EXPR_CONST)
 							not_supported(ps, "DEFAULT expressions other than constants", con->location);
 						def = sqlite_literal(&e->constval);
