@@ -102,6 +102,15 @@ RlStatus	catalog_cache_begin(CatalogCache *cache);
 RlStatus	catalog_cache_apply(CatalogCache *cache, const void *changeset, size_t len,
 								LsmBatch *batch, CacheConflict *conflict);
 RlStatus	catalog_cache_commit(CatalogCache *cache, uint64_t seq);
+
+/*
+ * The table old_name renamed to new_name and, with new_sql, made again from that
+ * CREATE statement (the columns both have keep their values, the others take their
+ * defaults): the writer's half of a changed rl_relation row, and the backend's when
+ * it re-applies one.
+ */
+RlStatus	cache_rebuild_table(sqlite3 *db, const char *old_name, const char *new_name,
+								const char *new_sql);
 void		catalog_cache_abort(CatalogCache *cache);
 
 /*
@@ -123,6 +132,8 @@ typedef struct CacheCapture CacheCapture;
 void		cache_wait_when_busy(sqlite3 *db);
 
 RlStatus	cache_capture_begin(sqlite3 *db, CacheCapture **out);
+/* While paused, what runs is not captured (re-applying what is captured already). */
+void		cache_capture_pause(CacheCapture *capture, bool paused);
 RlStatus	cache_capture_end(CacheCapture *capture, RlBuf *changeset);
 
 #endif

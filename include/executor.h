@@ -227,6 +227,7 @@ typedef struct AnalyzedStmt
 	bool		missing_ok;		/* DROP DATABASE IF EXISTS */
 	const char *notice;			/* IF [NOT] EXISTS: the NOTICE instead of running ... */
 	const char *notice_code;	/* ... and its SQLSTATE */
+	const char *alter_table;	/* ALTER TABLE of a table of the catalog: its name */
 	const char *temp_table;		/* CREATE TEMP TABLE: its name ... */
 	bool		on_commit_drop; /* ... and whether COMMIT drops it */
 } AnalyzedStmt;
@@ -317,6 +318,18 @@ bool		CacheTempRelationExists(const char *name);
 void		CacheStatementBegin(CacheTarget target);
 void		CacheStatementEnd(void);
 void		CacheMessageEnd(void);
+
+/*
+ * Around ALTER TABLE of a catalog table: Begin sets the cache up as the transaction
+ * sees it without capturing (the statement's SQLite ALTERs are not rows); End
+ * records the table's new CREATE statement in rl_relation, which is what carries the
+ * change, and adds that to the transaction's changeset. A later capture rebuilds the
+ * table from it before it re-applies the transaction's rows.
+ */
+void		CacheAlterTableBegin(void);
+void		CacheAlterTableEnd(const char *table);
+/* Whether the transaction has changed rows of table so far. */
+bool		CacheTransactionChanged(const char *table);
 void		CacheAbortStatement(void);
 /* End the transaction: Commit sends its changeset to the writer (may ERROR). */
 void		CacheCommitTransaction(void);

@@ -2910,6 +2910,52 @@ add_key(ParseState *ps, PgQuery__Constraint *con, const char *colname, const cha
 	rlbuf_printf(constraints, ", CONSTRAINT %s UNIQUE %s", quote_ident(conname), keys);
 }
 
+/*
+ * column_definition -- a column's SQLite definition (name, declared type, NOT NULL,
+ * DEFAULT constant) for CREATE TABLE and ALTER TABLE ... ADD COLUMN; not_null: a key
+ * makes it so
+ */
+static char *
+column_definition(ParseState *ps, PgQuery__ColumnDef *cd, bool not_null)
+{
+	int32_t		typmod;
+	Oid			type = type_from_typename(ps, cd->type_name, &typmod);
+	char	   *def = NULL;
+
+	not_null |= cd->is_not_null;
+	for (size_t k = 0; k < cd->n_constraints; k++)
+	{
+		PgQuery__Constraint *con = cd->constraints[k]->constraint;
+
+		switch (con->contype)
+		{
+			case PG_QUERY__CONSTR_TYPE__CONSTR_NOTNULL:
+				not_null = true;
+				break;
+			case PG_QUERY__CONSTR_TYPE__CONSTR_NULL:
+			case PG_QUERY__CONSTR_TYPE__CONSTR_PRIMARY:
+			case PG_QUERY__CONSTR_TYPE__CONSTR_UNIQUE:
+				break;
+			case PG_QUERY__CONSTR_TYPE__CONSTR_DEFAULT:
+				{
+					Expr	   *e = coerce_expr(ps, transform_expr(ps, con->raw_expr), type, typmod, true);
+
+					/* a constant of another type (bigint DEFAULT 5): its value, cast now */
+					if (e != NULL && e->kind == EXPR_CAST && e->args[0]->kind == EXPR_CONST)
+						e = make_const(ExecCastValue(&e->args[0]->constval, type, typmod), e->location);
+					if (e == NULL || e->kind != EXPR_CONST)
+						not_supported(ps, "DEFAULT expressions other than constants", con->location);
+					def = sqlite_literal(&e->constval);
+					break;
+				}
+			default:
+				not_supported(ps, "this column constraint", con->location);
+		}
+	}
+	return psprintf("%s %s%s%s%s", quote_ident(cd->colname), declared_type(type, typmod),
+					not_null ? " NOT NULL" : "", def ? " DEFAULT " : "", def ? def : "");
+}
+
 static void
 analyze_create_table(ParseState *ps, PgQuery__CreateStmt *cs, AnalyzedStmt *stmt)
 {
@@ -2978,10 +3024,6 @@ analyze_create_table(ParseState *ps, PgQuery__CreateStmt *cs, AnalyzedStmt *stmt
 		if (cs->table_elts[i]->node_case != PG_QUERY__NODE__NODE_COLUMN_DEF)
 			continue;
 		PgQuery__ColumnDef *cd = cs->table_elts[i]->column_def;
-		int32_t		typmod;
-		Oid			type = type_from_typename(ps, cd->type_name, &typmod);
-		bool		not_null = notnull[i] || cd->is_not_null;
-		char	   *def = NULL;
 
 		for (size_t k = i + 1; k < cs->n_table_elts; k++)
 			if (cs->table_elts[k]->node_case == PG_QUERY__NODE__NODE_COLUMN_DEF &&
@@ -2989,37 +3031,7 @@ analyze_create_table(ParseState *ps, PgQuery__CreateStmt *cs, AnalyzedStmt *stmt
 				ereport(ERROR,
 						errcode(ERRCODE_DUPLICATE_COLUMN),
 						errmsg("column \"%s\" specified more than once", cd->colname));
-		for (size_t k = 0; k < cd->n_constraints; k++)
-		{
-			PgQuery__Constraint *con = cd->constraints[k]->constraint;
-
-			switch (con->contype)
-			{
-				case PG_QUERY__CONSTR_TYPE__CONSTR_NOTNULL:
-					not_null = true;
-					break;
-				case PG_QUERY__CONSTR_TYPE__CONSTR_NULL:
-				case PG_QUERY__CONSTR_TYPE__CONSTR_PRIMARY:
-				case PG_QUERY__CONSTR_TYPE__CONSTR_UNIQUE:
-					break;
-				case PG_QUERY__CONSTR_TYPE__CONSTR_DEFAULT:
-					{
-						Expr	   *e = coerce_expr(ps, transform_expr(ps, con->raw_expr), type, typmod, true);
-
-						/* a constant of another type (bigint DEFAULT 5): its value, cast now */
-						if (e != NULL && e->kind == EXPR_CAST && e->args[0]->kind == EXPR_CONST)
-							e = make_const(ExecCastValue(&e->args[0]->constval, type, typmod), e->location);
-						if (e == NULL || e->kind != EXPR_CONST)
-							not_supported(ps, "DEFAULT expressions other than constants", con->location);
-						def = sqlite_literal(&e->constval);
-						break;
-					}
-				default:
-					not_supported(ps, "this column constraint", con->location);
-			}
-		}
-		rlbuf_printf(&sql, ", %s %s%s%s%s", quote_ident(cd->colname), declared_type(type, typmod),
-					 not_null ? " NOT NULL" : "", def ? " DEFAULT " : "", def ? def : "");
+		rlbuf_printf(&sql, ", %s", column_definition(ps, cd, notnull[i]));
 	}
 	rlbuf_printf(&sql, "%s)", rlbuf_cstr(&constraints));
 	rlbuf_free(&constraints);
@@ -3038,6 +3050,102 @@ analyze_create_table(ParseState *ps, PgQuery__CreateStmt *cs, AnalyzedStmt *stmt
 	}
 	add_sql(ps, stmt, rlbuf_cstr(&sql));
 	rlbuf_free(&sql);
+}
+
+/* has_column -- whether rel has a column of that name */
+static bool
+has_column(const CacheRelation *rel, const char *name)
+{
+	for (int i = 0; i < rel->ncolumns; i++)
+		if (strcmp(rel->columns[i].name, name) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * analyze_alter_table -- ALTER TABLE name ADD COLUMN / DROP COLUMN, each action one
+ * SQLite ALTER TABLE; the executor runs them outside the capture of changes and then
+ * records the table's new CREATE statement in rl_relation (CacheAlterTableEnd), which
+ * is what carries the change to the writer. A column is dropped only while the
+ * transaction has not changed the table's rows: they would not fit it any more.
+ */
+static void
+analyze_alter_table(ParseState *ps, PgQuery__AlterTableStmt *as, AnalyzedStmt *stmt)
+{
+	PgQuery__RangeVar *rv = as->relation;
+	const char *schema = is_set(rv->schemaname) ? rv->schemaname : NULL;
+	CacheRelation *rel = CacheLookupRelation(schema, rv->relname);
+
+	stmt->kind = STMT_UTILITY;
+	stmt->utility = UTIL_CACHE;
+	stmt->command_tag = "ALTER TABLE";
+	stmt->target = CACHE_WRITE_MAIN;
+	if (as->objtype != PG_QUERY__OBJECT_TYPE__OBJECT_TABLE)
+		not_supported(ps, "ALTER of anything but a table", rv->location);
+	if (rel == NULL && as->missing_ok)
+	{
+		stmt->notice = psprintf("relation \"%s\" does not exist, skipping", rv->relname);
+		stmt->notice_code = ERRCODE_SUCCESSFUL_COMPLETION;
+		return;
+	}
+	if (rel == NULL)
+		lookup_relation(ps, rv);	/* its error */
+	check_writable(ps, rel, rv->location);
+	for (size_t i = 0; i < as->n_cmds; i++)
+	{
+		PgQuery__AlterTableCmd *cmd = as->cmds[i]->alter_table_cmd;
+		const char *action = NULL;
+
+		if (cmd->subtype == PG_QUERY__ALTER_TABLE_TYPE__AT_AddColumn)
+		{
+			PgQuery__ColumnDef *cd = cmd->def->column_def;
+
+			for (size_t k = 0; k < cd->n_constraints; k++)
+				if (cd->constraints[k]->constraint->contype == PG_QUERY__CONSTR_TYPE__CONSTR_PRIMARY ||
+					cd->constraints[k]->constraint->contype == PG_QUERY__CONSTR_TYPE__CONSTR_UNIQUE)
+					not_supported(ps, "ADD COLUMN with a key", cd->location);
+			if (has_column(rel, cd->colname))
+			{
+				if (!cmd->missing_ok)
+					ereport(ERROR,
+							errcode(ERRCODE_DUPLICATE_COLUMN),
+							errmsg("column \"%s\" of relation \"%s\" already exists", cd->colname, rel->name));
+				stmt->notice = psprintf("column \"%s\" of relation \"%s\" already exists, skipping",
+										cd->colname, rel->name);
+				stmt->notice_code = ERRCODE_DUPLICATE_COLUMN;
+				continue;
+			}
+			action = psprintf("ADD COLUMN %s", column_definition(ps, cd, false));
+		}
+		else if (cmd->subtype == PG_QUERY__ALTER_TABLE_TYPE__AT_DropColumn)
+		{
+			if (!has_column(rel, cmd->name))
+			{
+				if (!cmd->missing_ok)
+					ereport(ERROR,
+							errcode(ERRCODE_UNDEFINED_COLUMN),
+							errmsg("column \"%s\" of relation \"%s\" does not exist", cmd->name, rel->name));
+				stmt->notice = psprintf("column \"%s\" of relation \"%s\" does not exist, skipping",
+										cmd->name, rel->name);
+				stmt->notice_code = ERRCODE_SUCCESSFUL_COMPLETION;
+				continue;
+			}
+			if (!rel->temp && CacheTransactionChanged(rel->name))
+				not_supported(ps, "DROP COLUMN of a table whose rows the transaction changed", rv->location);
+			action = psprintf("DROP COLUMN %s", quote_ident(cmd->name));
+		}
+		else
+			not_supported(ps, "this ALTER TABLE action", rv->location);
+		add_sql(ps, stmt, psprintf("ALTER TABLE %s.%s %s", rel->temp ? "temp" : "main",
+								   quote_ident(rel->name), action));
+	}
+	if (stmt->nsql == 0)
+		return;					/* only IF [NOT] EXISTS that skipped: the NOTICE */
+	stmt->notice = NULL;
+	if (rel->temp)
+		stmt->target = CACHE_WRITE_TEMP;
+	else
+		stmt->alter_table = rel->name;
 }
 
 static void
@@ -3166,6 +3274,7 @@ statement_uses_cache(Node *node)
 		case PG_QUERY__NODE__NODE_DELETE_STMT:
 		case PG_QUERY__NODE__NODE_CREATE_STMT:
 		case PG_QUERY__NODE__NODE_DROP_STMT:
+		case PG_QUERY__NODE__NODE_ALTER_TABLE_STMT:
 			return true;
 		case PG_QUERY__NODE__NODE_COPY_STMT:
 			return node->copy_stmt->relation != NULL ||
@@ -3397,7 +3506,6 @@ unsupported_statement(ParseState *ps, Node *node)
 	}			names[] = {
 		{PG_QUERY__NODE__NODE_MERGE_STMT, "MERGE"},
 		{PG_QUERY__NODE__NODE_CREATE_TABLE_AS_STMT, "CREATE TABLE AS"},
-		{PG_QUERY__NODE__NODE_ALTER_TABLE_STMT, "ALTER TABLE"},
 		{PG_QUERY__NODE__NODE_INDEX_STMT, "CREATE INDEX"},
 		{PG_QUERY__NODE__NODE_VIEW_STMT, "CREATE VIEW"},
 		{PG_QUERY__NODE__NODE_CREATE_SEQ_STMT, "CREATE SEQUENCE"},
@@ -3519,6 +3627,9 @@ AnalyzeStatement(const RawStatement *raw, const char *query_string,
 			break;
 		case PG_QUERY__NODE__NODE_CREATE_STMT:
 			analyze_create_table(&ps, node->create_stmt, stmt);
+			break;
+		case PG_QUERY__NODE__NODE_ALTER_TABLE_STMT:
+			analyze_alter_table(&ps, node->alter_table_stmt, stmt);
 			break;
 		case PG_QUERY__NODE__NODE_CREATE_SCHEMA_STMT:
 			analyze_create_schema(&ps, node->create_schema_stmt, stmt);

@@ -59,6 +59,7 @@ static bool in_read_txn;		/* a SQLite transaction holds the snapshot */
 static bool in_temp_txn;		/* a statement on temporary tables runs in its own */
 static CacheCapture *capture;	/* open from a message's first statement over the cache to its end */
 static bool capture_wrote;		/* a statement in it wrote the catalog */
+static bool capture_paused;		/* what runs is not captured (CacheAlterTableBegin) */
 static RlBuf changeset;			/* the transaction's writes so far */
 static TempTable *temp_tables;	/* created by this transaction (malloc'd) */
 static WriterConn *writer_conn;
@@ -890,6 +891,41 @@ abort_on_conflict(void *arg, int reason, sqlite3_changeset_iter *it)
 }
 
 /*
+ * rebuild_altered -- a changed rl_relation row of the changeset being re-applied
+ * (ALTER TABLE): its table made again from the new CREATE statement before the rows
+ * are, which fit it (a row from before ADD COLUMN takes the default); not captured
+ */
+static void
+rebuild_altered(sqlite3_changeset_iter *it)
+{
+	sqlite3_value *relid = NULL,
+			   *name = NULL,
+			   *sql = NULL;
+	sqlite3_stmt *stmt = cached_statement("SELECT relname FROM main." CACHE_RELATION_TABLE " WHERE relid = ?1");
+	char	   *old_name = NULL;
+
+	sqlite3changeset_old(it, 0, &relid);
+	sqlite3changeset_new(it, 1, &name);
+	sqlite3changeset_new(it, 2, &sql);
+	sqlite3_bind_int64(stmt, 1, sqlite3_value_int64(relid));
+	if (sqlite3_step(stmt) == SQLITE_ROW)
+		old_name = pstrdup((const char *) sqlite3_column_text(stmt, 0));
+	release_statement(stmt, false);
+	if (old_name == NULL)
+		return;
+	bool		was_paused = capture_paused;
+
+	cache_capture_pause(capture, capture_paused = true);
+	RlStatus	rc = cache_rebuild_table(cache_db, old_name,
+										 name ? (const char *) sqlite3_value_text(name) : old_name,
+										 sql ? (const char *) sqlite3_value_text(sql) : NULL);
+
+	cache_capture_pause(capture, capture_paused = was_paused);
+	if (rc != RL_OK)
+		sqlite_error(sqlite3_extended_errcode(cache_db), "rebuild an altered table");
+}
+
+/*
  * replay_changeset -- re-apply the transaction's writes inside the capture
  *
  * DDL is rows of rl_relation: the tables those rows create are created first,
@@ -916,6 +952,8 @@ replay_changeset(void)
 			continue;
 		if (op == SQLITE_INSERT && sqlite3changeset_new(it, 2, &v) == SQLITE_OK && v)
 			sqlite3_exec(cache_db, (const char *) sqlite3_value_text(v), NULL, NULL, NULL);
+		else if (op == SQLITE_UPDATE)
+			rebuild_altered(it);
 		else if (op == SQLITE_DELETE && sqlite3changeset_old(it, 1, &v) == SQLITE_OK && v)
 		{
 			char	   *sql = sqlite3_mprintf("DROP TABLE IF EXISTS main.\"%w\";", sqlite3_value_text(v));
@@ -961,6 +999,7 @@ close_capture(void)
 	RlBuf		captured;
 
 	capture = NULL;
+	capture_paused = false;
 	rlbuf_init_in(&captured, CurrentMemoryContext);
 	RlStatus	rc = cache_capture_end(c, &captured);
 
@@ -972,6 +1011,19 @@ close_capture(void)
 	rlbuf_free(&captured);
 	if (rc != RL_OK)
 		elog(ERROR, "could not take the statement's changes");
+}
+
+/* open_capture -- a capture on the transaction's state: its changes so far re-applied */
+static void
+open_capture(bool paused)
+{
+	end_read_txn();
+	if (cache_capture_begin(cache_db, &capture) != RL_OK)
+		sqlite_error(sqlite3_extended_errcode(cache_db), "start capturing changes");
+	cache_capture_pause(capture, capture_paused = paused);
+	take_snapshot();
+	if (changeset.len > 0)
+		replay_changeset();
 }
 
 void
@@ -1008,13 +1060,8 @@ CacheStatementBegin(CacheTarget target)
 		}
 		return;
 	}
-	end_read_txn();
-	if (cache_capture_begin(cache_db, &capture) != RL_OK)
-		sqlite_error(sqlite3_extended_errcode(cache_db), "start capturing changes");
+	open_capture(false);
 	capture_wrote = target == CACHE_WRITE_MAIN;
-	take_snapshot();
-	if (changeset.len > 0)
-		replay_changeset();
 }
 
 void
@@ -1034,6 +1081,73 @@ CacheMessageEnd(void)
 }
 
 void
+CacheAlterTableBegin(void)
+{
+	if (cache_db == NULL)
+		ereport(ERROR,
+				errcode(ERRCODE_IO_ERROR),
+				errmsg("the catalog cache is not available"));
+	close_capture();
+	open_capture(true);
+}
+
+void
+CacheAlterTableEnd(const char *table)
+{
+	sqlite3_stmt *stmt;
+	RlBuf		recorded;
+	int			n = 0;
+	void	   *combined = NULL;
+
+	cache_capture_pause(capture, capture_paused = false);
+	stmt = cached_statement("UPDATE main." CACHE_RELATION_TABLE " SET sql = (SELECT sql FROM main.sqlite_master"
+							" WHERE type = 'table' AND name = ?1) WHERE relname = ?1");
+	sqlite3_bind_text(stmt, 1, table, -1, SQLITE_TRANSIENT);
+	int			rc = sqlite3_step(stmt);
+
+	release_statement(stmt, rc != SQLITE_DONE);
+	if (rc != SQLITE_DONE)
+		sqlite_error(sqlite3_extended_errcode(cache_db), "record the altered table");
+
+	/* what this capture holds is that row alone: the transaction's earlier changes were not captured */
+	CacheCapture *c = capture;
+
+	capture = NULL;
+	rlbuf_init_in(&recorded, CurrentMemoryContext);
+	if (cache_capture_end(c, &recorded) != RL_OK ||
+		sqlite3changeset_concat((int) changeset.len, changeset.data, (int) recorded.len, recorded.data,
+								&n, &combined) != SQLITE_OK)
+		elog(ERROR, "could not take the statement's changes");
+	rlbuf_reset(&changeset);
+	rlbuf_append(&changeset, combined, (size_t) n);
+	sqlite3_free(combined);
+	rlbuf_free(&recorded);
+}
+
+bool
+CacheTransactionChanged(const char *table)
+{
+	sqlite3_changeset_iter *it;
+	bool		changed = false;
+
+	close_capture();			/* the message's earlier statements' changes too */
+	if (changeset.len == 0 || sqlite3changeset_start(&it, (int) changeset.len, changeset.data) != SQLITE_OK)
+		return false;
+	while (!changed && sqlite3changeset_next(it) == SQLITE_ROW)
+	{
+		const char *name;
+		int			ncolumns,
+					op;
+
+		sqlite3changeset_op(it, &name, &ncolumns, &op, NULL);
+		changed = strcmp(name, table) == 0;
+	}
+	sqlite3changeset_finalize(it);
+	return changed;
+}
+
+
+void
 CacheAbortStatement(void)
 {
 	callback_failed = false;
@@ -1050,6 +1164,7 @@ CacheAbortStatement(void)
 		cache_capture_end(capture, &discard);
 		rlbuf_free(&discard);
 		capture = NULL;
+		capture_paused = false;
 	}
 	if (in_temp_txn)
 		exec_quietly("ROLLBACK");

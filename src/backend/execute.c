@@ -846,7 +846,10 @@ run_on_cache(ExecState *es)
 		ereport(NOTICE, errcode(stmt->notice_code), errmsg("%s", stmt->notice));
 		return;
 	}
-	CacheStatementBegin(stmt->target);
+	if (stmt->alter_table)
+		CacheAlterTableBegin();
+	else
+		CacheStatementBegin(stmt->target);
 	for (int i = 0; i < stmt->nsql; i++)
 	{
 		bool		last = i == stmt->nsql - 1;
@@ -857,6 +860,8 @@ run_on_cache(ExecState *es)
 		changes = CacheExecute(&stmt->sql[i], es->params, last && stmt->kind == STMT_ROWS ? stmt->ncolumns : 0,
 							   stmt->columns, &es->cache_rows, &es->cache_nrows);
 	}
+	if (stmt->alter_table)
+		CacheAlterTableEnd(stmt->alter_table);
 	CacheStatementEnd();
 	if (stmt->temp_table)
 		CacheRememberTempTable(stmt->temp_table, stmt->on_commit_drop);

@@ -4,14 +4,17 @@
  *
  * Applying a changeset happens in three passes inside one savepoint:
  *   1. tables created by the changeset (rows inserted into rl_relation) are created,
- *      so that the rows of a table created in the same transaction can be applied;
+ *      and tables whose rl_relation row changed (renamed, ALTER TABLE) are rebuilt
+ *      from the new statement, so that the transaction's rows can be applied to them
+ *      (rows written before an ADD COLUMN have fewer columns than the table: SQLite
+ *      gives them the defaults, and pass 3 stores all of such a table's rows again);
  *   2. sqlite3changeset_apply_v2 applies the rows, and its conflict handler turns a
  *      row changed since the backend read it into 40001 and a violated UNIQUE into
  *      23505; an insert whose hidden row id another commit took meanwhile is not a
  *      conflict and is inserted again under a fresh row id;
  *   3. every changed row is read back whole and turned into a key-value mutation
  *      (kvcodec.h's layout for DuckLake's tables, generic rows for the rest), and
- *      dropped, renamed and migrated tables get their physical DDL.
+ *      dropped tables get their physical DDL.
  * A conflict rolls the savepoint back: the other changesets of the group are not
  * affected.
  */
@@ -60,6 +63,37 @@ typedef struct Reinsert
 	sqlite3_value **values;
 } Reinsert;
 
+/* A set of relation names, malloc'd. */
+typedef struct NameList
+{
+	char	  **names;
+	int			n;
+} NameList;
+
+static void
+name_list_add(NameList *list, const char *name)
+{
+	list->names = realloc(list->names, sizeof(char *) * (size_t) (list->n + 1));
+	list->names[list->n++] = strdup(name);
+}
+
+static bool
+name_list_has(const NameList *list, const char *name)
+{
+	for (int i = 0; i < list->n; i++)
+		if (strcmp(list->names[i], name) == 0)
+			return true;
+	return false;
+}
+
+static void
+name_list_free(NameList *list)
+{
+	for (int i = 0; i < list->n; i++)
+		free(list->names[i]);
+	free(list->names);
+}
+
 typedef struct ApplyState
 {
 	CatalogCache *cache;
@@ -67,8 +101,8 @@ typedef struct ApplyState
 	bool		conflicted;
 	Reinsert   *reinserts;
 	int			n_reinserts;
-	char	  **rewritten;		/* relations whose layout changed: store every row again */
-	int			n_rewritten;
+	NameList	rewritten;		/* relations whose layout changed: store every row again */
+	NameList	created;		/* relations this changeset creates */
 	LsmBatch   *batch;
 } ApplyState;
 
@@ -529,40 +563,19 @@ create_relation(ApplyState *st, const char *name, const char *sql)
 }
 
 /*
- * A relation whose rl_relation row changes name or CREATE statement: its rows' keys
- * under the old layout go now, the table is renamed or rebuilt from the new statement
- * (columns whose names survive keep their values), and pass 3 stores every row again.
+ * cache_rebuild_table -- the table old_name renamed to new_name and, when new_sql is
+ * given, made again from it: the columns both versions have keep their values, the
+ * others take their defaults; the cache's own indexes are made again
  */
-static RlStatus
-rewrite_relation(ApplyState *st, int64_t relid, const char *new_name, const char *new_sql)
+RlStatus
+cache_rebuild_table(sqlite3 *db, const char *old_name, const char *new_name, const char *new_sql)
 {
-	sqlite3    *db = st->cache->db;
-	sqlite3_stmt *stmt = prepare(db, "SELECT relname, sql FROM " CACHE_RELATION_TABLE " WHERE relid = ?");
-	char	   *old_name = NULL;
-	RelationMap old_map;
 	RlStatus	rc = RL_OK;
 	RlBuf		sql;
+	sqlite3_stmt *stmt;
 
-	if (stmt == NULL)
-		return sqlite_failure(db, "read relation");
-	sqlite3_bind_int64(stmt, 1, relid);
-	if (sqlite3_step(stmt) == SQLITE_ROW)
-		old_name = strdup((const char *) sqlite3_column_text(stmt, 0));
-	sqlite3_finalize(stmt);
-	if (old_name == NULL)
-	{
-		set_conflict(st, ERRCODE_T_R_SERIALIZATION_FAILURE,
-					 "could not serialize access due to concurrent update");
-		return RL_OK;
-	}
-	if (new_name == NULL)
-		new_name = old_name;
-	rc = relation_map(db, old_name, &old_map);
-	if (rc == RL_OK)
-		rc = emit_all_rows(db, &old_map, st->batch, false);
-	relation_map_free(&old_map);
 	rlbuf_init(&sql);
-	if (rc == RL_OK && strcmp(old_name, new_name) != 0)
+	if (strcmp(old_name, new_name) != 0)
 	{
 		rlbuf_append_str(&sql, "ALTER TABLE ");
 		append_identifier(&sql, old_name);
@@ -607,10 +620,47 @@ rewrite_relation(ApplyState *st, int64_t relid, const char *new_name, const char
 	}
 	rlbuf_free(&sql);
 	if (rc == RL_OK)
-	{
 		create_cache_indexes(db, new_name);
-		st->rewritten = realloc(st->rewritten, sizeof(char *) * (size_t) (st->n_rewritten + 1));
-		st->rewritten[st->n_rewritten++] = strdup(new_name);
+	return rc;
+}
+
+/*
+ * A relation whose rl_relation row changes name or CREATE statement: its rows' keys
+ * under the old layout go now, the table is renamed or rebuilt from the new statement
+ * (columns whose names survive keep their values), and pass 3 stores every row again.
+ */
+static RlStatus
+rewrite_relation(ApplyState *st, int64_t relid, const char *new_name, const char *new_sql)
+{
+	sqlite3    *db = st->cache->db;
+	sqlite3_stmt *stmt = prepare(db, "SELECT relname, sql FROM " CACHE_RELATION_TABLE " WHERE relid = ?");
+	char	   *old_name = NULL;
+	RelationMap old_map;
+	RlStatus	rc = RL_OK;
+
+	if (stmt == NULL)
+		return sqlite_failure(db, "read relation");
+	sqlite3_bind_int64(stmt, 1, relid);
+	if (sqlite3_step(stmt) == SQLITE_ROW)
+		old_name = strdup((const char *) sqlite3_column_text(stmt, 0));
+	sqlite3_finalize(stmt);
+	if (old_name == NULL)
+	{
+		set_conflict(st, ERRCODE_T_R_SERIALIZATION_FAILURE,
+					 "could not serialize access due to concurrent update");
+		return RL_OK;
+	}
+	if (new_name == NULL)
+		new_name = old_name;
+	rc = relation_map(db, old_name, &old_map);
+	if (rc == RL_OK)
+		rc = emit_all_rows(db, &old_map, st->batch, false);
+	relation_map_free(&old_map);
+	if (rc == RL_OK)
+		rc = cache_rebuild_table(db, old_name, new_name, new_sql);
+	if (rc == RL_OK)
+	{
+		name_list_add(&st->rewritten, new_name);
 	}
 	free(old_name);
 	return rc;
@@ -652,7 +702,16 @@ prepare_schema(ApplyState *st, const void *changeset, size_t len)
 				/* a changeset holds each table's rows together: check each table once */
 				if (is_catalog || (checked != NULL && strcmp(checked, table) == 0))
 					continue;
-				if (table_column_count(st->cache->db, table) != ncolumns)
+				int			have = table_column_count(st->cache->db, table);
+
+				/*
+				 * rows written before an ALTER TABLE ... ADD COLUMN of the same changeset
+				 * fit its table, whose every row pass 3 stores again
+				 */
+				if (have > ncolumns && name_list_has(&st->created, table) &&
+					!name_list_has(&st->rewritten, table))
+					name_list_add(&st->rewritten, table);
+				if (have != ncolumns && !(name_list_has(&st->rewritten, table) && ncolumns < have))
 					set_conflict(st, ERRCODE_T_R_SERIALIZATION_FAILURE,
 								 "could not serialize access due to concurrent update");
 				free(checked);
@@ -666,6 +725,7 @@ prepare_schema(ApplyState *st, const void *changeset, size_t len)
 				sqlite3changeset_new(it, 1, &name);
 				sqlite3changeset_new(it, 2, &sql);
 				create_relation(st, (const char *) sqlite3_value_text(name), (const char *) sqlite3_value_text(sql));
+				name_list_add(&st->created, (const char *) sqlite3_value_text(name));
 				continue;
 			}
 			sqlite3changeset_old(it, 0, &relid);
@@ -1004,6 +1064,8 @@ emit_mutations(ApplyState *st, const void *changeset, size_t len)
 			if (rc == RL_NOT_FOUND)
 				rc = rl_error(RL_INVALID, "changeset changes \"%s\", which is not a relation", table);
 		}
+		if (name_list_has(&st->rewritten, table))
+			continue;			/* emit_all_rows stores all of it below */
 		if (rc == RL_OK && ncolumns != map.ncolumns)
 			rc = rl_error(RL_INVALID, "changeset has %d columns for \"%s\", the table %d",
 						  ncolumns, table, map.ncolumns);
@@ -1012,9 +1074,9 @@ emit_mutations(ApplyState *st, const void *changeset, size_t len)
 	}
 	relation_map_free(&map);
 	sqlite3changeset_finalize(it);
-	for (int i = 0; rc == RL_OK && !st->conflicted && i < st->n_rewritten; i++)
+	for (int i = 0; rc == RL_OK && !st->conflicted && i < st->rewritten.n; i++)
 	{
-		rc = relation_map(st->cache->db, st->rewritten[i], &map);
+		rc = relation_map(st->cache->db, st->rewritten.names[i], &map);
 		if (rc == RL_OK)
 			rc = emit_all_rows(st->cache->db, &map, st->batch, true);
 		relation_map_free(&map);
@@ -1081,9 +1143,8 @@ catalog_cache_apply(CatalogCache *cache, const void *changeset, size_t len,
 		free(st.reinserts[i].table);
 	}
 	free(st.reinserts);
-	for (int i = 0; i < st.n_rewritten; i++)
-		free(st.rewritten[i]);
-	free(st.rewritten);
+	name_list_free(&st.rewritten);
+	name_list_free(&st.created);
 	lsm_batch_free(mine);
 	return rc;
 }
@@ -1376,6 +1437,12 @@ cache_capture_begin(sqlite3 *db, CacheCapture **out)
 	}
 	*out = capture;
 	return RL_OK;
+}
+
+void
+cache_capture_pause(CacheCapture *capture, bool paused)
+{
+	sqlite3session_enable(capture->session, !paused);
 }
 
 RlStatus

@@ -2,7 +2,8 @@
 # sql_tables.sh: tables over the wire, through the writer, durably. psql creates,
 # fills, queries, updates and drops tables; COPY in and out in text, CSV and
 # binary (COPY FROM STDIN and \copy); DELETE by ctid; a temporary table ON COMMIT
-# DROP; a server restart in the middle with everything intact afterwards; two
+# DROP; ALTER TABLE ADD/DROP COLUMN; a server restart in the middle with everything
+# intact afterwards; two
 # concurrent sessions (psycopg) that get 40001 and 23505; and databases as
 # independent catalogs (CREATE/DROP DATABASE, surviving a restart).
 set -eu
@@ -130,6 +131,28 @@ expect "temp table" "UPDATE 1" "$(q -c 'begin' \
 expect "temp gone" "ERROR:  42P01: relation \"upd\" does not exist" "$(q -c 'select * from upd' | head -1)"
 expect "temp update" "uno" "$(q -c 'select name from copies where id = 1')"
 
+# ALTER TABLE ADD/DROP COLUMN, as DuckLake 1.0's migration sends them: rows written
+# before and after in one transaction, a second ADD after an UPDATE
+q -c 'create table alt (id bigint primary key, name text)' -c "insert into alt values (1, 'a'), (2, 'b')" >/dev/null
+expect "alter in a transaction" "1|a|literal|duckdb
+2|b|x|
+3|c|literal|" "$(q -c 'begin' -c "alter table alt add column kind varchar default 'literal'" \
+	-c "update alt set kind = 'x' where id = 2" -c 'alter table alt add column dialect varchar default null' \
+	-c "update alt set dialect = 'duckdb' where id = 1" -c "insert into alt (id, name) values (3, 'c')" \
+	-c 'commit' -c 'select * from alt order by id' | tail -n 3)"
+expect "alter a table created in the transaction" "1|x|d
+2|y|z" "$(q -c 'begin' -c 'create table nt (id int, a text)' -c "insert into nt values (1, 'x')" \
+	-c "alter table nt add column b text default 'd'" -c "insert into nt values (2, 'y', 'z')" -c 'commit' \
+	-c 'select * from nt order by id' | tail -n 2)"
+expect "drop column" "1|literal|duckdb" "$(q -c 'alter table alt drop column name' -c 'select * from alt where id = 1' | sed -n 2p)"
+expect "drop column after changing rows" "ERROR:  0A000: DROP COLUMN of a table whose rows the transaction changed is not supported yet" \
+	"$(q -c 'begin' -c "update alt set kind = 'y'" -c 'alter table alt drop column kind' | grep ERROR)"
+expect "alter errors" "ERROR:  42701: column \"kind\" of relation \"alt\" already exists
+ERROR:  42703: column \"nosuch\" of relation \"alt\" does not exist
+NOTICE:  00000: relation \"nosuch\" does not exist, skipping" \
+	"$(q -c 'alter table alt add column kind text' -c 'alter table alt drop column nosuch' \
+		-c 'alter table if exists nosuch add column x int' | grep -E 'ERROR|NOTICE')"
+
 # restart: everything is still there
 rl_server_stop fast
 rl_server_start "$work/data"
@@ -138,6 +161,11 @@ expect "after restart" "1|apple
 3|prune
 5|kiwi" "$(q -c 'select id, name from items order by id')"
 expect "copies after restart" "6" "$(q -c 'select count(*) from copies')"
+expect "altered table after restart" "1|literal|duckdb
+2|x|
+3|literal|" "$(q -c 'select * from alt order by id')"
+expect "table altered in its transaction after restart" "1|x|d
+2|y|z" "$(q -c 'select * from nt order by id')"
 
 # two sessions: the second writer of a row gets 40001, a duplicate key 23505
 if [ -x "$RL_PY" ] && "$RL_PY" -c 'import psycopg' 2>/dev/null; then
