@@ -2693,6 +2693,14 @@ analyze_insert(ParseState *ps, PgQuery__InsertStmt *ins, AnalyzedStmt *stmt)
 		: sel->op == PG_QUERY__SET_OPERATION__SETOP_NONE &&
 		!node_contains((const ProtobufCMessage *) sel, PG_QUERY__NODE__NODE_A_STAR, NULL) ? (int) sel->n_target_list : -1;
 
+	if (sel == NULL)
+	{
+		/* DEFAULT VALUES (the grammar allows no column list with it) */
+		rlbuf_append_str(&sql, " DEFAULT VALUES");
+		finish_dml(ps, stmt, ps->scope->items[0], ins->returning_list, ins->n_returning_list, &sql, "INSERT");
+		return;
+	}
+
 	/* without a column list, the values fill the first columns */
 	int			ncols = ins->n_cols ? (int) ins->n_cols
 		: given >= 0 && given < rel->ncolumns ? given : rel->ncolumns;
@@ -2714,8 +2722,6 @@ analyze_insert(ParseState *ps, PgQuery__InsertStmt *ins, AnalyzedStmt *stmt)
 		rlbuf_printf(&sql, "%s%s", i ? ", " : "", quote_ident(targets[i].name));
 	}
 	rlbuf_append_str(&sql, ") ");
-	if (sel == NULL)
-		not_supported(ps, "INSERT ... DEFAULT VALUES", -1);
 	Scope	   *target_scope = ps->scope;
 	Query		q;
 

@@ -71,9 +71,11 @@ expect "using column missing" "ERROR:  42703: column \"nope\" specified in USING
 	"$(q -c "select * from items a join items b using (nope)")"
 expect "to_reg*" "t|items|integer|public|t" \
 	"$(q -c "select to_regclass('duckdb_secrets') is null, to_regclass('items'), to_regtype('int4'), to_regnamespace('public'), to_regnamespace('nope') is null")"
-expect "defaults of another type" "5|2.00|1|7|y" \
+expect "defaults of another type" "5|2.00|1|7|y
+5|2.00|1|7|x" \
 	"$(q -c "create table dft (a bigint default 5, b numeric(10,2) default 2, c float8 default 1, d smallint default 7, e text default 'x')" \
-		-c "insert into dft (e) values ('y')" -c "select * from dft" -c "drop table dft" | sed -n 3p)"
+		-c "insert into dft (e) values ('y')" -c "insert into dft default values" -c "select * from dft order by e desc" \
+		-c "drop table dft" | sed -n 4,5p)"
 expect "scalar subquery" "ERROR:  21000: more than one row returned by a subquery used as an expression
 2" "$(q -c "select (select id from items)" -c "select (select max(id) from items where id < 3)")"
 expect "union" "1
