@@ -160,7 +160,6 @@ exec_quietly(const char *sql)
 	sqlite3_exec(cache_db, sql, NULL, NULL, NULL);
 }
 
-
 /*
  * cached_statement -- a prepared statement for sql, reset: from the cache, or made
  * now and cached unless every slot is running (a statement inside another's callback)
@@ -658,6 +657,7 @@ default_value(const char *literal, Oid type)
 	if ((literal[0] == 'X' || literal[0] == 'x') && literal[1] == '\'')
 	{
 		Value		v = typio_input(BYTEAOID, psprintf("\\x%.*s", (int) len - 3, literal + 2), -1);
+
 		if (type == UUIDOID && v.u.s.len == 16)
 		{
 			Value		u = {.type = UUIDOID};
