@@ -22,6 +22,7 @@ import json
 import os
 import pathlib
 import re
+import shlex
 import signal
 import socket
 import statistics
@@ -111,6 +112,8 @@ class RockLake(Server):
 
     def __init__(self, binary: str, datadir: pathlib.Path, settings: dict, env: dict | None = None):
         self.binary, self.datadir, self.settings = binary, datadir, settings
+        # A command the server runs under, e.g. "perf record -g -o FILE --" to profile a run.
+        self.wrapper = shlex.split(os.environ.get("RL_BENCH_WRAPPER", ""))
         self.env = dict(os.environ, **(env or {}))
         self.proc = None
         super().__init__(free_port(), pathlib.Path(str(datadir) + ".log"))
@@ -120,7 +123,7 @@ class RockLake(Server):
     def start(self) -> float:
         """Start and wait until ready; returns the seconds it took."""
         t0 = time.perf_counter()
-        args = [self.binary, "-D", str(self.datadir), "-p", str(self.port), "-h", self.host,
+        args = self.wrapper + [self.binary, "-D", str(self.datadir), "-p", str(self.port), "-h", self.host,
                 "-k", str(self.datadir.parent)]
         for k, v in self.settings.items():
             args += ["-c", f"{k}={v}"]
@@ -141,7 +144,8 @@ class RockLake(Server):
 
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGINT)
+            # The postmaster, not a wrapper around it: a fast shutdown, as pg_ctl -m fast.
+            os.kill(int((self.datadir / "postmaster.pid").read_text().split()[0]), signal.SIGINT)
             self.proc.wait(timeout=120)
         self.proc = None
 
@@ -690,7 +694,7 @@ def main():
         if getattr(args, k) is None:
             setattr(args, k, v)
     args.pg_pid = Postgres(args.pg_port, args.pg_log).postmaster_pid(args.pg_datadir)
-    settings = {"log_min_duration_statement": 0, "max_connections": 200}
+    settings = {"log_min_duration_statement": 0, "log_connections": "on", "max_connections": 200}
     pg = Postgres(args.pg_port, args.pg_log)
     rl = RockLake(args.rocklake, args.workdir / "rl" / "data", settings)
     rl.start()

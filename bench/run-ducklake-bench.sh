@@ -17,20 +17,24 @@
 #   --no-s3          skip P5 (no moto)
 #   --keep           keep the work directory (server logs, lakes) and say where;
 #                    PostgreSQL's log is copied there as postgres.log
-# Other options go to the driver (--phases P1,P3, --p1-commits N, --p2-tables N,
+# Other options, in any order, go to the driver (--phases P1,P3, --p1-commits N, --p2-tables N,
 # --p4-files 10000,100000, --p6-rows 1e4,1e6, ...; see ducklake_bench.py --help).
+# RL_BENCH_WRAPPER="perf record -g -o FILE --" runs RockLake under a profiler (its
+# backends and writer are forked, so perf follows them); bench/statement_shares.py
+# breaks a kept run's logs down by statement.
 set -eu
 
 top_srcdir=$(cd "$(dirname "$0")/.." && pwd)
 top_builddir=/tmp/rocklake-ducklake-bench-build
 with_s3=yes
 keep=no
+driver_args=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--build-dir) top_builddir=$2; shift 2 ;;
 	--no-s3) with_s3=no; shift ;;
 	--keep) keep=yes; shift ;;
-	*) break ;;
+	*) driver_args="$driver_args $1"; shift ;;
 	esac
 done
 export top_srcdir top_builddir
@@ -62,7 +66,7 @@ cleanup()
 trap cleanup EXIT
 trap 'exit 1' INT TERM
 
-rl_pg_start -c fsync=on -c log_min_duration_statement=0 -c max_connections=200
+rl_pg_start -c fsync=on -c log_min_duration_statement=0 -c log_connections=on -c max_connections=200
 
 moto_args=
 if [ "$with_s3" = yes ]; then
@@ -82,4 +86,4 @@ echo "PostgreSQL: $("$PG_BINDIR/postgres" --version) (fsync on); RockLake:" \
 echo "work directory: $work on $(df -T "$work" | awk 'NR == 2 { print $1 ", " $2 }')"
 # shellcheck disable=SC2086
 "$RL_PY" "$top_srcdir/bench/ducklake_bench.py" --rocklake "$top_builddir/rocklake" --workdir "$work" \
-	--pg-port "$RL_PG_PORT" --pg-log "$RL_PG_LOG" --pg-datadir "$RL_PG_DATADIR" $moto_args "$@"
+	--pg-port "$RL_PG_PORT" --pg-log "$RL_PG_LOG" --pg-datadir "$RL_PG_DATADIR" $moto_args $driver_args
