@@ -44,6 +44,7 @@
 #include <sqlite3.h>
 
 #include "lsm.h"
+#include "stmt_cache.h"
 #include "rl_buffer.h"
 #include "rl_status.h"
 
@@ -112,6 +113,20 @@ RlStatus	catalog_cache_commit(CatalogCache *cache, uint64_t seq);
 RlStatus	cache_rebuild_table(sqlite3 *db, const char *old_name, const char *new_name,
 								const char *new_sql);
 void		catalog_cache_abort(CatalogCache *cache);
+
+/*
+ * Apply a changeset's rows to db, as sqlite3changeset_apply does (filter, when
+ * given, says which tables to apply; conflict is called as its conflict handler
+ * and returns SQLITE_CHANGESET_OMIT or _ABORT), with statements kept in stmts.
+ * sqlite3changeset_apply itself runs PRAGMA defer_foreign_keys, which expires every
+ * prepared statement of the connection, so each commit compiled everything again.
+ * Returns SQLITE_OK, SQLITE_ABORT when the handler aborted, or an SQLite error;
+ * what was applied before then stays for the caller to roll back.
+ */
+int			cache_apply_changeset(sqlite3 *db, StmtCache *stmts, const void *changeset, size_t len,
+								  int (*filter) (void *arg, const char *table),
+								  int (*conflict) (void *arg, int reason, sqlite3_changeset_iter *it),
+								  void *arg);
 
 /*
  * Backend: run statements on db between begin and end; end returns what they changed

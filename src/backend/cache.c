@@ -38,6 +38,7 @@
 #include <jansson.h>
 
 #include "catalog_cache.h"
+#include "stmt_cache.h"
 #include "elog.h"
 #include "executor.h"
 #include "guc.h"
@@ -66,19 +67,9 @@ static WriterConn *writer_conn;
 static bool callback_failed;	/* an ERROR (already reported) inside a SQLite callback */
 static sqlite3_stmt *active_stmt;	/* CacheExecute's, evicted if an ERROR cuts it short */
 
-/*
- * Prepared statements by SQL text, so that a statement run again (every row of
- * a COPY FROM, DuckLake's scans of the same table, the lookups of relations and
- * columns behind every analysis) is not compiled again; SQLite prepares a
- * statement anew by itself when the schema changed.
- */
+/* Prepared statements by SQL text (stmt_cache.h) */
 #define STATEMENT_CACHE_SIZE 64
-static struct
-{
-	char	   *sql;
-	sqlite3_stmt *stmt;
-}			statement_cache[STATEMENT_CACHE_SIZE];
-static int	statement_cache_next;	/* the slot to reuse next, round robin */
+static StmtCache *statements;
 
 /* ---------- errors ---------- */
 
@@ -167,29 +158,10 @@ exec_quietly(const char *sql)
 static sqlite3_stmt *
 cached_statement(const char *sql)
 {
-	for (int i = 0; i < STATEMENT_CACHE_SIZE; i++)
-		if (statement_cache[i].sql && strcmp(statement_cache[i].sql, sql) == 0 &&
-			!sqlite3_stmt_busy(statement_cache[i].stmt))
-			return statement_cache[i].stmt;
+	sqlite3_stmt *stmt = stmt_cache_get(statements, sql);
 
-	sqlite3_stmt *stmt = NULL;
-	int			rc = sqlite3_prepare_v3(cache_db, sql, -1, SQLITE_PREPARE_PERSISTENT, &stmt, NULL);
-
-	if (rc != SQLITE_OK)
+	if (stmt == NULL)
 		sqlite_error(sqlite3_extended_errcode(cache_db), "prepare a statement");
-	for (int tries = 0; tries < STATEMENT_CACHE_SIZE; tries++)
-	{
-		int			slot = statement_cache_next;
-
-		statement_cache_next = (slot + 1) % STATEMENT_CACHE_SIZE;
-		if (statement_cache[slot].stmt && sqlite3_stmt_busy(statement_cache[slot].stmt))
-			continue;
-		sqlite3_finalize(statement_cache[slot].stmt);
-		free(statement_cache[slot].sql);
-		statement_cache[slot].sql = strdup(sql);
-		statement_cache[slot].stmt = stmt;
-		break;
-	}
 	return stmt;
 }
 
@@ -197,20 +169,7 @@ cached_statement(const char *sql)
 static void
 release_statement(sqlite3_stmt *stmt, bool failed)
 {
-	for (int i = 0; i < STATEMENT_CACHE_SIZE; i++)
-		if (statement_cache[i].stmt == stmt)
-		{
-			if (!failed)
-			{
-				sqlite3_reset(stmt);
-				sqlite3_clear_bindings(stmt);
-				return;
-			}
-			free(statement_cache[i].sql);
-			statement_cache[i].sql = NULL;
-			statement_cache[i].stmt = NULL;
-		}
-	sqlite3_finalize(stmt);
+	stmt_cache_release(statements, stmt, failed);
 }
 
 /* ---------- values ---------- */
@@ -756,6 +715,9 @@ CacheOpen(const char *path)
 		return;
 	}
 	cache_wait_when_busy(cache_db);
+	statements = stmt_cache_create(cache_db, STATEMENT_CACHE_SIZE);
+	if (statements == NULL)
+		ereport(FATAL, errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory"));
 	sqlite3_create_function(cache_db, "rl_eval", -1, SQLITE_UTF8, NULL, rl_eval, NULL, NULL);
 	sqlite3_create_function(cache_db, "rl_scalar", 1, SQLITE_UTF8, NULL, NULL, rl_scalar_step, rl_scalar_final);
 	sqlite3_create_function(cache_db, "rl_array_agg", 2, SQLITE_UTF8, NULL, NULL, rl_array_agg_step,
@@ -963,8 +925,8 @@ replay_changeset(void)
 		}
 	}
 	sqlite3changeset_finalize(it);
-	int			rc = sqlite3changeset_apply(cache_db, (int) changeset.len, changeset.data,
-											skip_missing_tables, abort_on_conflict, NULL);
+	int			rc = cache_apply_changeset(cache_db, statements, changeset.data, changeset.len,
+										   skip_missing_tables, abort_on_conflict, NULL);
 
 	if (rc == SQLITE_OK && drops.len > 0)
 		rc = sqlite3_exec(cache_db, rlbuf_cstr(&drops), NULL, NULL, NULL);

@@ -8,7 +8,7 @@
  *      from the new statement, so that the transaction's rows can be applied to them
  *      (rows written before an ADD COLUMN have fewer columns than the table: SQLite
  *      gives them the defaults, and pass 3 stores all of such a table's rows again);
- *   2. sqlite3changeset_apply_v2 applies the rows, and its conflict handler turns a
+ *   2. cache_apply_changeset applies the rows, and its conflict handler turns a
  *      row changed since the backend read it into 40001 and a violated UNIQUE into
  *      23505; an insert whose hidden row id another commit took meanwhile is not a
  *      conflict and is inserted again under a fresh row id;
@@ -28,10 +28,12 @@
 #include "catalog_cache.h"
 #include "errcodes.h"
 #include "kvcodec.h"
+#include "stmt_cache.h"
 
 struct CatalogCache
 {
 	sqlite3    *db;
+	StmtCache  *statements;		/* kept across commits: the same few texts every time */
 	uint64_t	seq;
 	bool		in_transaction;
 };
@@ -49,7 +51,8 @@ typedef struct RelationMap
 	char	   *name;
 	int			ncolumns;		/* SQLite columns, the row id first */
 	const KvTable *kv;			/* DuckLake table layout, or NULL: generic rows */
-	sqlite3_stmt *row_by_id;	/* prepared once per map: read_row */
+	CatalogCache *cache;		/* whose statements these are: */
+	sqlite3_stmt *row_by_id;	/* read_row */
 	sqlite3_stmt *same_key;		/* check_unique_key */
 } RelationMap;
 
@@ -197,6 +200,8 @@ catalog_cache_open(const char *path, CatalogCache **out)
 	/* backends take the write lock for a statement at a time to compute changesets */
 	if (rc == RL_OK)
 		cache_wait_when_busy(cache->db);
+	if (rc == RL_OK && (cache->statements = stmt_cache_create(cache->db, 64)) == NULL)
+		rc = rl_error(RL_IO_ERROR, "out of memory");
 	/* NORMAL is enough: the cache is derived data, and its commit_seq says how far it got */
 	if (rc == RL_OK)
 		rc = exec_sql(cache->db,
@@ -226,6 +231,7 @@ catalog_cache_close(CatalogCache *cache)
 		return;
 	if (cache->in_transaction)
 		catalog_cache_abort(cache);
+	stmt_cache_destroy(cache->statements);
 	sqlite3_close(cache->db);
 	free(cache);
 }
@@ -247,8 +253,11 @@ catalog_cache_seq(CatalogCache *cache)
 static void
 relation_map_free(RelationMap *map)
 {
-	sqlite3_finalize(map->row_by_id);
-	sqlite3_finalize(map->same_key);
+	if (map->cache)
+	{
+		stmt_cache_release(map->cache->statements, map->row_by_id, false);
+		stmt_cache_release(map->cache->statements, map->same_key, false);
+	}
 	free(map->name);
 	memset(map, 0, sizeof(*map));
 }
@@ -258,11 +267,13 @@ relation_map_free(RelationMap *map)
  * is a DuckLake table with the real columns (then kvcodec's layout).
  */
 static RlStatus
-relation_map_shape(sqlite3 *db, const char *name, int64_t relid, RelationMap *map)
+relation_map_shape(CatalogCache *cache, const char *name, int64_t relid, RelationMap *map)
 {
 	memset(map, 0, sizeof(*map));
 	map->relid = relid;
-	sqlite3_stmt *stmt = prepare(db, "SELECT name FROM pragma_table_info(?) ORDER BY cid");
+	map->cache = cache;
+	sqlite3    *db = cache->db;
+	sqlite3_stmt *stmt = stmt_cache_get(cache->statements, "SELECT name FROM pragma_table_info(?) ORDER BY cid");
 
 	if (stmt == NULL)
 		return sqlite_failure(db, "read table columns");
@@ -281,7 +292,7 @@ relation_map_shape(sqlite3 *db, const char *name, int64_t relid, RelationMap *ma
 								 strcmp(column, kv_table_column_name(kv, i - 1)) != 0))
 			kv_columns_match = false;
 	}
-	sqlite3_finalize(stmt);
+	stmt_cache_release(cache->statements, stmt, false);
 	if (kv_columns_match && map->ncolumns - 1 != kv_table_ncolumns(kv))
 		kv_columns_match = false;
 	map->name = strdup(name);
@@ -291,14 +302,15 @@ relation_map_shape(sqlite3 *db, const char *name, int64_t relid, RelationMap *ma
 
 /* relation_map_shape for a relation rl_relation names now; RL_NOT_FOUND if it does not. */
 static RlStatus
-relation_map(sqlite3 *db, const char *name, RelationMap *map)
+relation_map(CatalogCache *cache, const char *name, RelationMap *map)
 {
 	memset(map, 0, sizeof(*map));
 	if (strcmp(name, CACHE_RELATION_TABLE) == 0)
-		return relation_map_shape(db, name, 0, map);
+		return relation_map_shape(cache, name, 0, map);
 	if (strcmp(name, CACHE_DATABASE_TABLE) == 0)
-		return relation_map_shape(db, name, CACHE_DATABASE_RELID, map);
-	sqlite3_stmt *stmt = prepare(db, "SELECT relid FROM " CACHE_RELATION_TABLE " WHERE relname = ?");
+		return relation_map_shape(cache, name, CACHE_DATABASE_RELID, map);
+	sqlite3    *db = cache->db;
+	sqlite3_stmt *stmt = stmt_cache_get(cache->statements, "SELECT relid FROM " CACHE_RELATION_TABLE " WHERE relname = ?");
 
 	if (stmt == NULL)
 		return sqlite_failure(db, "look up relation");
@@ -306,10 +318,10 @@ relation_map(sqlite3 *db, const char *name, RelationMap *map)
 	bool		found = sqlite3_step(stmt) == SQLITE_ROW;
 	int64_t		relid = found ? sqlite3_column_int64(stmt, 0) : 0;
 
-	sqlite3_finalize(stmt);
+	stmt_cache_release(cache->statements, stmt, false);
 	if (!found)
 		return rl_error(RL_NOT_FOUND, "relation \"%s\" is not in " CACHE_RELATION_TABLE, name);
-	return relation_map_shape(db, name, relid, map);
+	return relation_map_shape(cache, name, relid, map);
 }
 
 /* A SQLite value as a datum of a generic row. */
@@ -406,8 +418,10 @@ encode_row(const RelationMap *map, sqlite3_value **values, RlBuf *key, RlBuf *va
  * done with the row
  */
 static int
-read_row(sqlite3 *db, RelationMap *map, int64_t rowid, sqlite3_stmt **stmt)
+read_row(RelationMap *map, int64_t rowid, sqlite3_stmt **stmt)
 {
+	sqlite3    *db = map->cache->db;
+
 	if (map->row_by_id == NULL)
 	{
 		RlBuf		sql;
@@ -416,7 +430,7 @@ read_row(sqlite3 *db, RelationMap *map, int64_t rowid, sqlite3_stmt **stmt)
 		rlbuf_append_str(&sql, "SELECT * FROM ");
 		append_identifier(&sql, map->name);
 		rlbuf_append_str(&sql, " WHERE rowid = ?");
-		map->row_by_id = prepare(db, rlbuf_cstr(&sql));
+		map->row_by_id = stmt_cache_get(map->cache->statements, rlbuf_cstr(&sql));
 		rlbuf_free(&sql);
 		if (map->row_by_id == NULL)
 			return sqlite3_errcode(db);
@@ -477,9 +491,9 @@ emit_all_rows(sqlite3 *db, const RelationMap *map, LsmBatch *batch, bool put)
 /* ---------------------------------------------------------------- apply: pass 1 */
 
 static int
-table_column_count(sqlite3 *db, const char *name)
+table_column_count(CatalogCache *cache, const char *name)
 {
-	sqlite3_stmt *stmt = prepare(db, "SELECT count(*) FROM pragma_table_info(?)");
+	sqlite3_stmt *stmt = stmt_cache_get(cache->statements, "SELECT count(*) FROM pragma_table_info(?)");
 	int			n = 0;
 
 	if (stmt)
@@ -487,7 +501,7 @@ table_column_count(sqlite3 *db, const char *name)
 		sqlite3_bind_text(stmt, 1, name, -1, SQLITE_STATIC);
 		if (sqlite3_step(stmt) == SQLITE_ROW)
 			n = sqlite3_column_int(stmt, 0);
-		sqlite3_finalize(stmt);
+		stmt_cache_release(cache->statements, stmt, false);
 	}
 	return n;
 }
@@ -652,7 +666,7 @@ rewrite_relation(ApplyState *st, int64_t relid, const char *new_name, const char
 	}
 	if (new_name == NULL)
 		new_name = old_name;
-	rc = relation_map(db, old_name, &old_map);
+	rc = relation_map(st->cache, old_name, &old_map);
 	if (rc == RL_OK)
 		rc = emit_all_rows(db, &old_map, st->batch, false);
 	relation_map_free(&old_map);
@@ -702,7 +716,7 @@ prepare_schema(ApplyState *st, const void *changeset, size_t len)
 				/* a changeset holds each table's rows together: check each table once */
 				if (is_catalog || (checked != NULL && strcmp(checked, table) == 0))
 					continue;
-				int			have = table_column_count(st->cache->db, table);
+				int			have = table_column_count(st->cache, table);
 
 				/*
 				 * rows written before an ALTER TABLE ... ADD COLUMN of the same changeset
@@ -740,6 +754,275 @@ prepare_schema(ApplyState *st, const void *changeset, size_t len)
 		if (sqlite3changeset_finalize(it) != SQLITE_OK && rc == RL_OK && !st->conflicted)
 			rc = rl_error(RL_INVALID, "malformed changeset");
 	}
+	return rc;
+}
+
+/* ---------------------------------------------------------------- applying a changeset */
+
+/*
+ * How a changeset's changes to one table are applied: the statements, by SQL text
+ * (kept in the connection's StmtCache), for nchanged of the table's columns.
+ * Parameters: ?1..?n old values, ?n+1..?2n new values, ?2n+1..?3n "column changed"
+ * flags of an UPDATE.
+ */
+typedef struct TableApply
+{
+	char	   *table;
+	int			ncolumns;		/* the changeset's (may be fewer than the table's) */
+	bool		skip;
+	char	   *insert_sql;
+	char	   *delete_sql;
+	char	   *update_sql;
+	char	   *exists_sql;		/* SELECT 1 for the row's primary key */
+} TableApply;
+
+static void
+table_apply_free(TableApply *t)
+{
+	free(t->table);
+	free(t->insert_sql);
+	free(t->delete_sql);
+	free(t->update_sql);
+	free(t->exists_sql);
+	memset(t, 0, sizeof(*t));
+}
+
+static char *
+buf_detach(RlBuf *buf)
+{
+	char	   *text = strdup(rlbuf_cstr(buf));
+
+	rlbuf_reset(buf);
+	return text;
+}
+
+/* table_apply_plan -- the statements for the changes the iterator is on; skip if the table cannot take them */
+static RlStatus
+table_apply_plan(sqlite3 *db, StmtCache *stmts, sqlite3_changeset_iter *it, const char *table,
+				 TableApply *t)
+{
+	unsigned char *pk;
+	int			n;
+	RlBuf		sql,
+				where;
+	sqlite3_stmt *columns = stmt_cache_get(stmts, "SELECT name FROM pragma_table_info(?1, 'main') ORDER BY cid");
+	char	  **names;
+	int			have = 0;
+
+	memset(t, 0, sizeof(*t));
+	if (columns == NULL)
+		return sqlite_failure(db, "read table columns");
+	sqlite3changeset_pk(it, &pk, &n);
+	t->table = strdup(table);
+	t->ncolumns = n;
+	names = calloc((size_t) n, sizeof(char *));
+	sqlite3_bind_text(columns, 1, table, -1, SQLITE_STATIC);
+	while (sqlite3_step(columns) == SQLITE_ROW)
+	{
+		if (have < n)
+			names[have] = strdup((const char *) sqlite3_column_text(columns, 0));
+		have++;
+	}
+	stmt_cache_release(stmts, columns, false);
+	/* as sqlite3changeset_apply: a table that is gone or has fewer columns is skipped */
+	t->skip = have < n;
+	rlbuf_init(&sql);
+	rlbuf_init(&where);
+	for (int i = 0; !t->skip && i < n; i++)
+		if (pk[i])
+		{
+			rlbuf_append_str(&where, where.len ? " AND " : " WHERE ");
+			append_identifier(&where, names[i]);
+			rlbuf_printf(&where, " = ?%d", i + 1);
+		}
+	if (!t->skip)
+	{
+		/* INSERT: the changeset's columns; a table with more gives the rest their defaults */
+		rlbuf_append_str(&sql, "INSERT INTO main.");
+		append_identifier(&sql, table);
+		for (int i = 0; i < n; i++)
+		{
+			rlbuf_append_str(&sql, i ? ", " : " (");
+			append_identifier(&sql, names[i]);
+		}
+		rlbuf_append_str(&sql, ") VALUES (");
+		for (int i = 0; i < n; i++)
+			rlbuf_printf(&sql, "%s?%d", i ? ", " : "", n + i + 1);
+		rlbuf_append_str(&sql, ")");
+		t->insert_sql = buf_detach(&sql);
+
+		/* DELETE: the row as the changeset last saw it */
+		rlbuf_append_str(&sql, "DELETE FROM main.");
+		append_identifier(&sql, table);
+		rlbuf_append_str(&sql, rlbuf_cstr(&where));
+		for (int i = 0; i < n; i++)
+			if (!pk[i])
+			{
+				rlbuf_append_str(&sql, " AND ");
+				append_identifier(&sql, names[i]);
+				rlbuf_printf(&sql, " IS ?%d", i + 1);
+			}
+		t->delete_sql = buf_detach(&sql);
+
+		/* UPDATE: the changed columns, if they still hold their old values */
+		rlbuf_append_str(&sql, "UPDATE main.");
+		append_identifier(&sql, table);
+		rlbuf_append_str(&sql, " SET ");
+		bool		first = true;
+
+		for (int i = 0; i < n; i++)
+			if (!pk[i])
+			{
+				if (!first)
+					rlbuf_append_str(&sql, ", ");
+				first = false;
+				append_identifier(&sql, names[i]);
+				rlbuf_printf(&sql, " = CASE WHEN ?%d THEN ?%d ELSE ", 2 * n + i + 1, n + i + 1);
+				append_identifier(&sql, names[i]);
+				rlbuf_append_str(&sql, " END");
+			}
+		rlbuf_append_str(&sql, rlbuf_cstr(&where));
+		for (int i = 0; i < n; i++)
+			if (!pk[i])
+			{
+				rlbuf_printf(&sql, " AND (NOT ?%d OR ", 2 * n + i + 1);
+				append_identifier(&sql, names[i]);
+				rlbuf_printf(&sql, " IS ?%d)", i + 1);
+			}
+		t->update_sql = first ? NULL : buf_detach(&sql);
+
+		rlbuf_reset(&sql);
+		rlbuf_append_str(&sql, "SELECT 1 FROM main.");
+		append_identifier(&sql, table);
+		rlbuf_append_str(&sql, rlbuf_cstr(&where));
+		t->exists_sql = buf_detach(&sql);
+	}
+	for (int i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	rlbuf_free(&sql);
+	rlbuf_free(&where);
+	return RL_OK;
+}
+
+/* bind_change -- the change's old and new values and changed flags, as TableApply's parameters */
+static void
+bind_change(sqlite3_stmt *stmt, sqlite3_changeset_iter *it, int op, int n, bool old_as_new)
+{
+	int			nparams = sqlite3_bind_parameter_count(stmt);
+
+	for (int i = 0; i < n; i++)
+	{
+		sqlite3_value *old = NULL,
+				   *new = NULL;
+
+		if (op != SQLITE_INSERT)
+			sqlite3changeset_old(it, i, &old);
+		if (op != SQLITE_DELETE)
+			sqlite3changeset_new(it, i, &new);
+		if (old_as_new && old == NULL)
+			old = new;			/* an INSERT's primary key, for exists_sql */
+		if (old && i + 1 <= nparams)
+			sqlite3_bind_value(stmt, i + 1, old);
+		if (new && n + i + 1 <= nparams)
+			sqlite3_bind_value(stmt, n + i + 1, new);
+		if (2 * n + i + 1 <= nparams)
+			sqlite3_bind_int(stmt, 2 * n + i + 1, new != NULL);
+	}
+}
+
+/* run_change -- step a TableApply statement for the change: SQLITE_DONE or an error code */
+static int
+run_change(sqlite3 *db, StmtCache *stmts, const char *sql, sqlite3_changeset_iter *it, int op, int n,
+		   bool old_as_new, bool *row)
+{
+	sqlite3_stmt *stmt = stmt_cache_get(stmts, sql);
+
+	if (stmt == NULL)
+		return sqlite3_errcode(db);
+	bind_change(stmt, it, op, n, old_as_new);
+	int			rc = sqlite3_step(stmt);
+
+	if (row)
+		*row = rc == SQLITE_ROW;
+	if (rc == SQLITE_ROW)
+		rc = SQLITE_DONE;
+	if (rc != SQLITE_DONE)
+		rc = sqlite3_extended_errcode(db);
+	stmt_cache_release(stmts, stmt, false);
+	return rc;
+}
+
+int
+cache_apply_changeset(sqlite3 *db, StmtCache *stmts, const void *changeset, size_t len,
+					  int (*filter) (void *arg, const char *table),
+					  int (*conflict) (void *arg, int reason, sqlite3_changeset_iter *it), void *arg)
+{
+	sqlite3_changeset_iter *it;
+	TableApply	t = {0};
+	int			rc = SQLITE_OK;
+
+	if ((rc = sqlite3changeset_start(&it, (int) len, (void *) changeset)) != SQLITE_OK)
+		return rc;
+	while (rc == SQLITE_OK && sqlite3changeset_next(it) == SQLITE_ROW)
+	{
+		const char *table;
+		int			n,
+					op,
+					step,
+					reason = 0;
+		bool		found;
+
+		sqlite3changeset_op(it, &table, &n, &op, NULL);
+		if (t.table == NULL || strcmp(t.table, table) != 0 || t.ncolumns != n)
+		{
+			table_apply_free(&t);
+			if (filter && !filter(arg, table))
+			{
+				t.table = strdup(table);
+				t.ncolumns = n;
+				t.skip = true;
+			}
+			else if (table_apply_plan(db, stmts, it, table, &t) != RL_OK)
+			{
+				rc = sqlite3_errcode(db);
+				break;
+			}
+		}
+		if (t.skip || (op == SQLITE_UPDATE && t.update_sql == NULL))
+			continue;
+		switch (op)
+		{
+			case SQLITE_INSERT:
+				step = run_change(db, stmts, t.insert_sql, it, op, n, false, NULL);
+				if ((step & 0xff) == SQLITE_CONSTRAINT)
+				{
+					step = run_change(db, stmts, t.exists_sql, it, op, n, true, &found);
+					reason = found ? SQLITE_CHANGESET_CONFLICT : SQLITE_CHANGESET_CONSTRAINT;
+				}
+				break;
+			default:
+				step = run_change(db, stmts, op == SQLITE_DELETE ? t.delete_sql : t.update_sql,
+								  it, op, n, false, NULL);
+				if (step == SQLITE_DONE && sqlite3_changes(db) == 0)
+				{
+					step = run_change(db, stmts, t.exists_sql, it, op, n, true, &found);
+					reason = found ? SQLITE_CHANGESET_DATA : SQLITE_CHANGESET_NOTFOUND;
+				}
+				else if ((step & 0xff) == SQLITE_CONSTRAINT)
+				{
+					step = SQLITE_DONE;
+					reason = SQLITE_CHANGESET_CONSTRAINT;
+				}
+				break;
+		}
+		if (step != SQLITE_DONE)
+			rc = step;
+		else if (reason && conflict(arg, reason, it) != SQLITE_CHANGESET_OMIT)
+			rc = SQLITE_ABORT;
+	}
+	table_apply_free(&t);
+	sqlite3changeset_finalize(it);
 	return rc;
 }
 
@@ -845,7 +1128,7 @@ static RlStatus
 put_current_row(ApplyState *st, RelationMap *map, int64_t rowid, RlBuf *key_out)
 {
 	sqlite3_stmt *stmt = NULL;
-	int			step = read_row(st->cache->db, map, rowid, &stmt);
+	int			step = read_row(map, rowid, &stmt);
 	RlBuf		value;
 	RlStatus	rc = RL_OK;
 
@@ -893,7 +1176,7 @@ check_unique_key(ApplyState *st, RelationMap *map, int64_t rowid)
 			rlbuf_append_str(&sql, " IS b.");
 			append_identifier(&sql, column);
 		}
-		map->same_key = prepare(st->cache->db, rlbuf_cstr(&sql));
+		map->same_key = stmt_cache_get(st->cache->statements, rlbuf_cstr(&sql));
 		rlbuf_free(&sql);
 		if (map->same_key == NULL)
 			return sqlite_failure(st->cache->db, "check key");
@@ -919,7 +1202,7 @@ static RlStatus
 drop_relation(ApplyState *st, const char *name, int64_t relid)
 {
 	RelationMap map;
-	RlStatus	rc = relation_map_shape(st->cache->db, name, relid, &map);
+	RlStatus	rc = relation_map_shape(st->cache, name, relid, &map);
 	RlBuf		sql;
 
 	if (rc == RL_OK && map.ncolumns > 0)
@@ -945,7 +1228,7 @@ emit_relation_change(ApplyState *st, sqlite3_changeset_iter *it, int op)
 {
 	sqlite3_value *name = NULL,
 			   *relid = NULL;
-	RelationMap catalog = {.relid = 0, .name = (char *) CACHE_RELATION_TABLE, .ncolumns = 3};
+	RelationMap catalog = {.relid = 0, .name = (char *) CACHE_RELATION_TABLE, .ncolumns = 3, .cache = st->cache};
 	RlBuf		key;
 	RlStatus	rc = RL_OK;
 
@@ -964,7 +1247,7 @@ emit_relation_change(ApplyState *st, sqlite3_changeset_iter *it, int op)
 		if (relid == NULL)
 			sqlite3changeset_old(it, 0, &relid);
 		rc = put_current_row(st, &catalog, final_rowid(st, CACHE_RELATION_TABLE, sqlite3_value_int64(relid)), &key);
-		sqlite3_finalize(catalog.row_by_id);
+		stmt_cache_release(st->cache->statements, catalog.row_by_id, false);
 	}
 	rlbuf_free(&key);
 	return rc;
@@ -1005,7 +1288,7 @@ emit_row_change(ApplyState *st, sqlite3_changeset_iter *it, const char *table, i
 			/* the old key: the current row with the old values of what changed */
 			sqlite3_stmt *stmt = NULL;
 
-			if (read_row(st->cache->db, map, rowid, &stmt) == SQLITE_ROW)
+			if (read_row(map, rowid, &stmt) == SQLITE_ROW)
 			{
 				sqlite3_value **values = statement_values(stmt, map->ncolumns);
 
@@ -1060,7 +1343,7 @@ emit_mutations(ApplyState *st, const void *changeset, size_t len)
 		if (map.name == NULL || strcmp(map.name, table) != 0)
 		{
 			relation_map_free(&map);
-			rc = relation_map(st->cache->db, table, &map);
+			rc = relation_map(st->cache, table, &map);
 			if (rc == RL_NOT_FOUND)
 				rc = rl_error(RL_INVALID, "changeset changes \"%s\", which is not a relation", table);
 		}
@@ -1076,7 +1359,7 @@ emit_mutations(ApplyState *st, const void *changeset, size_t len)
 	sqlite3changeset_finalize(it);
 	for (int i = 0; rc == RL_OK && !st->conflicted && i < st->rewritten.n; i++)
 	{
-		rc = relation_map(st->cache->db, st->rewritten.names[i], &map);
+		rc = relation_map(st->cache, st->rewritten.names[i], &map);
 		if (rc == RL_OK)
 			rc = emit_all_rows(st->cache->db, &map, st->batch, true);
 		relation_map_free(&map);
@@ -1114,8 +1397,8 @@ catalog_cache_apply(CatalogCache *cache, const void *changeset, size_t len,
 	rc = prepare_schema(&st, changeset, len);
 	if (rc == RL_OK && !st.conflicted)
 	{
-		int			arc = sqlite3changeset_apply_v2(cache->db, (int) len, (void *) changeset, NULL,
-												   on_conflict, &st, NULL, NULL, 0);
+		int			arc = cache_apply_changeset(cache->db, cache->statements, changeset, len, NULL,
+												on_conflict, &st);
 
 		if (arc != SQLITE_OK && !st.conflicted)
 			rc = arc == SQLITE_ABORT ? RL_OK : sqlite_failure(cache->db, "apply changeset");
@@ -1152,15 +1435,15 @@ catalog_cache_apply(CatalogCache *cache, const void *changeset, size_t len,
 static RlStatus
 record_seq(CatalogCache *cache, uint64_t seq)
 {
-	sqlite3_stmt *stmt = prepare(cache->db, "INSERT OR REPLACE INTO " CACHE_META_TABLE
-								 " (name, value) VALUES ('commit_seq', ?)");
+	sqlite3_stmt *stmt = stmt_cache_get(cache->statements, "INSERT OR REPLACE INTO " CACHE_META_TABLE
+										" (name, value) VALUES ('commit_seq', ?)");
 
 	if (stmt == NULL)
 		return sqlite_failure(cache->db, "record commit_seq");
 	sqlite3_bind_int64(stmt, 1, (int64_t) seq);
 	int			step = sqlite3_step(stmt);
 
-	sqlite3_finalize(stmt);
+	stmt_cache_release(cache->statements, stmt, false);
 	if (step != SQLITE_DONE)
 		return sqlite_failure(cache->db, "record commit_seq");
 	cache->seq = seq;
@@ -1375,7 +1658,7 @@ catalog_cache_rebuild(CatalogCache *cache, Lsm *lsm)
 	{
 		RelationMap map;
 
-		rc = relation_map(cache->db, (const char *) sqlite3_column_text(stmt, 0), &map);
+		rc = relation_map(cache, (const char *) sqlite3_column_text(stmt, 0), &map);
 		if (rc == RL_OK)
 			rc = rebuild_relation(cache, lsm, &map);
 		if (rc == RL_OK)

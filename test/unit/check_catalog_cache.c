@@ -433,6 +433,77 @@ START_TEST(test_abort_leaves_nothing)
 }
 END_TEST
 
+static int
+abort_on_conflict(void *arg, int reason, sqlite3_changeset_iter *it)
+{
+	*(int *) arg = reason;
+	return SQLITE_CHANGESET_ABORT;
+}
+
+/*
+ * cache_apply_changeset against SQLite's own: inserts, updates and deletes land the
+ * same, changes to a row that moved on are conflicts of the same kind, a table with
+ * more columns than the changeset takes the rest as defaults, and the connection's
+ * prepared statements stay compiled (sqlite3changeset_apply expires them all).
+ */
+START_TEST(test_apply_changeset_like_sqlite)
+{
+	sqlite3    *db = backend_open();
+	sqlite3_stmt *probe;
+	StmtCache  *stmts = stmt_cache_create(db, 8);
+	RlBuf		cs;
+	int			reason = 0;
+
+	create_items(db);
+	backend_changeset(db, "INSERT INTO items VALUES (NULL, 3, 'three'); UPDATE items SET name = 'TWO' WHERE id = 2;"
+					  "DELETE FROM items WHERE id = 1", &cs);
+	ck_assert_int_eq(sqlite3_prepare_v2(db, "SELECT count(*) FROM items", -1, &probe, NULL), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_step(probe), SQLITE_ROW);
+	sqlite3_reset(probe);
+	ck_assert_int_eq(sqlite3_exec(db, "BEGIN", NULL, NULL, NULL), SQLITE_OK);
+	ck_assert_int_eq(cache_apply_changeset(db, stmts, cs.data, cs.len, NULL, abort_on_conflict, &reason), SQLITE_OK);
+	assert_query(db, "SELECT id, name FROM items ORDER BY id", "2|TWO;3|three;");
+	ck_assert_int_eq(sqlite3_step(probe), SQLITE_ROW);
+	sqlite3_reset(probe);
+	ck_assert_int_eq(sqlite3_stmt_status(probe, SQLITE_STMTSTATUS_REPREPARE, 0), 0);
+
+	/* applied again, every change conflicts: the first is the one SQLite reports */
+	ck_assert_int_eq(cache_apply_changeset(db, stmts, cs.data, cs.len, NULL, abort_on_conflict, &reason), SQLITE_ABORT);
+	int			sqlite_reason = 0;
+
+	ck_assert_int_eq(sqlite3changeset_apply(db, (int) cs.len, cs.data, NULL, abort_on_conflict, &sqlite_reason),
+					 SQLITE_ABORT);
+	ck_assert_int_eq(reason, sqlite_reason);
+	ck_assert_int_eq(sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL), SQLITE_OK);
+
+	/* a row changed or deleted since the changeset was taken */
+	rlbuf_free(&cs);
+	backend_changeset(db, "UPDATE items SET name = 'zwei' WHERE id = 2", &cs);
+	ck_assert_int_eq(sqlite3_exec(db, "BEGIN; UPDATE items SET name = 'dos' WHERE id = 2", NULL, NULL, NULL),
+					 SQLITE_OK);
+	ck_assert_int_eq(cache_apply_changeset(db, stmts, cs.data, cs.len, NULL, abort_on_conflict, &reason), SQLITE_ABORT);
+	ck_assert_int_eq(reason, SQLITE_CHANGESET_DATA);
+	ck_assert_int_eq(sqlite3_exec(db, "DELETE FROM items WHERE id = 2", NULL, NULL, NULL), SQLITE_OK);
+	ck_assert_int_eq(cache_apply_changeset(db, stmts, cs.data, cs.len, NULL, abort_on_conflict, &reason), SQLITE_ABORT);
+	ck_assert_int_eq(reason, SQLITE_CHANGESET_NOTFOUND);
+	ck_assert_int_eq(sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL), SQLITE_OK);
+
+	/* a column added since: the changeset's rows take its default */
+	rlbuf_free(&cs);
+	backend_changeset(db, "INSERT INTO items VALUES (NULL, 7, 'seven')", &cs);
+	ck_assert_int_eq(sqlite3_exec(db, "BEGIN; ALTER TABLE items ADD COLUMN extra TEXT DEFAULT 'd'", NULL, NULL, NULL),
+					 SQLITE_OK);
+	ck_assert_int_eq(cache_apply_changeset(db, stmts, cs.data, cs.len, NULL, abort_on_conflict, &reason), SQLITE_OK);
+	assert_query(db, "SELECT id, name, extra FROM items WHERE id = 7", "7|seven|d;");
+	ck_assert_int_eq(sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL), SQLITE_OK);
+
+	sqlite3_finalize(probe);
+	stmt_cache_destroy(stmts);
+	rlbuf_free(&cs);
+	sqlite3_close(db);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -447,6 +518,7 @@ main(void)
 	tcase_add_test(tc, test_alter_and_drop);
 	tcase_add_test(tc, test_rebuild_equals_the_old_cache);
 	tcase_add_test(tc, test_abort_leaves_nothing);
+	tcase_add_test(tc, test_apply_changeset_like_sqlite);
 	suite_add_tcase(s, tc);
 	return test_run_suite(s);
 }

@@ -1,0 +1,32 @@
+/*
+ * stmt_cache.h: a connection's prepared SQLite statements kept by SQL text.
+ *
+ * Compiling SQL is most of what a small statement costs SQLite, and RockLake runs
+ * the same texts again and again (a COPY's insert per row, DuckLake's scans, the
+ * lookups behind every analysis, the writer's per-row reads and key checks, the
+ * statements that apply a changeset). SQLite prepares a kept statement anew by
+ * itself when the schema has changed, so keeping them is always safe.
+ */
+#ifndef RL_STMT_CACHE_H
+#define RL_STMT_CACHE_H
+
+#include <stdbool.h>
+#include <sqlite3.h>
+
+typedef struct StmtCache StmtCache;
+
+StmtCache  *stmt_cache_create(sqlite3 *db, int size);
+/* Finalizes every kept statement: before the connection closes. */
+void		stmt_cache_destroy(StmtCache *cache);
+
+/*
+ * A statement for sql, reset and without bindings; NULL if it does not compile
+ * (sqlite3_errmsg says why). A kept statement still in use (stepped and not
+ * released) is not handed out twice: a second one is prepared.
+ */
+sqlite3_stmt *stmt_cache_get(StmtCache *cache, const char *sql);
+
+/* Done with a statement: reset and kept, or finalized if it failed or is not kept. */
+void		stmt_cache_release(StmtCache *cache, sqlite3_stmt *stmt, bool failed);
+
+#endif

@@ -1,0 +1,108 @@
+/*
+ * stmt_cache.c: prepared statements by SQL text (stmt_cache.h), shared by the
+ * backends' cache connection and the writer's.
+ *
+ * A fixed number of slots reused round robin: the texts a connection runs in a
+ * loop are few, and a linear search of a few dozen short strings is cheaper than
+ * one sqlite3_prepare. Statements are prepared with SQLITE_PREPARE_PERSISTENT,
+ * SQLite's hint that they will be reused.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "stmt_cache.h"
+
+typedef struct StmtSlot
+{
+	char	   *sql;
+	sqlite3_stmt *stmt;
+} StmtSlot;
+
+struct StmtCache
+{
+	sqlite3    *db;
+	int			size;
+	int			next;			/* the slot to reuse next */
+	StmtSlot	slots[];
+};
+
+StmtCache *
+stmt_cache_create(sqlite3 *db, int size)
+{
+	StmtCache  *cache = calloc(1, sizeof(StmtCache) + sizeof(StmtSlot) * (size_t) size);
+
+	if (cache)
+	{
+		cache->db = db;
+		cache->size = size;
+	}
+	return cache;
+}
+
+void
+stmt_cache_destroy(StmtCache *cache)
+{
+	if (cache == NULL)
+		return;
+	for (int i = 0; i < cache->size; i++)
+	{
+		sqlite3_finalize(cache->slots[i].stmt);
+		free(cache->slots[i].sql);
+	}
+	free(cache);
+}
+
+sqlite3_stmt *
+stmt_cache_get(StmtCache *cache, const char *sql)
+{
+	for (int i = 0; i < cache->size; i++)
+		if (cache->slots[i].sql && strcmp(cache->slots[i].sql, sql) == 0 &&
+			!sqlite3_stmt_busy(cache->slots[i].stmt))
+			return cache->slots[i].stmt;
+
+	sqlite3_stmt *stmt = NULL;
+
+	if (sqlite3_prepare_v3(cache->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &stmt, NULL) != SQLITE_OK)
+	{
+		sqlite3_finalize(stmt);
+		return NULL;
+	}
+	for (int tries = 0; tries < cache->size; tries++)
+	{
+		StmtSlot   *slot = &cache->slots[cache->next];
+		char	   *copy;
+
+		cache->next = (cache->next + 1) % cache->size;
+		if (slot->stmt && sqlite3_stmt_busy(slot->stmt))
+			continue;
+		if ((copy = strdup(sql)) == NULL)
+			break;
+		sqlite3_finalize(slot->stmt);
+		free(slot->sql);
+		slot->sql = copy;
+		slot->stmt = stmt;
+		break;
+	}
+	return stmt;
+}
+
+void
+stmt_cache_release(StmtCache *cache, sqlite3_stmt *stmt, bool failed)
+{
+	if (stmt == NULL)
+		return;
+	for (int i = 0; i < cache->size; i++)
+		if (cache->slots[i].stmt == stmt)
+		{
+			if (!failed)
+			{
+				sqlite3_reset(stmt);
+				sqlite3_clear_bindings(stmt);
+				return;
+			}
+			free(cache->slots[i].sql);
+			cache->slots[i].sql = NULL;
+			cache->slots[i].stmt = NULL;
+		}
+	sqlite3_finalize(stmt);
+}
