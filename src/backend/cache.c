@@ -67,6 +67,28 @@ static WriterConn *writer_conn;
 static bool callback_failed;	/* an ERROR (already reported) inside a SQLite callback */
 static sqlite3_stmt *active_stmt;	/* CacheExecute's, evicted if an ERROR cuts it short */
 
+/*
+ * The relations analysis looked up (and the names it found no relation for), kept
+ * while the cache's schema is the one they were read from: SQLite's schema cookies
+ * of main and temp and the commit sequence, checked at a statement's first lookup.
+ * The cookies change with every CREATE, ALTER and DROP, ours or the writer's; the
+ * sequence tells a schema our rolled-back capture had from another commit's that
+ * happens to carry the same cookie. Reading a relation's columns (pragma_table_info)
+ * was a tenth of a backend's time in a DuckLake commit.
+ */
+#define RELATION_CACHE_SIZE 64
+typedef struct KeptRelation
+{
+	char	   *schema;			/* "main" or "temp" */
+	char	   *name;
+	CacheRelation *rel;			/* NULL: no such relation */
+} KeptRelation;
+static KeptRelation relation_cache[RELATION_CACHE_SIZE];
+static int	relation_cache_next;
+static MemoryContext RelationCacheContext;
+static int64_t relation_cache_key[3] = {-1, -1, -1};	/* main cookie, temp cookie, sequence */
+static bool relation_cache_checked;	/* in this statement */
+
 /* Prepared statements by SQL text (stmt_cache.h) */
 #define STATEMENT_CACHE_SIZE 64
 static StmtCache *statements;
@@ -777,13 +799,6 @@ name_found(const char *query, const char *name)
 	return found;
 }
 
-bool
-CacheTempRelationExists(const char *name)
-{
-	return cache_db != NULL &&
-		name_found("SELECT 1 FROM temp.sqlite_master WHERE type = 'table' AND name = ?1", name);
-}
-
 static CacheRelation *
 load_relation(const char *schema, const char *name)
 {
@@ -813,6 +828,99 @@ load_relation(const char *schema, const char *name)
 	return rel;
 }
 
+/* copy_relation -- rel in the current memory context */
+static CacheRelation *
+copy_relation(const CacheRelation *rel)
+{
+	CacheRelation *copy = palloc(sizeof(CacheRelation));
+
+	*copy = *rel;
+	copy->name = pstrdup(rel->name);
+	copy->columns = palloc(sizeof(ResultColumn) * (size_t) (rel->ncolumns ? rel->ncolumns : 1));
+	for (int i = 0; i < rel->ncolumns; i++)
+	{
+		copy->columns[i] = rel->columns[i];
+		copy->columns[i].name = pstrdup(rel->columns[i].name);
+	}
+	return copy;
+}
+
+static int64_t
+pragma_value(const char *sql)
+{
+	sqlite3_stmt *stmt = cached_statement(sql);
+	int64_t		value = sqlite3_step(stmt) == SQLITE_ROW ? sqlite3_column_int64(stmt, 0) : -1;
+
+	release_statement(stmt, false);
+	return value;
+}
+
+/* forget_relations -- the kept relations go (the schema they describe changed) */
+static void
+forget_relations(void)
+{
+	for (int i = 0; i < RELATION_CACHE_SIZE; i++)
+		relation_cache[i].name = NULL;
+	relation_cache_key[0] = -1;
+	if (RelationCacheContext)
+		MemoryContextReset(RelationCacheContext);
+}
+
+/*
+ * user_relation -- a table of SQLite's schema ("main", only those rl_relation names,
+ * or "temp") by name, or NULL; kept
+ */
+static CacheRelation *
+user_relation(const char *schema, const char *name)
+{
+	if (!relation_cache_checked)
+	{
+		int64_t		key[3] = {pragma_value("PRAGMA main.schema_version"),
+			pragma_value("PRAGMA temp.schema_version"), (int64_t) read_seq()};
+
+		if (memcmp(key, relation_cache_key, sizeof(key)) != 0)
+		{
+			forget_relations();
+			memcpy(relation_cache_key, key, sizeof(key));
+		}
+		relation_cache_checked = true;
+	}
+	for (int i = 0; i < RELATION_CACHE_SIZE; i++)
+	{
+		KeptRelation *k = &relation_cache[i];
+
+		if (k->name && strcmp(k->name, name) == 0 && strcmp(k->schema, schema) == 0)
+			return k->rel ? copy_relation(k->rel) : NULL;
+	}
+
+	CacheRelation *rel = NULL;
+
+	if (strcmp(schema, "temp") != 0 ||
+		name_found("SELECT 1 FROM temp.sqlite_master WHERE type = 'table' AND name = ?1", name))
+		if (strcmp(schema, "main") != 0 ||
+			name_found("SELECT 1 FROM main." CACHE_RELATION_TABLE " WHERE relname = ?1", name))
+			rel = load_relation(schema, name);
+
+	if (RelationCacheContext == NULL)
+		RelationCacheContext = AllocSetContextCreate(TopMemoryContext, "RelationCache");
+
+	MemoryContext old = MemoryContextSwitchTo(RelationCacheContext);
+	KeptRelation *k = &relation_cache[relation_cache_next];
+
+	relation_cache_next = (relation_cache_next + 1) % RELATION_CACHE_SIZE;
+	k->schema = pstrdup(schema);
+	k->name = pstrdup(name);
+	k->rel = rel ? copy_relation(rel) : NULL;
+	MemoryContextSwitchTo(old);
+	return rel;
+}
+
+bool
+CacheTempRelationExists(const char *name)
+{
+	return cache_db != NULL && user_relation("temp", name) != NULL;
+}
+
 CacheRelation *
 CacheLookupRelation(const char *schema, const char *name)
 {
@@ -820,8 +928,8 @@ CacheLookupRelation(const char *schema, const char *name)
 
 	if (schema == NULL || strcmp(schema, "pg_temp") == 0)
 	{
-		if (CacheTempRelationExists(name))
-			return load_relation("temp", name);
+		if ((rel = user_relation("temp", name)) != NULL)
+			return rel;
 		if (schema != NULL)
 			return NULL;
 		if ((rel = SystemRelationLookup(name)) != NULL)
@@ -833,8 +941,7 @@ CacheLookupRelation(const char *schema, const char *name)
 		return InformationSchemaLookup(name);
 	else if (strcmp(schema, "public") != 0)
 		return NULL;
-	return name_found("SELECT 1 FROM main." CACHE_RELATION_TABLE " WHERE relname = ?1", name)
-		? load_relation("main", name) : NULL;
+	return user_relation("main", name);
 }
 
 /* ---------- statements ---------- */
@@ -912,6 +1019,8 @@ replay_changeset(void)
 		sqlite3changeset_op(it, &table, &ncols, &op, NULL);
 		if (strcmp(table, CACHE_RELATION_TABLE) != 0 || ncols < 3)
 			continue;
+		/* the tables made again may differ from the kept ones under the same cookie */
+		forget_relations();
 		if (op == SQLITE_INSERT && sqlite3changeset_new(it, 2, &v) == SQLITE_OK && v)
 			sqlite3_exec(cache_db, (const char *) sqlite3_value_text(v), NULL, NULL, NULL);
 		else if (op == SQLITE_UPDATE)
@@ -991,6 +1100,7 @@ open_capture(bool paused)
 void
 CacheStatementBegin(CacheTarget target)
 {
+	relation_cache_checked = false;
 	if (cache_db == NULL)
 		ereport(ERROR,
 				errcode(ERRCODE_IO_ERROR),
@@ -1029,6 +1139,7 @@ CacheStatementBegin(CacheTarget target)
 void
 CacheStatementEnd(void)
 {
+	relation_cache_checked = false;
 	if (in_temp_txn)
 	{
 		in_temp_txn = false;
@@ -1039,6 +1150,7 @@ CacheStatementEnd(void)
 void
 CacheMessageEnd(void)
 {
+	relation_cache_checked = false;
 	close_capture();
 }
 
@@ -1113,6 +1225,8 @@ void
 CacheAbortStatement(void)
 {
 	callback_failed = false;
+	forget_relations();
+	relation_cache_checked = false;
 	if (cache_db == NULL)
 		return;
 	if (active_stmt)
