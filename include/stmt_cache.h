@@ -20,8 +20,8 @@ StmtCache  *stmt_cache_create(sqlite3 *db, int size);
 void		stmt_cache_destroy(StmtCache *cache);
 
 /*
- * A statement for sql, reset and without bindings; NULL if it does not compile
- * (sqlite3_errmsg says why). A kept statement still in use (stepped and not
+ * A statement for sql, reset and without bindings, pinned until released; NULL if
+ * it does not compile (sqlite3_errmsg says why). A kept statement still in use (not
  * released) is not handed out twice: a second one is prepared.
  */
 sqlite3_stmt *stmt_cache_get(StmtCache *cache, const char *sql);

@@ -1344,7 +1344,7 @@ CacheCommitTransaction(void)
 static sqlite3_stmt *
 bound_statement(const SqlStatement *s, const Value *params)
 {
-	sqlite3_stmt *stmt = cached_statement(s->sql);
+	sqlite3_stmt *stmt = active_stmt = cached_statement(s->sql);	/* released if binding fails */
 
 	for (int i = 0; i < s->nbinds; i++)
 	{
@@ -1398,7 +1398,7 @@ int64_t
 CacheExecute(const SqlStatement *s, const Value *params, int ncolumns,
 			 const ResultColumn *columns, Value **rows, int64_t *nrows)
 {
-	sqlite3_stmt *stmt = active_stmt = bound_statement(s, params);
+	sqlite3_stmt *stmt = bound_statement(s, params);
 	int64_t		n = 0,
 				cap = 16;
 	Value	   *out = palloc(sizeof(Value) * (size_t) (cap * (ncolumns ? ncolumns : 1)));
@@ -1426,7 +1426,7 @@ CacheCursorOpen(const SqlStatement *s, const Value *params)
 {
 	if (capture != NULL || in_temp_txn || active_stmt != NULL)
 		return NULL;
-	return (CacheCursor *) (active_stmt = bound_statement(s, params));
+	return (CacheCursor *) bound_statement(s, params);
 }
 
 bool

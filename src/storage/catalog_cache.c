@@ -760,30 +760,35 @@ prepare_schema(ApplyState *st, const void *changeset, size_t len)
 /* ---------------------------------------------------------------- applying a changeset */
 
 /*
- * How a changeset's changes to one table are applied: the statements, by SQL text
- * (kept in the connection's StmtCache), for nchanged of the table's columns.
+ * How a changeset's changes to one table are applied: the statements for the
+ * changeset's columns of the table, by SQL text (kept in the connection's StmtCache
+ * across changesets, and held from the table's first change to its last).
  * Parameters: ?1..?n old values, ?n+1..?2n new values, ?2n+1..?3n "column changed"
  * flags of an UPDATE.
  */
+enum
+{
+	APPLY_INSERT, APPLY_DELETE, APPLY_UPDATE, APPLY_EXISTS /* SELECT 1 for the row's key */ , APPLY_NSTMTS
+};
+
 typedef struct TableApply
 {
 	char	   *table;
 	int			ncolumns;		/* the changeset's (may be fewer than the table's) */
 	bool		skip;
-	char	   *insert_sql;
-	char	   *delete_sql;
-	char	   *update_sql;
-	char	   *exists_sql;		/* SELECT 1 for the row's primary key */
+	char	   *sql[APPLY_NSTMTS];
+	sqlite3_stmt *stmt[APPLY_NSTMTS];
 } TableApply;
 
 static void
-table_apply_free(TableApply *t)
+table_apply_free(StmtCache *stmts, TableApply *t)
 {
 	free(t->table);
-	free(t->insert_sql);
-	free(t->delete_sql);
-	free(t->update_sql);
-	free(t->exists_sql);
+	for (int i = 0; i < APPLY_NSTMTS; i++)
+	{
+		free(t->sql[i]);
+		stmt_cache_release(stmts, t->stmt[i], false);
+	}
 	memset(t, 0, sizeof(*t));
 }
 
@@ -849,7 +854,7 @@ table_apply_plan(sqlite3 *db, StmtCache *stmts, sqlite3_changeset_iter *it, cons
 		for (int i = 0; i < n; i++)
 			rlbuf_printf(&sql, "%s?%d", i ? ", " : "", n + i + 1);
 		rlbuf_append_str(&sql, ")");
-		t->insert_sql = buf_detach(&sql);
+		t->sql[APPLY_INSERT] = buf_detach(&sql);
 
 		/* DELETE: the row as the changeset last saw it */
 		rlbuf_append_str(&sql, "DELETE FROM main.");
@@ -862,7 +867,7 @@ table_apply_plan(sqlite3 *db, StmtCache *stmts, sqlite3_changeset_iter *it, cons
 				append_identifier(&sql, names[i]);
 				rlbuf_printf(&sql, " IS ?%d", i + 1);
 			}
-		t->delete_sql = buf_detach(&sql);
+		t->sql[APPLY_DELETE] = buf_detach(&sql);
 
 		/* UPDATE: the changed columns, if they still hold their old values */
 		rlbuf_append_str(&sql, "UPDATE main.");
@@ -889,13 +894,13 @@ table_apply_plan(sqlite3 *db, StmtCache *stmts, sqlite3_changeset_iter *it, cons
 				append_identifier(&sql, names[i]);
 				rlbuf_printf(&sql, " IS ?%d)", i + 1);
 			}
-		t->update_sql = first ? NULL : buf_detach(&sql);
+		t->sql[APPLY_UPDATE] = first ? NULL : buf_detach(&sql);
 
 		rlbuf_reset(&sql);
 		rlbuf_append_str(&sql, "SELECT 1 FROM main.");
 		append_identifier(&sql, table);
 		rlbuf_append_str(&sql, rlbuf_cstr(&where));
-		t->exists_sql = buf_detach(&sql);
+		t->sql[APPLY_EXISTS] = buf_detach(&sql);
 	}
 	for (int i = 0; i < n; i++)
 		free(names[i]);
@@ -931,16 +936,17 @@ bind_change(sqlite3_stmt *stmt, sqlite3_changeset_iter *it, int op, int n, bool 
 	}
 }
 
-/* run_change -- step a TableApply statement for the change: SQLITE_DONE or an error code */
+/* run_change -- step TableApply statement which for the change: SQLITE_DONE or an error code */
 static int
-run_change(sqlite3 *db, StmtCache *stmts, const char *sql, sqlite3_changeset_iter *it, int op, int n,
-		   bool old_as_new, bool *row)
+run_change(sqlite3 *db, StmtCache *stmts, TableApply *t, int which, sqlite3_changeset_iter *it, int op,
+		   bool *row)
 {
-	sqlite3_stmt *stmt = stmt_cache_get(stmts, sql);
-
-	if (stmt == NULL)
+	if (t->stmt[which] == NULL && (t->stmt[which] = stmt_cache_get(stmts, t->sql[which])) == NULL)
 		return sqlite3_errcode(db);
-	bind_change(stmt, it, op, n, old_as_new);
+
+	sqlite3_stmt *stmt = t->stmt[which];
+
+	bind_change(stmt, it, op, t->ncolumns, which == APPLY_EXISTS);
 	int			rc = sqlite3_step(stmt);
 
 	if (row)
@@ -949,7 +955,7 @@ run_change(sqlite3 *db, StmtCache *stmts, const char *sql, sqlite3_changeset_ite
 		rc = SQLITE_DONE;
 	if (rc != SQLITE_DONE)
 		rc = sqlite3_extended_errcode(db);
-	stmt_cache_release(stmts, stmt, false);
+	sqlite3_reset(stmt);
 	return rc;
 }
 
@@ -976,7 +982,7 @@ cache_apply_changeset(sqlite3 *db, StmtCache *stmts, const void *changeset, size
 		sqlite3changeset_op(it, &table, &n, &op, NULL);
 		if (t.table == NULL || strcmp(t.table, table) != 0 || t.ncolumns != n)
 		{
-			table_apply_free(&t);
+			table_apply_free(stmts, &t);
 			if (filter && !filter(arg, table))
 			{
 				t.table = strdup(table);
@@ -989,24 +995,23 @@ cache_apply_changeset(sqlite3 *db, StmtCache *stmts, const void *changeset, size
 				break;
 			}
 		}
-		if (t.skip || (op == SQLITE_UPDATE && t.update_sql == NULL))
+		if (t.skip || (op == SQLITE_UPDATE && t.sql[APPLY_UPDATE] == NULL))
 			continue;
 		switch (op)
 		{
 			case SQLITE_INSERT:
-				step = run_change(db, stmts, t.insert_sql, it, op, n, false, NULL);
+				step = run_change(db, stmts, &t, APPLY_INSERT, it, op, NULL);
 				if ((step & 0xff) == SQLITE_CONSTRAINT)
 				{
-					step = run_change(db, stmts, t.exists_sql, it, op, n, true, &found);
+					step = run_change(db, stmts, &t, APPLY_EXISTS, it, op, &found);
 					reason = found ? SQLITE_CHANGESET_CONFLICT : SQLITE_CHANGESET_CONSTRAINT;
 				}
 				break;
 			default:
-				step = run_change(db, stmts, op == SQLITE_DELETE ? t.delete_sql : t.update_sql,
-								  it, op, n, false, NULL);
+				step = run_change(db, stmts, &t, op == SQLITE_DELETE ? APPLY_DELETE : APPLY_UPDATE, it, op, NULL);
 				if (step == SQLITE_DONE && sqlite3_changes(db) == 0)
 				{
-					step = run_change(db, stmts, t.exists_sql, it, op, n, true, &found);
+					step = run_change(db, stmts, &t, APPLY_EXISTS, it, op, &found);
 					reason = found ? SQLITE_CHANGESET_DATA : SQLITE_CHANGESET_NOTFOUND;
 				}
 				else if ((step & 0xff) == SQLITE_CONSTRAINT)
@@ -1021,7 +1026,7 @@ cache_apply_changeset(sqlite3 *db, StmtCache *stmts, const void *changeset, size
 		else if (reason && conflict(arg, reason, it) != SQLITE_CHANGESET_OMIT)
 			rc = SQLITE_ABORT;
 	}
-	table_apply_free(&t);
+	table_apply_free(stmts, &t);
 	sqlite3changeset_finalize(it);
 	return rc;
 }

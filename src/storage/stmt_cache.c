@@ -5,7 +5,10 @@
  * A fixed number of slots reused round robin: the texts a connection runs in a
  * loop are few, and a linear search of a few dozen short strings is cheaper than
  * one sqlite3_prepare. Statements are prepared with SQLITE_PREPARE_PERSISTENT,
- * SQLite's hint that they will be reused.
+ * SQLite's hint that they will be reused. A statement handed out is pinned until
+ * released: its slot is neither handed out again nor reused for another text, so
+ * a caller may hold several at once (the writer holds a table's row reads and key
+ * probes across a changeset).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +19,7 @@ typedef struct StmtSlot
 {
 	char	   *sql;
 	sqlite3_stmt *stmt;
+	bool		pinned;
 } StmtSlot;
 
 struct StmtCache
@@ -56,9 +60,15 @@ sqlite3_stmt *
 stmt_cache_get(StmtCache *cache, const char *sql)
 {
 	for (int i = 0; i < cache->size; i++)
-		if (cache->slots[i].sql && strcmp(cache->slots[i].sql, sql) == 0 &&
-			!sqlite3_stmt_busy(cache->slots[i].stmt))
-			return cache->slots[i].stmt;
+	{
+		StmtSlot   *slot = &cache->slots[i];
+
+		if (slot->sql && !slot->pinned && strcmp(slot->sql, sql) == 0 && !sqlite3_stmt_busy(slot->stmt))
+		{
+			slot->pinned = true;
+			return slot->stmt;
+		}
+	}
 
 	sqlite3_stmt *stmt = NULL;
 
@@ -73,7 +83,7 @@ stmt_cache_get(StmtCache *cache, const char *sql)
 		char	   *copy;
 
 		cache->next = (cache->next + 1) % cache->size;
-		if (slot->stmt && sqlite3_stmt_busy(slot->stmt))
+		if (slot->pinned || (slot->stmt && sqlite3_stmt_busy(slot->stmt)))
 			continue;
 		if ((copy = strdup(sql)) == NULL)
 			break;
@@ -81,6 +91,7 @@ stmt_cache_get(StmtCache *cache, const char *sql)
 		free(slot->sql);
 		slot->sql = copy;
 		slot->stmt = stmt;
+		slot->pinned = true;
 		break;
 	}
 	return stmt;
@@ -94,6 +105,7 @@ stmt_cache_release(StmtCache *cache, sqlite3_stmt *stmt, bool failed)
 	for (int i = 0; i < cache->size; i++)
 		if (cache->slots[i].stmt == stmt)
 		{
+			cache->slots[i].pinned = false;
 			if (!failed)
 			{
 				sqlite3_reset(stmt);
