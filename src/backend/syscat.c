@@ -301,6 +301,11 @@ build_pg_type(void)
 /*
  * build_pg_attribute -- the columns of every relation, with their types'
  * collation and storage, and those of the indexes behind the keys
+ *
+ * CROSS JOIN fixes SQLite's join order: relations, then their columns, then the
+ * type. Left to choose, it put pg_type's rows outside, and every one of them ran
+ * pragma_table_info (which compiles a PRAGMA) for every relation again: 23 ms for
+ * the 145 columns of a DuckLake catalog, 1.2 ms in this order.
  */
 static char *
 build_pg_attribute(void)
@@ -311,13 +316,13 @@ build_pg_attribute(void)
 					" t.typcollation AS attcollation, '' AS attidentity, '' AS attgenerated,"
 					" t.typstorage AS attstorage, '' AS attcompression, -1 AS attstattarget, t.typlen AS attlen,"
 					" NULL AS attacl"
-					" FROM main." CACHE_RELATION_TABLE " AS r, pragma_table_info(r.relname, 'main') AS a"
-					" JOIN (%s) AS t ON t.oid = rl_type_oid(a.type)"
+					" FROM main." CACHE_RELATION_TABLE " AS r CROSS JOIN pragma_table_info(r.relname, 'main') AS a"
+					" CROSS JOIN (%s) AS t ON t.oid = rl_type_oid(a.type)"
 					" WHERE a.name <> '" CACHE_ROWID_COLUMN "'"
 					" UNION ALL SELECT " INDEX_OID("k") ", c.name, t.oid, c.seqno + 1, 0, rl_type_typmod(a.type), 0, 0,"
-					" 0, t.typcollation, '', '', t.typstorage, '', -1, t.typlen, NULL FROM (" KEYS_SQL ") AS k,"
-					" pragma_index_info(k.idx, 'main') AS c, pragma_table_info(k.relname, 'main') AS a"
-					" JOIN (%s) AS t ON t.oid = rl_type_oid(a.type) WHERE a.cid = c.cid",
+					" 0, t.typcollation, '', '', t.typstorage, '', -1, t.typlen, NULL FROM (" KEYS_SQL ") AS k"
+					" CROSS JOIN pragma_index_info(k.idx, 'main') AS c CROSS JOIN pragma_table_info(k.relname, 'main') AS a"
+					" CROSS JOIN (%s) AS t ON t.oid = rl_type_oid(a.type) WHERE a.cid = c.cid",
 					build_pg_type(), build_pg_type());
 }
 
@@ -569,8 +574,8 @@ build_columns(void)
 		" CASE WHEN t.oid = %u THEN 0 WHEN t.oid IN (%u, %u, %u, %u) THEN 6 END AS datetime_precision,"
 		" %Q AS udt_catalog, 'pg_catalog' AS udt_schema, t.typname AS udt_name, 'NO' AS is_identity,"
 		" 'NEVER' AS is_generated, 'YES' AS is_updatable"
-		" FROM main." CACHE_RELATION_TABLE " AS r, pragma_table_info(r.relname, 'main') AS a"
-		" JOIN (%s) AS t ON t.oid = rl_type_oid(a.type)"
+		" FROM main." CACHE_RELATION_TABLE " AS r CROSS JOIN pragma_table_info(r.relname, 'main') AS a"
+		" CROSS JOIN (%s) AS t ON t.oid = rl_type_oid(a.type)"
 		" WHERE a.name <> '" CACHE_ROWID_COLUMN "'",
 		MyDatabaseName, VARCHAROID, BPCHAROID, DEFAULT_COLLATION_OID,
 		INT2OID, INT4OID, INT8OID, FLOAT4OID, FLOAT8OID, NUMERICOID,
