@@ -30,8 +30,22 @@ void		rlbuf_init(RlBuf *buf);
 void		rlbuf_init_in(RlBuf *buf, struct MemoryContextData *context);
 void		rlbuf_free(RlBuf *buf);
 void		rlbuf_reset(RlBuf *buf);
-void		rlbuf_reserve(RlBuf *buf, size_t extra);
-void		rlbuf_append(RlBuf *buf, const void *data, size_t len);
+/* Room for extra more bytes (and a NUL). Inline: wire rows call it per field. */
+void		rlbuf_grow(RlBuf *buf, size_t need);
+static inline void
+rlbuf_reserve(RlBuf *buf, size_t extra)
+{
+	if (buf->len + extra + 1 > buf->cap)
+		rlbuf_grow(buf, buf->len + extra + 1);
+}
+static inline void
+rlbuf_append(RlBuf *buf, const void *data, size_t len)
+{
+	rlbuf_reserve(buf, len);
+	if (len)
+		__builtin_memcpy(buf->data + buf->len, data, len);
+	buf->len += len;
+}
 void		rlbuf_append_str(RlBuf *buf, const char *s);
 void		rlbuf_printf(RlBuf *buf, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void		rlbuf_put_u8(RlBuf *buf, uint8_t v);

@@ -167,10 +167,29 @@ ArrayElements typio_array_parse(const char *text);
 /* The text form of elements (quoted where PostgreSQL quotes) as a Value of type array_type. */
 Value		typio_array_build(Oid array_type, const ArrayElements *elems);
 
-Value		typio_null(Oid type);
-Value		typio_bool(bool b);
-Value		typio_int(Oid type, int64_t i);
-Value		typio_float(Oid type, double f);
+static inline Value
+typio_null(Oid type)
+{
+	return (Value) {.type = type, .isnull = true};
+}
+
+static inline Value
+typio_bool(bool b)
+{
+	return (Value) {.type = BOOLOID, .u.b = b};
+}
+
+static inline Value
+typio_int(Oid type, int64_t i)
+{
+	return (Value) {.type = type, .u.i = i};
+}
+
+static inline Value
+typio_float(Oid type, double f)
+{
+	return (Value) {.type = type, .u.f = f};
+}
 /* A string-represented value (text, numeric, bytea, ...); copies data into the current context. */
 Value		typio_string(Oid type, const char *data, size_t len);
 

@@ -43,12 +43,8 @@ rlbuf_reset(RlBuf *buf)
 }
 
 void
-rlbuf_reserve(RlBuf *buf, size_t extra)
+rlbuf_grow(RlBuf *buf, size_t need)
 {
-	size_t		need = buf->len + extra + 1;	/* room for a NUL */
-
-	if (need <= buf->cap)
-		return;
 	size_t		cap = buf->cap ? buf->cap : 64;
 
 	while (cap < need)
@@ -63,15 +59,6 @@ rlbuf_reserve(RlBuf *buf, size_t extra)
 		abort();				/* out of memory: no sane way to continue */
 	buf->data = p;
 	buf->cap = cap;
-}
-
-void
-rlbuf_append(RlBuf *buf, const void *data, size_t len)
-{
-	rlbuf_reserve(buf, len);
-	if (len)
-		memcpy(buf->data + buf->len, data, len);
-	buf->len += len;
 }
 
 void

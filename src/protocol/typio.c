@@ -39,6 +39,8 @@
 #define DATE_NOEND			((int64_t) INT32_MAX)
 #define NBASE				10000
 
+#define TYPE_INDEX_SIZE 8192
+
 static const TypeInfo types[] = {
 	{BOOLOID, "bool", "boolean", 1, TYPCATEGORY_BOOLEAN, 0, 0},
 	{BYTEAOID, "bytea", "bytea", -1, TYPCATEGORY_USER, 0, 0},
@@ -83,6 +85,7 @@ static const TypeInfo types[] = {
 	{ANYARRAYOID, "anyarray", "anyarray", -1, TYPCATEGORY_PSEUDO, 0, 0},
 	{ANYELEMENTOID, "anyelement", "anyelement", 4, TYPCATEGORY_PSEUDO, 0, 0},
 };
+_Static_assert(sizeof(types) / sizeof(types[0]) < 255, "typio_lookup indexes types[] in a byte");
 
 TypioRegHooks typio_reg_hooks;
 
@@ -105,6 +108,19 @@ static const struct
 const TypeInfo *
 typio_lookup(Oid type)
 {
+	/* types[] by OID (all of them are below TYPE_INDEX_SIZE): every value sent looks here */
+	static uint8_t index[TYPE_INDEX_SIZE];	/* position in types[] + 1, 0: none */
+	static bool indexed;
+
+	if (!indexed)
+	{
+		for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+			if (types[i].oid < TYPE_INDEX_SIZE)
+				index[types[i].oid] = (uint8_t) (i + 1);
+		indexed = true;
+	}
+	if (type < TYPE_INDEX_SIZE)
+		return index[type] ? &types[index[type] - 1] : NULL;
 	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
 		if (types[i].oid == type)
 			return &types[i];
@@ -163,38 +179,6 @@ typio_format_type_typmod(Oid type, int32_t typmod)
 		default:
 			return pstrdup(name);
 	}
-}
-
-Value
-typio_null(Oid type)
-{
-	Value		v = {.type = type, .isnull = true};
-
-	return v;
-}
-
-Value
-typio_bool(bool b)
-{
-	Value		v = {.type = BOOLOID, .u.b = b};
-
-	return v;
-}
-
-Value
-typio_int(Oid type, int64_t i)
-{
-	Value		v = {.type = type, .u.i = i};
-
-	return v;
-}
-
-Value
-typio_float(Oid type, double f)
-{
-	Value		v = {.type = type, .u.f = f};
-
-	return v;
 }
 
 Value
