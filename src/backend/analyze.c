@@ -23,6 +23,7 @@
 #include "rl_buffer.h"
 #include "elog.h"
 #include "executor.h"
+#include "literals.h"
 #include "mcxt.h"
 
 typedef PgQuery__Node Node;
@@ -183,32 +184,120 @@ parse_guarded(const char *query_string)
 }
 
 /*
- * The serialised parse trees of the last few statements by text: clients send the
- * same text again and again (DuckLake's snapshot query at every commit, BEGIN,
- * COMMIT), and libpg_query's parse and protobuf packing of it is a third of what a
- * small statement costs. Only trees that parsed and passed the depth check are kept.
+ * The serialised parse trees of the last few statements, by shape (literals.h): clients
+ * send the same statements again and again, most with new values (DuckLake's commit
+ * batch, its snapshot query), and libpg_query's parse and protobuf packing is a sixth
+ * of what a DuckLake statement costs. A text whose literals the scan cannot vouch for
+ * is kept by its text. Only trees that parsed and passed the depth check are kept.
  */
-#define PARSE_CACHE_SIZE 16
-#define PARSE_CACHE_MAX_TEXT 4096
-static struct
+#define PARSE_CACHE_SIZE 32
+#define PARSE_CACHE_MAX_TEXT 16384
+typedef struct ParseCacheEntry
 {
-	char	   *text;
+	char	   *key;			/* the shape, or the text if not shared by shape */
+	char	   *text;			/* the text parsed */
 	uint8_t    *tree;
 	size_t		len;
-}			parse_cache[PARSE_CACHE_SIZE];
+	bool		by_shape;
+	LiteralScan scan;			/* of text (malloc'd literals) */
+	int		   *locations;		/* of each literal's constant in tree */
+	bool	   *negated;
+} ParseCacheEntry;
+static ParseCacheEntry parse_cache[PARSE_CACHE_SIZE];
 static int	parse_cache_next;
 
-/* parsed_tree -- the serialised parse tree of query_string (cached: do not free), or ERROR */
-static const uint8_t *
-parsed_tree(const char *query_string, size_t *len)
+static void
+parse_cache_entry_free(ParseCacheEntry *e)
 {
-	for (int i = 0; i < PARSE_CACHE_SIZE; i++)
-		if (parse_cache[i].text && strcmp(parse_cache[i].text, query_string) == 0)
-		{
-			*len = parse_cache[i].len;
-			return parse_cache[i].tree;
-		}
+	free(e->key);
+	free(e->text);
+	free(e->tree);
+	free(e->scan.literals);
+	free(e->locations);
+	free(e->negated);
+	memset(e, 0, sizeof(*e));
+}
 
+static void *
+copy_out(const void *data, size_t len)
+{
+	void	   *p = malloc(len ? len : 1);
+
+	if (p == NULL)
+		elog(ERROR, "out of memory");
+	memcpy(p, data, len);
+	return p;
+}
+
+/*
+ * parse_cache_add -- keep a tree that parsed: by shape if its literals are each one
+ * of its constants, else by text; texts too long to repeat are not kept
+ */
+static void
+parse_cache_add(const char *query_string, const LiteralScan *scan, PgQuery__ParseResult *tree,
+				const uint8_t *data, size_t len)
+{
+	size_t		text_len = strlen(query_string);
+
+	if (text_len > PARSE_CACHE_MAX_TEXT)
+		return;
+
+	int			n = scan->nliterals;
+	int		   *locations = palloc(sizeof(int) * (size_t) (n + 1));
+	bool	   *negated = palloc(sizeof(bool) * (size_t) (n + 1));
+	bool		by_shape = scan->ok && literals_find_constants(tree, query_string, scan, locations, negated);
+
+	ParseCacheEntry *e = &parse_cache[parse_cache_next];
+
+	parse_cache_next = (parse_cache_next + 1) % PARSE_CACHE_SIZE;
+	parse_cache_entry_free(e);
+	e->by_shape = by_shape;
+	e->text = copy_out(query_string, text_len + 1);
+	e->key = by_shape ? copy_out(scan->shape.data, scan->shape.len + 1) : copy_out(query_string, text_len + 1);
+	e->tree = copy_out(data, len);
+	e->len = len;
+	if (by_shape)
+	{
+		e->scan.literals = copy_out(scan->literals, sizeof(Literal) * (size_t) n);
+		e->scan.nliterals = n;
+		e->locations = copy_out(locations, sizeof(int) * (size_t) n);
+		e->negated = copy_out(negated, sizeof(bool) * (size_t) n);
+	}
+}
+
+static PgQuery__ParseResult *
+unpack_tree(const uint8_t *data, size_t len)
+{
+	ProtobufCAllocator allocator = {.alloc = pb_alloc, .free = pb_free};
+	PgQuery__ParseResult *tree = pg_query__parse_result__unpack(&allocator, len, data);
+
+	if (tree == NULL)
+		elog(ERROR, "could not decode the parse tree");
+	return tree;
+}
+
+/* parsed_tree -- the parse tree of query_string: from the cache, or parsed now; or ERROR */
+static PgQuery__ParseResult *
+parsed_tree(const char *query_string)
+{
+	LiteralScan scan;
+
+	literals_scan(query_string, &scan);
+	for (int i = 0; i < PARSE_CACHE_SIZE; i++)
+	{
+		ParseCacheEntry *e = &parse_cache[i];
+
+		if (e->key == NULL || strcmp(e->key, e->by_shape && scan.ok ? rlbuf_cstr(&scan.shape) : query_string) != 0)
+			continue;
+
+		PgQuery__ParseResult *tree = unpack_tree(e->tree, e->len);
+
+		if (e->by_shape && strcmp(e->text, query_string) != 0)
+			literals_rebind(tree, &e->scan, e->locations, e->negated, query_string, &scan);
+		return tree;
+	}
+
+	PgQuery__ParseResult *tree;
 	PgQueryProtobufParseResult result = parse_guarded(query_string);
 
 	if (result.error != NULL)
@@ -231,36 +320,16 @@ parsed_tree(const char *query_string, size_t *len)
 				errhint("The statement nests expressions or subqueries more than %d levels deep.",
 						MAX_PARSE_TREE_DEPTH / 2));
 	}
-
-	/* keep it: texts too long to repeat verbatim go to the slot of the next one */
-	int			slot = parse_cache_next;
-
-	free(parse_cache[slot].text);
-	free(parse_cache[slot].tree);
-	parse_cache[slot].len = result.parse_tree.len;
-	parse_cache[slot].tree = malloc(result.parse_tree.len ? result.parse_tree.len : 1);
-	parse_cache[slot].text = strlen(query_string) <= PARSE_CACHE_MAX_TEXT ? strdup(query_string) : NULL;
-	if (parse_cache[slot].tree == NULL)
-		elog(ERROR, "out of memory");
-	memcpy(parse_cache[slot].tree, result.parse_tree.data, result.parse_tree.len);
+	tree = unpack_tree((const uint8_t *) result.parse_tree.data, result.parse_tree.len);
+	parse_cache_add(query_string, &scan, tree, (const uint8_t *) result.parse_tree.data, result.parse_tree.len);
 	pg_query_free_protobuf_parse_result(result);
-	if (parse_cache[slot].text)
-		parse_cache_next = (slot + 1) % PARSE_CACHE_SIZE;
-	*len = parse_cache[slot].len;
-	return parse_cache[slot].tree;
+	return tree;
 }
 
 ParsedQuery *
 ParseQuery(const char *query_string)
 {
-	size_t		len;
-	const uint8_t *data = parsed_tree(query_string, &len);
-	ProtobufCAllocator allocator = {.alloc = pb_alloc, .free = pb_free};
-	PgQuery__ParseResult *tree = pg_query__parse_result__unpack(&allocator, len, data);
-
-	if (tree == NULL)
-		elog(ERROR, "could not decode the parse tree");
-
+	PgQuery__ParseResult *tree = parsed_tree(query_string);
 	ParsedQuery *pq = palloc0(sizeof(ParsedQuery));
 
 	pq->nstmts = (int) tree->n_stmts;

@@ -1,0 +1,66 @@
+/*
+ * literals.h: statements that differ only in their literals share one parse.
+ *
+ * Clients send the same statement shapes with new values again and again (every
+ * DuckLake commit inserts the next snapshot with the same INSERTs), and libpg_query's
+ * parse with its conversion to protobuf is a sixth of what such a statement costs
+ * RockLake. A scan finds the literals of a text (numbers and plain '...' strings) and
+ * gives its shape: the text with each literal replaced by its kind. A parse tree of
+ * one text can then serve another of the same shape: its constants take the other
+ * text's values and every location moves by the literals' change in length, which
+ * gives exactly the tree the parser would have built (test/unit/check_parser.c).
+ * Texts the scan is not sure about (comments, dollar quotes, E'' strings, a literal
+ * the tree does not hold as one constant) are only shared verbatim.
+ */
+#ifndef RL_LITERALS_H
+#define RL_LITERALS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <pg_query/pg_query.pb-c.h>
+
+#include "rl_buffer.h"
+
+typedef enum LiteralKind
+{
+	LITERAL_INTEGER = 'I',		/* digits that fit an int4: an Integer constant */
+	LITERAL_FLOAT = 'F',		/* other numbers: a Float constant, kept as written */
+	LITERAL_STRING = 'S'		/* '...' without backslashes: a String constant */
+} LiteralKind;
+
+typedef struct Literal
+{
+	int			start;			/* byte offset in the text */
+	int			len;
+	LiteralKind kind;
+} Literal;
+
+typedef struct LiteralScan
+{
+	bool		ok;				/* false: share the text only verbatim */
+	RlBuf		shape;			/* the text with each literal as \x01 and its kind */
+	Literal    *literals;
+	int			nliterals;
+} LiteralScan;
+
+/* Scan text (in the current memory context). */
+void		literals_scan(const char *text, LiteralScan *scan);
+
+/*
+ * The constant of each literal of text in tree, by position in the scan: out[i] is
+ * the location of literal i's A_Const (at the literal, or at a minus sign before it
+ * for a negative number), negated[i] says which. False if some literal is not exactly
+ * one constant holding its value: then the tree must not be shared.
+ */
+bool		literals_find_constants(PgQuery__ParseResult *tree, const char *text, const LiteralScan *scan,
+									int *out, bool *negated);
+
+/*
+ * Make tree, parsed from a text with scan old (its constants at locations, negated),
+ * the tree of new_text (scan new, of the same shape).
+ */
+void		literals_rebind(PgQuery__ParseResult *tree, const LiteralScan *old, const int *locations,
+							const bool *negated, const char *new_text, const LiteralScan *new);
+
+#endif

@@ -1,0 +1,434 @@
+/*
+ * literals.c: the literals of a statement text, and a parse tree of one text turned
+ * into the tree of another that differs only in them (literals.h).
+ *
+ * The scan knows just enough of PostgreSQL's lexer to be sure where literals are:
+ * quoted identifiers, parameters, identifiers (whose digits are not numbers), plain
+ * strings and numbers. Anything it does not follow (comments, dollar quotes, escape
+ * and bit strings, a string continued on the next line, a number run into a word)
+ * makes the text shareable only verbatim. The trees are walked generically through
+ * protobuf-c's descriptors, so every node's location is moved, whatever its type.
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "literals.h"
+#include "mcxt.h"
+
+static bool
+ident_char(unsigned char c)
+{
+	return isalnum(c) || c == '_' || c == '$' || c >= 0x80;
+}
+
+static void
+add_literal(LiteralScan *scan, int start, int len, LiteralKind kind, int *cap)
+{
+	if (scan->nliterals == *cap)
+		scan->literals = repalloc(scan->literals, sizeof(Literal) * (size_t) (*cap *= 2));
+	scan->literals[scan->nliterals++] = (Literal) {.start = start, .len = len, .kind = kind};
+	rlbuf_put_u8(&scan->shape, 1);
+	rlbuf_put_u8(&scan->shape, (uint8_t) kind);
+}
+
+/* number_kind -- an Integer if the digits fit an int4, as PostgreSQL's lexer decides */
+static LiteralKind
+number_kind(const char *p, int len)
+{
+	long long	v = 0;
+
+	for (int i = 0; i < len; i++)
+	{
+		if (!isdigit((unsigned char) p[i]))
+			return LITERAL_FLOAT;
+		v = v * 10 + (p[i] - '0');
+		if (v > 2147483647LL)
+			return LITERAL_FLOAT;
+	}
+	return LITERAL_INTEGER;
+}
+
+void
+literals_scan(const char *text, LiteralScan *scan)
+{
+	int			cap = 16;
+	int			i = 0;
+	bool		after_string = false;	/* only spaces since a string literal */
+
+	scan->ok = true;
+	scan->nliterals = 0;
+	scan->literals = palloc(sizeof(Literal) * (size_t) cap);
+	rlbuf_init_in(&scan->shape, CurrentMemoryContext);
+	while (text[i] && scan->ok)
+	{
+		unsigned char c = (unsigned char) text[i];
+		int			start = i;
+
+		if (c == 1)
+			break;				/* the byte that marks literals in a shape */
+
+		if (c == '\'')
+		{
+			/* E'', B'', X'', U&'' and N'' are other literals; 'a' 'b' is one string */
+			if (after_string || (i > 0 && (ident_char((unsigned char) text[i - 1]) || text[i - 1] == '&')))
+				break;
+			for (i++;; i++)
+			{
+				if (text[i] == '\0' || text[i] == '\\')
+					break;
+				if (text[i] == '\'' && text[i + 1] == '\'')
+					i++;
+				else if (text[i] == '\'')
+					break;
+			}
+			if (text[i] != '\'')
+				break;
+			i++;
+			add_literal(scan, start, i - start, LITERAL_STRING, &cap);
+			after_string = true;
+			continue;
+		}
+		if (!isspace(c))
+			after_string = false;
+		if (c == '"')
+		{
+			for (i++; text[i] && !(text[i] == '"' && text[i + 1] != '"'); i++)
+				if (text[i] == '"')
+					i++;
+			if (text[i] != '"')
+				break;
+			i++;
+		}
+		else if ((c == '-' && text[i + 1] == '-') || (c == '/' && text[i + 1] == '*'))
+			break;
+		else if (c == '$')
+		{
+			if (!isdigit((unsigned char) text[i + 1]))
+				break;			/* a dollar quote */
+			for (i++; isdigit((unsigned char) text[i]); i++)
+				;
+		}
+		else if (ident_char(c) && !isdigit(c))
+		{
+			while (ident_char((unsigned char) text[i]))
+				i++;
+		}
+		else if (isdigit(c) || (c == '.' && isdigit((unsigned char) text[i + 1]) &&
+								!(i > 0 && ident_char((unsigned char) text[i - 1]))))
+		{
+			while (isdigit((unsigned char) text[i]))
+				i++;
+			if (text[i] == '.' && text[i + 1] != '.')
+				for (i++; isdigit((unsigned char) text[i]); i++)
+					;
+			if ((text[i] == 'e' || text[i] == 'E') &&
+				(isdigit((unsigned char) text[i + 1]) ||
+				 ((text[i + 1] == '+' || text[i + 1] == '-') && isdigit((unsigned char) text[i + 2]))))
+				for (i += 2; isdigit((unsigned char) text[i]); i++)
+					;
+			if (ident_char((unsigned char) text[i]) || text[i] == '.')
+				break;			/* 1abc, 1.2.3: not what it looks like */
+			add_literal(scan, start, i - start, number_kind(text + start, i - start), &cap);
+			continue;
+		}
+		else
+			i++;
+		rlbuf_append(&scan->shape, text + start, (size_t) (i - start));
+	}
+	if (text[i] != '\0')
+		scan->ok = false;
+	rlbuf_cstr(&scan->shape);
+}
+
+/* ---------- walking a parse tree ---------- */
+
+typedef void (*Visit) (ProtobufCMessage *msg, void *arg);
+
+/*
+ * walk -- visit msg and every message under it. A Node is a oneof of every node type:
+ * its active member is found by its case, not by trying each of its fields.
+ */
+static void
+walk(ProtobufCMessage *msg, Visit visit, void *arg)
+{
+	const ProtobufCMessageDescriptor *d = msg->descriptor;
+
+	visit(msg, arg);
+	if (d == &pg_query__node__descriptor)
+	{
+		PgQuery__Node *node = (PgQuery__Node *) msg;
+		const ProtobufCFieldDescriptor *f = node->node_case
+			? protobuf_c_message_descriptor_get_field(d, (unsigned) node->node_case) : NULL;
+		ProtobufCMessage *member = f ? *(ProtobufCMessage **) ((char *) msg + f->offset) : NULL;
+
+		if (member)
+			walk(member, visit, arg);
+		return;
+	}
+	for (unsigned i = 0; i < d->n_fields; i++)
+	{
+		const ProtobufCFieldDescriptor *f = &d->fields[i];
+		char	   *member = (char *) msg + f->offset;
+
+		if (f->type != PROTOBUF_C_TYPE_MESSAGE)
+			continue;
+		if ((f->flags & PROTOBUF_C_FIELD_FLAG_ONEOF) &&
+			*(uint32_t *) ((char *) msg + f->quantifier_offset) != f->id)
+			continue;
+		if (f->label == PROTOBUF_C_LABEL_REPEATED)
+		{
+			size_t		n = *(size_t *) ((char *) msg + f->quantifier_offset);
+			ProtobufCMessage **items = *(ProtobufCMessage ***) member;
+
+			for (size_t k = 0; k < n; k++)
+				if (items[k])
+					walk(items[k], visit, arg);
+		}
+		else if (*(ProtobufCMessage **) member)
+			walk(*(ProtobufCMessage **) member, visit, arg);
+	}
+}
+
+/* ---------- a literal's value ---------- */
+
+/* string_value -- a string literal's text without its quotes, '' undoubled */
+static char *
+string_value(const char *p, int len)
+{
+	char	   *out = palloc((size_t) len);
+	int			n = 0;
+
+	for (int i = 1; i < len - 1; i++)
+	{
+		out[n++] = p[i];
+		if (p[i] == '\'')
+			i++;
+	}
+	out[n] = '\0';
+	return out;
+}
+
+static char *
+float_value(const char *p, int len, bool negated)
+{
+	return psprintf("%s%.*s", negated ? "-" : "", len, p);
+}
+
+/* integer_value -- the digits' value (they fit an int4: LITERAL_INTEGER) */
+static int32_t
+integer_value(const char *p, int len, bool negated)
+{
+	int32_t		v = 0;
+
+	for (int i = 0; i < len; i++)
+		v = v * 10 + (p[i] - '0');
+	return negated ? -v : v;
+}
+
+/* constant_holds -- whether c is literal l of text, as the grammar builds it */
+static bool
+constant_holds(const PgQuery__AConst *c, const char *text, const Literal *l, bool negated)
+{
+	const char *p = text + l->start;
+
+	switch (l->kind)
+	{
+		case LITERAL_INTEGER:
+			return c->val_case == PG_QUERY__A__CONST__VAL_IVAL && c->ival &&
+				c->ival->ival == integer_value(p, l->len, negated);
+		case LITERAL_FLOAT:
+			return c->val_case == PG_QUERY__A__CONST__VAL_FVAL && c->fval &&
+				strcmp(c->fval->fval, float_value(p, l->len, negated)) == 0;
+		case LITERAL_STRING:
+			return !negated && c->val_case == PG_QUERY__A__CONST__VAL_SVAL && c->sval &&
+				strcmp(c->sval->sval, string_value(p, l->len)) == 0;
+	}
+	return false;
+}
+
+/* ---------- finding the constants ---------- */
+
+typedef struct FindState
+{
+	const char *text;
+	const LiteralScan *scan;
+	int		   *locations;
+	bool	   *negated;
+	int		   *found;			/* constants seen per literal */
+	bool		ok;
+} FindState;
+
+/* literal_at -- the literal a constant at location stands for, or -1 */
+static int
+literal_at(const char *text, const LiteralScan *scan, int location, bool *negated)
+{
+	int			lo = 0,
+				hi = scan->nliterals - 1;
+	int			at = location;
+
+	*negated = false;
+	if (text[location] == '-')
+	{
+		/* doNegate: -5 is one constant, located at its minus sign */
+		for (at++; isspace((unsigned char) text[at]); at++)
+			;
+		*negated = true;
+	}
+	while (lo <= hi)
+	{
+		int			mid = (lo + hi) / 2;
+
+		if (scan->literals[mid].start == at)
+			return mid;
+		if (scan->literals[mid].start < at)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return -1;
+}
+
+static void
+find_visit(ProtobufCMessage *msg, void *arg)
+{
+	FindState  *st = arg;
+
+	if (msg->descriptor != &pg_query__a__const__descriptor)
+		return;
+	PgQuery__AConst *c = (PgQuery__AConst *) msg;
+	bool		negated;
+	int			i;
+
+	if (c->location < 0 || c->isnull || c->val_case == PG_QUERY__A__CONST__VAL_BOOLVAL)
+		return;
+	i = literal_at(st->text, st->scan, c->location, &negated);
+	if (i < 0 || !constant_holds(c, st->text, &st->scan->literals[i], negated))
+	{
+		st->ok = false;
+		return;
+	}
+	st->found[i]++;
+	st->locations[i] = c->location;
+	st->negated[i] = negated;
+}
+
+bool
+literals_find_constants(PgQuery__ParseResult *tree, const char *text, const LiteralScan *scan,
+						int *locations, bool *negated)
+{
+	FindState	st = {.text = text, .scan = scan, .locations = locations, .negated = negated,
+	.found = palloc0(sizeof(int) * (size_t) (scan->nliterals + 1)),.ok = true};
+
+	walk(&tree->base, find_visit, &st);
+	for (int i = 0; st.ok && i < scan->nliterals; i++)
+		st.ok = st.found[i] == 1;
+	return st.ok;
+}
+
+/* ---------- rebinding ---------- */
+
+typedef struct RebindState
+{
+	const LiteralScan *old;
+	const LiteralScan *new;
+	const int  *locations;
+	const bool *negated;
+	const char *new_text;
+	int32_t    *shift;			/* shift[i]: how much literals 0..i-1 grew */
+} RebindState;
+
+/* moved -- an offset of the old text in the new one: literals before it changed length */
+static int32_t
+moved(const RebindState *st, int32_t offset)
+{
+	int			lo = 0,
+				hi = st->old->nliterals;	/* the number of literals starting before offset */
+
+	if (offset < 0)
+		return offset;
+	while (lo < hi)
+	{
+		int			mid = (lo + hi) / 2;
+
+		if (st->old->literals[mid].start < offset)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return offset + st->shift[lo];
+}
+
+static void
+rebind_constant(const RebindState *st, PgQuery__AConst *c)
+{
+	int			lo = 0,
+				hi = st->old->nliterals - 1;
+
+	while (lo <= hi)
+	{
+		int			mid = (lo + hi) / 2;
+
+		if (st->locations[mid] == c->location)
+		{
+			const Literal *l = &st->new->literals[mid];
+			const char *p = st->new_text + l->start;
+
+			if (l->kind == LITERAL_INTEGER)
+				c->ival->ival = integer_value(p, l->len, st->negated[mid]);
+			else if (l->kind == LITERAL_FLOAT)
+				c->fval->fval = float_value(p, l->len, st->negated[mid]);
+			else
+				c->sval->sval = string_value(p, l->len);
+			return;
+		}
+		if (st->locations[mid] < c->location)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+}
+
+static void
+rebind_visit(ProtobufCMessage *msg, void *arg)
+{
+	const RebindState *st = arg;
+	const ProtobufCMessageDescriptor *d = msg->descriptor;
+
+	if (d == &pg_query__a__const__descriptor)
+		rebind_constant(st, (PgQuery__AConst *) msg);
+	if (d == &pg_query__raw_stmt__descriptor)
+	{
+		PgQuery__RawStmt *raw = (PgQuery__RawStmt *) msg;
+
+		if (raw->stmt_len > 0)
+			raw->stmt_len = moved(st, raw->stmt_location + raw->stmt_len) - moved(st, raw->stmt_location);
+		raw->stmt_location = moved(st, raw->stmt_location);
+		return;
+	}
+	for (unsigned i = 0; i < d->n_fields; i++)
+	{
+		const ProtobufCFieldDescriptor *f = &d->fields[i];
+
+		if (f->type == PROTOBUF_C_TYPE_INT32 && f->label != PROTOBUF_C_LABEL_REPEATED &&
+			strcmp(f->name, "location") == 0)
+		{
+			int32_t    *location = (int32_t *) ((char *) msg + f->offset);
+
+			*location = moved(st, *location);
+		}
+	}
+}
+
+void
+literals_rebind(PgQuery__ParseResult *tree, const LiteralScan *old, const int *locations, const bool *negated,
+				const char *new_text, const LiteralScan *new)
+{
+	RebindState st = {.old = old, .new = new, .locations = locations, .negated = negated, .new_text = new_text,
+	.shift = palloc(sizeof(int32_t) * (size_t) (old->nliterals + 1))};
+
+	st.shift[0] = 0;
+	for (int i = 0; i < old->nliterals; i++)
+		st.shift[i + 1] = st.shift[i] + new->literals[i].len - old->literals[i].len;
+	walk(&tree->base, rebind_visit, &st);
+}
