@@ -61,6 +61,11 @@ def rss_kib(pid: int, field: str = "VmRSS") -> int:
     return 0
 
 
+def total_memory_kib() -> int:
+    with open("/proc/meminfo") as f:
+        return int(f.readline().split()[1])
+
+
 def children(pid: int) -> list[int]:
     try:
         with open(f"/proc/{pid}/task/{pid}/children") as f:
@@ -298,11 +303,25 @@ def p2(args, rl, pg, rep):
     wins = [Window(rl), Window(pg)]
     per_round = max(1, n // args.rounds)
 
+    # DuckDB 1.4.4's client grows with every table of these catalogs (24 GB RSS after
+    # about 750 tables on each of the two lakes of one process, doc/performance.md):
+    # stop before the machine swaps rather than measure a thrashing client
+    limit_kib = rss_kib(os.getpid(), "VmRSS") + total_memory_kib() // 2
+
     def create(srv, i, r):
         with wins[i] as w:
             for k in range(r * per_round, (r + 1) * per_round):
                 w.time(cons[i].execute, f"CREATE TABLE lake.t{k} ({coldefs})")
-    interleave(args.rounds, (rl, pg), create)
+                if k % 10 == 0 and rss_kib(os.getpid()) > limit_kib:
+                    raise MemoryError(f"the DuckDB client reached {rss_kib(os.getpid()) // 1024} MiB "
+                                      f"at table {k} of {n} on {srv.kind}; run with fewer --p2-tables")
+    try:
+        interleave(args.rounds, (rl, pg), create)
+    except MemoryError as e:
+        rep.note("P2 stopped", str(e))
+        for con in cons:
+            con.close()
+        return
     total = per_round * args.rounds
     rep.row("P2", "creation: end to end, all tables", sum(wins[0].latencies), sum(wins[1].latencies), "s",
             "never slower", sum(wins[0].latencies) <= sum(wins[1].latencies))

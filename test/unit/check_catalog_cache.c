@@ -8,6 +8,7 @@
  * the one it replaces.
  */
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "catalog_cache.h"
 #include "kvcodec.h"
@@ -504,6 +505,35 @@ START_TEST(test_apply_changeset_like_sqlite)
 }
 END_TEST
 
+/*
+ * The WAL is checkpointed beside the commits, not in them: a commit that takes it past
+ * 1000 pages returns at once, and the pages reach the cache file soon after.
+ */
+START_TEST(test_checkpoint_beside_commits)
+{
+	sqlite3    *db = backend_open();
+	struct stat st;
+
+	create_items(db);
+	ck_assert_int_eq(stat(cache_path, &st), 0);
+	off_t		before = st.st_size;
+
+	commit_sql(db, "WITH RECURSIVE n(i) AS (SELECT 100 UNION ALL SELECT i + 1 FROM n WHERE i < 2600) "
+			   "INSERT INTO items SELECT NULL, i, printf('%2000d', i) FROM n");
+	for (int waited = 0; waited < 500; waited++)
+	{
+		ck_assert_int_eq(stat(cache_path, &st), 0);
+		if (st.st_size > before + 4 * 1024 * 1024)
+			break;
+		usleep(10000);
+	}
+	ck_assert_msg(st.st_size > before + 4 * 1024 * 1024, "the cache file did not grow: %lld bytes",
+				  (long long) st.st_size);
+	assert_query(db, "SELECT count(*) FROM items", "2503;");
+	sqlite3_close(db);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -519,6 +549,7 @@ main(void)
 	tcase_add_test(tc, test_rebuild_equals_the_old_cache);
 	tcase_add_test(tc, test_abort_leaves_nothing);
 	tcase_add_test(tc, test_apply_changeset_like_sqlite);
+	tcase_add_test(tc, test_checkpoint_beside_commits);
 	suite_add_tcase(s, tc);
 	return test_run_suite(s);
 }
