@@ -12,19 +12,6 @@
 #include "mcxt.h"
 #include "test_util.h"
 
-static void
-setup(void)
-{
-	MemoryContextInit();
-	MemoryContextSwitchTo(MessageContext);
-}
-
-static void
-teardown(void)
-{
-	MemoryContextReset(MessageContext);
-}
-
 /* packed -- a node's protobuf bytes, to compare trees */
 static char *
 packed(const PgQuery__Node *node, size_t *len)
@@ -137,7 +124,7 @@ main(void)
 	Suite	   *s = suite_create("parser");
 	TCase	   *tc = tcase_create("literals");
 
-	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_checked_fixture(tc, test_contexts_setup, test_contexts_teardown);
 	tcase_add_test(tc, test_same_shape_same_tree);
 	tcase_add_test(tc, test_other_texts);
 	suite_add_tcase(s, tc);

@@ -36,19 +36,6 @@
 		ck_assert_msg(raised, "expected an ERROR from: %s", #body); \
 	} while (0)
 
-static void
-setup(void)
-{
-	MemoryContextInit();
-	MemoryContextSwitchTo(MessageContext);
-}
-
-static void
-teardown(void)
-{
-	MemoryContextReset(MessageContext);
-}
-
 START_TEST(test_scram_rfc7677)
 {
 	static const char salt_b64[] = "W22ZaJ0SNY7soEsUEjb6gQ==";
@@ -470,7 +457,7 @@ protocol_suite(void)
 	Suite	   *s = suite_create("protocol");
 	TCase	   *tc = tcase_create("core");
 
-	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_checked_fixture(tc, test_contexts_setup, test_contexts_teardown);
 	tcase_add_test(tc, test_scram_rfc7677);
 	tcase_add_test(tc, test_scram_postgres_verifier);
 	tcase_add_test(tc, test_md5);

@@ -1,7 +1,8 @@
 /*
  * test_util.h: helpers shared by the check unit tests: scratch directories that are
- * removed afterwards, and a runner that executes a suite and turns failures into the
- * exit status automake's test driver reads.
+ * removed afterwards, a fixture with memory contexts for code that pallocs, and a
+ * runner that executes a suite and turns failures into the exit status automake's
+ * test driver reads.
  */
 #ifndef RL_TEST_UTIL_H
 #define RL_TEST_UTIL_H
@@ -11,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "mcxt.h"
 
 /* A fresh empty directory under $TMPDIR; free with test_rmdir(). */
 static inline char *
@@ -44,6 +47,20 @@ test_rmdir(char *path)
 		fprintf(stderr, "could not remove %s\n", path);
 	free(cmd);
 	free(path);
+}
+
+/* A checked fixture for tests that palloc: memory contexts made, MessageContext current. */
+static inline void
+test_contexts_setup(void)
+{
+	MemoryContextInit();
+	MemoryContextSwitchTo(MessageContext);
+}
+
+static inline void
+test_contexts_teardown(void)
+{
+	MemoryContextReset(MessageContext);
 }
 
 static inline int
