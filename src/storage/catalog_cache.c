@@ -32,10 +32,23 @@
 #include "kvcodec.h"
 #include "stmt_cache.h"
 
+/* The columns of a table of the main schema, the row id first (n = 0: no such table). */
+typedef struct TableColumns
+{
+	char	   *table;
+	int			n;
+	char	  **names;
+} TableColumns;
+
+#define KEPT_SHAPES 32
+
 struct CatalogCache
 {
 	sqlite3    *db;
 	StmtCache  *statements;		/* kept across commits: the same few texts every time */
+	TableColumns shapes[KEPT_SHAPES];	/* table_columns, while shapes_cookie holds */
+	int			next_shape;
+	int64_t		shapes_cookie;
 	char	   *path;
 	/* the checkpointer thread (checkpoint_wal) and what it waits on */
 	pthread_t	checkpointer;
@@ -48,6 +61,8 @@ struct CatalogCache
 	uint64_t	seq;
 	bool		in_transaction;
 };
+
+static void forget_shapes(CatalogCache *cache);
 
 struct CacheCapture
 {
@@ -296,6 +311,7 @@ catalog_cache_open(const char *path, CatalogCache **out)
 	RlStatus	rc = RL_OK;
 
 	*out = NULL;
+	cache->shapes_cookie = -1;
 	pthread_mutex_init(&cache->lock, NULL);
 	pthread_cond_init(&cache->wake, NULL);
 	/* one connection per process, used by one thread: no SQLite mutexes */
@@ -339,6 +355,7 @@ catalog_cache_close(CatalogCache *cache)
 	if (cache->in_transaction)
 		catalog_cache_abort(cache);
 	stop_checkpointer(cache);
+	forget_shapes(cache);
 	stmt_cache_destroy(cache->statements);
 	sqlite3_close(cache->db);
 	free(cache);
@@ -370,6 +387,81 @@ relation_map_free(RelationMap *map)
 	memset(map, 0, sizeof(*map));
 }
 
+static void
+table_columns_free(TableColumns *c)
+{
+	for (int i = 0; i < c->n; i++)
+		free(c->names[i]);
+	free(c->names);
+	free(c->table);
+	memset(c, 0, sizeof(*c));
+}
+
+/* load_columns -- a table's columns as SQLite has them now */
+static RlStatus
+load_columns(sqlite3 *db, StmtCache *stmts, const char *table, TableColumns *out)
+{
+	sqlite3_stmt *stmt = stmt_cache_get(stmts, "SELECT name FROM pragma_table_info(?1, 'main') ORDER BY cid");
+	int			cap = 16;
+
+	memset(out, 0, sizeof(*out));
+	if (stmt == NULL)
+		return sqlite_failure(db, "read table columns");
+	out->table = strdup(table);
+	out->names = malloc(sizeof(char *) * (size_t) cap);
+	sqlite3_bind_text(stmt, 1, table, -1, SQLITE_STATIC);
+	while (sqlite3_step(stmt) == SQLITE_ROW)
+	{
+		if (out->n == cap)
+			out->names = realloc(out->names, sizeof(char *) * (size_t) (cap *= 2));
+		out->names[out->n++] = strdup((const char *) sqlite3_column_text(stmt, 0));
+	}
+	stmt_cache_release(stmts, stmt, false);
+	return RL_OK;
+}
+
+/* forget_shapes -- after a rollback: its schema cookie may come back with other tables */
+static void
+forget_shapes(CatalogCache *cache)
+{
+	for (int i = 0; i < KEPT_SHAPES; i++)
+		table_columns_free(&cache->shapes[i]);
+	cache->shapes_cookie = -1;
+}
+
+/*
+ * table_columns -- a table's columns, kept by the writer while SQLite's schema cookie
+ * stays the same (only the writer commits to the cache, and its rollbacks forget them):
+ * reading them with pragma_table_info, three times per table and commit, was a tenth
+ * of the writer's time. Valid until the next call.
+ */
+static RlStatus
+table_columns(CatalogCache *cache, const char *table, const TableColumns **out)
+{
+	sqlite3_stmt *stmt = stmt_cache_get(cache->statements, "PRAGMA main.schema_version");
+	int64_t		cookie = stmt && sqlite3_step(stmt) == SQLITE_ROW ? sqlite3_column_int64(stmt, 0) : -1;
+
+	stmt_cache_release(cache->statements, stmt, false);
+	if (cookie < 0 || cookie != cache->shapes_cookie)
+	{
+		forget_shapes(cache);
+		cache->shapes_cookie = cookie;
+	}
+	for (int i = 0; i < KEPT_SHAPES; i++)
+		if (cache->shapes[i].table && strcmp(cache->shapes[i].table, table) == 0)
+		{
+			*out = &cache->shapes[i];
+			return RL_OK;
+		}
+
+	TableColumns *slot = &cache->shapes[cache->next_shape];
+
+	cache->next_shape = (cache->next_shape + 1) % KEPT_SHAPES;
+	table_columns_free(slot);
+	*out = slot;
+	return load_columns(cache->db, cache->statements, table, slot);
+}
+
 /*
  * How the rows of table name (relation relid) are stored: its columns, and whether it
  * is a DuckLake table with the real columns (then kvcodec's layout).
@@ -377,30 +469,23 @@ relation_map_free(RelationMap *map)
 static RlStatus
 relation_map_shape(CatalogCache *cache, const char *name, int64_t relid, RelationMap *map)
 {
+	const TableColumns *columns;
+	RlStatus	rc;
+
 	memset(map, 0, sizeof(*map));
 	map->relid = relid;
 	map->cache = cache;
-	sqlite3    *db = cache->db;
-	sqlite3_stmt *stmt = stmt_cache_get(cache->statements, "SELECT name FROM pragma_table_info(?) ORDER BY cid");
+	if ((rc = table_columns(cache, name, &columns)) != RL_OK)
+		return rc;
 
-	if (stmt == NULL)
-		return sqlite_failure(db, "read table columns");
-	sqlite3_bind_text(stmt, 1, name, -1, SQLITE_STATIC);
 	const KvTable *kv = relid == 0 || relid == CACHE_DATABASE_RELID ? NULL : kv_table_by_name(name);
 	bool		kv_columns_match = kv != NULL;
 
-	while (sqlite3_step(stmt) == SQLITE_ROW)
-	{
-		const char *column = (const char *) sqlite3_column_text(stmt, 0);
-		int			i = map->ncolumns++;
-
-		if (i == 0)
-			continue;			/* the row id */
+	for (int i = 1; i < columns->n; i++)	/* the row id first */
 		if (kv_columns_match && (i - 1 >= kv_table_ncolumns(kv) ||
-								 strcmp(column, kv_table_column_name(kv, i - 1)) != 0))
+								 strcmp(columns->names[i], kv_table_column_name(kv, i - 1)) != 0))
 			kv_columns_match = false;
-	}
-	stmt_cache_release(cache->statements, stmt, false);
+	map->ncolumns = columns->n;
 	if (kv_columns_match && map->ncolumns - 1 != kv_table_ncolumns(kv))
 		kv_columns_match = false;
 	map->name = strdup(name);
@@ -601,17 +686,9 @@ emit_all_rows(sqlite3 *db, const RelationMap *map, LsmBatch *batch, bool put)
 static int
 table_column_count(CatalogCache *cache, const char *name)
 {
-	sqlite3_stmt *stmt = stmt_cache_get(cache->statements, "SELECT count(*) FROM pragma_table_info(?)");
-	int			n = 0;
+	const TableColumns *columns;
 
-	if (stmt)
-	{
-		sqlite3_bind_text(stmt, 1, name, -1, SQLITE_STATIC);
-		if (sqlite3_step(stmt) == SQLITE_ROW)
-			n = sqlite3_column_int(stmt, 0);
-		stmt_cache_release(cache->statements, stmt, false);
-	}
-	return n;
+	return table_columns(cache, name, &columns) == RL_OK ? columns->n : 0;
 }
 
 /*
@@ -910,35 +987,21 @@ buf_detach(RlBuf *buf)
 }
 
 /* table_apply_plan -- the statements for the changes the iterator is on; skip if the table cannot take them */
-static RlStatus
-table_apply_plan(sqlite3 *db, StmtCache *stmts, sqlite3_changeset_iter *it, const char *table,
-				 TableApply *t)
+static void
+table_apply_plan(sqlite3_changeset_iter *it, const char *table, const TableColumns *columns, TableApply *t)
 {
 	unsigned char *pk;
 	int			n;
 	RlBuf		sql,
 				where;
-	sqlite3_stmt *columns = stmt_cache_get(stmts, "SELECT name FROM pragma_table_info(?1, 'main') ORDER BY cid");
-	char	  **names;
-	int			have = 0;
+	char	  **names = columns->names;
 
 	memset(t, 0, sizeof(*t));
-	if (columns == NULL)
-		return sqlite_failure(db, "read table columns");
 	sqlite3changeset_pk(it, &pk, &n);
 	t->table = strdup(table);
 	t->ncolumns = n;
-	names = calloc((size_t) n, sizeof(char *));
-	sqlite3_bind_text(columns, 1, table, -1, SQLITE_STATIC);
-	while (sqlite3_step(columns) == SQLITE_ROW)
-	{
-		if (have < n)
-			names[have] = strdup((const char *) sqlite3_column_text(columns, 0));
-		have++;
-	}
-	stmt_cache_release(stmts, columns, false);
 	/* as sqlite3changeset_apply: a table that is gone or has fewer columns is skipped */
-	t->skip = have < n;
+	t->skip = columns->n < n;
 	rlbuf_init(&sql);
 	rlbuf_init(&where);
 	for (int i = 0; !t->skip && i < n; i++)
@@ -1010,12 +1073,8 @@ table_apply_plan(sqlite3 *db, StmtCache *stmts, sqlite3_changeset_iter *it, cons
 		rlbuf_append_str(&sql, rlbuf_cstr(&where));
 		t->sql[APPLY_EXISTS] = buf_detach(&sql);
 	}
-	for (int i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
 	rlbuf_free(&sql);
 	rlbuf_free(&where);
-	return RL_OK;
 }
 
 /* bind_change -- the change's old and new values and changed flags, as TableApply's parameters */
@@ -1067,10 +1126,11 @@ run_change(sqlite3 *db, StmtCache *stmts, TableApply *t, int which, sqlite3_chan
 	return rc;
 }
 
-int
-cache_apply_changeset(sqlite3 *db, StmtCache *stmts, const void *changeset, size_t len,
-					  int (*filter) (void *arg, const char *table),
-					  int (*conflict) (void *arg, int reason, sqlite3_changeset_iter *it), void *arg)
+/* apply_changeset -- cache_apply_changeset, with the writer's kept table shapes if kept is set */
+static int
+apply_changeset(sqlite3 *db, StmtCache *stmts, CatalogCache *kept, const void *changeset, size_t len,
+				int (*filter) (void *arg, const char *table),
+				int (*conflict) (void *arg, int reason, sqlite3_changeset_iter *it), void *arg)
 {
 	sqlite3_changeset_iter *it;
 	TableApply	t = {0};
@@ -1097,10 +1157,21 @@ cache_apply_changeset(sqlite3 *db, StmtCache *stmts, const void *changeset, size
 				t.ncolumns = n;
 				t.skip = true;
 			}
-			else if (table_apply_plan(db, stmts, it, table, &t) != RL_OK)
+			else
 			{
-				rc = sqlite3_errcode(db);
-				break;
+				const TableColumns *columns = NULL;
+				TableColumns loaded = {0};
+				RlStatus	crc = kept ? table_columns(kept, table, &columns)
+					: load_columns(db, stmts, table, &loaded);
+
+				if (crc != RL_OK)
+				{
+					table_columns_free(&loaded);
+					rc = sqlite3_errcode(db);
+					break;
+				}
+				table_apply_plan(it, table, kept ? columns : &loaded, &t);
+				table_columns_free(&loaded);
 			}
 		}
 		if (t.skip || (op == SQLITE_UPDATE && t.sql[APPLY_UPDATE] == NULL))
@@ -1137,6 +1208,14 @@ cache_apply_changeset(sqlite3 *db, StmtCache *stmts, const void *changeset, size
 	table_apply_free(stmts, &t);
 	sqlite3changeset_finalize(it);
 	return rc;
+}
+
+int
+cache_apply_changeset(sqlite3 *db, StmtCache *stmts, const void *changeset, size_t len,
+					  int (*filter) (void *arg, const char *table),
+					  int (*conflict) (void *arg, int reason, sqlite3_changeset_iter *it), void *arg)
+{
+	return apply_changeset(db, stmts, NULL, changeset, len, filter, conflict, arg);
 }
 
 /* ---------------------------------------------------------------- apply: pass 2 */
@@ -1510,8 +1589,8 @@ catalog_cache_apply(CatalogCache *cache, const void *changeset, size_t len,
 	rc = prepare_schema(&st, changeset, len);
 	if (rc == RL_OK && !st.conflicted)
 	{
-		int			arc = cache_apply_changeset(cache->db, cache->statements, changeset, len, NULL,
-												on_conflict, &st);
+		int			arc = apply_changeset(cache->db, cache->statements, cache, changeset, len, NULL,
+										  on_conflict, &st);
 
 		if (arc != SQLITE_OK && !st.conflicted)
 			rc = arc == SQLITE_ABORT ? RL_OK : sqlite_failure(cache->db, "apply changeset");
@@ -1528,6 +1607,7 @@ catalog_cache_apply(CatalogCache *cache, const void *changeset, size_t len,
 	else
 	{
 		exec_sql(cache->db, "ROLLBACK TO rl_apply; RELEASE rl_apply");
+		forget_shapes(cache);
 		if (rc == RL_OK)
 			rc = RL_PRECONDITION;
 	}
@@ -1580,6 +1660,7 @@ void
 catalog_cache_abort(CatalogCache *cache)
 {
 	exec_sql(cache->db, "ROLLBACK");
+	forget_shapes(cache);
 	cache->in_transaction = false;
 	read_seq(cache);
 }
@@ -1732,6 +1813,7 @@ catalog_cache_rebuild(CatalogCache *cache, Lsm *lsm)
 	RlStatus	rc = exec_sql(cache->db, "BEGIN IMMEDIATE");
 	sqlite3_stmt *stmt;
 
+	forget_shapes(cache);
 	if (rc != RL_OK)
 		return rc;
 	/* drop everything the cache holds (names first: DROP needs no statement open) */
