@@ -16,7 +16,9 @@
  *      (kvcodec.h's layout for DuckLake's tables, generic rows for the rest), and
  *      dropped tables get their physical DDL.
  * A conflict rolls the savepoint back: the other changesets of the group are not
- * affected.
+ * affected. The statements of all three passes are kept across commits (stmt_cache.h),
+ * as are the tables' columns while the schema does not change; the cache's WAL is
+ * checkpointed by a thread of its own, beside the commits (checkpoint_wal).
  */
 #include <inttypes.h>
 #include <pthread.h>
