@@ -310,12 +310,6 @@ from_sqlite(sqlite3_value *sv, Oid type, int32_t typmod)
 
 	if (st == SQLITE_NULL)
 		return typio_null(type);
-	if (st == SQLITE_TEXT && (type == TEXTOID || type == VARCHAROID))
-	{
-		const char *text = (const char *) sqlite3_value_text(sv);	/* before its length */
-
-		return typio_string(type, text, (size_t) sqlite3_value_bytes(sv));
-	}
 	if (integer_form(type) && st == SQLITE_INTEGER)
 		return typio_int(type, sqlite3_value_int64(sv));
 	switch (type)
