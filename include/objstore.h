@@ -56,6 +56,12 @@ typedef struct ObjectStoreOps
 	/* Keys under prefix, strictly after start_after (may be NULL), in byte order. */
 	RlStatus	(*list) (ObjectStore *os, const char *prefix, const char *start_after,
 						 ObjListFn fn, void *arg);
+	/*
+	 * Optional: get ready for the next create-if-absent put while the caller has
+	 * nothing else to do (the local store makes the file it will write then, which
+	 * costs as much as writing and syncing it).
+	 */
+	void		(*prepare) (ObjectStore *os);
 	void		(*close) (ObjectStore *os);
 } ObjectStoreOps;
 
@@ -101,6 +107,13 @@ static inline RlStatus
 obj_list(ObjectStore *os, const char *prefix, const char *start_after, ObjListFn fn, void *arg)
 {
 	return os->ops->list(os, prefix, start_after, fn, arg);
+}
+
+static inline void
+obj_prepare(ObjectStore *os)
+{
+	if (os->ops->prepare)
+		os->ops->prepare(os);
 }
 
 void		obj_close(ObjectStore *os);

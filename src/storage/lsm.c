@@ -880,6 +880,13 @@ lsm_commit(Lsm *lsm, LsmBatch *const *batches, int n, uint64_t *first_seq)
 	return RL_OK;
 }
 
+void
+lsm_prepare_commit(Lsm *lsm)
+{
+	if (writable(lsm) == RL_OK)
+		obj_prepare(lsm->os);
+}
+
 RlStatus
 lsm_check_fence(Lsm *lsm)
 {

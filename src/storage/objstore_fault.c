@@ -168,6 +168,15 @@ fault_list(ObjectStore *os, const char *prefix, const char *start_after, ObjList
 }
 
 static void
+fault_prepare(ObjectStore *os)
+{
+	FaultStore *fs = (FaultStore *) os;
+
+	if (!fs->crashed)
+		obj_prepare(fs->inner);
+}
+
+static void
 fault_close(ObjectStore *os)
 {
 	FaultStore *fs = (FaultStore *) os;
@@ -184,6 +193,7 @@ static const ObjectStoreOps fault_ops = {
 	.put = fault_put,
 	.del = fault_delete,
 	.list = fault_list,
+	.prepare = fault_prepare,
 	.close = fault_close,
 };
 

@@ -11,7 +11,15 @@
  *   - the directory is fsynced after every publish or delete, so a crash cannot
  *     lose an object we acknowledged.
  * Etags are "<crc32c>-<size>" of the content, computed when asked for.
+ *
+ * Creating a file costs as much as writing and syncing it (0.4 to 0.9 ms on ext4
+ * right after a journal commit), so when its caller is idle the store makes an
+ * unnamed file (O_TMPFILE) for its next create-if-absent put, the writer's WAL
+ * object, and publishes it with linkat through /proc/self/fd. Where that is not
+ * possible (no O_TMPFILE, no /proc, another filesystem below the root) puts go
+ * through a named temporary file as above.
  */
+#define _GNU_SOURCE				/* O_TMPFILE */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -30,6 +38,8 @@ typedef struct LocalStore
 {
 	ObjectStore base;
 	char	   *root;
+	int			spare_fd;		/* the unnamed file for the next put, or -1 */
+	bool		no_spares;		/* this root cannot publish them */
 } LocalStore;
 
 static RlStatus
@@ -274,22 +284,47 @@ write_temp(const char *path, const void *data, size_t len, char **tmp)
 	return RL_OK;
 }
 
-static RlStatus
-local_put(ObjectStore *os, const char *key, const void *data, size_t len,
-		  ObjPutMode mode, const char *if_match_etag, char *etag_out)
+/*
+ * Publish data under path through the spare file: made durable, then linked in,
+ * which fails with EEXIST if the key exists. Returns false, having published
+ * nothing, if spares cannot be linked under this root; the caller then takes the
+ * named temporary file.
+ */
+static bool
+publish_spare(LocalStore *ls, const char *key, const char *path, const void *data, size_t len,
+			  RlStatus *rc)
 {
-	LocalStore *ls = (LocalStore *) os;
+	int			fd = ls->spare_fd;
+	char		proc_path[64];
+
+	ls->spare_fd = -1;
+	*rc = write_all_fsync(fd, data, len, path);
+	snprintf(proc_path, sizeof(proc_path), "/proc/self/fd/%d", fd);
+	if (*rc == RL_OK && linkat(AT_FDCWD, proc_path, AT_FDCWD, path, AT_SYMLINK_FOLLOW) != 0)
+	{
+		if (errno == ENOENT || errno == EXDEV)
+		{
+			ls->no_spares = true;
+			close(fd);
+			return false;
+		}
+		*rc = errno == EEXIST
+			? rl_error(RL_PRECONDITION, "object \"%s\" already exists", key)
+			: errno_status(errno, "publish", path);
+	}
+	close(fd);
+	return true;
+}
+
+/* Publish data under path through a named temporary file next to it. */
+static RlStatus
+publish_temp(LocalStore *ls, const char *key, const char *path, const void *data, size_t len,
+			 ObjPutMode mode, const char *if_match_etag)
+{
 	char	   *tmp = NULL;
 	int			lockfd = -1;
-	RlStatus	rc;
+	RlStatus	rc = write_temp(path, data, len, &tmp);
 
-	if (!key_is_valid(key))
-		return rl_error(RL_INVALID, "invalid object key \"%s\"", key);
-	char	   *path = local_path(ls, key);
-
-	rc = make_parent_dirs(path);
-	if (rc == RL_OK)
-		rc = write_temp(path, data, len, &tmp);
 	if (rc == RL_OK && mode == OBJ_PUT_IF_MATCH)
 	{
 		char	   *lockpath = local_path(ls, ".lock");
@@ -302,7 +337,7 @@ local_put(ObjectStore *os, const char *key, const void *data, size_t len,
 		{
 			ObjInfo		cur;
 
-			rc = local_head(os, key, &cur);
+			rc = local_head(&ls->base, key, &cur);
 			if (rc == RL_OK && (if_match_etag == NULL || strcmp(cur.etag, if_match_etag) != 0))
 				rc = rl_error(RL_PRECONDITION, "object \"%s\" has etag %s, not %s",
 							  key, cur.etag, if_match_etag ? if_match_etag : "(none)");
@@ -326,6 +361,25 @@ local_put(ObjectStore *os, const char *key, const void *data, size_t len,
 	}
 	if (lockfd >= 0)
 		close(lockfd);			/* releases the flock */
+	free(tmp);
+	return rc;
+}
+
+static RlStatus
+local_put(ObjectStore *os, const char *key, const void *data, size_t len,
+		  ObjPutMode mode, const char *if_match_etag, char *etag_out)
+{
+	LocalStore *ls = (LocalStore *) os;
+	RlStatus	rc;
+
+	if (!key_is_valid(key))
+		return rl_error(RL_INVALID, "invalid object key \"%s\"", key);
+	char	   *path = local_path(ls, key);
+
+	rc = make_parent_dirs(path);
+	if (rc == RL_OK &&
+		!(mode == OBJ_PUT_IF_NONE_MATCH && ls->spare_fd >= 0 && publish_spare(ls, key, path, data, len, &rc)))
+		rc = publish_temp(ls, key, path, data, len, mode, if_match_etag);
 	if (rc == RL_OK)
 	{
 		char	   *slash = strrchr(path, '/');
@@ -336,7 +390,6 @@ local_put(ObjectStore *os, const char *key, const void *data, size_t len,
 	}
 	if (rc == RL_OK && etag_out)
 		etag_of(data, len, etag_out);
-	free(tmp);
 	free(path);
 	return rc;
 }
@@ -462,10 +515,25 @@ local_list(ObjectStore *os, const char *prefix, const char *start_after, ObjList
 }
 
 static void
+local_prepare(ObjectStore *os)
+{
+	LocalStore *ls = (LocalStore *) os;
+
+	if (ls->spare_fd < 0 && !ls->no_spares)
+	{
+		ls->spare_fd = open(ls->root, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+		if (ls->spare_fd < 0)
+			ls->no_spares = true;	/* the filesystem has no unnamed files */
+	}
+}
+
+static void
 local_close(ObjectStore *os)
 {
 	LocalStore *ls = (LocalStore *) os;
 
+	if (ls->spare_fd >= 0)
+		close(ls->spare_fd);
 	free(ls->root);
 	free(ls->base.description);
 	free(ls);
@@ -477,6 +545,7 @@ static const ObjectStoreOps local_ops = {
 	.put = local_put,
 	.del = local_delete,
 	.list = local_list,
+	.prepare = local_prepare,
 	.close = local_close,
 };
 
@@ -506,6 +575,7 @@ objstore_local_open(const char *root)
 	ls->base.ops = &local_ops;
 	ls->base.kind = "local";
 	ls->root = realpath(root, NULL);
+	ls->spare_fd = -1;
 	rlbuf_init(&desc);
 	rlbuf_printf(&desc, "local directory %s", ls->root);
 	ls->base.description = (char *) rlbuf_steal(&desc, NULL);

@@ -1012,6 +1012,9 @@ WriterMain(const WriterConfig *config)
 		for (WriterClient *c = clients; c; c = c->next)
 			flush_output(c);
 		drop_closed_clients();
+		/* replies are out: what the next commit's WAL object needs is made now */
+		for (int d = 0; d < n_databases && !fenced; d++)
+			lsm_prepare_commit(databases[d].lsm);
 	}
 
 	fail_pending(ERRCODE_ADMIN_SHUTDOWN, "the writer is shutting down");

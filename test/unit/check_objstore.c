@@ -4,7 +4,9 @@
  * start-after), the self-test that refuses stores without conditional writes, and
  * the fault-injection wrapper the crash tests rely on.
  */
+#include <dirent.h>
 #include <pthread.h>
+#include <string.h>
 #include <sys/stat.h>
 
 #include "objstore.h"
@@ -100,6 +102,43 @@ START_TEST(test_conditional_writes)
 	ck_assert_int_eq(obj_put(os, "m/1", "three", 5, OBJ_PUT_IF_MATCH, etag1, NULL), RL_PRECONDITION);
 	ck_assert_int_eq(obj_put(os, "m/absent", "x", 1, OBJ_PUT_IF_MATCH, etag1, NULL), RL_NOT_FOUND);
 	/* no temporary file is left behind and none is listed */
+	ck_assert_int_eq(objstore_self_test(os), RL_OK);
+}
+END_TEST
+
+/* the unnamed file made ready by obj_prepare serves the next create-if-absent put */
+START_TEST(test_prepared_put)
+{
+	obj_prepare(os);
+	obj_prepare(os);			/* once is enough */
+	ck_assert_int_eq(obj_put(os, "wal/0001", "first", 5, OBJ_PUT_IF_NONE_MATCH, NULL, NULL), RL_OK);
+	assert_content("wal/0001", "first");
+	obj_prepare(os);
+	ck_assert_int_eq(obj_put(os, "wal/0001", "again", 5, OBJ_PUT_IF_NONE_MATCH, NULL, NULL), RL_PRECONDITION);
+	assert_content("wal/0001", "first");
+	/* a new directory below the root, and a replacement, which does not use the file */
+	obj_prepare(os);
+	ck_assert_int_eq(obj_put(os, "db/7/wal/0001", "other", 5, OBJ_PUT_IF_NONE_MATCH, NULL, NULL), RL_OK);
+	assert_content("db/7/wal/0001", "other");
+	ck_assert_int_eq(obj_put(os, "wal/0001", "over", 4, OBJ_PUT_OVERWRITE, NULL, NULL), RL_OK);
+	assert_content("wal/0001", "over");
+	/* nothing is left in the directory but the objects */
+	obj_prepare(os);
+	obj_close(os);
+	os = objstore_local_open(dir);
+	DIR		   *d = opendir(dir);
+	struct dirent *de;
+	int			entries = 0;
+
+	while ((de = readdir(d)) != NULL)
+		if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0)
+		{
+			ck_assert_msg(strcmp(de->d_name, "wal") == 0 || strcmp(de->d_name, "db") == 0,
+						  "unexpected entry %s", de->d_name);
+			entries++;
+		}
+	closedir(d);
+	ck_assert_int_eq(entries, 2);
 	ck_assert_int_eq(objstore_self_test(os), RL_OK);
 }
 END_TEST
@@ -274,6 +313,7 @@ main(void)
 	tcase_add_test(tc, test_put_get_head_delete);
 	tcase_add_test(tc, test_ranged_get);
 	tcase_add_test(tc, test_conditional_writes);
+	tcase_add_test(tc, test_prepared_put);
 	tcase_add_test(tc, test_create_race_one_winner);
 	tcase_add_test(tc, test_list_order_prefix_start_after);
 	tcase_add_test(tc, test_invalid_keys);
