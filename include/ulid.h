@@ -1,5 +1,5 @@
 /*
- * ulid.h: wall-clock milliseconds and ULIDs (26-character, time-ordered unique ids).
+ * ulid.h: wall-clock and monotonic milliseconds, and ULIDs (26-character, time-ordered unique ids).
  * Compacted SSTs are named by ULID so their names never collide and GC can read
  * their age from the name.
  */
@@ -11,6 +11,8 @@
 #define ULID_LEN 26
 
 int64_t		rl_now_ms(void);
+/* For timeouts and waits: never jumps with the wall clock. */
+int64_t		rl_monotonic_ms(void);
 /* Writes ULID_LEN characters and a NUL. */
 void		ulid_generate(char out[ULID_LEN + 1], int64_t ms);
 /* Milliseconds encoded in a ULID, or -1 if it is not one. */

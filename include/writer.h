@@ -23,6 +23,15 @@
  *                        then to the end of the frame the transaction's changes as
  *                        a SQLite changeset over the catalog cache (catalog_cache.h)
  *     'S' Subscribe      empty: from now on this connection also receives Notify
+ *     'W' WriteIntent    empty: the connection's transaction is about to write.
+ *                        Answered by WriteIntentAck once every CommitRequest the
+ *                        writer had read (from any connection) is answered and no
+ *                        other connection of the database holds writes, or after
+ *                        WRITE_INTENT_WAIT_MS whatever they do. From the answer on
+ *                        the connection holds writes, until its CommitRequest or a
+ *                        Release
+ *     'R' Release        empty: the transaction holds no writes (rolled back, or
+ *                        wrote nothing after all); no answer
  *
  *   writer -> backend
  *     'c' CommitReply    Byte1 status (0 committed, 1 not committed),
@@ -30,6 +39,8 @@
  *                        String sqlstate ("00000" when committed), String message
  *     'n' Notify         Int64 newest_commit_seq of the connection's database; sent
  *                        once right after Subscribe and after every group commit
+ *     'w' WriteIntentAck empty: the commits in flight when the WriteIntent came are
+ *                        done (a backend then finds them in the cache)
  *
  * Each database is an independent catalog with its own store (the postgres
  * database at the store root, database N under root/db/N, each an LSM fenced on its
@@ -71,8 +82,18 @@
 #define WriterMsg_Attach			'A'
 #define WriterMsg_CommitRequest		'C'
 #define WriterMsg_Subscribe			'S'
+#define WriterMsg_WriteIntent		'W'
+#define WriterMsg_Release			'R'
 #define WriterMsg_CommitReply		'c'
 #define WriterMsg_Notify			'n'
+#define WriterMsg_WriteIntentAck	'w'
+
+/*
+ * How long a WriteIntent waits for the other writing transactions of its database.
+ * Bounded, so that a transaction left open cannot stall the others (nor two
+ * connections of one client deadlock): they then write as they would have anyway.
+ */
+#define WRITE_INTENT_WAIT_MS		200
 
 /* the largest frame either side accepts */
 #define WRITER_MAX_FRAME			(256 * 1024 * 1024)
@@ -122,6 +143,16 @@ typedef struct WriterCommitResult
  */
 RlStatus	writer_commit(WriterConn *conn, uint64_t snapshot_seq, const void *changeset,
 						  size_t changeset_len, WriterCommitResult *result);
+
+/*
+ * Before a transaction writes: wait (at most WRITE_INTENT_WAIT_MS) for the other
+ * transactions of the database that hold writes to commit or roll back, as a
+ * PostgreSQL writer waits for the holder of a row it needs; a backend that then
+ * finds its snapshot superseded reports the conflict at the statement, not at
+ * COMMIT. The connection holds writes until its CommitRequest or writer_release.
+ */
+RlStatus	writer_write_intent(WriterConn *conn);
+RlStatus	writer_release(WriterConn *conn);
 
 /* Make this connection's requests and notifications about database datid. */
 RlStatus	writer_attach(WriterConn *conn, uint32_t datid);

@@ -17,7 +17,10 @@
  * commit landed since its snapshot fails with 40001 (the first updater wins, a
  * little more eagerly than PostgreSQL, which looks at the rows; DuckLake, whose
  * every commit inserts the next snapshot id, would conflict on PostgreSQL too,
- * and retries on either error). COMMIT sends the
+ * and retries on either error). Before its first write a transaction waits, as
+ * PostgreSQL's would for a row's holder, for the others that hold writes
+ * (writer_write_intent), so the conflict shows at the statement and not at
+ * COMMIT. COMMIT sends the
  * changeset and the snapshot's sequence to the writer, whose refusal (23505,
  * 40001, 42P07) becomes the client's error; a read-only transaction just ends.
  * Temporary tables live in SQLite's temp schema of this connection, outside any
@@ -64,6 +67,7 @@ static bool capture_paused;		/* what runs is not captured (CacheAlterTableBegin)
 static RlBuf changeset;			/* the transaction's writes so far */
 static TempTable *temp_tables;	/* created by this transaction (malloc'd) */
 static WriterConn *writer_conn;
+static bool writes_held;		/* the writer knows this transaction writes */
 static bool callback_failed;	/* an ERROR (already reported) inside a SQLite callback */
 static sqlite3_stmt *active_stmt;	/* CacheExecute's, evicted if an ERROR cuts it short */
 
@@ -1057,6 +1061,35 @@ end_read_txn(void)
 	in_read_txn = false;
 }
 
+static void
+disconnect_writer(void)
+{
+	if (writer_conn)
+		writer_disconnect(writer_conn);
+	writer_conn = NULL;
+	writes_held = false;
+}
+
+/* connect_writer -- the session's connection to the writer, made when first needed */
+static void
+connect_writer(void)
+{
+	if (writer_conn != NULL)
+		return;
+	writer_conn = writer_connect(psprintf("%s/%s", DataDir, WRITER_SOCKET_NAME));
+	if (writer_conn && writer_attach(writer_conn, MyDatabaseId) != RL_OK)
+		disconnect_writer();
+}
+
+/* release_writes -- tell the writer the transaction holds no writes (see open_capture) */
+static void
+release_writes(void)
+{
+	if (writes_held && writer_release(writer_conn) != RL_OK)
+		disconnect_writer();
+	writes_held = false;
+}
+
 /*
  * close_capture -- end the message's capture: what its statements wrote becomes
  * the transaction's changeset, and the cache's write lock goes
@@ -1082,13 +1115,32 @@ close_capture(void)
 	rlbuf_free(&captured);
 	if (rc != RL_OK)
 		elog(ERROR, "could not take the statement's changes");
+	if (changeset.len == 0)
+		release_writes();		/* it wrote nothing after all */
 }
 
-/* open_capture -- a capture on the transaction's state: its changes so far re-applied */
+/*
+ * open_capture -- a capture on the transaction's state: its changes so far re-applied
+ *
+ * Writes go on the newest state. Before its first write a transaction waits
+ * (writer_write_intent, at most WRITE_INTENT_WAIT_MS) for the other transactions
+ * of the database that hold writes, as a PostgreSQL writer waits for the holder of
+ * a row it needs: if one commits first the statement fails with 40001, as
+ * PostgreSQL's fails once the holder commits (DuckLake's INSERT of the next
+ * snapshot_id: 23505), rather than the COMMIT, after which DuckDB's postgres
+ * extension throws its connection away. Without a writer the COMMIT reports that.
+ */
 static void
 open_capture(bool paused)
 {
 	end_read_txn();
+	if (!writes_held)
+	{
+		connect_writer();
+		if (writer_conn && writer_write_intent(writer_conn) != RL_OK)
+			disconnect_writer();
+		writes_held = writer_conn != NULL;
+	}
 	if (cache_capture_begin(cache_db, &capture) != RL_OK)
 		sqlite_error(sqlite3_extended_errcode(cache_db), "start capturing changes");
 	cache_capture_pause(capture, capture_paused = paused);
@@ -1245,6 +1297,8 @@ CacheAbortStatement(void)
 	if (in_temp_txn)
 		exec_quietly("ROLLBACK");
 	in_temp_txn = false;
+	if (changeset.len == 0)
+		release_writes();		/* the statement that was to write failed */
 }
 
 void
@@ -1290,6 +1344,7 @@ CacheAbortTransaction(void)
 	if (in_read_txn)
 		exec_quietly("ROLLBACK");
 	in_read_txn = false;
+	release_writes();
 	end_transaction(false);
 }
 
@@ -1302,6 +1357,7 @@ CacheCommitTransaction(void)
 	end_read_txn();
 	if (changeset.len == 0)
 	{
+		release_writes();
 		end_transaction(true);
 		return;
 	}
@@ -1312,23 +1368,14 @@ CacheCommitTransaction(void)
 
 	rlbuf_init(&changeset);	/* lives across messages: malloc, not a context */
 	end_transaction(true);
-	if (writer_conn == NULL)
-	{
-		writer_conn = writer_connect(psprintf("%s/%s", DataDir, WRITER_SOCKET_NAME));
-		if (writer_conn && writer_attach(writer_conn, MyDatabaseId) != RL_OK)
-		{
-			writer_disconnect(writer_conn);
-			writer_conn = NULL;
-		}
-	}
+	connect_writer();
 	RlStatus	rc = writer_conn ? writer_commit(writer_conn, seq, cs.data, cs.len, &result) : RL_IO_ERROR;
 
+	writes_held = false;		/* the CommitRequest ended the hold */
 	rlbuf_free(&cs);
 	if (rc != RL_OK)
 	{
-		if (writer_conn)
-			writer_disconnect(writer_conn);
-		writer_conn = NULL;
+		disconnect_writer();
 		ereport(ERROR,
 				errcode(ERRCODE_TRANSACTION_RESOLUTION_UNKNOWN),
 				errmsg("lost the connection to the writer while committing"),

@@ -96,6 +96,7 @@
 #include "postmaster.h"
 #include "rl_signal.h"
 #include "pqformat.h"
+#include "ulid.h"
 #include "writer.h"
 
 #define MAXLISTEN			64
@@ -193,18 +194,6 @@ static char WriterSocketPath[sizeof(((struct sockaddr_un *) 0)->sun_path)];
 static void PostmasterStateMachine(void);
 
 /* ---------------------------------------------------------------- small helpers */
-
-/*
- * now_ms -- monotonic milliseconds
- */
-static int64_t
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t) ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 /*
  * pm_alloc -- malloc that treats failure as fatal (the postmaster's
@@ -622,7 +611,7 @@ HandleChildCrash(void)
 		ereport(LOG, errmsg("terminating any other active server processes"));
 	FatalError = true;
 	SignalEveryone(SIGQUIT, PM_QUIT_CRASH);
-	AbortDeadlineMs = now_ms() + SIGKILL_CHILDREN_AFTER_MS;
+	AbortDeadlineMs = rl_monotonic_ms() + SIGKILL_CHILDREN_AFTER_MS;
 	pmState = PM_CRASH_RESET;
 }
 
@@ -672,7 +661,7 @@ pmdie(int signo)
 			if (!begin_shutdown(ImmediateShutdown, "immediate"))
 				return;
 			SignalEveryone(SIGQUIT, PM_QUIT_IMMEDIATE);
-			AbortDeadlineMs = now_ms() + SIGKILL_CHILDREN_AFTER_MS;
+			AbortDeadlineMs = rl_monotonic_ms() + SIGKILL_CHILDREN_AFTER_MS;
 			pmState = PM_WAIT_DEAD;
 			break;
 	}
@@ -1371,7 +1360,7 @@ AcceptConnections(int listen_sock, bool is_unix)
 			setsockopt(sock, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 			setsockopt(sock, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof(one));
 		}
-		pc->deadline_ms = now_ms() + (int64_t) GetConfigInt("authentication_timeout") * 1000;
+		pc->deadline_ms = rl_monotonic_ms() + (int64_t) GetConfigInt("authentication_timeout") * 1000;
 		pc->next = PendingList;
 		PendingList = pc;
 		NumPending++;
@@ -1548,7 +1537,7 @@ ServerLoop(void)
 			fds[nfds++] = (struct pollfd) {pc->sock, POLLIN, 0};
 		}
 
-		rc = poll(fds, nfds, poll_timeout(now_ms()));
+		rc = poll(fds, nfds, poll_timeout(rl_monotonic_ms()));
 		if (rc < 0 && errno != EINTR)
 			ereport(FATAL, errcode(ERRCODE_SYSTEM_ERROR), errmsg("poll() failed: %s", strerror(errno)));
 
@@ -1566,7 +1555,7 @@ ServerLoop(void)
 				if (fds[(writer_slot >= 0 ? 2 : 1) + i].revents & POLLIN)
 					AcceptConnections(ListenSockets[i], ListenIsUnix[i]);
 		}
-		check_deadlines(now_ms());
+		check_deadlines(rl_monotonic_ms());
 		PostmasterStateMachine();
 		MaintainBackendPool();
 	}

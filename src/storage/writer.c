@@ -20,6 +20,11 @@
  * of its own) are told the newest commit sequence after each group, so they know
  * when their read cache is behind.
  *
+ * It also knows which connections' transactions hold writes (from their
+ * WriteIntent to their CommitRequest or Release), and answers a WriteIntent once
+ * the others of its database have finished, or after WRITE_INTENT_WAIT_MS: the
+ * wait a PostgreSQL writer makes for a row's holder, at the scale of a database.
+ *
  * The frame format is described in writer.h and doc/protocol-writer.md.
  *
  * IDENTIFICATION
@@ -46,6 +51,7 @@
 #include "lsm.h"
 #include "objstore.h"
 #include "rl_signal.h"
+#include "ulid.h"
 #include "writer.h"
 
 #define FRAME_HEADER_LEN	5
@@ -140,6 +146,9 @@ typedef struct WriterClient
 	uint32_t	datid;			/* the database its requests are for (Attach) */
 	bool		subscribed;
 	bool		closing;		/* drop once out is written (or at once if broken) */
+	bool		holds_writes;	/* its transaction writes: CommitRequest or Release next */
+	bool		intent_waiting; /* a WriteIntent not yet answered */
+	int64_t		intent_since_ms;
 	struct WriterClient *next;
 } WriterClient;
 
@@ -528,6 +537,7 @@ process_input(WriterClient *c)
 		switch (type)
 		{
 			case WriterMsg_CommitRequest:
+				c->holds_writes = false;
 				if (!add_pending(c, body, body_len))
 				{
 					ereport(LOG, errcode(ERRCODE_PROTOCOL_VIOLATION),
@@ -545,6 +555,13 @@ process_input(WriterClient *c)
 					return;
 				}
 				c->datid = rl_load_u32be(body);
+				break;
+			case WriterMsg_WriteIntent:
+				c->intent_waiting = true;
+				c->intent_since_ms = rl_monotonic_ms();
+				break;
+			case WriterMsg_Release:
+				c->holds_writes = false;
 				break;
 			case WriterMsg_Subscribe:
 				{
@@ -746,6 +763,45 @@ commit_group(void)
 		}
 	n_pending = 0;
 	free(group);
+}
+
+/* another connection of c's database holds writes */
+static bool
+others_hold_writes(const WriterClient *c)
+{
+	for (const WriterClient *o = clients; o; o = o->next)
+		if (o != c && o->holds_writes && !o->closing && o->datid == c->datid)
+			return true;
+	return false;
+}
+
+/*
+ * answer_intents -- grant the WriteIntents that have waited enough; called after
+ * the round's group commit, so an answer follows every commit read before it.
+ * Returns how long the next one may still wait (ms), or -1 if none waits.
+ */
+static int
+answer_intents(void)
+{
+	int64_t		now = rl_monotonic_ms();
+	int			next_ms = -1;
+
+	for (WriterClient *c = clients; c; c = c->next)
+	{
+		if (!c->intent_waiting)
+			continue;
+		int64_t		left = c->intent_since_ms + WRITE_INTENT_WAIT_MS - now;
+
+		if (c->holds_writes || left <= 0 || !others_hold_writes(c))
+		{
+			frame_end(&c->out, frame_begin(&c->out, WriterMsg_WriteIntentAck));
+			c->intent_waiting = false;
+			c->holds_writes = true;
+		}
+		else if (next_ms < 0 || left < next_ms)
+			next_ms = (int) left;
+	}
+	return next_ms;
 }
 
 /*
@@ -955,12 +1011,18 @@ WriterMain(const WriterConfig *config)
 		close(config->ready_fd);
 	}
 
+	int64_t		fence_checked_ms = rl_monotonic_ms();
+	int			intent_wait_ms = -1;
+
 	while (!shutdown_requested)
 	{
 		int			nfds = 0;
 		int			i;
 		int			rc;
-		struct timespec fence_check = {FENCE_CHECK_INTERVAL_S, 0};
+		struct timespec timeout = {FENCE_CHECK_INTERVAL_S, 0};
+
+		if (intent_wait_ms >= 0)
+			timeout = (struct timespec) {intent_wait_ms / 1000, (intent_wait_ms % 1000) * 1000000L};
 
 		for (WriterClient *c = clients; c; c = c->next)
 			nfds++;
@@ -979,20 +1041,20 @@ WriterMain(const WriterConfig *config)
 			fds[i].fd = c->sock;
 			fds[i].events = POLLIN | (c->out.len > 0 ? POLLOUT : 0);
 		}
-		rc = ppoll(fds, nfds + 1, &fence_check, &unblocked);
+		rc = ppoll(fds, nfds + 1, &timeout, &unblocked);
 		if (rc < 0)
 		{
 			if (errno == EINTR)
 				continue;
 			ereport(FATAL, errcode(ERRCODE_SYSTEM_ERROR), errmsg("poll failed: %s", strerror(errno)));
 		}
-		if (rc == 0)
+		if (rc == 0 && rl_monotonic_ms() - fence_checked_ms >= FENCE_CHECK_INTERVAL_S * 1000)
 		{
 			/* idle: make sure we still own the stores, or step down now */
 			for (int d = 0; d < n_databases && !fenced; d++)
 				if (lsm_check_fence(databases[d].lsm) == RL_FENCED)
 					report_fenced();
-			continue;
+			fence_checked_ms = rl_monotonic_ms();
 		}
 		i = 1;
 		for (WriterClient *c = clients; c && i <= nfds; c = c->next, i++)
@@ -1009,6 +1071,7 @@ WriterMain(const WriterConfig *config)
 			accept_clients(listen_sock);
 		if (n_pending > 0)
 			commit_group();
+		intent_wait_ms = answer_intents();
 		for (WriterClient *c = clients; c; c = c->next)
 			flush_output(c);
 		drop_closed_clients();
@@ -1184,6 +1247,33 @@ read_frame(WriterConn *conn, int timeout_ms, char *type, const uint8_t **body,
 }
 
 /*
+ * read_reply -- the next frame of type want, taking in the Notify frames before it
+ */
+static RlStatus
+read_reply(WriterConn *conn, char want, const uint8_t **body, size_t *body_len)
+{
+	for (;;)
+	{
+		char		type;
+		RlStatus	rc = read_frame(conn, -1, &type, body, body_len);
+
+		if (rc != RL_OK)
+			return rc;
+		if (type == want)
+			return RL_OK;
+		if (type != WriterMsg_Notify)
+			return rl_error(RL_IO_ERROR, "unexpected message type %d from the writer", type);
+		{
+			RlReader	r;
+
+			rlreader_init(&r, *body, *body_len);
+			conn->newest_seq = read_be64(&r);
+		}
+		consume(&conn->in, FRAME_HEADER_LEN + *body_len);
+	}
+}
+
+/*
  * writer_commit -- send a request and wait for its CommitReply
  */
 RlStatus
@@ -1196,47 +1286,59 @@ writer_commit(WriterConn *conn, uint64_t snapshot_seq, const void *changeset,
 	RlStatus	rc = send_frame(conn, WriterMsg_CommitRequest, head, sizeof(head),
 								changeset, changeset_len);
 
+	const uint8_t *body;
+	size_t		body_len;
+	RlReader	r;
+
 	memset(result, 0, sizeof(*result));
-	while (rc == RL_OK)
-	{
-		char		type;
-		const uint8_t *body;
-		size_t		body_len;
-		RlReader	r;
+	if (rc == RL_OK)
+		rc = read_reply(conn, WriterMsg_CommitReply, &body, &body_len);
+	if (rc != RL_OK)
+		return rc;
+	rlreader_init(&r, body, body_len);
 
-		rc = read_frame(conn, -1, &type, &body, &body_len);
-		if (rc != RL_OK)
-			break;
-		rlreader_init(&r, body, body_len);
-		if (type == WriterMsg_Notify)
-		{
-			conn->newest_seq = read_be64(&r);
-			consume(&conn->in, FRAME_HEADER_LEN + body_len);
-			continue;
-		}
-		if (type != WriterMsg_CommitReply)
-			return rl_error(RL_IO_ERROR, "unexpected message type %d from the writer", type);
-		{
-			uint8_t		status = rlreader_u8(&r);
-			uint64_t	seq = read_be64(&r);
-			size_t		rest = rlreader_remaining(&r);
-			const char *strings = (const char *) rlreader_bytes(&r, rest);
-			size_t		sqlstate_len = strings ? strnlen(strings, rest) : rest;
+	uint8_t		status = rlreader_u8(&r);
+	uint64_t	seq = read_be64(&r);
+	size_t		rest = rlreader_remaining(&r);
+	const char *strings = (const char *) rlreader_bytes(&r, rest);
+	size_t		sqlstate_len = strings ? strnlen(strings, rest) : rest;
 
-			if (r.failed || sqlstate_len != 5 || sqlstate_len + 1 >= rest ||
-				strings[rest - 1] != '\0')
-				return rl_error(RL_IO_ERROR, "malformed commit reply from the writer");
-			result->committed = status == COMMIT_STATUS_OK;
-			result->commit_seq = seq;
-			memcpy(result->sqlstate, strings, 6);
-			snprintf(result->message, sizeof(result->message), "%s", strings + 6);
-			if (result->committed && seq > conn->newest_seq)
-				conn->newest_seq = seq;
-		}
+	if (r.failed || sqlstate_len != 5 || sqlstate_len + 1 >= rest || strings[rest - 1] != '\0')
+		return rl_error(RL_IO_ERROR, "malformed commit reply from the writer");
+	result->committed = status == COMMIT_STATUS_OK;
+	result->commit_seq = seq;
+	memcpy(result->sqlstate, strings, 6);
+	snprintf(result->message, sizeof(result->message), "%s", strings + 6);
+	if (result->committed && seq > conn->newest_seq)
+		conn->newest_seq = seq;
+	consume(&conn->in, FRAME_HEADER_LEN + body_len);
+	return RL_OK;
+}
+
+/*
+ * writer_write_intent -- wait for the other writers of the database, then hold writes
+ */
+RlStatus
+writer_write_intent(WriterConn *conn)
+{
+	const uint8_t *body;
+	size_t		body_len;
+	RlStatus	rc = send_frame(conn, WriterMsg_WriteIntent, NULL, 0, NULL, 0);
+
+	if (rc == RL_OK)
+		rc = read_reply(conn, WriterMsg_WriteIntentAck, &body, &body_len);
+	if (rc == RL_OK)
 		consume(&conn->in, FRAME_HEADER_LEN + body_len);
-		return RL_OK;
-	}
 	return rc;
+}
+
+/*
+ * writer_release -- the transaction holds no writes any more
+ */
+RlStatus
+writer_release(WriterConn *conn)
+{
+	return send_frame(conn, WriterMsg_Release, NULL, 0, NULL, 0);
 }
 
 /*

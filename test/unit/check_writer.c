@@ -6,13 +6,16 @@
  * costs no one else; concurrent committers are grouped into fewer WAL objects than
  * commits; a malformed frame costs only its own connection; a writer fenced by a
  * newer one answers 57P01 and exits with WRITER_EXIT_FENCED; CREATE and DROP
- * DATABASE as commits to the registry open and close independent catalogs.
+ * DATABASE as commits to the registry open and close independent catalogs; a
+ * WriteIntent waits for the transactions that hold writes, within its bound.
  */
 #include <check.h>
 #include <dirent.h>
+#include <pthread.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "catalog_cache.h"
 #include "elog.h"
@@ -20,6 +23,7 @@
 #include "mcxt.h"
 #include "objstore.h"
 #include "test_util.h"
+#include "ulid.h"
 #include "writer.h"
 
 static char *dir;
@@ -202,6 +206,99 @@ START_TEST(test_commit_and_notify)
 	fork_writer();
 	ck_assert_int_eq(count_rows(""), 1);
 	ck_assert_int_eq(count_rows("WHERE k = 'k2' AND v = 'theirs'"), 1);
+	ck_assert_int_eq(WEXITSTATUS(stop_writer()), 0);
+}
+END_TEST
+
+/* a WriteIntent on its own thread, timed */
+typedef struct IntentWaiter
+{
+	WriterConn *conn;
+	pthread_t	thread;
+	int64_t		started_ms;
+	int64_t		waited_ms;
+	RlStatus	rc;
+} IntentWaiter;
+
+static void *
+wait_intent(void *arg)
+{
+	IntentWaiter *w = arg;
+
+	w->rc = writer_write_intent(w->conn);
+	w->waited_ms = rl_monotonic_ms() - w->started_ms;
+	return NULL;
+}
+
+static void
+start_intent(IntentWaiter *w, WriterConn *conn)
+{
+	w->conn = conn;
+	w->started_ms = rl_monotonic_ms();
+	ck_assert_int_eq(pthread_create(&w->thread, NULL, wait_intent, w), 0);
+}
+
+static int64_t
+finish_intent(IntentWaiter *w)
+{
+	pthread_join(w->thread, NULL);
+	ck_assert_int_eq(w->rc, RL_OK);
+	return w->waited_ms;
+}
+
+/*
+ * A transaction about to write waits for the others that hold writes: until the
+ * holder commits (its commit then in the cache), rolls back or goes away, and at
+ * most WRITE_INTENT_WAIT_MS.
+ */
+START_TEST(test_write_intents)
+{
+	WriterConn *a,
+			   *b;
+	WriterCommitResult res;
+	IntentWaiter w;
+	int64_t		t0;
+
+	start_writer();
+	a = writer_connect(socket_path);
+	b = writer_connect(socket_path);
+	ck_assert_ptr_nonnull(a);
+	ck_assert_ptr_nonnull(b);
+	commit_sql(a, "INSERT INTO rl_relation VALUES (1, 't', '" T_SQL "');" T_SQL, &res);
+	ck_assert(res.committed);
+
+	/* nobody holds writes: granted at once */
+	t0 = rl_monotonic_ms();
+	ck_assert_int_eq(writer_write_intent(a), RL_OK);
+	ck_assert_int_lt(rl_monotonic_ms() - t0, WRITE_INTENT_WAIT_MS / 2);
+
+	/* a holds: b waits for a's commit, and then finds it in the cache */
+	start_intent(&w, b);
+	usleep(50 * 1000);
+	commit_sql(a, "INSERT INTO t VALUES (NULL, 'k1', 'v1')", &res);
+	ck_assert(res.committed);
+	ck_assert_int_ge(finish_intent(&w), 45);
+	ck_assert_int_lt(w.waited_ms, WRITE_INTENT_WAIT_MS);
+	ck_assert_int_eq(count_rows(""), 1);
+
+	/* b holds now: a waits for b's Release */
+	start_intent(&w, a);
+	usleep(50 * 1000);
+	ck_assert_int_eq(writer_release(b), RL_OK);
+	ck_assert_int_ge(finish_intent(&w), 45);
+	ck_assert_int_lt(w.waited_ms, WRITE_INTENT_WAIT_MS);
+
+	/* a holds and does nothing: b waits WRITE_INTENT_WAIT_MS, then writes anyway */
+	start_intent(&w, b);
+	ck_assert_int_ge(finish_intent(&w), WRITE_INTENT_WAIT_MS - 10);
+
+	/* both hold; a holder that goes away holds nothing */
+	ck_assert_int_eq(writer_release(b), RL_OK);
+	start_intent(&w, b);
+	usleep(50 * 1000);
+	writer_disconnect(a);
+	ck_assert_int_lt(finish_intent(&w), WRITE_INTENT_WAIT_MS);
+	writer_disconnect(b);
 	ck_assert_int_eq(WEXITSTATUS(stop_writer()), 0);
 }
 END_TEST
@@ -406,6 +503,7 @@ main(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_commit_and_notify);
 	tcase_add_test(tc, test_group_commit);
+	tcase_add_test(tc, test_write_intents);
 	tcase_add_test(tc, test_malformed_frame);
 	tcase_add_test(tc, test_fenced_writer);
 	tcase_add_test(tc, test_databases);
