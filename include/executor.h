@@ -313,11 +313,13 @@ bool		CacheTempRelationExists(const char *name);
  * CacheAbortStatement. The statements of one message that write the catalog
  * share one capture of their changes (a commit batch of DuckLake is one Query
  * of many statements), which CacheMessageEnd closes, keeping what they wrote:
- * the backend's message loop calls it before it waits for the client again.
+ * the backend's message loop calls it before it waits for the client again,
+ * after the reply (replied: the client has heard the message's outcome, so a
+ * failure to take the changes then ends the session, its transaction uncommitted).
  */
 void		CacheStatementBegin(CacheTarget target);
 void		CacheStatementEnd(void);
-void		CacheMessageEnd(void);
+void		CacheMessageEnd(bool replied);
 
 /*
  * Around ALTER TABLE of a catalog table: Begin sets the cache up as the transaction

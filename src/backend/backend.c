@@ -418,7 +418,7 @@ run_copy_in(AnalyzedStmt *stmt)
 
 	for (int i = 0; i < n; i++)
 		types[i] = stmt->columns[i].type;
-	CacheMessageEnd();			/* the data comes in further messages */
+	CacheMessageEnd(false);		/* the data comes in further messages */
 	copy_decoder_init(&dec, &stmt->copy, n, types);
 	SendCopyResponse(PqMsg_CopyInResponse, stmt->copy.format, n);
 	pq_flush();
@@ -897,9 +897,7 @@ message_loop(void)
 	for (;;)
 	{
 		MemoryContextSwitchTo(MessageContext);
-		CacheMessageEnd();		/* no write lock of the cache while the client is waited for */
 		debug_query_string = NULL;
-		MemoryContextReset(MessageContext);
 		doing_extended_query = false;
 		if (send_ready_for_query)
 		{
@@ -907,6 +905,14 @@ message_loop(void)
 			ReadyForQuery(TransactionBlockStatusCode());
 			send_ready_for_query = false;
 		}
+
+		/*
+		 * No write lock of the cache while the client is waited for; taken
+		 * after the reply, the changes (0.25 ms for a DuckLake commit batch)
+		 * are no longer part of the client's wait.
+		 */
+		CacheMessageEnd(true);
+		MemoryContextReset(MessageContext);
 		if (ConfigReloadPending)
 		{
 			ConfigReloadPending = 0;

@@ -1091,14 +1091,15 @@ release_writes(void)
 }
 
 /*
- * close_capture -- end the message's capture: what its statements wrote becomes
- * the transaction's changeset, and the cache's write lock goes
+ * end_capture -- end the message's capture: what its statements wrote becomes
+ * the transaction's changeset, and the cache's write lock goes. RL_OK, or the
+ * status of a failure to take the changes (which are then lost).
  */
-static void
-close_capture(void)
+static RlStatus
+end_capture(void)
 {
 	if (capture == NULL)
-		return;
+		return RL_OK;
 	CacheCapture *c = capture;
 	RlBuf		captured;
 
@@ -1113,10 +1114,17 @@ close_capture(void)
 		rlbuf_append(&changeset, captured.data, captured.len);
 	}
 	rlbuf_free(&captured);
-	if (rc != RL_OK)
-		elog(ERROR, "could not take the statement's changes");
-	if (changeset.len == 0)
+	if (rc == RL_OK && changeset.len == 0)
 		release_writes();		/* it wrote nothing after all */
+	return rc;
+}
+
+/* close_capture -- end_capture, whose failure is the statement's ERROR */
+static void
+close_capture(void)
+{
+	if (end_capture() != RL_OK)
+		elog(ERROR, "could not take the statement's changes");
 }
 
 /*
@@ -1200,10 +1208,16 @@ CacheStatementEnd(void)
 }
 
 void
-CacheMessageEnd(void)
+CacheMessageEnd(bool replied)
 {
 	relation_cache_checked = false;
-	close_capture();
+	if (!replied)
+		close_capture();
+	else if (end_capture() != RL_OK)
+		ereport(FATAL,
+				errcode(ERRCODE_IO_ERROR),
+				errmsg("could not take the changes of the last statement"),
+				errdetail("The transaction did not commit."));
 }
 
 void
