@@ -30,7 +30,7 @@ hostssl    all  plainonly  127.0.0.1/32  reject
 host       all  all        127.0.0.1/32  trust
 EOF
 rl_server_start "$work/data" -c ssl=on -c ssl_cert_file="$work/server.crt" \
-	-c ssl_key_file="$work/server.key" -c max_connections=1
+	-c ssl_key_file="$work/server.key" -c max_connections=1 -c spare_backends=1
 trap 'rl_server_stop fast >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
 
 # conn USER SSLMODE [psql args]: psql's output (and errors) on stdout
@@ -39,6 +39,16 @@ conn()
 	user=$1 mode=$2
 	shift 2
 	psql -X "host=$RL_HOST port=$RL_PORT dbname=postgres user=$user sslmode=$mode" "$@" 2>&1 || true
+}
+# settle: until the last session's backend has exited and the one slot is free
+# (the postmaster's children are then the writer and the one spare)
+settle()
+{
+	tries=100
+	while [ "$(ps -o pid= --ppid "$RL_PID" | wc -l)" -gt 2 ] && [ $tries -gt 0 ]; do
+		sleep 0.1
+		tries=$((tries - 1))
+	done
 }
 expect()
 {
@@ -50,18 +60,24 @@ expect()
 
 out=$(conn alice require -c '\conninfo')
 expect "sslmode=require" "$out" "SSL connection (protocol: TLS"
+settle
 out=$(conn alice disable -c '\conninfo')
 expect "sslmode=disable" "$out" 'as user "alice"'
 case "$out" in *SSL*) fail "sslmode=disable: $out" ;; esac
 echo "ok: sslmode=require and sslmode=disable"
 
+settle
 expect "hostssl, SSL" "$(conn sslonly require -Atc 'select 1')" 1
+settle
 expect "hostnossl reject, no SSL" "$(conn sslonly disable -Atc 'select 1')" \
 	'pg_hba.conf rejects connection for host "127.0.0.1", user "sslonly", database "postgres", no encryption'
+settle
 expect "hostnossl, no SSL" "$(conn plainonly disable -Atc 'select 1')" 1
+settle
 expect "hostssl reject, SSL" "$(conn plainonly require -Atc 'select 1')" \
 	'pg_hba.conf rejects connection for host "127.0.0.1", user "plainonly", database "postgres", SSL encryption'
 echo "ok: hostssl and hostnossl"
+settle
 
 # a session holds the one slot; then refusals, with and without TLS
 psql -X "host=$RL_HOST port=$RL_PORT dbname=postgres user=holder sslmode=disable" \
