@@ -71,4 +71,10 @@ typedef enum QuitSignalReason
  */
 void		BackendMain(const BackendStartupInfo *info) __attribute__((noreturn));
 
+/*
+ * What a pre-forked backend does while it waits for its client: open the catalog
+ * cache the last session used and compile that session's statements (CacheWarm).
+ */
+void		BackendWarmUp(const char *data_directory);
+
 #endif

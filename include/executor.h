@@ -286,8 +286,24 @@ typedef struct CacheRelation
 #define PG_UTF8_ENCODING		6
 #define FirstNormalObjectId		16384
 
-/* Open DATADIR's cache for this backend (at session start). */
+/*
+ * Open DATADIR's cache for this backend (at session start); kept if it is the one
+ * CacheWarm opened.
+ */
 void		CacheOpen(const char *path);
+
+/*
+ * A session's statements outlive it as a hint: at its end the texts of the
+ * SQLite statements it kept go to DATADIR/CACHE_WARM_FILE (the last session to
+ * end wins), and a pre-forked backend, while it waits for a client, opens that
+ * database's cache and compiles them (CacheWarm). A client of DuckDB opens a
+ * session per pooled connection and per retried commit, and compiling DuckLake's
+ * statements, its pg_catalog batch first, took 7 ms of each session's first
+ * queries. Nothing but SQLite's compiled statements carries over.
+ */
+#define CACHE_WARM_FILE "rl_warm_statements"
+void		CacheRememberStatements(void);
+void		CacheWarm(const char *data_directory);
 /* NULL if there is none; schema NULL searches pg_temp, pg_catalog, then public. */
 CacheRelation *CacheLookupRelation(const char *schema, const char *name);
 /* A pg_catalog relation (syscat.c); NULL if there is none of that name. */

@@ -287,6 +287,12 @@ log_disconnection(void)
 						MyLogIdentity.remote_port ? MyLogIdentity.remote_port : ""));
 }
 
+void
+BackendWarmUp(const char *data_directory)
+{
+	CacheWarm(data_directory);
+}
+
 static void
 start_session(const BackendStartupInfo *info)
 {
@@ -338,6 +344,7 @@ start_session(const BackendStartupInfo *info)
 							sp.user, sp.database, MyLogIdentity.application_name));
 	session_start_ms = rl_now_ms();
 	atexit(log_disconnection);
+	atexit(CacheRememberStatements);
 
 	ReportGucs(SendParameterStatus, NULL);
 	pq_beginmsg(&msg, PqMsg_BackendKeyData);

@@ -37,6 +37,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
@@ -724,9 +726,34 @@ CacheLookupText(const char *sql, const Value *param)
 	return result;
 }
 
+/* the file cache_db was opened on, to tell a warmed cache from another */
+static char *cache_path;
+static struct stat cache_file;
+
+static void
+close_cache(void)
+{
+	stmt_cache_destroy(statements);
+	statements = NULL;
+	sqlite3_close(cache_db);
+	cache_db = NULL;
+	free(cache_path);
+	cache_path = NULL;
+}
+
 void
 CacheOpen(const char *path)
 {
+	struct stat st;
+
+	if (cache_db != NULL)
+	{
+		if (strcmp(path, cache_path) == 0 && stat(path, &st) == 0 &&
+			st.st_dev == cache_file.st_dev && st.st_ino == cache_file.st_ino)
+			return;				/* warmed for this database while waiting */
+		close_cache();
+	}
+
 	int			rc = sqlite3_open_v2(path, &cache_db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL);
 
 	if (rc != SQLITE_OK)
@@ -761,6 +788,80 @@ CacheOpen(const char *path)
 	sqlite3_create_function(cache_db, "rl_type_typmod", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
 							rl_type_typmod, NULL, NULL);
 	rlbuf_init(&changeset);	/* lives across messages: malloc, not a context */
+	if (stat(path, &cache_file) == 0)
+		cache_path = strdup(path);
+	else
+		close_cache();			/* gone already: the session finds out as it would have */
+}
+
+/*
+ * write_warm_text -- a kept statement for the next session, if it reads or
+ * changes rows: SQLite runs some pragmas as it compiles them, and DDL is not
+ * run twice anyway
+ */
+static void
+write_warm_text(const char *sql, void *arg)
+{
+	static const char *const kinds[] = {"SELECT ", "INSERT ", "UPDATE ", "DELETE ", "WITH "};
+
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		if (strncmp(sql, kinds[i], strlen(kinds[i])) == 0)
+		{
+			fprintf((FILE *) arg, "%zu\n%s\n", strlen(sql), sql);
+			return;
+		}
+}
+
+void
+CacheRememberStatements(void)
+{
+	char		path[4096],
+				tmp[4200];
+	FILE	   *f;
+
+	if (cache_db == NULL || statements == NULL)
+		return;
+	snprintf(path, sizeof(path), "%s/%s", DataDir, CACHE_WARM_FILE);
+	snprintf(tmp, sizeof(tmp), "%s.%d", path, (int) getpid());
+	if ((f = fopen(tmp, "w")) == NULL)
+		return;
+	fprintf(f, "%u\n", MyDatabaseId);
+	stmt_cache_foreach_text(statements, write_warm_text, f);
+	if (fclose(f) != 0 || rename(tmp, path) != 0)
+		unlink(tmp);
+}
+
+void
+CacheWarm(const char *data_directory)
+{
+	char		path[4096];
+	FILE	   *f;
+	unsigned int datid;
+	size_t		len;
+	char	   *sql;
+
+	snprintf(path, sizeof(path), "%s/%s", data_directory, CACHE_WARM_FILE);
+	if ((f = fopen(path, "r")) == NULL)
+		return;
+	if (fscanf(f, "%u\n", &datid) == 1)
+	{
+		catalog_cache_path(path, sizeof(path), data_directory, datid);
+		CacheOpen(path);
+	}
+	while (cache_db != NULL && fscanf(f, "%zu\n", &len) == 1 && len < 1024 * 1024 &&
+		   (sql = malloc(len + 1)) != NULL)
+	{
+		bool		whole = fread(sql, 1, len, f) == len && fgetc(f) == '\n';
+		sqlite3_stmt *stmt;
+
+		sql[len] = '\0';
+		if (whole && (stmt = stmt_cache_get(statements, sql)) != NULL)
+			stmt_cache_release(statements, stmt, false);
+		free(sql);
+		if (!whole)
+			break;
+	}
+	fclose(f);
 }
 
 /* read_seq -- the commit sequence the cache reflects, in the current transaction */

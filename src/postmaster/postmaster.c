@@ -437,6 +437,7 @@ IdleBackendMain(int handoff_sock)
 	rl_set_signal_handler(SIGQUIT, idle_backend_exit, true);
 	rl_set_signal_handler(SIGINT, SIG_IGN, true);
 	rl_set_signal_handler(SIGHUP, SIG_IGN, true);
+	BackendWarmUp(DataDir);
 
 	do
 	{

@@ -118,3 +118,15 @@ stmt_cache_release(StmtCache *cache, sqlite3_stmt *stmt, bool failed)
 		}
 	sqlite3_finalize(stmt);
 }
+
+void
+stmt_cache_foreach_text(const StmtCache *cache, void (*fn) (const char *sql, void *arg), void *arg)
+{
+	for (int i = 0; i < cache->size; i++)
+	{
+		const StmtSlot *slot = &cache->slots[(cache->next + i) % cache->size];
+
+		if (slot->sql)
+			fn(slot->sql, arg);
+	}
+}

@@ -3,7 +3,9 @@
 # and closed leave no process and no descriptor behind; max_connections is enforced
 # with 53300 by the postmaster; CancelRequests are routed by PID and key (a wrong key
 # or PID is only logged); malformed first packets and random bytes get an error or a
-# closed connection, never a crash, and a silent client blocks nobody.
+# closed connection, never a crash, and a silent client blocks nobody. The spares
+# compile the statements the last session left, and a stale or broken hint costs
+# a session nothing.
 # (Backends count against max_connections until they have exited, as in
 # PostgreSQL, so the 100 sessions run under the default limit.)
 set -eu
@@ -98,5 +100,27 @@ grep -q 'terminating any other active server processes' "$RL_LOG" && fail "garba
 wait_children "$children0" || fail "children after garbage: $(nchildren), before: $children0"
 [ "$(nfds)" -eq "$fds0" ] || fail "postmaster descriptors after garbage: $(nfds)"
 echo "ok: malformed first packets"
+# --- warm statements: a session's statements are left for the spares to compile; a
+# hint about a dropped database, or a broken one, costs a session nothing ---
+q() { psql -X -q -At -h 127.0.0.1 -p "$RL_PORT" "$@"; }
+warm=$tmp/data/rl_warm_statements
+q -d postgres -c "CREATE DATABASE warmdb" || fail "create warmdb"
+q -d warmdb -c "CREATE TABLE t(k int primary key, v text)" -c "INSERT INTO t VALUES (1, 'a')" \
+	-c "SELECT v FROM t WHERE k = 1" >/dev/null || fail "warmdb session"
+sleep 0.5
+grep -q 'FROM main."t"' "$warm" || fail "the session's statements were not left in $warm"
+for i in 1 2 3 4; do
+	[ "$(q -d warmdb -c "SELECT v FROM t WHERE k = 1")" = a ] || fail "warmed session $i"
+done
+q -d postgres -c "DROP DATABASE warmdb" || fail "drop warmdb"
+for i in 1 2 3 4; do
+	[ "$(q -d postgres -c "SELECT 1")" = 1 ] || fail "session $i after the warmed database was dropped"
+done
+printf '7\n99999\nSELECT\n' >"$warm"
+for i in 1 2 3 4; do
+	[ "$(q -d postgres -c "SELECT 2")" = 2 ] || fail "session $i after a broken hint"
+done
+grep -q 'terminating any other active server processes' "$RL_LOG" && fail "a warm-up crashed a backend"
+echo "ok: warm statements"
 rl_server_stop fast || fail "stop"
 echo PASS
