@@ -2611,9 +2611,18 @@ node_contains(const ProtobufCMessage *msg, PgQuery__Node__NodeCase kind, bool (*
 {
 	if (msg == NULL)
 		return false;
-	if (msg->descriptor == &pg_query__node__descriptor &&
-		((const Node *) msg)->node_case == kind && (match == NULL || match((const Node *) msg)))
-		return true;
+	if (msg->descriptor == &pg_query__node__descriptor)
+	{
+		/* a Node is a oneof of some 250 kinds: go by its case, not through them all */
+		const Node *node = (const Node *) msg;
+		const ProtobufCFieldDescriptor *f;
+
+		if (node->node_case == kind && (match == NULL || match(node)))
+			return true;
+		f = node->node_case ? protobuf_c_message_descriptor_get_field(msg->descriptor, (unsigned) node->node_case)
+			: NULL;
+		return f && node_contains(*(ProtobufCMessage * const *) ((const char *) msg + f->offset), kind, match);
+	}
 	for (unsigned i = 0; i < msg->descriptor->n_fields; i++)
 	{
 		const ProtobufCFieldDescriptor *f = &msg->descriptor->fields[i];
