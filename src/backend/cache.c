@@ -848,7 +848,8 @@ CacheWarm(const char *data_directory)
 		catalog_cache_path(path, sizeof(path), data_directory, datid);
 		CacheOpen(path);
 	}
-	while (cache_db != NULL && fscanf(f, "%zu\n", &len) == 1 && len < 1024 * 1024 &&
+	/* each text: its length and a newline, the text, a newline */
+	while (cache_db != NULL && fscanf(f, "%zu", &len) == 1 && fgetc(f) == '\n' && len < 1024 * 1024 &&
 		   (sql = malloc(len + 1)) != NULL)
 	{
 		bool		whole = fread(sql, 1, len, f) == len && fgetc(f) == '\n';
