@@ -1246,6 +1246,17 @@ read_frame(WriterConn *conn, int timeout_ms, char *type, const uint8_t **body,
 	}
 }
 
+/* take_notify -- a Notify frame read: the newest commit it names, then the frame is gone */
+static void
+take_notify(WriterConn *conn, const uint8_t *body, size_t body_len)
+{
+	RlReader	r;
+
+	rlreader_init(&r, body, body_len);
+	conn->newest_seq = read_be64(&r);
+	consume(&conn->in, FRAME_HEADER_LEN + body_len);
+}
+
 /*
  * read_reply -- the next frame of type want, taking in the Notify frames before it
  */
@@ -1263,13 +1274,7 @@ read_reply(WriterConn *conn, char want, const uint8_t **body, size_t *body_len)
 			return RL_OK;
 		if (type != WriterMsg_Notify)
 			return rl_error(RL_IO_ERROR, "unexpected message type %d from the writer", type);
-		{
-			RlReader	r;
-
-			rlreader_init(&r, *body, *body_len);
-			conn->newest_seq = read_be64(&r);
-		}
-		consume(&conn->in, FRAME_HEADER_LEN + *body_len);
+		take_notify(conn, *body, *body_len);
 	}
 }
 
@@ -1374,16 +1379,13 @@ writer_wait_notify(WriterConn *conn, int timeout_ms, uint64_t *newest)
 	char		type;
 	const uint8_t *body;
 	size_t		body_len;
-	RlReader	r;
 	RlStatus	rc = read_frame(conn, timeout_ms, &type, &body, &body_len);
 
 	if (rc != RL_OK)
 		return rc;
-	rlreader_init(&r, body, body_len);
 	if (type != WriterMsg_Notify)
 		return rl_error(RL_IO_ERROR, "unexpected message type %d from the writer", type);
-	conn->newest_seq = read_be64(&r);
-	consume(&conn->in, FRAME_HEADER_LEN + body_len);
+	take_notify(conn, body, body_len);
 	*newest = conn->newest_seq;
 	return RL_OK;
 }
