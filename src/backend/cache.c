@@ -845,8 +845,11 @@ CacheWarm(const char *data_directory)
 		return;
 	if (fscanf(f, "%u\n", &datid) == 1)
 	{
+		struct stat st;
+
 		catalog_cache_path(path, sizeof(path), data_directory, datid);
-		CacheOpen(path);
+		if (stat(path, &st) == 0)	/* a dropped database's hint is ignored */
+			CacheOpen(path);
 	}
 	/* each text: its length and a newline, the text, a newline */
 	while (cache_db != NULL && fscanf(f, "%zu", &len) == 1 && fgetc(f) == '\n' && len < 1024 * 1024 &&
