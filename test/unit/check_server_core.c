@@ -1,10 +1,16 @@
 /*
  * check_server_core.c: unit tests for the server's memory contexts (reset and delete
- * free whole trees; repalloc and pfree keep the accounting right) and for ereport:
+ * free whole trees; chunks carved from blocks keep their contents, freed chunks are
+ * reused by size, large chunks go back at once, and under AddressSanitizer what was
+ * not asked for or was freed is poisoned) and for ereport:
  * levels routed to the client sink and to the server log, ERROR jumping to the
  * recovery point with the report intact, log_line_prefix escapes.
  */
 #include <unistd.h>
+
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
+#endif
 
 #include "elog.h"
 #include "mcxt.h"
@@ -28,8 +34,21 @@ START_TEST(test_contexts)
 	ck_assert_int_eq(v[0], 0);
 	ck_assert_uint_ge(MemoryContextMemAllocated(parent, 1), 4000);
 	ck_assert_uint_eq(MemoryContextMemAllocated(parent, 0), 0);
+
+	/* a large chunk is given back at once */
+	size_t		before = MemoryContextMemAllocated(child, 0);
+	char	   *big = palloc(100000);
+
+	ck_assert_uint_eq(MemoryContextMemAllocated(child, 0), before + 100000);
+	big = repalloc(big, 200000);
+	big[199999] = 1;
+	ck_assert_uint_eq(MemoryContextMemAllocated(child, 0), before + 200000);
+	pfree(big);
+	ck_assert_uint_eq(MemoryContextMemAllocated(child, 0), before);
+
+	/* a freed chunk is what the next request of its size gets */
 	pfree(v);
-	ck_assert_uint_lt(MemoryContextMemAllocated(child, 0), 4000);
+	ck_assert_ptr_eq(palloc(3900), v);
 	MemoryContextReset(parent);		/* deletes the child, which was current */
 	ck_assert_ptr_eq(CurrentMemoryContext, parent);
 	ck_assert_uint_eq(MemoryContextMemAllocated(parent, 1), 0);
@@ -38,6 +57,65 @@ START_TEST(test_contexts)
 	MemoryContextSwitchTo(old);
 	MemoryContextDelete(parent);	/* and its children with it */
 	ck_assert_ptr_eq(CurrentMemoryContext, old);
+}
+END_TEST
+
+/* Many chunks of every size across many blocks keep their own bytes. */
+START_TEST(test_context_blocks)
+{
+	MemoryContextInit();
+	MemoryContext context = AllocSetContextCreate(TopMemoryContext, "blocks");
+	enum
+	{
+		N = 3000
+	};
+	unsigned char *chunks[N];
+	size_t		sizes[N];
+
+	for (int round = 0; round < 3; round++)
+	{
+		for (int i = 0; i < N; i++)
+		{
+			sizes[i] = (size_t) ((i * 7919) % 20000) + 1;
+			chunks[i] = MemoryContextAlloc(context, sizes[i]);
+			memset(chunks[i], i & 0xff, sizes[i]);
+			if (i % 3 == 0)
+			{
+				sizes[i] = sizes[i] / 2 + 1;
+				chunks[i] = repalloc(chunks[i], sizes[i]);
+			}
+			else if (i % 5 == 0)
+			{
+				pfree(chunks[i]);
+				chunks[i] = NULL;
+			}
+		}
+		for (int i = 0; i < N; i++)
+		{
+			size_t		same = 0;
+
+			while (chunks[i] && same < sizes[i] && chunks[i][same] == (i & 0xff))
+				same++;
+			ck_assert_uint_eq(same, chunks[i] ? sizes[i] : 0);
+		}
+		MemoryContextReset(context);
+		/* a reset keeps one block, no more than the largest */
+		ck_assert_uint_le(MemoryContextMemAllocated(context, 0), 64 * 1024);
+	}
+#if defined(__SANITIZE_ADDRESS__)
+	char	   *p = MemoryContextAlloc(context, 20);
+
+	ck_assert(!__asan_address_is_poisoned(p + 19));
+	ck_assert(__asan_address_is_poisoned(p + 20));	/* the rest of its 32 bytes */
+	p = repalloc(p, 30);
+	ck_assert(!__asan_address_is_poisoned(p + 29));
+	pfree(p);
+	ck_assert(__asan_address_is_poisoned(p));
+	MemoryContextAlloc(context, 8);
+	MemoryContextReset(context);
+	ck_assert(__asan_address_is_poisoned(p));
+#endif
+	MemoryContextDelete(context);
 }
 END_TEST
 
@@ -130,6 +208,7 @@ main(void)
 	TCase	   *tc = tcase_create("core");
 
 	tcase_add_test(tc, test_contexts);
+	tcase_add_test(tc, test_context_blocks);
 	tcase_add_test(tc, test_ereport_levels_and_recovery);
 	tcase_add_exit_test(tc, test_fatal_exits, 1);
 	suite_add_tcase(s, tc);
