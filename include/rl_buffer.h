@@ -47,6 +47,8 @@ rlbuf_append(RlBuf *buf, const void *data, size_t len)
 	buf->len += len;
 }
 void		rlbuf_append_str(RlBuf *buf, const char *s);
+/* v in decimal, as "%lld" would write it, without printf's cost */
+void		rlbuf_append_int(RlBuf *buf, int64_t v);
 void		rlbuf_printf(RlBuf *buf, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void		rlbuf_put_u8(RlBuf *buf, uint8_t v);
 void		rlbuf_put_u16le(RlBuf *buf, uint16_t v);

@@ -1640,7 +1640,8 @@ deparse(ParseState *ps, RlBuf *out, Expr *e)
 	{
 		case EXPR_CONST:
 		case EXPR_PARAM:
-			rlbuf_printf(out, "?%d", add_bind(ps, e));
+			rlbuf_append_str(out, "?");
+			rlbuf_append_int(out, add_bind(ps, e));
 			return;
 		case EXPR_VAR:
 			rlbuf_append_str(out, e->sql);

@@ -68,6 +68,23 @@ rlbuf_append_str(RlBuf *buf, const char *s)
 }
 
 void
+rlbuf_append_int(RlBuf *buf, int64_t v)
+{
+	char		digits[24];
+	int			at = (int) sizeof(digits);
+	uint64_t	magnitude = v < 0 ? 0 - (uint64_t) v : (uint64_t) v;
+
+	do
+	{
+		digits[--at] = (char) ('0' + magnitude % 10);
+		magnitude /= 10;
+	} while (magnitude);
+	if (v < 0)
+		digits[--at] = '-';
+	rlbuf_append(buf, digits + at, sizeof(digits) - (size_t) at);
+}
+
+void
 rlbuf_printf(RlBuf *buf, const char *fmt, ...)
 {
 	va_list		ap;

@@ -89,6 +89,15 @@ START_TEST(test_printf_and_cstr)
 	rlbuf_append_str(&b, "!");
 	ck_assert_str_eq(rlbuf_cstr(&b), "abc-42!");
 	ck_assert_uint_eq(b.len, 7);
+	rlbuf_reset(&b);
+	rlbuf_append_int(&b, 0);
+	rlbuf_append_str(&b, " ");
+	rlbuf_append_int(&b, 1234567);
+	rlbuf_append_str(&b, " ");
+	rlbuf_append_int(&b, INT64_MIN);
+	rlbuf_append_str(&b, " ");
+	rlbuf_append_int(&b, INT64_MAX);
+	ck_assert_str_eq(rlbuf_cstr(&b), "0 1234567 -9223372036854775808 9223372036854775807");
 	rlbuf_free(&b);
 }
 END_TEST
