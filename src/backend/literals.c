@@ -10,6 +10,7 @@
  * protobuf-c's descriptors, so every node's location is moved, whatever its type.
  */
 #include <ctype.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -389,6 +390,41 @@ rebind_constant(const RebindState *st, PgQuery__AConst *c)
 	}
 }
 
+/*
+ * location_offset -- where a message of type d keeps its int32 "location", or -1
+ *
+ * Found by name in d's fields once per type and kept: looking through the fields
+ * of every node by name was most of a rebind's time.
+ */
+#define LOCATION_TYPES 512		/* a power of two above libpg_query's ~260 message types */
+static int
+location_offset(const ProtobufCMessageDescriptor *d)
+{
+	static struct
+	{
+		const ProtobufCMessageDescriptor *type;
+		int			offset;
+	}			kept[LOCATION_TYPES];
+	unsigned	slot = (unsigned) (((uintptr_t) d >> 4) * 2654435761U) & (LOCATION_TYPES - 1);
+
+	while (kept[slot].type != NULL && kept[slot].type != d)
+		slot = (slot + 1) & (LOCATION_TYPES - 1);
+	if (kept[slot].type == NULL)
+	{
+		kept[slot].type = d;
+		kept[slot].offset = -1;
+		for (unsigned i = 0; i < d->n_fields; i++)
+		{
+			const ProtobufCFieldDescriptor *f = &d->fields[i];
+
+			if (f->type == PROTOBUF_C_TYPE_INT32 && f->label != PROTOBUF_C_LABEL_REPEATED &&
+				strcmp(f->name, "location") == 0)
+				kept[slot].offset = (int) f->offset;
+		}
+	}
+	return kept[slot].offset;
+}
+
 static void
 rebind_visit(ProtobufCMessage *msg, void *arg)
 {
@@ -406,17 +442,14 @@ rebind_visit(ProtobufCMessage *msg, void *arg)
 		raw->stmt_location = moved(st, raw->stmt_location);
 		return;
 	}
-	for (unsigned i = 0; i < d->n_fields; i++)
+
+	int			offset = location_offset(d);
+
+	if (offset >= 0)
 	{
-		const ProtobufCFieldDescriptor *f = &d->fields[i];
+		int32_t    *location = (int32_t *) ((char *) msg + offset);
 
-		if (f->type == PROTOBUF_C_TYPE_INT32 && f->label != PROTOBUF_C_LABEL_REPEATED &&
-			strcmp(f->name, "location") == 0)
-		{
-			int32_t    *location = (int32_t *) ((char *) msg + f->offset);
-
-			*location = moved(st, *location);
-		}
+		*location = moved(st, *location);
 	}
 }
 
