@@ -66,6 +66,7 @@ static bool in_temp_txn;		/* a statement on temporary tables runs in its own */
 static CacheCapture *capture;	/* open from a message's first statement over the cache to its end */
 static bool capture_wrote;		/* a statement in it wrote the catalog */
 static bool capture_paused;		/* what runs is not captured (CacheAlterTableBegin) */
+static int64_t capture_schema_version;	/* main's cookie when the capture began */
 static RlBuf changeset;			/* the transaction's writes so far */
 static TempTable *temp_tables;	/* created by this transaction (malloc'd) */
 static WriterConn *writer_conn;
@@ -76,11 +77,13 @@ static sqlite3_stmt *active_stmt;	/* CacheExecute's, evicted if an ERROR cuts it
 /*
  * The relations analysis looked up (and the names it found no relation for), kept
  * while the cache's schema is the one they were read from: SQLite's schema cookies
- * of main and temp and the commit sequence, checked at a statement's first lookup.
- * The cookies change with every CREATE, ALTER and DROP, ours or the writer's; the
- * sequence tells a schema our rolled-back capture had from another commit's that
- * happens to carry the same cookie. Reading a relation's columns (pragma_table_info)
- * was a tenth of a backend's time in a DuckLake commit.
+ * of main and temp, checked at a statement's first lookup. The cookies change with
+ * every CREATE, ALTER and DROP, ours or the writer's, so other transactions'
+ * commits keep them unless they change the schema. A capture's DDL is rolled back
+ * with it, and the writer's DDL may then bring the cookie to the same number with
+ * other tables, so a capture that changed the schema forgets them at its end.
+ * Reading a relation's columns (pragma_table_info) was a tenth of a backend's time
+ * in a DuckLake commit.
  */
 #define RELATION_CACHE_SIZE 64
 typedef struct KeptRelation
@@ -92,8 +95,10 @@ typedef struct KeptRelation
 static KeptRelation relation_cache[RELATION_CACHE_SIZE];
 static int	relation_cache_next;
 static MemoryContext RelationCacheContext;
-static int64_t relation_cache_key[3] = {-1, -1, -1};	/* main cookie, temp cookie, sequence */
+static int64_t relation_cache_key[2] = {-1, -1};	/* main cookie, temp cookie */
 static bool relation_cache_checked;	/* in this statement */
+
+static void forget_relations(void);
 
 /* Prepared statements by SQL text (stmt_cache.h) */
 #define STATEMENT_CACHE_SIZE 64
@@ -737,6 +742,7 @@ close_cache(void)
 	statements = NULL;
 	sqlite3_close(cache_db);
 	cache_db = NULL;
+	forget_relations();
 	free(cache_path);
 	cache_path = NULL;
 }
@@ -964,6 +970,12 @@ pragma_value(const char *sql)
 	return value;
 }
 
+static int64_t
+main_schema_version(void)
+{
+	return pragma_value("PRAGMA main.schema_version");
+}
+
 /* forget_relations -- the kept relations go (the schema they describe changed) */
 static void
 forget_relations(void)
@@ -984,8 +996,7 @@ user_relation(const char *schema, const char *name)
 {
 	if (!relation_cache_checked)
 	{
-		int64_t		key[3] = {pragma_value("PRAGMA main.schema_version"),
-			pragma_value("PRAGMA temp.schema_version"), (int64_t) read_seq()};
+		int64_t		key[2] = {main_schema_version(), pragma_value("PRAGMA temp.schema_version")};
 
 		if (memcmp(key, relation_cache_key, sizeof(key)) != 0)
 		{
@@ -1210,6 +1221,8 @@ end_capture(void)
 
 	capture = NULL;
 	capture_paused = false;
+	if (main_schema_version() != capture_schema_version)
+		forget_relations();		/* kept from a schema the rollback takes away */
 	rlbuf_init_in(&captured, CurrentMemoryContext);
 	RlStatus	rc = cache_capture_end(c, &captured);
 
@@ -1256,6 +1269,7 @@ open_capture(bool paused)
 	}
 	if (cache_capture_begin(cache_db, &capture) != RL_OK)
 		sqlite_error(sqlite3_extended_errcode(cache_db), "start capturing changes");
+	capture_schema_version = main_schema_version();
 	cache_capture_pause(capture, capture_paused = paused);
 	take_snapshot();
 	if (changeset.len > 0)
@@ -1396,10 +1410,11 @@ void
 CacheAbortStatement(void)
 {
 	callback_failed = false;
-	forget_relations();
 	relation_cache_checked = false;
 	if (cache_db == NULL)
 		return;
+	if (capture != NULL || in_temp_txn || active_stmt != NULL)
+		forget_relations();		/* what is undone may have changed the schema */
 	if (active_stmt)
 		release_statement(active_stmt, true);
 	active_stmt = NULL;
@@ -1461,7 +1476,10 @@ CacheAbortTransaction(void)
 		return;
 	CacheAbortStatement();
 	if (in_read_txn)
+	{
 		exec_quietly("ROLLBACK");
+		forget_relations();		/* it may have held temporary tables' DDL */
+	}
 	in_read_txn = false;
 	release_writes();
 	end_transaction(false);

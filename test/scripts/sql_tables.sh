@@ -107,6 +107,15 @@ ROLLBACK" "$(q -c 'begin' -c 'create table t2 (a int)' -c 'insert into t2 values
 	-c 'select a from t2' -c 'rollback')"
 expect "rolled back" "ERROR:  42P01: relation \"t2\" does not exist" "$(q -c 'select * from t2' | head -1)"
 
+# a message that creates and drops a table leaves no change, and its capture is
+# rolled back; another session's CREATE of that name brings SQLite's schema cookie
+# to the same number: the session must see the new table's columns, not the ones
+# it kept from its capture
+expect "recreated elsewhere" "b|c
+x|2" "$(q -q -c 'begin' -c 'create table t3 (a int); drop table t3' -c 'commit' \
+	-c "\\! \"$PSQL\" -X -q -c 'create table t3 (b text, c int)' -c \"insert into t3 values ('x', 2)\"" \
+	-c '\pset tuples_only off' -c '\pset footer off' -c 'select * from t3')"
+
 # COPY out and in, in the three formats
 expect "copy out text" "1	apple	1.50" "$(q -c 'copy items (id, name, price) to stdout' | head -1)"
 expect "copy out csv" "id,name
