@@ -57,10 +57,15 @@ bool		literals_find_constants(PgQuery__ParseResult *tree, const char *text, cons
 									int *out, bool *negated);
 
 /*
- * Make tree, parsed from a text with scan old (its constants at locations, negated),
- * the tree of new_text (scan new, of the same shape).
+ * Rebinding a tree parsed from a text with scan old (its constants at locations,
+ * negated) to new_text (scan new, of the same shape): literals_rebind_node, given
+ * each message of a copy of that tree once its children are copied, makes the copy
+ * new_text's tree. The rebind lives in the current memory context.
  */
-void		literals_rebind(PgQuery__ParseResult *tree, const LiteralScan *old, const int *locations,
-							const bool *negated, const char *new_text, const LiteralScan *new);
+typedef struct LiteralRebind LiteralRebind;
+
+LiteralRebind *literals_rebind_start(const LiteralScan *old, const int *locations, const bool *negated,
+									 const char *new_text, const LiteralScan *new);
+void		literals_rebind_node(ProtobufCMessage *msg, void *rebind);
 
 #endif

@@ -262,17 +262,24 @@ element_size(ProtobufCType type)
 	}
 }
 
-static ProtobufCMessage *copy_message(const ProtobufCMessage *src);
+/* given each message of a copy once its children are copied, if set */
+typedef struct CopyVisit
+{
+	void		(*fn) (ProtobufCMessage *copy, void *arg);
+	void	   *arg;
+} CopyVisit;
+
+static ProtobufCMessage *copy_message(const ProtobufCMessage *src, const CopyVisit *visit);
 
 /* copy_value -- what a value of type at from points to, copied for the one at to */
 static void
-copy_value(ProtobufCType type, const void *from, void *to)
+copy_value(ProtobufCType type, const void *from, void *to, const CopyVisit *visit)
 {
 	if (type == PROTOBUF_C_TYPE_MESSAGE)
 	{
 		const ProtobufCMessage *m = *(ProtobufCMessage * const *) from;
 
-		*(ProtobufCMessage **) to = m ? copy_message(m) : NULL;
+		*(ProtobufCMessage **) to = m ? copy_message(m, visit) : NULL;
 	}
 	else if (type == PROTOBUF_C_TYPE_STRING)
 	{
@@ -291,14 +298,15 @@ copy_value(ProtobufCType type, const void *from, void *to)
 
 /* copy_field -- a field of src (set) copied into dst, which has src's bytes */
 static void
-copy_field(const ProtobufCFieldDescriptor *f, const ProtobufCMessage *src, ProtobufCMessage *dst)
+copy_field(const ProtobufCFieldDescriptor *f, const ProtobufCMessage *src, ProtobufCMessage *dst,
+		   const CopyVisit *visit)
 {
 	const char *from = (const char *) src + f->offset;
 	char	   *to = (char *) dst + f->offset;
 
 	if (f->label != PROTOBUF_C_LABEL_REPEATED)
 	{
-		copy_value(f->type, from, to);
+		copy_value(f->type, from, to, visit);
 		return;
 	}
 
@@ -308,17 +316,17 @@ copy_field(const ProtobufCFieldDescriptor *f, const ProtobufCMessage *src, Proto
 	char	   *copy = n ? memcpy(palloc(n * size), items, n * size) : NULL;
 
 	for (size_t k = 0; k < n; k++)
-		copy_value(f->type, items + k * size, copy + k * size);
+		copy_value(f->type, items + k * size, copy + k * size, visit);
 	*(char **) to = copy;
 }
 
 /*
  * copy_message -- a deep copy of an unpacked message in the current memory
- * context. A Node is a oneof of some 250 kinds: only the member its case names is
- * copied.
+ * context, each of its messages given to visit (if set) once copied. A Node is a
+ * oneof of some 250 kinds: only the member its case names is copied.
  */
 static ProtobufCMessage *
-copy_message(const ProtobufCMessage *src)
+copy_message(const ProtobufCMessage *src, const CopyVisit *visit)
 {
 	const ProtobufCMessageDescriptor *d = src->descriptor;
 	ProtobufCMessage *dst = memcpy(palloc(d->sizeof_message), src, d->sizeof_message);
@@ -332,17 +340,19 @@ copy_message(const ProtobufCMessage *src)
 			? protobuf_c_message_descriptor_get_field(d, (unsigned) node->node_case) : NULL;
 
 		if (f)
-			copy_field(f, src, dst);
-		return dst;
+			copy_field(f, src, dst, visit);
 	}
-	for (unsigned i = 0; i < d->n_fields; i++)
-	{
-		const ProtobufCFieldDescriptor *f = &d->fields[i];
+	else
+		for (unsigned i = 0; i < d->n_fields; i++)
+		{
+			const ProtobufCFieldDescriptor *f = &d->fields[i];
 
-		if (!(f->flags & PROTOBUF_C_FIELD_FLAG_ONEOF) ||
-			*(const uint32_t *) ((const char *) src + f->quantifier_offset) == f->id)
-			copy_field(f, src, dst);
-	}
+			if (!(f->flags & PROTOBUF_C_FIELD_FLAG_ONEOF) ||
+				*(const uint32_t *) ((const char *) src + f->quantifier_offset) == f->id)
+				copy_field(f, src, dst, visit);
+		}
+	if (visit)
+		visit->fn(dst, visit->arg);
 	return dst;
 }
 
@@ -370,7 +380,7 @@ parse_cache_add(const char *query_string, const LiteralScan *scan, PgQuery__Pars
 
 	MemoryContext old = MemoryContextSwitchTo(e->context);
 
-	e->tree = (PgQuery__ParseResult *) copy_message(&tree->base);
+	e->tree = (PgQuery__ParseResult *) copy_message(&tree->base, NULL);
 	MemoryContextSwitchTo(old);
 	if (by_shape)
 	{
@@ -406,11 +416,11 @@ parsed_tree(const char *query_string)
 		if (e->key == NULL || strcmp(e->key, e->by_shape && scan.ok ? rlbuf_cstr(&scan.shape) : query_string) != 0)
 			continue;
 
-		PgQuery__ParseResult *tree = (PgQuery__ParseResult *) copy_message(&e->tree->base);
+		CopyVisit	rebind = {literals_rebind_node, NULL};
 
 		if (e->by_shape && strcmp(e->text, query_string) != 0)
-			literals_rebind(tree, &e->scan, e->locations, e->negated, query_string, &scan);
-		return tree;
+			rebind.arg = literals_rebind_start(&e->scan, e->locations, e->negated, query_string, &scan);
+		return (PgQuery__ParseResult *) copy_message(&e->tree->base, rebind.arg ? &rebind : NULL);
 	}
 
 	PgQuery__ParseResult *tree;

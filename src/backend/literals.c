@@ -329,7 +329,7 @@ literals_find_constants(PgQuery__ParseResult *tree, const char *text, const Lite
 
 /* ---------- rebinding ---------- */
 
-typedef struct RebindState
+struct LiteralRebind
 {
 	const LiteralScan *old;
 	const LiteralScan *new;
@@ -337,11 +337,11 @@ typedef struct RebindState
 	const bool *negated;
 	const char *new_text;
 	int32_t    *shift;			/* shift[i]: how much literals 0..i-1 grew */
-} RebindState;
+};
 
 /* moved -- an offset of the old text in the new one: literals before it changed length */
 static int32_t
-moved(const RebindState *st, int32_t offset)
+moved(const LiteralRebind *st, int32_t offset)
 {
 	int			lo = 0,
 				hi = st->old->nliterals;	/* the number of literals starting before offset */
@@ -361,7 +361,7 @@ moved(const RebindState *st, int32_t offset)
 }
 
 static void
-rebind_constant(const RebindState *st, PgQuery__AConst *c)
+rebind_constant(const LiteralRebind *st, PgQuery__AConst *c)
 {
 	int			lo = 0,
 				hi = st->old->nliterals - 1;
@@ -425,10 +425,10 @@ location_offset(const ProtobufCMessageDescriptor *d)
 	return kept[slot].offset;
 }
 
-static void
-rebind_visit(ProtobufCMessage *msg, void *arg)
+void
+literals_rebind_node(ProtobufCMessage *msg, void *rebind)
 {
-	const RebindState *st = arg;
+	const LiteralRebind *st = rebind;
 	const ProtobufCMessageDescriptor *d = msg->descriptor;
 
 	if (d == &pg_query__a__const__descriptor)
@@ -453,15 +453,16 @@ rebind_visit(ProtobufCMessage *msg, void *arg)
 	}
 }
 
-void
-literals_rebind(PgQuery__ParseResult *tree, const LiteralScan *old, const int *locations, const bool *negated,
-				const char *new_text, const LiteralScan *new)
+LiteralRebind *
+literals_rebind_start(const LiteralScan *old, const int *locations, const bool *negated,
+					  const char *new_text, const LiteralScan *new)
 {
-	RebindState st = {.old = old, .new = new, .locations = locations, .negated = negated, .new_text = new_text,
-	.shift = palloc(sizeof(int32_t) * (size_t) (old->nliterals + 1))};
+	LiteralRebind *st = palloc(sizeof(LiteralRebind));
 
-	st.shift[0] = 0;
+	*st = (LiteralRebind) {.old = old, .new = new, .locations = locations, .negated = negated,
+		.new_text = new_text, .shift = palloc(sizeof(int32_t) * (size_t) (old->nliterals + 1))};
+	st->shift[0] = 0;
 	for (int i = 0; i < old->nliterals; i++)
-		st.shift[i + 1] = st.shift[i] + new->literals[i].len - old->literals[i].len;
-	walk(&tree->base, rebind_visit, &st);
+		st->shift[i + 1] = st->shift[i] + new->literals[i].len - old->literals[i].len;
+	return st;
 }
