@@ -181,11 +181,14 @@ static void
 append_identifier(RlBuf *out, const char *name)
 {
 	rlbuf_put_u8(out, '"');
-	for (const char *p = name; *p; p++)
+	for (const char *p = name; *p;)
 	{
-		if (*p == '"')
+		size_t		run = strcspn(p, "\"");	/* up to the next quote, which is doubled */
+
+		rlbuf_append(out, p, run + (p[run] == '"'));
+		if (p[run] == '"')
 			rlbuf_put_u8(out, '"');
-		rlbuf_put_u8(out, (uint8_t) *p);
+		p += run + (p[run] == '"');
 	}
 	rlbuf_put_u8(out, '"');
 }
@@ -867,6 +870,23 @@ rewrite_relation(ApplyState *st, int64_t relid, const char *new_name, const char
 	return rc;
 }
 
+/* check_shape -- a serialization failure unless table has the ncolumns it was computed with */
+static void
+check_shape(ApplyState *st, const char *table, int ncolumns)
+{
+	int			have = table_column_count(st->cache, table);
+
+	/*
+	 * rows written before an ALTER TABLE ... ADD COLUMN of the same changeset fit its
+	 * table, whose every row pass 3 stores again
+	 */
+	if (have > ncolumns && name_list_has(&st->created, table) && !name_list_has(&st->rewritten, table))
+		name_list_add(&st->rewritten, table);
+	if (have != ncolumns && !(name_list_has(&st->rewritten, table) && ncolumns < have))
+		set_conflict(st, ERRCODE_T_R_SERIALIZATION_FAILURE,
+					 "could not serialize access due to concurrent update");
+}
+
 /*
  * Pass 1: the physical DDL the changeset's rl_relation rows call for (created and
  * changed relations; dropped ones go in pass 3, after their rows), then a check that
@@ -878,69 +898,57 @@ static RlStatus
 prepare_schema(ApplyState *st, const void *changeset, size_t len)
 {
 	RlStatus	rc = RL_OK;
+	sqlite3_changeset_iter *it;
+	NameList	touched = {0};	/* the other tables, in the changeset's order ... */
+	int		   *touched_columns = NULL;	/* ... and the columns it has for each */
 
-	for (int round = 0; round < 2 && rc == RL_OK && !st->conflicted; round++)
+	if (sqlite3changeset_start(&it, (int) len, (void *) changeset) != SQLITE_OK)
+		return rl_error(RL_INVALID, "malformed changeset");
+	while (rc == RL_OK && !st->conflicted && sqlite3changeset_next(it) == SQLITE_ROW)
 	{
-		sqlite3_changeset_iter *it;
-		char	   *checked = NULL;	/* the table whose shape was checked last */
+		const char *table;
+		int			ncolumns,
+					op;
+		sqlite3_value *relid = NULL,
+				   *name = NULL,
+				   *sql = NULL;
 
-		if (sqlite3changeset_start(&it, (int) len, (void *) changeset) != SQLITE_OK)
-			return rl_error(RL_INVALID, "malformed changeset");
-		while (rc == RL_OK && !st->conflicted && sqlite3changeset_next(it) == SQLITE_ROW)
+		sqlite3changeset_op(it, &table, &ncolumns, &op, NULL);
+		if (strcmp(table, CACHE_RELATION_TABLE) != 0)
 		{
-			const char *table;
-			int			ncolumns,
-						op;
-			sqlite3_value *relid = NULL,
-					   *name = NULL,
-					   *sql = NULL;
-			bool		is_catalog;
-
-			sqlite3changeset_op(it, &table, &ncolumns, &op, NULL);
-			is_catalog = strcmp(table, CACHE_RELATION_TABLE) == 0;
-			if (round == 1)
+			/* a changeset holds each table's rows together: note each table once */
+			if (touched.n == 0 || strcmp(touched.names[touched.n - 1], table) != 0)
 			{
-				/* a changeset holds each table's rows together: check each table once */
-				if (is_catalog || (checked != NULL && strcmp(checked, table) == 0))
-					continue;
-				int			have = table_column_count(st->cache, table);
-
-				/*
-				 * rows written before an ALTER TABLE ... ADD COLUMN of the same changeset
-				 * fit its table, whose every row pass 3 stores again
-				 */
-				if (have > ncolumns && name_list_has(&st->created, table) &&
-					!name_list_has(&st->rewritten, table))
-					name_list_add(&st->rewritten, table);
-				if (have != ncolumns && !(name_list_has(&st->rewritten, table) && ncolumns < have))
-					set_conflict(st, ERRCODE_T_R_SERIALIZATION_FAILURE,
-								 "could not serialize access due to concurrent update");
-				free(checked);
-				checked = strdup(table);
-				continue;
+				name_list_add(&touched, table);
+				touched_columns = realloc(touched_columns, sizeof(int) * (size_t) touched.n);
+				touched_columns[touched.n - 1] = ncolumns;
 			}
-			if (!is_catalog || ncolumns != 3 || op == SQLITE_DELETE)
-				continue;
-			if (op == SQLITE_INSERT)
-			{
-				sqlite3changeset_new(it, 1, &name);
-				sqlite3changeset_new(it, 2, &sql);
-				create_relation(st, (const char *) sqlite3_value_text(name), (const char *) sqlite3_value_text(sql));
-				name_list_add(&st->created, (const char *) sqlite3_value_text(name));
-				continue;
-			}
-			sqlite3changeset_old(it, 0, &relid);
+			continue;
+		}
+		if (ncolumns != 3 || op == SQLITE_DELETE)
+			continue;
+		if (op == SQLITE_INSERT)
+		{
 			sqlite3changeset_new(it, 1, &name);
 			sqlite3changeset_new(it, 2, &sql);
-			if (name || sql)
-				rc = rewrite_relation(st, sqlite3_value_int64(relid),
-									  name ? (const char *) sqlite3_value_text(name) : NULL,
-									  sql ? (const char *) sqlite3_value_text(sql) : NULL);
+			create_relation(st, (const char *) sqlite3_value_text(name), (const char *) sqlite3_value_text(sql));
+			name_list_add(&st->created, (const char *) sqlite3_value_text(name));
+			continue;
 		}
-		free(checked);
-		if (sqlite3changeset_finalize(it) != SQLITE_OK && rc == RL_OK && !st->conflicted)
-			rc = rl_error(RL_INVALID, "malformed changeset");
+		sqlite3changeset_old(it, 0, &relid);
+		sqlite3changeset_new(it, 1, &name);
+		sqlite3changeset_new(it, 2, &sql);
+		if (name || sql)
+			rc = rewrite_relation(st, sqlite3_value_int64(relid),
+								  name ? (const char *) sqlite3_value_text(name) : NULL,
+								  sql ? (const char *) sqlite3_value_text(sql) : NULL);
 	}
+	if (sqlite3changeset_finalize(it) != SQLITE_OK && rc == RL_OK && !st->conflicted)
+		rc = rl_error(RL_INVALID, "malformed changeset");
+	for (int i = 0; rc == RL_OK && !st->conflicted && i < touched.n; i++)
+		check_shape(st, touched.names[i], touched_columns[i]);
+	name_list_free(&touched);
+	free(touched_columns);
 	return rc;
 }
 
@@ -1011,7 +1019,8 @@ table_apply_plan(sqlite3_changeset_iter *it, const char *table, const TableColum
 		{
 			rlbuf_append_str(&where, where.len ? " AND " : " WHERE ");
 			append_identifier(&where, names[i]);
-			rlbuf_printf(&where, " = ?%d", i + 1);
+			rlbuf_append_str(&where, " = ?");
+			rlbuf_append_int(&where, i + 1);
 		}
 	if (!t->skip)
 	{
@@ -1025,7 +1034,10 @@ table_apply_plan(sqlite3_changeset_iter *it, const char *table, const TableColum
 		}
 		rlbuf_append_str(&sql, ") VALUES (");
 		for (int i = 0; i < n; i++)
-			rlbuf_printf(&sql, "%s?%d", i ? ", " : "", n + i + 1);
+		{
+			rlbuf_append_str(&sql, i ? ", ?" : "?");
+			rlbuf_append_int(&sql, n + i + 1);
+		}
 		rlbuf_append_str(&sql, ")");
 		t->sql[APPLY_INSERT] = buf_detach(&sql);
 
@@ -1038,7 +1050,8 @@ table_apply_plan(sqlite3_changeset_iter *it, const char *table, const TableColum
 			{
 				rlbuf_append_str(&sql, " AND ");
 				append_identifier(&sql, names[i]);
-				rlbuf_printf(&sql, " IS ?%d", i + 1);
+				rlbuf_append_str(&sql, " IS ?");
+				rlbuf_append_int(&sql, i + 1);
 			}
 		t->sql[APPLY_DELETE] = buf_detach(&sql);
 
@@ -1055,7 +1068,11 @@ table_apply_plan(sqlite3_changeset_iter *it, const char *table, const TableColum
 					rlbuf_append_str(&sql, ", ");
 				first = false;
 				append_identifier(&sql, names[i]);
-				rlbuf_printf(&sql, " = CASE WHEN ?%d THEN ?%d ELSE ", 2 * n + i + 1, n + i + 1);
+				rlbuf_append_str(&sql, " = CASE WHEN ?");
+				rlbuf_append_int(&sql, 2 * n + i + 1);
+				rlbuf_append_str(&sql, " THEN ?");
+				rlbuf_append_int(&sql, n + i + 1);
+				rlbuf_append_str(&sql, " ELSE ");
 				append_identifier(&sql, names[i]);
 				rlbuf_append_str(&sql, " END");
 			}
@@ -1063,9 +1080,13 @@ table_apply_plan(sqlite3_changeset_iter *it, const char *table, const TableColum
 		for (int i = 0; i < n; i++)
 			if (!pk[i])
 			{
-				rlbuf_printf(&sql, " AND (NOT ?%d OR ", 2 * n + i + 1);
+				rlbuf_append_str(&sql, " AND (NOT ?");
+				rlbuf_append_int(&sql, 2 * n + i + 1);
+				rlbuf_append_str(&sql, " OR ");
 				append_identifier(&sql, names[i]);
-				rlbuf_printf(&sql, " IS ?%d)", i + 1);
+				rlbuf_append_str(&sql, " IS ?");
+				rlbuf_append_int(&sql, i + 1);
+				rlbuf_append_str(&sql, ")");
 			}
 		t->sql[APPLY_UPDATE] = first ? NULL : buf_detach(&sql);
 
