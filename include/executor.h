@@ -367,8 +367,9 @@ int64_t		CacheExecute(const SqlStatement *stmt, const Value *params, int ncolumn
  * table's data files) never sits in the backend's memory whole: Open returns NULL
  * when it cannot (inside a capture of the message's writes, whose end would cut
  * it short: collect with CacheExecute then); Next fills row in the current memory
- * context and returns false at the end, when the cursor is gone. A cursor must be
- * read to its end within the statement; an ERROR in between closes it.
+ * context and returns false at the end, when the cursor is gone. Its strings
+ * point into the cursor's row, so a row is good until the next call. A cursor must
+ * be read to its end within the statement; an ERROR in between closes it.
  */
 typedef struct CacheCursor CacheCursor;
 CacheCursor *CacheCursorOpen(const SqlStatement *stmt, const Value *params);

@@ -54,8 +54,20 @@ void		rlbuf_put_u8(RlBuf *buf, uint8_t v);
 void		rlbuf_put_u16le(RlBuf *buf, uint16_t v);
 void		rlbuf_put_u32le(RlBuf *buf, uint32_t v);
 void		rlbuf_put_u64le(RlBuf *buf, uint64_t v);
-void		rlbuf_put_u32be(RlBuf *buf, uint32_t v);
-void		rlbuf_put_u64be(RlBuf *buf, uint64_t v);
+/* Inline too: a binary row puts one or two of these per field. */
+static inline void
+rlbuf_put_u32be(RlBuf *buf, uint32_t v)
+{
+	uint8_t		b[4] = {(uint8_t) (v >> 24), (uint8_t) (v >> 16), (uint8_t) (v >> 8), (uint8_t) v};
+
+	rlbuf_append(buf, b, 4);
+}
+static inline void
+rlbuf_put_u64be(RlBuf *buf, uint64_t v)
+{
+	rlbuf_put_u32be(buf, (uint32_t) (v >> 32));
+	rlbuf_put_u32be(buf, (uint32_t) v);
+}
 void		rlbuf_put_varint(RlBuf *buf, uint64_t v);
 /* Append data as lowercase hex digits. */
 void		rlbuf_append_hex(RlBuf *buf, const void *data, size_t len);

@@ -307,15 +307,28 @@ to_sqlite(const SqliteSink *sink, const Value *v)
 		sqlite3_bind_text64(sink->stmt, sink->index, bytes, len, SQLITE_TRANSIENT, SQLITE_UTF8);
 }
 
+/* plain_string -- a type whose Value is its text as it is */
+static bool
+plain_string(Oid type)
+{
+	if (type == TEXTOID || type == VARCHAROID)
+		return true;			/* the usual ones, without a lookup */
+
+	const TypeInfo *t = typio_lookup(type);
+
+	return t != NULL && t->category == TYPCATEGORY_STRING && type != NAMEOID && type != BPCHAROID;
+}
+
 /*
  * from_sqlite -- a SQLite value as a Value of type
  *
  * The canonical form is read directly; anything else (a sum() that SQLite
  * computed as an integer for a numeric column, a REAL that NUMERIC affinity made
- * of a numeric's text) goes through its text form.
+ * of a numeric's text) goes through its text form. With borrow, a string points
+ * into sv itself instead of a copy: valid until the statement steps again.
  */
 static Value
-from_sqlite(sqlite3_value *sv, Oid type, int32_t typmod)
+from_sqlite(sqlite3_value *sv, Oid type, int32_t typmod, bool borrow)
 {
 	int			st = sqlite3_value_type(sv);
 
@@ -354,10 +367,18 @@ from_sqlite(sqlite3_value *sv, Oid type, int32_t typmod)
 		return typio_input(type, psprintf("%.15g", sqlite3_value_double(sv)), typmod);
 	const char *text = (const char *) sqlite3_value_text(sv);
 	size_t		len = (size_t) sqlite3_value_bytes(sv);
-	const TypeInfo *t = typio_lookup(type);
 
-	if (t != NULL && t->category == TYPCATEGORY_STRING && type != NAMEOID && type != BPCHAROID)
-		return typio_string(type, text, len);
+	if (plain_string(type))
+	{
+		if (!borrow)
+			return typio_string(type, text, len);
+
+		Value		v = {.type = type};
+
+		v.u.s.data = (char *) text; /* SQLite's text ends with a NUL too */
+		v.u.s.len = len;
+		return v;
+	}
 	if (st == SQLITE_INTEGER && type == BOOLOID)
 		return typio_bool(sqlite3_value_int64(sv) != 0);
 	return typio_input(type, text, typmod);
@@ -438,7 +459,7 @@ rl_eval(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 		c->kind = EXPR_CONST;
 		c->type = e->args[i]->type;
 		c->typmod = e->args[i]->typmod;
-		c->constval = from_sqlite(argv[i + 1], c->type, c->typmod);
+		c->constval = from_sqlite(argv[i + 1], c->type, c->typmod, false);
 		copy.args[i] = c;
 	}
 	Value		v = ExecEvalExpr(NULL, &copy);
@@ -1552,11 +1573,12 @@ bound_statement(const SqlStatement *s, const Value *params)
 
 /*
  * step_row -- the statement's next row into row (ncolumns values, in the current
- * memory context); false at its end, when the statement is released. An ERROR
+ * memory context; with borrow, strings point into the statement's row, as
+ * from_sqlite's); false at its end, when the statement is released. An ERROR
  * leaves it to CacheAbortStatement, as active_stmt.
  */
 static bool
-step_row(sqlite3_stmt *stmt, int ncolumns, const ResultColumn *columns, Value *row)
+step_row(sqlite3_stmt *stmt, int ncolumns, const ResultColumn *columns, Value *row, bool borrow)
 {
 	int			rc = sqlite3_step(stmt);
 
@@ -1564,7 +1586,7 @@ step_row(sqlite3_stmt *stmt, int ncolumns, const ResultColumn *columns, Value *r
 	{
 		CHECK_FOR_INTERRUPTS();
 		for (int c = 0; c < ncolumns; c++)
-			row[c] = from_sqlite(sqlite3_column_value(stmt, c), columns[c].type, columns[c].typmod);
+			row[c] = from_sqlite(sqlite3_column_value(stmt, c), columns[c].type, columns[c].typmod, borrow);
 		return true;
 	}
 	active_stmt = NULL;
@@ -1591,7 +1613,7 @@ CacheExecute(const SqlStatement *s, const Value *params, int ncolumns,
 	{
 		if (n == cap)
 			out = repalloc(out, sizeof(Value) * (size_t) ((cap *= 2) * (ncolumns ? ncolumns : 1)));
-		if (!step_row(stmt, ncolumns, columns, &out[n * ncolumns]))
+		if (!step_row(stmt, ncolumns, columns, &out[n * ncolumns], false))
 			break;
 		n += ncolumns > 0;
 	}
@@ -1616,5 +1638,5 @@ CacheCursorOpen(const SqlStatement *s, const Value *params)
 bool
 CacheCursorNext(CacheCursor *cursor, int ncolumns, const ResultColumn *columns, Value *row)
 {
-	return step_row((sqlite3_stmt *) cursor, ncolumns, columns, row);
+	return step_row((sqlite3_stmt *) cursor, ncolumns, columns, row, true);
 }

@@ -137,23 +137,6 @@ rlbuf_put_u64le(RlBuf *buf, uint64_t v)
 }
 
 void
-rlbuf_put_u32be(RlBuf *buf, uint32_t v)
-{
-	uint8_t		b[4] = {(uint8_t) (v >> 24), (uint8_t) (v >> 16), (uint8_t) (v >> 8), (uint8_t) v};
-
-	rlbuf_append(buf, b, 4);
-}
-
-void
-rlbuf_put_u64be(RlBuf *buf, uint64_t v)
-{
-	uint8_t		b[8];
-
-	rl_store_u64be(b, v);
-	rlbuf_append(buf, b, 8);
-}
-
-void
 rlbuf_put_varint(RlBuf *buf, uint64_t v)
 {
 	uint8_t		b[10];
