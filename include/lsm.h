@@ -65,7 +65,7 @@ void		lsm_close(Lsm *lsm);
  * reopen, which replays it if it did).
  */
 RlStatus	lsm_commit(Lsm *lsm, LsmBatch *const *batches, int n, uint64_t *first_seq);
-/* Writer, when idle: let the object store get ready for the next commit's WAL object. */
+/* Writer, when idle: let the object store get ready for the next commit's WAL object (its key). */
 void		lsm_prepare_commit(Lsm *lsm);
 
 /* Reads see every acknowledged commit (writer) or every applied one (follower). */

@@ -57,11 +57,11 @@ typedef struct ObjectStoreOps
 	RlStatus	(*list) (ObjectStore *os, const char *prefix, const char *start_after,
 						 ObjListFn fn, void *arg);
 	/*
-	 * Optional: get ready for the next create-if-absent put while the caller has
-	 * nothing else to do (the local store makes the file it will write then, which
-	 * costs as much as writing and syncing it).
+	 * Optional: get ready for a create-if-absent put of next_key while the caller
+	 * has nothing else to do (the local store makes the file it will fill then,
+	 * which costs as much as writing and syncing it).
 	 */
-	void		(*prepare) (ObjectStore *os);
+	void		(*prepare) (ObjectStore *os, const char *next_key);
 	void		(*close) (ObjectStore *os);
 } ObjectStoreOps;
 
@@ -110,10 +110,10 @@ obj_list(ObjectStore *os, const char *prefix, const char *start_after, ObjListFn
 }
 
 static inline void
-obj_prepare(ObjectStore *os)
+obj_prepare(ObjectStore *os, const char *next_key)
 {
 	if (os->ops->prepare)
-		os->ops->prepare(os);
+		os->ops->prepare(os, next_key);
 }
 
 void		obj_close(ObjectStore *os);

@@ -883,8 +883,12 @@ lsm_commit(Lsm *lsm, LsmBatch *const *batches, int n, uint64_t *first_seq)
 void
 lsm_prepare_commit(Lsm *lsm)
 {
-	if (writable(lsm) == RL_OK)
-		obj_prepare(lsm->os);
+	char		key[64];
+
+	if (writable(lsm) != RL_OK)
+		return;
+	wal_object_key(lsm->next_wal, key, sizeof(key));
+	obj_prepare(lsm->os, key);
 }
 
 RlStatus

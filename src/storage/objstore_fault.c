@@ -168,12 +168,12 @@ fault_list(ObjectStore *os, const char *prefix, const char *start_after, ObjList
 }
 
 static void
-fault_prepare(ObjectStore *os)
+fault_prepare(ObjectStore *os, const char *next_key)
 {
 	FaultStore *fs = (FaultStore *) os;
 
 	if (!fs->crashed)
-		obj_prepare(fs->inner);
+		obj_prepare(fs->inner, next_key);
 }
 
 static void

@@ -1,14 +1,18 @@
 /*
  * check_objstore.c: conformance of the local-directory object store (the semantics
  * the S3 backend shares: conditional writes, ranged reads, ordered listing with
- * start-after), the self-test that refuses stores without conditional writes, and
- * the fault-injection wrapper the crash tests rely on.
+ * start-after; its slots, empty, filled and torn), the self-test that refuses
+ * stores without conditional writes, and the fault-injection wrapper the crash
+ * tests rely on.
  */
 #include <dirent.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include "crc32c.h"
 #include "objstore.h"
 #include "test_util.h"
 
@@ -38,6 +42,16 @@ assert_content(const char *key, const char *expect)
 	rlbuf_init(&b);
 	ck_assert_int_eq(obj_get(os, key, &b), RL_OK);
 	ck_assert_str_eq(rlbuf_cstr(&b), expect);
+	rlbuf_free(&b);
+}
+
+static void
+assert_absent(const char *key)
+{
+	RlBuf		b;
+
+	rlbuf_init(&b);
+	ck_assert_int_eq(obj_get(os, key, &b), RL_NOT_FOUND);
 	rlbuf_free(&b);
 }
 
@@ -106,24 +120,163 @@ START_TEST(test_conditional_writes)
 }
 END_TEST
 
-/* the unnamed file made ready by obj_prepare serves the next create-if-absent put */
-START_TEST(test_prepared_put)
+static bool
+count_listed(const ObjInfo *info, void *arg)
 {
-	obj_prepare(os);
-	obj_prepare(os);			/* once is enough */
-	ck_assert_int_eq(obj_put(os, "wal/0001", "first", 5, OBJ_PUT_IF_NONE_MATCH, NULL, NULL), RL_OK);
+	int		   *n = arg;
+
+	(void) info;
+	(*n)++;
+	return true;
+}
+
+static int
+listed(const char *prefix)
+{
+	int			n = 0;
+
+	ck_assert_int_eq(obj_list(os, prefix, NULL, count_listed, &n), RL_OK);
+	return n;
+}
+
+/* obj_prepare, until its thread has made the slot (it skips while another is made) */
+static void
+prepared(const char *key)
+{
+	char		path[512];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, key);
+	for (int i = 0; i < 2000 && stat(path, &st) != 0; i++)
+	{
+		obj_prepare(os, key);
+		usleep(1000);
+	}
+	ck_assert_int_eq(stat(path, &st), 0);
+}
+
+/* what a crash part way through filling a slot leaves: a header whose payload fails */
+static void
+tear_slot(const char *key)
+{
+	char		path[512];
+	uint8_t		header[32] = "RLSLOT0R";
+
+	snprintf(path, sizeof(path), "%s/%s", dir, key);
+	rl_store_u64be(header + 8, 5);
+	rl_store_u32le(header + 16, crc32c("whole", 5));
+	rl_store_u32le(header + 20, crc32c(header, 20));
+
+	int			fd = open(path, O_WRONLY);
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(pwrite(fd, "wh", 2, 32), 2);
+	ck_assert_int_eq(pwrite(fd, header, 32, 0), 32);
+	close(fd);
+}
+
+/*
+ * obj_prepare makes an empty slot at the key, which is no object until a
+ * create-if-absent put fills it; a torn fill reads as absent too
+ */
+START_TEST(test_slots)
+{
+	char		etag[OBJ_ETAG_MAX];
+	ObjInfo		info;
+	RlBuf		b;
+
+	prepared("wal/0001");
+	obj_prepare(os, "wal/0001");	/* once is enough */
+	/* its maker marks it ready once its name is durable */
+	char		state = 0;
+
+	for (int i = 0; i < 2000 && state != 'R'; i++)
+	{
+		char		slot[512];
+		int			sfd;
+
+		snprintf(slot, sizeof(slot), "%s/wal/0001", dir);
+		sfd = open(slot, O_RDONLY);
+		ck_assert_int_eq(pread(sfd, &state, 1, 7), 1);
+		close(sfd);
+		usleep(1000);
+	}
+	ck_assert_int_eq(state, 'R');
+	assert_absent("wal/0001");
+	ck_assert_int_eq(obj_head(os, "wal/0001", &info), RL_NOT_FOUND);
+	ck_assert_int_eq(listed("wal/"), 0);
+	ck_assert_int_eq(obj_put(os, "wal/0001", "first", 5, OBJ_PUT_IF_NONE_MATCH, NULL, etag), RL_OK);
 	assert_content("wal/0001", "first");
-	obj_prepare(os);
+	ck_assert_int_eq(obj_head(os, "wal/0001", &info), RL_OK);
+	ck_assert_uint_eq(info.size, 5);
+	ck_assert_str_eq(info.etag, etag);
+	ck_assert_int_eq(listed("wal/"), 1);
+	rlbuf_init(&b);
+	ck_assert_int_eq(obj_get_range(os, "wal/0001", 1, 3, &b), RL_OK);
+	ck_assert_int_eq(memcmp(b.data, "irs", 3), 0);
+	rlbuf_free(&b);
 	ck_assert_int_eq(obj_put(os, "wal/0001", "again", 5, OBJ_PUT_IF_NONE_MATCH, NULL, NULL), RL_PRECONDITION);
+	obj_prepare(os, "wal/0001");	/* an object is left alone */
 	assert_content("wal/0001", "first");
-	/* a new directory below the root, and a replacement, which does not use the file */
-	obj_prepare(os);
-	ck_assert_int_eq(obj_put(os, "db/7/wal/0001", "other", 5, OBJ_PUT_IF_NONE_MATCH, NULL, NULL), RL_OK);
-	assert_content("db/7/wal/0001", "other");
-	ck_assert_int_eq(obj_put(os, "wal/0001", "over", 4, OBJ_PUT_OVERWRITE, NULL, NULL), RL_OK);
-	assert_content("wal/0001", "over");
+
+	/* the next prepare gives back the blocks past the filled slot's payload */
+	struct stat st;
+	char		first[512];
+
+	snprintf(first, sizeof(first), "%s/wal/0001", dir);
+	prepared("wal/0002");
+	for (int i = 0; i < 2000 && stat(first, &st) == 0 && st.st_blocks * 512 > 8192; i++)
+		usleep(1000);
+	ck_assert_int_le(st.st_blocks * 512, 8192);
+	assert_content("wal/0001", "first");
+	ck_assert_int_eq(obj_delete(os, "wal/0002"), RL_OK);
+
+	/* more than a slot holds goes in whole, in place of the slot */
+	size_t		big = 100 * 1024;
+	char	   *data = malloc(big);
+
+	memset(data, 'x', big);
+	prepared("db/7/wal/0002");
+	ck_assert_int_eq(obj_put(os, "db/7/wal/0002", data, big, OBJ_PUT_IF_NONE_MATCH, NULL, NULL), RL_OK);
+	ck_assert_int_eq(obj_head(os, "db/7/wal/0002", &info), RL_OK);
+	ck_assert_uint_eq(info.size, big);
+	ck_assert_int_eq(obj_put(os, "db/7/wal/0002", "x", 1, OBJ_PUT_IF_NONE_MATCH, NULL, NULL), RL_PRECONDITION);
+	free(data);
+
+	/* a torn fill is no object, and the slot can still be filled */
+	prepared("wal/0003");
+	tear_slot("wal/0003");
+	assert_absent("wal/0003");
+	ck_assert_int_eq(listed("wal/"), 1);
+	ck_assert_int_eq(obj_put(os, "wal/0003", "third", 5, OBJ_PUT_IF_NONE_MATCH, NULL, NULL), RL_OK);
+	assert_content("wal/0003", "third");
+
+	/* a slot whose maker died before its name was durable: absent, and fillable */
+	char		path[512];
+	uint8_t    *pending = calloc(1, 32 + 64 * 1024);
+
+	memcpy(pending, "RLSLOT0P", 8);
+	snprintf(path, sizeof(path), "%s/wal/0006", dir);
+	int			fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0600);
+
+	ck_assert_int_eq(write(fd, pending, 32 + 64 * 1024), 32 + 64 * 1024);
+	close(fd);
+	free(pending);
+	assert_absent("wal/0006");
+	ck_assert_int_eq(obj_put(os, "wal/0006", "sixth", 5, OBJ_PUT_IF_NONE_MATCH, NULL, NULL), RL_OK);
+	assert_content("wal/0006", "sixth");
+	ck_assert_int_eq(obj_delete(os, "wal/0006"), RL_OK);
+
+	/* a replacement and a delete treat a slot as a file */
+	prepared("wal/0004");
+	ck_assert_int_eq(obj_put(os, "wal/0004", "over", 4, OBJ_PUT_OVERWRITE, NULL, NULL), RL_OK);
+	assert_content("wal/0004", "over");
+	prepared("wal/0005");
+	ck_assert_int_eq(obj_delete(os, "wal/0005"), RL_OK);
+	ck_assert_int_eq(obj_delete(os, "wal/0003"), RL_OK);
+	ck_assert_int_eq(listed("wal/"), 2);
+
 	/* nothing is left in the directory but the objects */
-	obj_prepare(os);
 	obj_close(os);
 	os = objstore_local_open(dir);
 	DIR		   *d = opendir(dir);
@@ -169,9 +322,13 @@ START_TEST(test_create_race_one_winner)
 	Racer		r[NRACERS];
 	int			winners = 0;
 
-	for (int round = 0; round < 5; round++)
+	for (int round = 0; round < 6; round++)
 	{
 		obj_delete(os, "race/key");
+		if (round % 2)
+			prepared("race/key");	/* the racers fill a slot */
+		else
+			obj_prepare(os, "race/key");	/* one is made while they put */
 		for (int i = 0; i < NRACERS; i++)
 		{
 			r[i].index = i;
@@ -185,6 +342,7 @@ START_TEST(test_create_race_one_winner)
 			winners += r[i].result == RL_OK;
 		}
 		ck_assert_int_eq(winners, 1);
+		ck_assert_int_eq(obj_head(os, "race/key", &(ObjInfo) {0}), RL_OK);
 	}
 }
 END_TEST
@@ -313,7 +471,7 @@ main(void)
 	tcase_add_test(tc, test_put_get_head_delete);
 	tcase_add_test(tc, test_ranged_get);
 	tcase_add_test(tc, test_conditional_writes);
-	tcase_add_test(tc, test_prepared_put);
+	tcase_add_test(tc, test_slots);
 	tcase_add_test(tc, test_create_race_one_winner);
 	tcase_add_test(tc, test_list_order_prefix_start_after);
 	tcase_add_test(tc, test_invalid_keys);
