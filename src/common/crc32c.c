@@ -4,13 +4,13 @@
  * slicing table otherwise; both give identical results (the unit test checks the
  * standard check value and compares the two paths).
  */
-#include <stdbool.h>
+#include <pthread.h>
 #include <string.h>
 
 #include "crc32c.h"
 
 static uint32_t crc_table[8][256];
-static bool table_ready;
+static pthread_once_t table_once = PTHREAD_ONCE_INIT;	/* the local store checksums in two threads */
 
 static void
 crc32c_init_table(void)
@@ -26,14 +26,12 @@ crc32c_init_table(void)
 	for (uint32_t i = 0; i < 256; i++)
 		for (int t = 1; t < 8; t++)
 			crc_table[t][i] = (crc_table[t - 1][i] >> 8) ^ crc_table[0][crc_table[t - 1][i] & 0xff];
-	table_ready = true;
 }
 
 static uint32_t
 crc32c_sw(uint32_t crc, const uint8_t *p, size_t len)
 {
-	if (!table_ready)
-		crc32c_init_table();
+	pthread_once(&table_once, crc32c_init_table);
 	while (len >= 8)
 	{
 		uint32_t	lo = crc ^ ((uint32_t) p[0] | ((uint32_t) p[1] << 8) | ((uint32_t) p[2] << 16) | ((uint32_t) p[3] << 24));
