@@ -147,6 +147,11 @@ typedef struct CacheCapture CacheCapture;
 void		cache_wait_when_busy(sqlite3 *db);
 
 RlStatus	cache_capture_begin(sqlite3 *db, CacheCapture **out);
+/*
+ * A table about to be dropped, with its CREATE statement: should the session have
+ * changes of it, end makes it again, empty, to describe them (see stand_in_for_dropped).
+ */
+void		cache_capture_keep_dropped(CacheCapture *capture, const char *table, const char *create_sql);
 /* While paused, what runs is not captured (re-applying what is captured already). */
 void		cache_capture_pause(CacheCapture *capture, bool paused);
 RlStatus	cache_capture_end(CacheCapture *capture, RlBuf *changeset);

@@ -230,6 +230,8 @@ typedef struct AnalyzedStmt
 	const char *alter_table;	/* ALTER TABLE of a table of the catalog: its name */
 	const char *temp_table;		/* CREATE TEMP TABLE: its name ... */
 	bool		on_commit_drop; /* ... and whether COMMIT drops it */
+	const char **dropped;		/* DROP TABLE: the catalog tables it drops ... */
+	int			ndropped;		/* ... and how many */
 } AnalyzedStmt;
 
 /*
@@ -321,6 +323,8 @@ Oid			SystemRegLookup(Oid type, const char *name);
 char	   *CacheLookupText(const char *sql, const Value *param);
 /* Whether a temporary table of that name exists. */
 bool		CacheTempRelationExists(const char *name);
+/* The running statement is about to drop catalog table name (cache_capture_keep_dropped). */
+void		CacheKeepDroppedTable(const char *name);
 
 /*
  * Around each statement (analysis and execution): Begin sets the cache up as

@@ -3393,6 +3393,9 @@ analyze_drop(ParseState *ps, PgQuery__DropStmt *ds, AnalyzedStmt *stmt)
 
 			add_sql(ps, stmt, psprintf("DELETE FROM main.%s WHERE relname = %s", CACHE_RELATION_TABLE,
 									   deparse_to_string(ps, arg)));
+			stmt->dropped = stmt->dropped ? repalloc(stmt->dropped, sizeof(char *) * (size_t) (stmt->ndropped + 1))
+				: palloc(sizeof(char *));
+			stmt->dropped[stmt->ndropped++] = rel->name;
 		}
 		add_sql(ps, stmt, psprintf("DROP TABLE %s", relation_sql(rel)));
 	}

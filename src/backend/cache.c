@@ -1056,6 +1056,20 @@ user_relation(const char *schema, const char *name)
 	return rel;
 }
 
+void
+CacheKeepDroppedTable(const char *name)
+{
+	if (capture == NULL)
+		return;
+
+	sqlite3_stmt *stmt = cached_statement("SELECT sql FROM main.sqlite_master WHERE type = 'table' AND name = ?1");
+
+	sqlite3_bind_text(stmt, 1, name, -1, SQLITE_TRANSIENT);
+	if (sqlite3_step(stmt) == SQLITE_ROW && sqlite3_column_text(stmt, 0) != NULL)
+		cache_capture_keep_dropped(capture, name, (const char *) sqlite3_column_text(stmt, 0));
+	release_statement(stmt, false);
+}
+
 bool
 CacheTempRelationExists(const char *name)
 {

@@ -850,6 +850,8 @@ run_on_cache(ExecState *es)
 		CacheAlterTableBegin();
 	else
 		CacheStatementBegin(stmt->target);
+	for (int i = 0; i < stmt->ndropped; i++)
+		CacheKeepDroppedTable(stmt->dropped[i]);
 	for (int i = 0; i < stmt->nsql; i++)
 	{
 		bool		last = i == stmt->nsql - 1;

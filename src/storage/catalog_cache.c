@@ -66,12 +66,6 @@ struct CatalogCache
 
 static void forget_shapes(CatalogCache *cache);
 
-struct CacheCapture
-{
-	sqlite3    *db;
-	sqlite3_session *session;
-};
-
 /* How one relation's rows are stored in the LSM. */
 typedef struct RelationMap
 {
@@ -124,6 +118,14 @@ name_list_free(NameList *list)
 		free(list->names[i]);
 	free(list->names);
 }
+
+struct CacheCapture
+{
+	sqlite3    *db;
+	sqlite3_session *session;
+	NameList	dropped;		/* the tables dropped while capturing ... */
+	NameList	dropped_sql;	/* ... and the CREATE statement of each */
+};
 
 typedef struct ApplyState
 {
@@ -1946,16 +1948,52 @@ cache_capture_pause(CacheCapture *capture, bool paused)
 	sqlite3session_enable(capture->session, !paused);
 }
 
+void
+cache_capture_keep_dropped(CacheCapture *capture, const char *table, const char *create_sql)
+{
+	name_list_add(&capture->dropped, table);
+	name_list_add(&capture->dropped_sql, create_sql);
+}
+
+/*
+ * stand_in_for_dropped -- make again, empty, each table dropped while capturing that
+ * is still gone. The session cannot describe the changes of a table that no longer
+ * exists (its changeset fails); against the empty stand-in, inserts and updates
+ * describe nothing, their rows being gone, and deletes keep their old rows. Everything
+ * is rolled back with the capture.
+ */
+static RlStatus
+stand_in_for_dropped(CacheCapture *capture)
+{
+	RlStatus	rc = RL_OK;
+
+	for (int i = 0; rc == RL_OK && i < capture->dropped.n; i++)
+	{
+		sqlite3_stmt *stmt = prepare(capture->db, "SELECT 1 FROM main.sqlite_master WHERE type = 'table' AND name = ?1");
+
+		if (stmt == NULL)
+			return sqlite_failure(capture->db, "look for a dropped table");
+		sqlite3_bind_text(stmt, 1, capture->dropped.names[i], -1, SQLITE_TRANSIENT);
+
+		bool		gone = sqlite3_step(stmt) == SQLITE_DONE;
+
+		sqlite3_finalize(stmt);
+		if (gone)
+			rc = exec_sql(capture->db, capture->dropped_sql.names[i]);
+	}
+	return rc;
+}
+
 RlStatus
 cache_capture_end(CacheCapture *capture, RlBuf *changeset)
 {
 	int			n = 0;
 	void	   *bytes = NULL;
-	RlStatus	rc = RL_OK;
+	RlStatus	rc = stand_in_for_dropped(capture);
 
-	if (sqlite3session_changeset(capture->session, &n, &bytes) != SQLITE_OK)
+	if (rc == RL_OK && sqlite3session_changeset(capture->session, &n, &bytes) != SQLITE_OK)
 		rc = sqlite_failure(capture->db, "take the changeset");
-	else
+	else if (rc == RL_OK)
 	{
 		rlbuf_reset(changeset);
 		rlbuf_append(changeset, bytes, (size_t) n);
@@ -1963,6 +2001,8 @@ cache_capture_end(CacheCapture *capture, RlBuf *changeset)
 	sqlite3_free(bytes);
 	sqlite3session_delete(capture->session);
 	exec_sql(capture->db, "ROLLBACK");
+	name_list_free(&capture->dropped);
+	name_list_free(&capture->dropped_sql);
 	free(capture);
 	return rc;
 }

@@ -116,6 +116,24 @@ x|2" "$(q -q -c 'begin' -c 'create table t3 (a int); drop table t3' -c 'commit' 
 	-c "\\! \"$PSQL\" -X -q -c 'create table t3 (b text, c int)' -c \"insert into t3 values ('x', 2)\"" \
 	-c '\pset tuples_only off' -c '\pset footer off' -c 'select * from t3')"
 
+# a table written to and dropped in one message: nothing of it is left to commit
+expect "written and dropped" "CREATE TABLE
+INSERT 0 1
+DROP TABLE" "$(q -c 'create table t4 (a int); insert into t4 values (1); drop table t4')"
+expect "written and dropped, in a transaction" "BEGIN
+CREATE TABLE
+INSERT 0 1
+DROP TABLE
+COMMIT" "$(q -c 'begin' -c 'create table t4 (a int); insert into t4 values (1); drop table t4' -c 'commit')"
+# ... but the rows of a table that was there before cannot be changed and the table
+# dropped in one transaction yet: the COMMIT fails, and nothing of it is committed
+q -c 'create table t5 (a int primary key, b text)' -c "insert into t5 values (1, 'one'), (2, 'two')" >/dev/null
+expect "changed and dropped" "ERROR:  22023: changeset changes \"t5\", which is not a relation" \
+	"$(q -c 'begin' -c "update t5 set b = 'uno' where a = 1; delete from t5 where a = 2; drop table t5" \
+		-c 'commit' | tail -1)"
+expect "not dropped" "1|one
+2|two" "$(q -c 'select * from t5 order by a')"
+
 # COPY out and in, in the three formats
 expect "copy out text" "1	apple	1.50" "$(q -c 'copy items (id, name, price) to stdout' | head -1)"
 expect "copy out csv" "id,name
