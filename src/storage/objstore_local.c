@@ -443,12 +443,10 @@ fill_slot(const char *key, char *path, const void *data, size_t len, FilledSlot 
 			slot_header(header, data, len);
 			if (state == SLOT_EMPTY_PENDING)
 				rc = fsync_parent(path);	/* its maker has not made the name durable yet */
-			if (rc != RL_OK)
-				;
-			else if (pwrite(fd, data, len, SLOT_HEADER_SIZE) != (ssize_t) len ||
-				pwrite(fd, header, SLOT_HEADER_SIZE, 0) != SLOT_HEADER_SIZE)
+			if (rc == RL_OK && (pwrite(fd, data, len, SLOT_HEADER_SIZE) != (ssize_t) len ||
+								pwrite(fd, header, SLOT_HEADER_SIZE, 0) != SLOT_HEADER_SIZE))
 				rc = errno_status(errno, "write", path);
-			else if (fdatasync(fd) != 0)
+			if (rc == RL_OK && fdatasync(fd) != 0)
 				rc = errno_status(errno, "fdatasync", path);
 			if (rc == RL_OK)
 			{
