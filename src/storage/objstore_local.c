@@ -3,9 +3,10 @@
  * default. It has exactly the semantics of the S3 backend so the LSM cannot tell
  * them apart:
  *   - no partially written object is ever visible: data goes to a temporary file in
- *     the same directory, is fsynced, and is then published atomically;
+ *     the same directory, is fsynced, and is then published atomically, or fills a
+ *     slot (below) whose checksums make it an object only once it is whole;
  *   - create-if-absent publishes with link(2), which fails with EEXIST if the key
- *     exists (precondition failed);
+ *     exists (precondition failed), or fills the empty slot at the key;
  *   - replace-if-etag-matches runs under an exclusive flock on <root>/.lock (one
  *     host only, which is all a local directory can be shared by);
  *   - the directory is fsynced after every publish or delete, so a crash cannot
