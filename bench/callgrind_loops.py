@@ -78,6 +78,9 @@ def main() -> int:
     ap.add_argument("--loops", default="copy,batch,commit,writer")
     ap.add_argument("--iterations", type=int, default=30)
     args = ap.parse_args()
+    if shutil.which("valgrind") is None or shutil.which("callgrind_control") is None:
+        print("needs valgrind (Debian: apt-get install valgrind)", file=sys.stderr)
+        return 1
 
     work = tempfile.mkdtemp(prefix="rl-callgrind.")
     data = os.path.join(work, "data")
