@@ -307,18 +307,6 @@ to_sqlite(const SqliteSink *sink, const Value *v)
 		sqlite3_bind_text64(sink->stmt, sink->index, bytes, len, SQLITE_TRANSIENT, SQLITE_UTF8);
 }
 
-/* plain_string -- a type whose Value is its text as it is */
-static bool
-plain_string(Oid type)
-{
-	if (type == TEXTOID || type == VARCHAROID)
-		return true;			/* the usual ones, without a lookup */
-
-	const TypeInfo *t = typio_lookup(type);
-
-	return t != NULL && t->category == TYPCATEGORY_STRING && type != NAMEOID && type != BPCHAROID;
-}
-
 /*
  * from_sqlite -- a SQLite value as a Value of type
  *
@@ -367,8 +355,9 @@ from_sqlite(sqlite3_value *sv, Oid type, int32_t typmod, bool borrow)
 		return typio_input(type, psprintf("%.15g", sqlite3_value_double(sv)), typmod);
 	const char *text = (const char *) sqlite3_value_text(sv);
 	size_t		len = (size_t) sqlite3_value_bytes(sv);
+	const TypeInfo *t = typio_lookup(type);
 
-	if (plain_string(type))
+	if (t != NULL && t->category == TYPCATEGORY_STRING && type != NAMEOID && type != BPCHAROID)
 	{
 		if (!borrow)
 			return typio_string(type, text, len);
