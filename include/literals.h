@@ -22,6 +22,12 @@
 
 #include "rl_buffer.h"
 
+/*
+ * The field of a Node that holds its member: a Node is a oneof of some 250 node
+ * kinds, found by its case rather than by trying each field. NULL for an empty Node.
+ */
+const ProtobufCFieldDescriptor *node_member_field(const PgQuery__Node *node);
+
 typedef enum LiteralKind
 {
 	LITERAL_INTEGER = 'I',		/* digits that fit an int4: an Integer constant */

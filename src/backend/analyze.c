@@ -233,10 +233,6 @@ copy_out(const void *data, size_t len)
 	return p;
 }
 
-/*
- * parse_cache_add -- keep a tree that parsed: by shape if its literals are each one
- * of its constants, else by text; texts too long to repeat are not kept
- */
 /* element_size -- the size of one element of a repeated field of type */
 static size_t
 element_size(ProtobufCType type)
@@ -322,8 +318,8 @@ copy_field(const ProtobufCFieldDescriptor *f, const ProtobufCMessage *src, Proto
 
 /*
  * copy_message -- a deep copy of an unpacked message in the current memory
- * context, each of its messages given to visit (if set) once copied. A Node is a
- * oneof of some 250 kinds: only the member its case names is copied.
+ * context, each of its messages given to visit (if set) once copied; of a Node,
+ * only its member (node_member_field)
  */
 static ProtobufCMessage *
 copy_message(const ProtobufCMessage *src, const CopyVisit *visit)
@@ -335,9 +331,7 @@ copy_message(const ProtobufCMessage *src, const CopyVisit *visit)
 	dst->unknown_fields = NULL;
 	if (d == &pg_query__node__descriptor)
 	{
-		const PgQuery__Node *node = (const PgQuery__Node *) src;
-		const ProtobufCFieldDescriptor *f = node->node_case
-			? protobuf_c_message_descriptor_get_field(d, (unsigned) node->node_case) : NULL;
+		const ProtobufCFieldDescriptor *f = node_member_field((const PgQuery__Node *) src);
 
 		if (f)
 			copy_field(f, src, dst, visit);
@@ -356,6 +350,10 @@ copy_message(const ProtobufCMessage *src, const CopyVisit *visit)
 	return dst;
 }
 
+/*
+ * parse_cache_add -- keep a tree that parsed: by shape if its literals are each one
+ * of its constants, else by text; texts too long to repeat are not kept
+ */
 static void
 parse_cache_add(const char *query_string, const LiteralScan *scan, PgQuery__ParseResult *tree)
 {
@@ -2740,14 +2738,11 @@ node_contains(const ProtobufCMessage *msg, PgQuery__Node__NodeCase kind, bool (*
 		return false;
 	if (msg->descriptor == &pg_query__node__descriptor)
 	{
-		/* a Node is a oneof of some 250 kinds: go by its case, not through them all */
 		const Node *node = (const Node *) msg;
-		const ProtobufCFieldDescriptor *f;
+		const ProtobufCFieldDescriptor *f = node_member_field(node);
 
 		if (node->node_case == kind && (match == NULL || match(node)))
 			return true;
-		f = node->node_case ? protobuf_c_message_descriptor_get_field(msg->descriptor, (unsigned) node->node_case)
-			: NULL;
 		return f && node_contains(*(ProtobufCMessage * const *) ((const char *) msg + f->offset), kind, match);
 	}
 	for (unsigned i = 0; i < msg->descriptor->n_fields; i++)

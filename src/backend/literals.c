@@ -146,10 +146,15 @@ literals_scan(const char *text, LiteralScan *scan)
 
 typedef void (*Visit) (ProtobufCMessage *msg, void *arg);
 
-/*
- * walk -- visit msg and every message under it. A Node is a oneof of every node type:
- * its active member is found by its case, not by trying each of its fields.
- */
+const ProtobufCFieldDescriptor *
+node_member_field(const PgQuery__Node *node)
+{
+	return node->node_case
+		? protobuf_c_message_descriptor_get_field(&pg_query__node__descriptor, (unsigned) node->node_case)
+		: NULL;
+}
+
+/* walk -- visit msg and every message under it */
 static void
 walk(ProtobufCMessage *msg, Visit visit, void *arg)
 {
@@ -158,9 +163,7 @@ walk(ProtobufCMessage *msg, Visit visit, void *arg)
 	visit(msg, arg);
 	if (d == &pg_query__node__descriptor)
 	{
-		PgQuery__Node *node = (PgQuery__Node *) msg;
-		const ProtobufCFieldDescriptor *f = node->node_case
-			? protobuf_c_message_descriptor_get_field(d, (unsigned) node->node_case) : NULL;
+		const ProtobufCFieldDescriptor *f = node_member_field((PgQuery__Node *) msg);
 		ProtobufCMessage *member = f ? *(ProtobufCMessage **) ((char *) msg + f->offset) : NULL;
 
 		if (member)
