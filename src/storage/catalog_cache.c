@@ -1966,21 +1966,24 @@ static RlStatus
 stand_in_for_dropped(CacheCapture *capture)
 {
 	RlStatus	rc = RL_OK;
+	sqlite3_stmt *stmt;
 
+	if (capture->dropped.n == 0)
+		return RL_OK;
+	stmt = prepare(capture->db, "SELECT 1 FROM main.sqlite_master WHERE type = 'table' AND name = ?1");
+	if (stmt == NULL)
+		return sqlite_failure(capture->db, "look for a dropped table");
 	for (int i = 0; rc == RL_OK && i < capture->dropped.n; i++)
 	{
-		sqlite3_stmt *stmt = prepare(capture->db, "SELECT 1 FROM main.sqlite_master WHERE type = 'table' AND name = ?1");
-
-		if (stmt == NULL)
-			return sqlite_failure(capture->db, "look for a dropped table");
 		sqlite3_bind_text(stmt, 1, capture->dropped.names[i], -1, SQLITE_TRANSIENT);
 
 		bool		gone = sqlite3_step(stmt) == SQLITE_DONE;
 
-		sqlite3_finalize(stmt);
+		sqlite3_reset(stmt);
 		if (gone)
 			rc = exec_sql(capture->db, capture->dropped_sql.names[i]);
 	}
+	sqlite3_finalize(stmt);
 	return rc;
 }
 
