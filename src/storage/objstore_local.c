@@ -714,6 +714,14 @@ typedef struct SlotWork
 	FilledSlot	trim;			/* give back the blocks past this one's payload */
 } SlotWork;
 
+static void
+slot_work_free(SlotWork *work)
+{
+	free(work->make);
+	free(work->trim.path);
+	free(work);
+}
+
 /*
  * make_slot -- the empty slot: written whole and synced under a temporary name,
  * linked in (pending), the directory synced, then marked ready. Then the last
@@ -752,9 +760,7 @@ make_slot(void *arg)
 	}
 	free(tmp);
 	free(empty);
-	free(work->make);
-	free(work->trim.path);
-	free(work);
+	slot_work_free(work);
 	return NULL;
 }
 
@@ -796,11 +802,7 @@ local_prepare(ObjectStore *os, const char *next_key)
 	if ((work->make || work->trim.path) && pthread_create(&ls->slot_maker, NULL, make_slot, work) == 0)
 		ls->making = true;
 	else
-	{
-		free(work->make);
-		free(work->trim.path);
-		free(work);
-	}
+		slot_work_free(work);
 }
 
 static void
