@@ -43,6 +43,7 @@
 #define SQLITE_ENABLE_PREUPDATE_HOOK 1
 #include <sqlite3.h>
 
+#include "changeset.h"
 #include "lsm.h"
 #include "stmt_cache.h"
 #include "rl_buffer.h"
@@ -125,7 +126,7 @@ void		catalog_cache_abort(CatalogCache *cache);
  */
 int			cache_apply_changeset(sqlite3 *db, StmtCache *stmts, const void *changeset, size_t len,
 								  int (*filter) (void *arg, const char *table),
-								  int (*conflict) (void *arg, int reason, sqlite3_changeset_iter *it),
+								  int (*conflict) (void *arg, int reason, const ChangesetIter *it),
 								  void *arg);
 
 /*

@@ -1098,7 +1098,7 @@ skip_missing_tables(void *arg, const char *table)
 }
 
 static int
-abort_on_conflict(void *arg, int reason, sqlite3_changeset_iter *it)
+abort_on_conflict(void *arg, int reason, const ChangesetIter *it)
 {
 	return SQLITE_CHANGESET_ABORT;
 }
@@ -1109,30 +1109,26 @@ abort_on_conflict(void *arg, int reason, sqlite3_changeset_iter *it)
  * are, which fit it (a row from before ADD COLUMN takes the default); not captured
  */
 static void
-rebuild_altered(sqlite3_changeset_iter *it)
+rebuild_altered(const ChangesetIter *it)
 {
-	sqlite3_value *relid = NULL,
-			   *name = NULL,
-			   *sql = NULL;
 	sqlite3_stmt *stmt = cached_statement("SELECT relname FROM main." CACHE_RELATION_TABLE " WHERE relid = ?1");
 	char	   *old_name = NULL;
 
-	sqlite3changeset_old(it, 0, &relid);
-	sqlite3changeset_new(it, 1, &name);
-	sqlite3changeset_new(it, 2, &sql);
-	sqlite3_bind_int64(stmt, 1, sqlite3_value_int64(relid));
+	sqlite3_bind_int64(stmt, 1, changeset_int64(changeset_old(it, 0)));
 	if (sqlite3_step(stmt) == SQLITE_ROW)
 		old_name = pstrdup((const char *) sqlite3_column_text(stmt, 0));
 	release_statement(stmt, false);
 	if (old_name == NULL)
 		return;
 	bool		was_paused = capture_paused;
+	char	   *name = changeset_text(changeset_new(it, 1));
+	char	   *sql = changeset_text(changeset_new(it, 2));
 
 	cache_capture_pause(capture, capture_paused = true);
-	RlStatus	rc = cache_rebuild_table(cache_db, old_name,
-										 name ? (const char *) sqlite3_value_text(name) : old_name,
-										 sql ? (const char *) sqlite3_value_text(sql) : NULL);
+	RlStatus	rc = cache_rebuild_table(cache_db, old_name, name ? name : old_name, sql);
 
+	free(name);
+	free(sql);
 	cache_capture_pause(capture, capture_paused = was_paused);
 	if (rc != RL_OK)
 		sqlite_error(sqlite3_extended_errcode(cache_db), "rebuild an altered table");
@@ -1147,37 +1143,37 @@ rebuild_altered(sqlite3_changeset_iter *it)
 static void
 replay_changeset(void)
 {
-	sqlite3_changeset_iter *it;
+	ChangesetIter it;
+	ChangesetStep step;
 	RlBuf		drops;
 
 	rlbuf_init_in(&drops, CurrentMemoryContext);
-	if (sqlite3changeset_start(&it, (int) changeset.len, changeset.data) != SQLITE_OK)
-		elog(ERROR, "could not read the transaction's changeset");
-	while (sqlite3changeset_next(it) == SQLITE_ROW)
+	changeset_begin(&it, changeset.data, changeset.len);
+	while ((step = changeset_next(&it)) == CHANGESET_ROW)
 	{
-		const char *table;
-		int			ncols,
-					op;
-		sqlite3_value *v = NULL;
-
-		sqlite3changeset_op(it, &table, &ncols, &op, NULL);
-		if (strcmp(table, CACHE_RELATION_TABLE) != 0 || ncols < 3)
+		if (strcmp(it.table, CACHE_RELATION_TABLE) != 0 || it.ncolumns < 3)
 			continue;
 		/* the tables made again may differ from the kept ones under the same cookie */
 		forget_relations();
-		if (op == SQLITE_INSERT && sqlite3changeset_new(it, 2, &v) == SQLITE_OK && v)
-			sqlite3_exec(cache_db, (const char *) sqlite3_value_text(v), NULL, NULL, NULL);
-		else if (op == SQLITE_UPDATE)
-			rebuild_altered(it);
-		else if (op == SQLITE_DELETE && sqlite3changeset_old(it, 1, &v) == SQLITE_OK && v)
+
+		char	   *text = changeset_text(it.op == SQLITE_DELETE ? changeset_old(&it, 1) : changeset_new(&it, 2));
+
+		if (it.op == SQLITE_INSERT && text)
+			sqlite3_exec(cache_db, text, NULL, NULL, NULL);
+		else if (it.op == SQLITE_UPDATE)
+			rebuild_altered(&it);
+		else if (it.op == SQLITE_DELETE && text)
 		{
-			char	   *sql = sqlite3_mprintf("DROP TABLE IF EXISTS main.\"%w\";", sqlite3_value_text(v));
+			char	   *sql = sqlite3_mprintf("DROP TABLE IF EXISTS main.\"%w\";", text);
 
 			rlbuf_append_str(&drops, sql);
 			sqlite3_free(sql);
 		}
+		free(text);
 	}
-	sqlite3changeset_finalize(it);
+	changeset_end(&it);
+	if (step == CHANGESET_CORRUPT)
+		elog(ERROR, "could not read the transaction's changeset");
 	int			rc = cache_apply_changeset(cache_db, statements, changeset.data, changeset.len,
 										   skip_missing_tables, abort_on_conflict, NULL);
 
@@ -1410,22 +1406,14 @@ CacheAlterTableEnd(const char *table)
 bool
 CacheTransactionChanged(const char *table)
 {
-	sqlite3_changeset_iter *it;
+	ChangesetIter it;
 	bool		changed = false;
 
 	close_capture();			/* the message's earlier statements' changes too */
-	if (changeset.len == 0 || sqlite3changeset_start(&it, (int) changeset.len, changeset.data) != SQLITE_OK)
-		return false;
-	while (!changed && sqlite3changeset_next(it) == SQLITE_ROW)
-	{
-		const char *name;
-		int			ncolumns,
-					op;
-
-		sqlite3changeset_op(it, &name, &ncolumns, &op, NULL);
-		changed = strcmp(name, table) == 0;
-	}
-	sqlite3changeset_finalize(it);
+	changeset_begin(&it, changeset.data, changeset.len);
+	while (!changed && changeset_next(&it) == CHANGESET_ROW)
+		changed = strcmp(it.table, table) == 0;
+	changeset_end(&it);
 	return changed;
 }
 

@@ -12,9 +12,11 @@
  *      row changed since the backend read it into 40001 and a violated UNIQUE into
  *      23505; an insert whose hidden row id another commit took meanwhile is not a
  *      conflict and is inserted again under a fresh row id;
- *   3. every changed row is read back whole and turned into a key-value mutation
- *      (kvcodec.h's layout for DuckLake's tables, generic rows for the rest), and
+ *   3. every changed row is turned into a key-value mutation (kvcodec.h's layout for
+ *      DuckLake's tables, generic rows for the rest): an inserted row from the
+ *      changeset's values under its final row id, an updated one read back whole; and
  *      dropped tables get their physical DDL.
+ * Each pass reads the changeset in place (changeset.h).
  * A conflict rolls the savepoint back: the other changesets of the group are not
  * affected. The statements of all three passes are kept across commits (stmt_cache.h),
  * as are the tables' columns while the schema does not change; the cache's WAL is
@@ -30,6 +32,7 @@
 #include <time.h>
 
 #include "catalog_cache.h"
+#include "changeset.h"
 #include "errcodes.h"
 #include "kvcodec.h"
 #include "stmt_cache.h"
@@ -85,7 +88,7 @@ typedef struct Reinsert
 	int64_t		old_rowid;
 	int64_t		new_rowid;
 	int			ncolumns;
-	sqlite3_value **values;
+	KvDatum    *values;			/* the changeset's row: strings point into it */
 } Reinsert;
 
 /* A set of relation names, malloc'd. */
@@ -524,30 +527,30 @@ relation_map(CatalogCache *cache, const char *name, RelationMap *map)
 	return relation_map_shape(cache, name, relid, map);
 }
 
-/* A SQLite value as a datum of a generic row. */
+/* A column of a statement's current row as a datum of a generic row. */
 static void
-generic_datum(sqlite3_value *v, KvDatum *d)
+column_datum(sqlite3_stmt *stmt, int column, KvDatum *d)
 {
 	memset(d, 0, sizeof(*d));
-	switch (sqlite3_value_type(v))
+	switch (sqlite3_column_type(stmt, column))
 	{
 		case SQLITE_INTEGER:
 			d->type = KV_INT64;
-			d->i = sqlite3_value_int64(v);
+			d->i = sqlite3_column_int64(stmt, column);
 			break;
 		case SQLITE_FLOAT:
 			d->type = KV_DOUBLE;
-			d->d = sqlite3_value_double(v);
+			d->d = sqlite3_column_double(stmt, column);
 			break;
 		case SQLITE_TEXT:
 			d->type = KV_TEXT;
-			d->s = (const char *) sqlite3_value_text(v);
-			d->len = (size_t) sqlite3_value_bytes(v);
+			d->s = (const char *) sqlite3_column_text(stmt, column);
+			d->len = (size_t) sqlite3_column_bytes(stmt, column);
 			break;
 		case SQLITE_BLOB:
 			d->type = KV_BYTES;
-			d->s = sqlite3_value_blob(v);
-			d->len = (size_t) sqlite3_value_bytes(v);
+			d->s = sqlite3_column_blob(stmt, column);
+			d->len = (size_t) sqlite3_column_bytes(stmt, column);
 			break;
 		default:
 			d->type = KV_NULL;
@@ -555,11 +558,41 @@ generic_datum(sqlite3_value *v, KvDatum *d)
 	}
 }
 
-/* A SQLite value as a datum of a DuckLake table column; false if the types disagree. */
-static bool
-typed_datum(sqlite3_value *v, KvColumnType type, KvDatum *d)
+/* bind_datum -- d as parameter index of stmt (NULL for none); d's bytes must outlive the step */
+static void
+bind_datum(sqlite3_stmt *stmt, int index, const KvDatum *d)
 {
-	generic_datum(v, d);
+	switch (d ? d->type : KV_NULL)
+	{
+		case KV_INT64:
+			sqlite3_bind_int64(stmt, index, d->i);
+			break;
+		case KV_BOOL:
+			sqlite3_bind_int(stmt, index, d->b);
+			break;
+		case KV_DOUBLE:
+			sqlite3_bind_double(stmt, index, d->d);
+			break;
+		case KV_TEXT:
+			sqlite3_bind_text(stmt, index, d->s, (int) d->len, SQLITE_STATIC);
+			break;
+		case KV_BYTES:
+			if (d->len == 0)
+				sqlite3_bind_zeroblob(stmt, index, 0);
+			else
+				sqlite3_bind_blob(stmt, index, d->s, (int) d->len, SQLITE_STATIC);
+			break;
+		case KV_NULL:
+			sqlite3_bind_null(stmt, index);
+			break;
+	}
+}
+
+/* A generic datum as a datum of a DuckLake table column; false if the types disagree. */
+static bool
+typed_datum(const KvDatum *v, KvColumnType type, KvDatum *d)
+{
+	*d = *v;
 	if (d->type == KV_NULL)
 		return true;
 	switch (type)
@@ -586,7 +619,7 @@ typed_datum(sqlite3_value *v, KvColumnType type, KvDatum *d)
  * values, the row id first.
  */
 static RlStatus
-encode_row(const RelationMap *map, sqlite3_value **values, RlBuf *key, RlBuf *value)
+encode_row(const RelationMap *map, const KvDatum *const *values, RlBuf *key, RlBuf *value)
 {
 	int			n = map->ncolumns - 1;
 	KvDatum    *row = calloc((size_t) n + 1, sizeof(KvDatum));
@@ -595,7 +628,7 @@ encode_row(const RelationMap *map, sqlite3_value **values, RlBuf *key, RlBuf *va
 	for (int i = 0; i < n && rc == RL_OK; i++)
 	{
 		if (map->kv == NULL)
-			generic_datum(values[i + 1], &row[i]);
+			row[i] = *values[i + 1];
 		else if (!typed_datum(values[i + 1], kv_table_column_type(map->kv, i), &row[i]))
 			rc = rl_error(RL_INVALID, "column \"%s\" of \"%s\" holds a value of the wrong type",
 						  kv_table_column_name(map->kv, i), map->name);
@@ -604,7 +637,7 @@ encode_row(const RelationMap *map, sqlite3_value **values, RlBuf *key, RlBuf *va
 		rc = value ? kv_encode_row(map->kv, row, n, key, value) : kv_encode_key(map->kv, row, n, key);
 	else if (rc == RL_OK)
 	{
-		kv_generic_key((uint32_t) map->relid, (uint64_t) sqlite3_value_int64(values[0]), key);
+		kv_generic_key((uint32_t) map->relid, (uint64_t) values[0]->i, key);
 		if (value)
 			rc = kv_encode_generic_value(row, n, value);
 	}
@@ -640,13 +673,22 @@ read_row(RelationMap *map, int64_t rowid, sqlite3_stmt **stmt)
 	return sqlite3_step(*stmt);
 }
 
-static sqlite3_value **
-statement_values(sqlite3_stmt *stmt, int n)
+/* statement_row -- the n columns of stmt's current row as datums, in one malloc'd block */
+static const KvDatum **
+statement_row(sqlite3_stmt *stmt, int n)
 {
-	sqlite3_value **values = calloc((size_t) n + 1, sizeof(sqlite3_value *));
+	const KvDatum **values = malloc((size_t) n * (sizeof(KvDatum *) + sizeof(KvDatum)));
+
+	if (values == NULL)
+		return NULL;
+
+	KvDatum    *datums = (KvDatum *) (values + n);
 
 	for (int i = 0; i < n; i++)
-		values[i] = sqlite3_column_value(stmt, i);
+	{
+		column_datum(stmt, i, &datums[i]);
+		values[i] = &datums[i];
+	}
 	return values;
 }
 
@@ -670,11 +712,11 @@ emit_all_rows(sqlite3 *db, const RelationMap *map, LsmBatch *batch, bool put)
 		rc = sqlite_failure(db, "read relation");
 	while (rc == RL_OK && sqlite3_step(stmt) == SQLITE_ROW)
 	{
-		sqlite3_value **values = statement_values(stmt, map->ncolumns);
+		const KvDatum **values = statement_row(stmt, map->ncolumns);
 
 		rlbuf_reset(&key);
 		rlbuf_reset(&value);
-		rc = encode_row(map, values, &key, put ? &value : NULL);
+		rc = values ? encode_row(map, values, &key, put ? &value : NULL) : rl_error(RL_IO_ERROR, "out of memory");
 		if (rc == RL_OK && put)
 			lsm_batch_put(batch, key.data, key.len, value.data, value.len);
 		else if (rc == RL_OK)
@@ -900,53 +942,44 @@ static RlStatus
 prepare_schema(ApplyState *st, const void *changeset, size_t len)
 {
 	RlStatus	rc = RL_OK;
-	sqlite3_changeset_iter *it;
+	ChangesetIter it;
+	ChangesetStep step = CHANGESET_DONE;
 	NameList	touched = {0};	/* the other tables, in the changeset's order ... */
 	int		   *touched_columns = NULL;	/* ... and the columns it has for each */
 
-	if (sqlite3changeset_start(&it, (int) len, (void *) changeset) != SQLITE_OK)
-		return rl_error(RL_INVALID, "malformed changeset");
-	while (rc == RL_OK && !st->conflicted && sqlite3changeset_next(it) == SQLITE_ROW)
+	changeset_begin(&it, changeset, len);
+	while (rc == RL_OK && !st->conflicted && (step = changeset_next(&it)) == CHANGESET_ROW)
 	{
-		const char *table;
-		int			ncolumns,
-					op;
-		sqlite3_value *relid = NULL,
-				   *name = NULL,
-				   *sql = NULL;
-
-		sqlite3changeset_op(it, &table, &ncolumns, &op, NULL);
-		if (strcmp(table, CACHE_RELATION_TABLE) != 0)
+		if (strcmp(it.table, CACHE_RELATION_TABLE) != 0)
 		{
 			/* a changeset holds each table's rows together: note each table once */
-			if (touched.n == 0 || strcmp(touched.names[touched.n - 1], table) != 0)
+			if (touched.n == 0 || strcmp(touched.names[touched.n - 1], it.table) != 0)
 			{
-				name_list_add(&touched, table);
+				name_list_add(&touched, it.table);
 				touched_columns = realloc(touched_columns, sizeof(int) * (size_t) touched.n);
-				touched_columns[touched.n - 1] = ncolumns;
+				touched_columns[touched.n - 1] = it.ncolumns;
 			}
 			continue;
 		}
-		if (ncolumns != 3 || op == SQLITE_DELETE)
+		if (it.ncolumns != 3 || it.op == SQLITE_DELETE)
 			continue;
-		if (op == SQLITE_INSERT)
+
+		char	   *name = changeset_text(changeset_new(&it, 1));
+		char	   *sql = changeset_text(changeset_new(&it, 2));
+
+		if (it.op == SQLITE_INSERT && name && sql)
 		{
-			sqlite3changeset_new(it, 1, &name);
-			sqlite3changeset_new(it, 2, &sql);
-			create_relation(st, (const char *) sqlite3_value_text(name), (const char *) sqlite3_value_text(sql));
-			name_list_add(&st->created, (const char *) sqlite3_value_text(name));
-			continue;
+			create_relation(st, name, sql);
+			name_list_add(&st->created, name);
 		}
-		sqlite3changeset_old(it, 0, &relid);
-		sqlite3changeset_new(it, 1, &name);
-		sqlite3changeset_new(it, 2, &sql);
-		if (name || sql)
-			rc = rewrite_relation(st, sqlite3_value_int64(relid),
-								  name ? (const char *) sqlite3_value_text(name) : NULL,
-								  sql ? (const char *) sqlite3_value_text(sql) : NULL);
+		else if (name || sql)
+			rc = rewrite_relation(st, changeset_int64(changeset_old(&it, 0)), name, sql);
+		free(name);
+		free(sql);
 	}
-	if (sqlite3changeset_finalize(it) != SQLITE_OK && rc == RL_OK && !st->conflicted)
+	if (step == CHANGESET_CORRUPT && rc == RL_OK && !st->conflicted)
 		rc = rl_error(RL_INVALID, "malformed changeset");
+	changeset_end(&it);
 	for (int i = 0; rc == RL_OK && !st->conflicted && i < touched.n; i++)
 		check_shape(st, touched.names[i], touched_columns[i]);
 	name_list_free(&touched);
@@ -1000,17 +1033,16 @@ buf_detach(RlBuf *buf)
 
 /* table_apply_plan -- the statements for the changes the iterator is on; skip if the table cannot take them */
 static void
-table_apply_plan(sqlite3_changeset_iter *it, const char *table, const TableColumns *columns, TableApply *t)
+table_apply_plan(const ChangesetIter *it, const TableColumns *columns, TableApply *t)
 {
-	unsigned char *pk;
-	int			n;
+	const uint8_t *pk = it->pk;
+	int			n = it->ncolumns;
 	RlBuf		sql,
 				where;
 	char	  **names = columns->names;
 
 	memset(t, 0, sizeof(*t));
-	sqlite3changeset_pk(it, &pk, &n);
-	t->table = strdup(table);
+	t->table = strdup(it->table);
 	t->ncolumns = n;
 	/* as sqlite3changeset_apply: a table that is gone or has fewer columns is skipped */
 	t->skip = columns->n < n;
@@ -1028,7 +1060,7 @@ table_apply_plan(sqlite3_changeset_iter *it, const char *table, const TableColum
 	{
 		/* INSERT: the changeset's columns; a table with more gives the rest their defaults */
 		rlbuf_append_str(&sql, "INSERT INTO main.");
-		append_identifier(&sql, table);
+		append_identifier(&sql, t->table);
 		for (int i = 0; i < n; i++)
 		{
 			rlbuf_append_str(&sql, i ? ", " : " (");
@@ -1045,7 +1077,7 @@ table_apply_plan(sqlite3_changeset_iter *it, const char *table, const TableColum
 
 		/* DELETE: the row as the changeset last saw it */
 		rlbuf_append_str(&sql, "DELETE FROM main.");
-		append_identifier(&sql, table);
+		append_identifier(&sql, t->table);
 		rlbuf_append_str(&sql, rlbuf_cstr(&where));
 		for (int i = 0; i < n; i++)
 			if (!pk[i])
@@ -1059,7 +1091,7 @@ table_apply_plan(sqlite3_changeset_iter *it, const char *table, const TableColum
 
 		/* UPDATE: the changed columns, if they still hold their old values */
 		rlbuf_append_str(&sql, "UPDATE main.");
-		append_identifier(&sql, table);
+		append_identifier(&sql, t->table);
 		rlbuf_append_str(&sql, " SET ");
 		bool		first = true;
 
@@ -1094,7 +1126,7 @@ table_apply_plan(sqlite3_changeset_iter *it, const char *table, const TableColum
 
 		rlbuf_reset(&sql);
 		rlbuf_append_str(&sql, "SELECT 1 FROM main.");
-		append_identifier(&sql, table);
+		append_identifier(&sql, t->table);
 		rlbuf_append_str(&sql, rlbuf_cstr(&where));
 		t->sql[APPLY_EXISTS] = buf_detach(&sql);
 	}
@@ -1102,27 +1134,28 @@ table_apply_plan(sqlite3_changeset_iter *it, const char *table, const TableColum
 	rlbuf_free(&where);
 }
 
-/* bind_change -- the change's old and new values and changed flags, as TableApply's parameters */
+/*
+ * bind_change -- the change's old and new values and changed flags, as TableApply's
+ * parameters. Every parameter is bound, undefined values as NULL: the values point
+ * into the changeset (SQLITE_STATIC), and a kept statement must not hold a pointer
+ * into an earlier one.
+ */
 static void
-bind_change(sqlite3_stmt *stmt, sqlite3_changeset_iter *it, int op, int n, bool old_as_new)
+bind_change(sqlite3_stmt *stmt, const ChangesetIter *it, int n, bool old_as_new)
 {
 	int			nparams = sqlite3_bind_parameter_count(stmt);
 
 	for (int i = 0; i < n; i++)
 	{
-		sqlite3_value *old = NULL,
-				   *new = NULL;
+		const KvDatum *old = changeset_old(it, i),
+				   *new = changeset_new(it, i);
 
-		if (op != SQLITE_INSERT)
-			sqlite3changeset_old(it, i, &old);
-		if (op != SQLITE_DELETE)
-			sqlite3changeset_new(it, i, &new);
 		if (old_as_new && old == NULL)
 			old = new;			/* an INSERT's primary key, for exists_sql */
-		if (old && i + 1 <= nparams)
-			sqlite3_bind_value(stmt, i + 1, old);
-		if (new && n + i + 1 <= nparams)
-			sqlite3_bind_value(stmt, n + i + 1, new);
+		if (i + 1 <= nparams)
+			bind_datum(stmt, i + 1, old);
+		if (n + i + 1 <= nparams)
+			bind_datum(stmt, n + i + 1, new);
 		if (2 * n + i + 1 <= nparams)
 			sqlite3_bind_int(stmt, 2 * n + i + 1, new != NULL);
 	}
@@ -1130,15 +1163,14 @@ bind_change(sqlite3_stmt *stmt, sqlite3_changeset_iter *it, int op, int n, bool 
 
 /* run_change -- step TableApply statement which for the change: SQLITE_DONE or an error code */
 static int
-run_change(sqlite3 *db, StmtCache *stmts, TableApply *t, int which, sqlite3_changeset_iter *it, int op,
-		   bool *row)
+run_change(sqlite3 *db, StmtCache *stmts, TableApply *t, int which, const ChangesetIter *it, bool *row)
 {
 	if (t->stmt[which] == NULL && (t->stmt[which] = stmt_cache_get(stmts, t->sql[which])) == NULL)
 		return sqlite3_errcode(db);
 
 	sqlite3_stmt *stmt = t->stmt[which];
 
-	bind_change(stmt, it, op, t->ncolumns, which == APPLY_EXISTS);
+	bind_change(stmt, it, t->ncolumns, which == APPLY_EXISTS);
 	int			rc = sqlite3_step(stmt);
 
 	if (row)
@@ -1155,24 +1187,23 @@ run_change(sqlite3 *db, StmtCache *stmts, TableApply *t, int which, sqlite3_chan
 static int
 apply_changeset(sqlite3 *db, StmtCache *stmts, CatalogCache *kept, const void *changeset, size_t len,
 				int (*filter) (void *arg, const char *table),
-				int (*conflict) (void *arg, int reason, sqlite3_changeset_iter *it), void *arg)
+				int (*conflict) (void *arg, int reason, const ChangesetIter *it), void *arg)
 {
-	sqlite3_changeset_iter *it;
+	ChangesetIter it;
+	ChangesetStep next = CHANGESET_DONE;
 	TableApply	t = {0};
 	int			rc = SQLITE_OK;
 
-	if ((rc = sqlite3changeset_start(&it, (int) len, (void *) changeset)) != SQLITE_OK)
-		return rc;
-	while (rc == SQLITE_OK && sqlite3changeset_next(it) == SQLITE_ROW)
+	changeset_begin(&it, changeset, len);
+	while (rc == SQLITE_OK && (next = changeset_next(&it)) == CHANGESET_ROW)
 	{
-		const char *table;
-		int			n,
-					op,
+		const char *table = it.table;
+		int			n = it.ncolumns,
+					op = it.op,
 					step,
 					reason = 0;
 		bool		found;
 
-		sqlite3changeset_op(it, &table, &n, &op, NULL);
 		if (t.table == NULL || strcmp(t.table, table) != 0 || t.ncolumns != n)
 		{
 			table_apply_free(stmts, &t);
@@ -1195,7 +1226,7 @@ apply_changeset(sqlite3 *db, StmtCache *stmts, CatalogCache *kept, const void *c
 					rc = sqlite3_errcode(db);
 					break;
 				}
-				table_apply_plan(it, table, kept ? columns : &loaded, &t);
+				table_apply_plan(&it, kept ? columns : &loaded, &t);
 				table_columns_free(&loaded);
 			}
 		}
@@ -1204,18 +1235,18 @@ apply_changeset(sqlite3 *db, StmtCache *stmts, CatalogCache *kept, const void *c
 		switch (op)
 		{
 			case SQLITE_INSERT:
-				step = run_change(db, stmts, &t, APPLY_INSERT, it, op, NULL);
+				step = run_change(db, stmts, &t, APPLY_INSERT, &it, NULL);
 				if ((step & 0xff) == SQLITE_CONSTRAINT)
 				{
-					step = run_change(db, stmts, &t, APPLY_EXISTS, it, op, &found);
+					step = run_change(db, stmts, &t, APPLY_EXISTS, &it, &found);
 					reason = found ? SQLITE_CHANGESET_CONFLICT : SQLITE_CHANGESET_CONSTRAINT;
 				}
 				break;
 			default:
-				step = run_change(db, stmts, &t, op == SQLITE_DELETE ? APPLY_DELETE : APPLY_UPDATE, it, op, NULL);
+				step = run_change(db, stmts, &t, op == SQLITE_DELETE ? APPLY_DELETE : APPLY_UPDATE, &it, NULL);
 				if (step == SQLITE_DONE && sqlite3_changes(db) == 0)
 				{
-					step = run_change(db, stmts, &t, APPLY_EXISTS, it, op, &found);
+					step = run_change(db, stmts, &t, APPLY_EXISTS, &it, &found);
 					reason = found ? SQLITE_CHANGESET_DATA : SQLITE_CHANGESET_NOTFOUND;
 				}
 				else if ((step & 0xff) == SQLITE_CONSTRAINT)
@@ -1227,18 +1258,20 @@ apply_changeset(sqlite3 *db, StmtCache *stmts, CatalogCache *kept, const void *c
 		}
 		if (step != SQLITE_DONE)
 			rc = step;
-		else if (reason && conflict(arg, reason, it) != SQLITE_CHANGESET_OMIT)
+		else if (reason && conflict(arg, reason, &it) != SQLITE_CHANGESET_OMIT)
 			rc = SQLITE_ABORT;
 	}
+	if (rc == SQLITE_OK && next == CHANGESET_CORRUPT)
+		rc = SQLITE_CORRUPT;
 	table_apply_free(stmts, &t);
-	sqlite3changeset_finalize(it);
+	changeset_end(&it);
 	return rc;
 }
 
 int
 cache_apply_changeset(sqlite3 *db, StmtCache *stmts, const void *changeset, size_t len,
 					  int (*filter) (void *arg, const char *table),
-					  int (*conflict) (void *arg, int reason, sqlite3_changeset_iter *it), void *arg)
+					  int (*conflict) (void *arg, int reason, const ChangesetIter *it), void *arg)
 {
 	return apply_changeset(db, stmts, NULL, changeset, len, filter, conflict, arg);
 }
@@ -1246,14 +1279,11 @@ cache_apply_changeset(sqlite3 *db, StmtCache *stmts, const void *changeset, size
 /* ---------------------------------------------------------------- apply: pass 2 */
 
 static int
-on_conflict(void *arg, int reason, sqlite3_changeset_iter *it)
+on_conflict(void *arg, int reason, const ChangesetIter *it)
 {
 	ApplyState *st = arg;
-	const char *table;
-	int			ncolumns,
-				op;
+	const char *table = it->table;
 
-	sqlite3changeset_op(it, &table, &ncolumns, &op, NULL);
 	switch (reason)
 	{
 		case SQLITE_CHANGESET_DATA:
@@ -1262,7 +1292,7 @@ on_conflict(void *arg, int reason, sqlite3_changeset_iter *it)
 						 "could not serialize access due to concurrent update");
 			return SQLITE_CHANGESET_ABORT;
 		case SQLITE_CHANGESET_CONFLICT:
-			if (op == SQLITE_INSERT)
+			if (it->op == SQLITE_INSERT)
 			{
 				/* another commit took this row id: insert the row again under a new one */
 				Reinsert   *r;
@@ -1270,16 +1300,11 @@ on_conflict(void *arg, int reason, sqlite3_changeset_iter *it)
 				st->reinserts = realloc(st->reinserts, sizeof(Reinsert) * (size_t) (st->n_reinserts + 1));
 				r = &st->reinserts[st->n_reinserts++];
 				r->table = strdup(table);
-				r->ncolumns = ncolumns;
-				r->values = calloc((size_t) ncolumns, sizeof(sqlite3_value *));
-				for (int i = 0; i < ncolumns; i++)
-				{
-					sqlite3_value *v;
-
-					sqlite3changeset_new(it, i, &v);
-					r->values[i] = sqlite3_value_dup(v);
-				}
-				r->old_rowid = sqlite3_value_int64(r->values[0]);
+				r->ncolumns = it->ncolumns;
+				r->values = calloc((size_t) it->ncolumns, sizeof(KvDatum));
+				for (int i = 0; i < it->ncolumns; i++)
+					r->values[i] = *changeset_new(it, i);
+				r->old_rowid = changeset_int64(&r->values[0]);
 				r->new_rowid = 0;
 				return SQLITE_CHANGESET_OMIT;
 			}
@@ -1316,7 +1341,7 @@ insert_again(ApplyState *st, Reinsert *r)
 	if (stmt == NULL)
 		return sqlite_failure(db, "insert again");
 	for (int i = 1; i < r->ncolumns; i++)
-		sqlite3_bind_value(stmt, i, r->values[i]);
+		bind_datum(stmt, i, &r->values[i]);
 	int			step = sqlite3_step(stmt);
 
 	sqlite3_finalize(stmt);
@@ -1340,29 +1365,51 @@ final_rowid(const ApplyState *st, const char *table, int64_t rowid)
 
 /* ---------------------------------------------------------------- apply: pass 3 */
 
-/* Put the current state of a row (by row id) into the batch. */
+/* put_row -- a row, given as its column values (the row id first), into the batch; its key into key_out */
 static RlStatus
-put_current_row(ApplyState *st, RelationMap *map, int64_t rowid, RlBuf *key_out)
+put_row(ApplyState *st, const RelationMap *map, const KvDatum *const *values, RlBuf *key_out)
+{
+	RlBuf		value;
+	RlStatus	rc;
+
+	rlbuf_init(&value);
+	rc = encode_row(map, values, key_out, &value);
+	if (rc == RL_OK)
+		lsm_batch_put(st->batch, key_out->data, key_out->len, value.data, value.len);
+	rlbuf_free(&value);
+	return rc;
+}
+
+/*
+ * put_current_row -- the current state of a row (by row id) into the batch, its key
+ * into key_out; with old, the changeset's old values of the row (NULL where a column
+ * did not change), also the key the row had before into old_key
+ */
+static RlStatus
+put_current_row(ApplyState *st, RelationMap *map, int64_t rowid, RlBuf *key_out,
+				const KvDatum *const *old, RlBuf *old_key)
 {
 	sqlite3_stmt *stmt = NULL;
 	int			step = read_row(map, rowid, &stmt);
-	RlBuf		value;
 	RlStatus	rc = RL_OK;
 
 	if (step != SQLITE_ROW && step != SQLITE_DONE)
 		return sqlite_failure(st->cache->db, "read changed row");
-	rlbuf_init(&value);
 	if (step == SQLITE_ROW)
 	{
-		sqlite3_value **values = statement_values(stmt, map->ncolumns);
+		const KvDatum **values = statement_row(stmt, map->ncolumns);
 
-		rc = encode_row(map, values, key_out, &value);
-		if (rc == RL_OK)
-			lsm_batch_put(st->batch, key_out->data, key_out->len, value.data, value.len);
+		rc = values ? put_row(st, map, values, key_out) : rl_error(RL_IO_ERROR, "out of memory");
+		if (rc == RL_OK && old)
+		{
+			for (int i = 0; i < map->ncolumns; i++)
+				if (old[i])
+					values[i] = old[i];
+			rc = encode_row(map, values, old_key, NULL);
+		}
 		free(values);
 	}
 	sqlite3_reset(stmt);
-	rlbuf_free(&value);
 	return rc;
 }
 
@@ -1434,36 +1481,30 @@ drop_relation(ApplyState *st, const char *name, int64_t relid)
 	return rc;
 }
 
-static const char *
-value_text(sqlite3_value *v)
-{
-	return v ? (const char *) sqlite3_value_text(v) : NULL;
-}
-
 static RlStatus
-emit_relation_change(ApplyState *st, sqlite3_changeset_iter *it, int op)
+emit_relation_change(ApplyState *st, const ChangesetIter *it)
 {
-	sqlite3_value *name = NULL,
-			   *relid = NULL;
 	RelationMap catalog = {.relid = 0, .name = (char *) CACHE_RELATION_TABLE, .ncolumns = 3, .cache = st->cache};
 	RlBuf		key;
 	RlStatus	rc = RL_OK;
 
 	rlbuf_init(&key);
-	if (op == SQLITE_DELETE)
+	if (it->op == SQLITE_DELETE)
 	{
-		sqlite3changeset_old(it, 0, &relid);
-		sqlite3changeset_old(it, 1, &name);
-		kv_generic_key(0, (uint64_t) sqlite3_value_int64(relid), &key);
+		int64_t		relid = changeset_int64(changeset_old(it, 0));
+		char	   *name = changeset_text(changeset_old(it, 1));
+
+		kv_generic_key(0, (uint64_t) relid, &key);
 		lsm_batch_delete(st->batch, key.data, key.len);
-		rc = drop_relation(st, value_text(name), sqlite3_value_int64(relid));
+		rc = drop_relation(st, name, relid);
+		free(name);
 	}
 	else
 	{
-		sqlite3changeset_new(it, 0, &relid);
-		if (relid == NULL)
-			sqlite3changeset_old(it, 0, &relid);
-		rc = put_current_row(st, &catalog, final_rowid(st, CACHE_RELATION_TABLE, sqlite3_value_int64(relid)), &key);
+		const KvDatum *relid = changeset_new(it, 0) ? changeset_new(it, 0) : changeset_old(it, 0);
+
+		rc = put_current_row(st, &catalog, final_rowid(st, CACHE_RELATION_TABLE, changeset_int64(relid)),
+							 &key, NULL, NULL);
 		stmt_cache_release(st->cache->statements, catalog.row_by_id, false);
 	}
 	rlbuf_free(&key);
@@ -1471,63 +1512,43 @@ emit_relation_change(ApplyState *st, sqlite3_changeset_iter *it, int op)
 }
 
 static RlStatus
-emit_row_change(ApplyState *st, sqlite3_changeset_iter *it, const char *table, int op,
-				RelationMap *map)
+emit_row_change(ApplyState *st, ChangesetIter *it, RelationMap *map)
 {
 	RlBuf		key,
 				old_key;
 	RlStatus	rc = RL_OK;
-	sqlite3_value *rowid_value = NULL;
 
 	rlbuf_init(&key);
 	rlbuf_init(&old_key);
-	if (op == SQLITE_DELETE)
+	if (it->op == SQLITE_DELETE)
 	{
-		sqlite3_value **values = calloc((size_t) map->ncolumns + 1, sizeof(sqlite3_value *));
-
-		for (int i = 0; i < map->ncolumns; i++)
-			sqlite3changeset_old(it, i, &values[i]);
-		rc = encode_row(map, values, &key, NULL);
+		rc = encode_row(map, it->old, &key, NULL);
 		if (rc == RL_OK)
 			lsm_batch_delete(st->batch, key.data, key.len);
-		free(values);
+	}
+	else if (it->op == SQLITE_INSERT)
+	{
+		/* the row as the cache holds it: the changeset's values, under its final row id */
+		KvDatum		rowid = {.type = KV_INT64,
+		.i = final_rowid(st, it->table, changeset_int64(changeset_new(it, 0)))};
+
+		const KvDatum *changeset_rowid = it->new[0];
+
+		it->new[0] = &rowid;
+		rc = put_row(st, map, it->new, &key);
+		it->new[0] = changeset_rowid;
+		if (rc == RL_OK && map->kv)
+			rc = check_unique_key(st, map, rowid.i);
 	}
 	else
 	{
-		if (op == SQLITE_INSERT)
-			sqlite3changeset_new(it, 0, &rowid_value);
-		else
-			sqlite3changeset_old(it, 0, &rowid_value);
-		int64_t		rowid = final_rowid(st, table, sqlite3_value_int64(rowid_value));
+		int64_t		rowid = final_rowid(st, it->table, changeset_int64(changeset_old(it, 0)));
 
-		if (op == SQLITE_UPDATE && map->kv)
-		{
-			/* the old key: the current row with the old values of what changed */
-			sqlite3_stmt *stmt = NULL;
-
-			if (read_row(map, rowid, &stmt) == SQLITE_ROW)
-			{
-				sqlite3_value **values = statement_values(stmt, map->ncolumns);
-
-				for (int i = 0; i < map->ncolumns; i++)
-				{
-					sqlite3_value *old = NULL;
-
-					sqlite3changeset_old(it, i, &old);
-					if (old)
-						values[i] = old;
-				}
-				rc = encode_row(map, values, &old_key, NULL);
-				free(values);
-			}
-			sqlite3_reset(stmt);
-		}
-		if (rc == RL_OK)
-			rc = put_current_row(st, map, rowid, &key);
+		rc = put_current_row(st, map, rowid, &key, map->kv ? it->old : NULL, &old_key);
 		if (rc == RL_OK && old_key.len &&
 			(old_key.len != key.len || memcmp(old_key.data, key.data, key.len) != 0))
 			lsm_batch_delete(st->batch, old_key.data, old_key.len);
-		if (rc == RL_OK && map->kv && (op == SQLITE_INSERT || old_key.len))
+		if (rc == RL_OK && old_key.len)
 			rc = check_unique_key(st, map, rowid);
 	}
 	rlbuf_free(&key);
@@ -1538,22 +1559,19 @@ emit_row_change(ApplyState *st, sqlite3_changeset_iter *it, const char *table, i
 static RlStatus
 emit_mutations(ApplyState *st, const void *changeset, size_t len)
 {
-	sqlite3_changeset_iter *it;
+	ChangesetIter it;
+	ChangesetStep step = CHANGESET_DONE;
 	RlStatus	rc = RL_OK;
 	RelationMap map = {0};
 
-	if (sqlite3changeset_start(&it, (int) len, (void *) changeset) != SQLITE_OK)
-		return rl_error(RL_INVALID, "malformed changeset");
-	while (rc == RL_OK && !st->conflicted && sqlite3changeset_next(it) == SQLITE_ROW)
+	changeset_begin(&it, changeset, len);
+	while (rc == RL_OK && !st->conflicted && (step = changeset_next(&it)) == CHANGESET_ROW)
 	{
-		const char *table;
-		int			ncolumns,
-					op;
+		const char *table = it.table;
 
-		sqlite3changeset_op(it, &table, &ncolumns, &op, NULL);
 		if (strcmp(table, CACHE_RELATION_TABLE) == 0)
 		{
-			rc = emit_relation_change(st, it, op);
+			rc = emit_relation_change(st, &it);
 			relation_map_free(&map);	/* names may have moved */
 			continue;
 		}
@@ -1566,14 +1584,16 @@ emit_mutations(ApplyState *st, const void *changeset, size_t len)
 		}
 		if (name_list_has(&st->rewritten, table))
 			continue;			/* emit_all_rows stores all of it below */
-		if (rc == RL_OK && ncolumns != map.ncolumns)
+		if (rc == RL_OK && it.ncolumns != map.ncolumns)
 			rc = rl_error(RL_INVALID, "changeset has %d columns for \"%s\", the table %d",
-						  ncolumns, table, map.ncolumns);
+						  it.ncolumns, table, map.ncolumns);
 		if (rc == RL_OK)
-			rc = emit_row_change(st, it, table, op, &map);
+			rc = emit_row_change(st, &it, &map);
 	}
+	if (step == CHANGESET_CORRUPT && rc == RL_OK)
+		rc = rl_error(RL_INVALID, "malformed changeset");
 	relation_map_free(&map);
-	sqlite3changeset_finalize(it);
+	changeset_end(&it);
 	for (int i = 0; rc == RL_OK && !st->conflicted && i < st->rewritten.n; i++)
 	{
 		rc = relation_map(st->cache, st->rewritten.names[i], &map);
@@ -1638,8 +1658,6 @@ catalog_cache_apply(CatalogCache *cache, const void *changeset, size_t len,
 	}
 	for (int i = 0; i < st.n_reinserts; i++)
 	{
-		for (int c = 0; c < st.reinserts[i].ncolumns; c++)
-			sqlite3_value_free(st.reinserts[i].values[c]);
 		free(st.reinserts[i].values);
 		free(st.reinserts[i].table);
 	}
@@ -1691,32 +1709,6 @@ catalog_cache_abort(CatalogCache *cache)
 }
 
 /* ---------------------------------------------------------------- rebuild */
-
-static void
-bind_datum(sqlite3_stmt *stmt, int index, const KvDatum *d)
-{
-	switch (d->type)
-	{
-		case KV_NULL:
-			sqlite3_bind_null(stmt, index);
-			break;
-		case KV_INT64:
-			sqlite3_bind_int64(stmt, index, d->i);
-			break;
-		case KV_BOOL:
-			sqlite3_bind_int(stmt, index, d->b ? 1 : 0);
-			break;
-		case KV_DOUBLE:
-			sqlite3_bind_double(stmt, index, d->d);
-			break;
-		case KV_TEXT:
-			sqlite3_bind_text(stmt, index, d->s, (int) d->len, SQLITE_TRANSIENT);
-			break;
-		case KV_BYTES:
-			sqlite3_bind_blob(stmt, index, d->s, (int) d->len, SQLITE_TRANSIENT);
-			break;
-	}
-}
 
 typedef struct RebuildScan
 {

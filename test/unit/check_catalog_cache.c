@@ -435,7 +435,14 @@ START_TEST(test_abort_leaves_nothing)
 END_TEST
 
 static int
-abort_on_conflict(void *arg, int reason, sqlite3_changeset_iter *it)
+abort_on_conflict(void *arg, int reason, const ChangesetIter *it)
+{
+	*(int *) arg = reason;
+	return SQLITE_CHANGESET_ABORT;
+}
+
+static int
+sqlite_abort_on_conflict(void *arg, int reason, sqlite3_changeset_iter *it)
 {
 	*(int *) arg = reason;
 	return SQLITE_CHANGESET_ABORT;
@@ -472,7 +479,7 @@ START_TEST(test_apply_changeset_like_sqlite)
 	ck_assert_int_eq(cache_apply_changeset(db, stmts, cs.data, cs.len, NULL, abort_on_conflict, &reason), SQLITE_ABORT);
 	int			sqlite_reason = 0;
 
-	ck_assert_int_eq(sqlite3changeset_apply(db, (int) cs.len, cs.data, NULL, abort_on_conflict, &sqlite_reason),
+	ck_assert_int_eq(sqlite3changeset_apply(db, (int) cs.len, cs.data, NULL, sqlite_abort_on_conflict, &sqlite_reason),
 					 SQLITE_ABORT);
 	ck_assert_int_eq(reason, sqlite_reason);
 	ck_assert_int_eq(sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL), SQLITE_OK);
@@ -500,6 +507,137 @@ START_TEST(test_apply_changeset_like_sqlite)
 
 	sqlite3_finalize(probe);
 	stmt_cache_destroy(stmts);
+	rlbuf_free(&cs);
+	sqlite3_close(db);
+}
+END_TEST
+
+/* assert_same_value -- one field as SQLite's iterator gives it (NULL: undefined) and as ours does */
+static void
+assert_same_value(sqlite3_value *expect, const KvDatum *got, const char *what, int column)
+{
+	ck_assert_msg((expect == NULL) == (got == NULL), "%s %d: defined %d, expected %d", what, column,
+				  got != NULL, expect != NULL);
+	if (expect == NULL)
+		return;
+	switch (sqlite3_value_type(expect))
+	{
+		case SQLITE_INTEGER:
+			ck_assert_int_eq(got->type, KV_INT64);
+			ck_assert_int_eq(got->i, sqlite3_value_int64(expect));
+			break;
+		case SQLITE_FLOAT:
+			ck_assert_int_eq(got->type, KV_DOUBLE);
+			ck_assert(got->d == sqlite3_value_double(expect));
+			break;
+		case SQLITE_TEXT:
+		case SQLITE_BLOB:
+			ck_assert_int_eq(got->type, sqlite3_value_type(expect) == SQLITE_TEXT ? KV_TEXT : KV_BYTES);
+			ck_assert_int_eq(got->len, sqlite3_value_bytes(expect));
+			ck_assert(got->len == 0 || memcmp(got->s, sqlite3_value_blob(expect), got->len) == 0);
+			break;
+		default:
+			ck_assert_int_eq(got->type, KV_NULL);
+	}
+}
+
+/*
+ * The changeset reader against SQLite's iterator: every type (empty, long and
+ * negative values too), inserts, updates with columns left undefined, deletes, two
+ * tables; and every truncation of the changeset, and every byte of it changed, stops
+ * the walk without reading past its end.
+ */
+START_TEST(test_changeset_reader)
+{
+	sqlite3    *db = backend_open();
+	RlBuf		cs;
+
+	create_items(db);
+	ck_assert_int_eq(sqlite3_exec(db, "CREATE TABLE kinds (k INTEGER PRIMARY KEY, i INTEGER, r REAL, t TEXT, "
+								  "b BLOB, n)", NULL, NULL, NULL), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_exec(db, "INSERT INTO kinds VALUES (1, 5, 0.5, 'x', x'00', NULL)", NULL, NULL, NULL),
+					 SQLITE_OK);
+	backend_changeset(db, "INSERT INTO kinds VALUES (2, -9223372036854775808, -1.25e300, '', x'', NULL);"
+					  "INSERT INTO kinds VALUES (3, 9223372036854775807, 3.0, printf('%300s', 'long'), "
+					  "randomblob(200), 7);"
+					  "UPDATE kinds SET r = 2.5, t = 'changed' WHERE k = 1;"
+					  "INSERT INTO items VALUES (NULL, 9, 'nine'); DELETE FROM items WHERE id = 1;", &cs);
+
+	sqlite3_changeset_iter *sit;
+	ChangesetIter it;
+	int			changes = 0;
+
+	ck_assert_int_eq(sqlite3changeset_start(&sit, (int) cs.len, cs.data), SQLITE_OK);
+	changeset_begin(&it, cs.data, cs.len);
+	while (sqlite3changeset_next(sit) == SQLITE_ROW)
+	{
+		const char *table;
+		int			ncolumns,
+					op,
+					indirect,
+					npk;
+		unsigned char *pk;
+
+		ck_assert_int_eq(changeset_next(&it), CHANGESET_ROW);
+		sqlite3changeset_op(sit, &table, &ncolumns, &op, &indirect);
+		sqlite3changeset_pk(sit, &pk, &npk);
+		ck_assert_str_eq(it.table, table);
+		ck_assert_int_eq(it.ncolumns, ncolumns);
+		ck_assert_int_eq(it.op, op);
+		ck_assert_int_eq(it.indirect, indirect != 0);
+		ck_assert_mem_eq(it.pk, pk, (size_t) npk);
+		for (int c = 0; c < ncolumns; c++)
+		{
+			sqlite3_value *old = NULL,
+					   *new = NULL;
+
+			if (op != SQLITE_INSERT)
+				sqlite3changeset_old(sit, c, &old);
+			if (op != SQLITE_DELETE)
+				sqlite3changeset_new(sit, c, &new);
+			assert_same_value(old, changeset_old(&it, c), "old", c);
+			assert_same_value(new, changeset_new(&it, c), "new", c);
+		}
+		changes++;
+	}
+	ck_assert_int_eq(changes, 5);
+	ck_assert_int_eq(changeset_next(&it), CHANGESET_DONE);
+	sqlite3changeset_finalize(sit);
+	changeset_end(&it);
+
+	/* cut short or damaged: each byte in a buffer of its own size, so ASan sees any overrun */
+	for (size_t cut = 0; cut < cs.len; cut++)
+	{
+		uint8_t    *part = malloc(cut);
+
+		memcpy(part, cs.data, cut);
+		changeset_begin(&it, part, cut);
+		while (changeset_next(&it) == CHANGESET_ROW)
+			;
+		changeset_end(&it);
+		free(part);
+	}
+	for (size_t at = 0; at < cs.len; at++)
+		for (int bit = 0; bit < 8; bit++)
+		{
+			uint8_t    *damaged = malloc(cs.len);
+
+			memcpy(damaged, cs.data, cs.len);
+			damaged[at] ^= (uint8_t) (1 << bit);
+			changeset_begin(&it, damaged, cs.len);
+			while (changeset_next(&it) == CHANGESET_ROW)
+				;
+			changeset_end(&it);
+			free(damaged);
+		}
+	/* a truncated record is corrupt, not the end */
+	changeset_begin(&it, cs.data, cs.len - 1);
+	ChangesetStep last;
+
+	while ((last = changeset_next(&it)) == CHANGESET_ROW)
+		;
+	ck_assert_int_eq(last, CHANGESET_CORRUPT);
+	changeset_end(&it);
 	rlbuf_free(&cs);
 	sqlite3_close(db);
 }
@@ -549,6 +687,7 @@ main(void)
 	tcase_add_test(tc, test_rebuild_equals_the_old_cache);
 	tcase_add_test(tc, test_abort_leaves_nothing);
 	tcase_add_test(tc, test_apply_changeset_like_sqlite);
+	tcase_add_test(tc, test_changeset_reader);
 	tcase_add_test(tc, test_checkpoint_beside_commits);
 	suite_add_tcase(s, tc);
 	return test_run_suite(s);
