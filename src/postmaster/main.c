@@ -34,6 +34,9 @@
 #include "mcxt.h"
 #include "postmaster.h"
 
+/* bytes of a savepoint's journal SQLite keeps in memory (see main) */
+#define STATEMENT_JOURNAL_IN_MEMORY (4 * 1024 * 1024)
+
 static const char *progname = "rocklake";
 
 /*
@@ -178,6 +181,14 @@ main(int argc, char **argv)
 	InitializeGUCOptions();
 	/* SQLite's allocation statistics take a global mutex on every malloc; nothing reads them */
 	sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+
+	/*
+	 * A savepoint's or a statement's journal stays in memory up to this size before
+	 * SQLite spills it to a temporary file (64 KiB by default): the writer's savepoint
+	 * around one DuckLake commit touches more than that, and made, wrote and unlinked
+	 * a file in /var/tmp for every other commit.
+	 */
+	sqlite3_config(SQLITE_CONFIG_STMTJRNL_SPILL, STATEMENT_JOURNAL_IN_MEMORY);
 
 	for (int i = 1; i < argc; i++)
 	{
