@@ -16,6 +16,9 @@ Loops:
   batch   BEGIN, DuckLake's commit batch for a CREATE TABLE of 40 columns, ROLLBACK
   commit  the same batch with new ids, and COMMIT (counted in the backend)
   writer  the same as commit, counted in the writer
+  inlined-commit, inlined-writer
+          P1's commit of one inlined row (table and column stats updated, the row, the
+          snapshot and its changes), on a lake kept by --phases P1 (database p1_1)
 
 usage: bench/callgrind_loops.py --rocklake BUILD/rocklake --data KEPT/rl/data
            [--database p2_1] [--loops copy,batch,commit,writer] [--iterations 30]
@@ -49,6 +52,22 @@ def create_table_batch(table_id: int) -> str:
             f"INSERT INTO \"public\".ducklake_snapshot_changes VALUES ({table_id}, "
             f"'created_table:\"main\".\"t{table_id}\"', NULL, NULL, NULL);"
             f"INSERT INTO \"public\".ducklake_schema_versions VALUES ({table_id},{table_id});")
+
+
+def inlined_insert_batch(snapshot_id: int) -> str:
+    """DuckLake 0.3's commit batch for one inlined row of P1's table, as in the P1 log."""
+    return (f"UPDATE \"public\".ducklake_table_stats SET record_count={snapshot_id}, file_size_bytes=0, "
+            f"next_row_id={snapshot_id} WHERE table_id=1;"
+            "WITH new_values(tid, cid, new_contains_null, new_contains_nan, new_min, new_max, new_extra_stats) AS ("
+            f"VALUES (1, 1, false, NULL, '0', '{snapshot_id}', NULL),(1, 2, false, NULL, 'x', 'x', NULL)) "
+            "UPDATE \"public\".ducklake_table_column_stats SET contains_null=new_contains_null::boolean, "
+            "contains_nan=new_contains_nan::boolean, min_value=new_min, max_value=new_max, "
+            "extra_stats=new_extra_stats FROM new_values WHERE table_id=tid AND column_id=cid;"
+            f"INSERT INTO \"public\".ducklake_inlined_data_1_1 VALUES ({snapshot_id}, {snapshot_id}, NULL, "
+            f"{snapshot_id}, 'x');"
+            f"INSERT INTO \"public\".ducklake_snapshot VALUES ({snapshot_id}, NOW(), 2, 3, {snapshot_id});"
+            f"INSERT INTO \"public\".ducklake_snapshot_changes VALUES ({snapshot_id}, 'inlined_insert:1', "
+            "NULL, NULL, NULL);")
 
 
 def free_port() -> int:
@@ -123,10 +142,17 @@ def main() -> int:
             conn.execute(create_table_batch(next(next_id)))
             conn.execute("COMMIT")
 
+        def inlined_commit_once():
+            conn.execute("BEGIN")
+            conn.execute(inlined_insert_batch(next(next_id)))
+            conn.execute("COMMIT")
+
         loops = {"copy": (copy_once, backend, max(2, args.iterations // 10)),
                  "batch": (batch_once, backend, args.iterations),
                  "commit": (commit_once, backend, args.iterations),
-                 "writer": (commit_once, writer, args.iterations)}
+                 "writer": (commit_once, writer, args.iterations),
+                 "inlined-commit": (inlined_commit_once, backend, args.iterations),
+                 "inlined-writer": (inlined_commit_once, writer, args.iterations)}
         for name in args.loops.split(","):
             run, pid, n = loops[name]
             run()  # statements compiled, caches warm
