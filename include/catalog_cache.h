@@ -52,6 +52,15 @@
 #define CACHE_RELATION_TABLE "rl_relation"
 #define CACHE_META_TABLE "rl_meta"
 #define CACHE_DATABASE_TABLE "rl_database"
+/*
+ * Per table, the first commit after which its rows may have changed other than by
+ * rows added with larger row ids than all before (updated, deleted, inserted into a
+ * gap, or the table made, altered or dropped): seq is a lower bound of that commit's
+ * sequence. The row named "" covers every table (a rebuild gave every row a new row
+ * id). A backend's kept copy of a plain scan of a table made at snapshot S is brought
+ * up to date by the rows above its largest row id while this says no more than S.
+ */
+#define CACHE_SCAN_BASE_TABLE "rl_scan_base"
 #define CACHE_DATABASE_RELID 0x7fffffffU
 /* the database that holds the registry, created with the store */
 #define CACHE_POSTGRES_DATID 1

@@ -232,6 +232,8 @@ typedef struct AnalyzedStmt
 	bool		on_commit_drop; /* ... and whether COMMIT drops it */
 	const char **dropped;		/* DROP TABLE: the catalog tables it drops ... */
 	int			ndropped;		/* ... and how many */
+	const char *scan_table;		/* SELECT: all of this DuckLake table, each row as it is ... */
+	const char *scan_alias;		/* ... read under this (quoted) name in sql */
 } AnalyzedStmt;
 
 /*
@@ -325,6 +327,24 @@ char	   *CacheLookupText(const char *sql, const Value *param);
 bool		CacheTempRelationExists(const char *name);
 /* The running statement is about to drop catalog table name (cache_capture_keep_dropped). */
 void		CacheKeepDroppedTable(const char *name);
+
+/*
+ * A kept copy of a plain scan of a catalog table (keptscan.c) can serve the
+ * statement about to run: the transaction wrote nothing, so its snapshot is a
+ * commit's.
+ */
+bool		CacheScanUsable(void);
+
+/*
+ * For a kept copy of a plain scan of table made at snapshot kept_seq (0: none),
+ * holding its rows up to row id kept_rowid: the row id above which the copy lacks
+ * rows at the transaction's snapshot, which this takes (kept_rowid while the table
+ * changed only by rows appended since, CACHE_SCAN_BASE_TABLE; INT64_MIN when the
+ * copy must be read again whole). *seq and *rowid get the snapshot and the table's
+ * largest row id at it.
+ */
+int64_t		CacheScanSince(const char *table, uint64_t kept_seq, int64_t kept_rowid,
+						   uint64_t *seq, int64_t *rowid);
 
 /*
  * Around each statement (analysis and execution): Begin sets the cache up as

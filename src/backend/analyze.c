@@ -1540,6 +1540,8 @@ typedef struct RangeItem
 	Expr	  **computed;		/* per column: its expression (a USING join's merged
 								 * columns), or NULL */
 	const char **column_sql;	/* each column's SQLite expression; NULL: "alias"."column" */
+	const char *main_table;		/* a table of the catalog (not temporary, not a system
+								 * catalog): its name */
 } RangeItem;
 
 typedef struct Scope
@@ -1563,6 +1565,7 @@ typedef struct Query
 	char	   *sql;
 	int			ncolumns;
 	ResultColumn *columns;
+	const RangeItem *scan;		/* a plain scan of this item (AnalyzedStmt's scan_table) */
 } Query;
 
 static void analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targets,
@@ -2251,6 +2254,8 @@ transform_from_item(ParseState *ps, Node *node, Scope *scope, RlBuf *sql)
 				RangeItem  *item = make_range_item(rel->name, rel->ncolumns, rel->columns, rv->alias);
 
 				item->is_table = true;
+				if (!rel->temp && rel->sql == NULL)
+					item->main_table = rel->name;
 				rlbuf_printf(sql, "%s AS %s", relation_sql(rel), quote_ident(item->alias));
 				scope_add(scope, item);
 				return;
@@ -2579,6 +2584,30 @@ analyze_values_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColum
  * targets, if given, are the columns the result must have (INSERT's), one per
  * output column.
  */
+/*
+ * plain_scan -- the one FROM item of sel when sel reads all of a DuckLake table of
+ * the catalog as it is: no WITH, DISTINCT, WHERE, GROUP BY, HAVING, ORDER BY, LIMIT
+ * or OFFSET, and only the table's columns in the select list. Every row of such a
+ * query is a function of one row of the table, so a copy of its result can be
+ * brought up to date by reading the rows added since (backend.c, run_copy_out).
+ */
+static const RangeItem *
+plain_scan(ParseState *ps, PgQuery__SelectStmt *sel, const TargetList *tl)
+{
+	const RangeItem *item = ps->scope && ps->scope->nitems == 1 ? ps->scope->items[0] : NULL;
+
+	if (item == NULL || item->main_table == NULL || item->bare ||
+		strncmp(item->main_table, "ducklake_", 9) != 0 ||
+		sel->with_clause || sel->n_distinct_clause || sel->where_clause || sel->n_group_clause ||
+		sel->having_clause || sel->n_sort_clause || sel->limit_count || sel->limit_offset ||
+		sel->n_from_clause != 1 || sel->from_clause[0]->node_case != PG_QUERY__NODE__NODE_RANGE_VAR)
+		return NULL;
+	for (int i = 0; i < tl->n; i++)
+		if (tl->exprs[i]->kind != EXPR_VAR)
+			return NULL;
+	return item;
+}
+
 static void
 analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targets, Query *q)
 {
@@ -2589,6 +2618,7 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 	bool		leaf = ps->setop_leaf;
 
 	ps->srf = NULL;
+	q->scan = NULL;
 
 	ps->setop_leaf = false;
 	rlbuf_init_in(&sql, CurrentMemoryContext);
@@ -2708,6 +2738,7 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 			not_supported(ps, "set-returning functions outside the select list and FROM", ps->srf->location);
 		q->ncolumns = tl.n;
 		q->columns = tl.columns;
+		q->scan = plain_scan(ps, sel, &tl);
 	}
 	q->sql = pstrdup(rlbuf_cstr(&sql));
 	rlbuf_free(&sql);
@@ -2804,6 +2835,11 @@ analyze_select_sql(ParseState *ps, PgQuery__SelectStmt *sel, AnalyzedStmt *stmt)
 	stmt->columns = q.columns;
 	stmt->target = CACHE_READ;
 	add_sql(ps, stmt, q.sql);
+	if (q.scan)
+	{
+		stmt->scan_table = q.scan->main_table;
+		stmt->scan_alias = quote_ident(q.scan->alias);
+	}
 }
 
 /* ---------- INSERT, UPDATE, DELETE ---------- */

@@ -35,6 +35,7 @@
 #include "elog.h"
 #include "executor.h"
 #include "guc.h"
+#include "keptscan.h"
 #include "mcxt.h"
 #include "miscadmin.h"
 #include "portal.h"
@@ -478,16 +479,20 @@ run_copy_in(AnalyzedStmt *stmt)
  * Message boundaries follow PostgreSQL, and DuckDB's reader depends on them: the
  * binary header shares the first CopyData with the first tuple (or with the
  * trailer when there are no rows), and every later tuple has a message of its own;
- * a CSV header line is a message of its own.
+ * a CSV header line is a message of its own. DuckLake's scans of whole catalog
+ * tables send a kept copy of their tuples when they can (keptscan.h).
  */
 static uint64_t
 run_copy_out(AnalyzedStmt *stmt, const Value *params)
 {
 	AnalyzedStmt *query = stmt->copy_query;
-	ExecState  *es = ExecutorStart(query, params, true);
+	KeptScan   *kept = KeptScanOpen(query, params, &stmt->copy);
+	ExecState  *es = kept ? NULL : ExecutorStart(query, params, true);
 	const char **names = palloc(sizeof(char *) * (size_t) (query->ncolumns + 1));
 	PqMsgBuilder msg;
-	Value	   *row;
+	Value	   *row = NULL;
+	const uint8_t *tuple = NULL;
+	size_t		tuple_len = 0;
 	uint64_t	nrows = 0;
 	bool		open;
 
@@ -501,11 +506,14 @@ run_copy_out(AnalyzedStmt *stmt, const Value *params)
 	open = stmt->copy.format == COPY_FORMAT_BINARY || msg.buf->len == before;
 	if (!open)
 		pq_endmsg(&msg);
-	while (ExecutorNext(es, &row))
+	while (kept ? KeptScanNext(kept, &tuple, &tuple_len) : ExecutorNext(es, &row))
 	{
 		if (!open)
 			pq_beginmsg(&msg, PqMsg_CopyData);
-		copy_encode_row(msg.buf, &stmt->copy, query->ncolumns, row);
+		if (kept)
+			rlbuf_append(msg.buf, tuple, tuple_len);
+		else
+			copy_encode_row(msg.buf, &stmt->copy, query->ncolumns, row);
 		pq_endmsg(&msg);
 		open = false;
 		nrows++;

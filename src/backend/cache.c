@@ -46,6 +46,7 @@
 #include "stmt_cache.h"
 #include "elog.h"
 #include "executor.h"
+#include "keptscan.h"
 #include "guc.h"
 #include "mcxt.h"
 #include "miscadmin.h"
@@ -748,6 +749,7 @@ static struct stat cache_file;
 static void
 close_cache(void)
 {
+	KeptScanForgetAll();
 	stmt_cache_destroy(statements);
 	statements = NULL;
 	sqlite3_close(cache_db);
@@ -1401,6 +1403,35 @@ CacheAlterTableEnd(const char *table)
 	rlbuf_append(&changeset, combined, (size_t) n);
 	sqlite3_free(combined);
 	rlbuf_free(&recorded);
+}
+
+bool
+CacheScanUsable(void)
+{
+	return cache_db != NULL && changeset.len == 0 && capture == NULL && !in_temp_txn;
+}
+
+int64_t
+CacheScanSince(const char *table, uint64_t kept_seq, int64_t kept_rowid, uint64_t *seq, int64_t *rowid)
+{
+	sqlite3_stmt *stmt;
+	int64_t		base;
+	char	   *largest = sqlite3_mprintf("SELECT max(" CACHE_ROWID_COLUMN ") FROM main.\"%w\"", table);
+
+	CacheStatementBegin(CACHE_READ);
+	stmt = cached_statement("SELECT max(seq) FROM main." CACHE_SCAN_BASE_TABLE " WHERE relname IN (?1, '')");
+	sqlite3_bind_text(stmt, 1, table, -1, SQLITE_TRANSIENT);
+	base = sqlite3_step(stmt) == SQLITE_ROW ? sqlite3_column_int64(stmt, 0) : INT64_MAX;
+	release_statement(stmt, false);
+	stmt = cached_statement(largest);
+	sqlite3_free(largest);
+	*rowid = sqlite3_step(stmt) == SQLITE_ROW && sqlite3_column_type(stmt, 0) != SQLITE_NULL
+		? sqlite3_column_int64(stmt, 0) : INT64_MIN;
+	release_statement(stmt, false);
+	*seq = snapshot_seq;
+	if (kept_seq != 0 && snapshot_seq >= kept_seq && base >= 0 && (uint64_t) base <= kept_seq)
+		return kept_rowid;
+	return INT64_MIN;
 }
 
 bool

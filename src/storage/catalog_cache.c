@@ -139,8 +139,18 @@ typedef struct ApplyState
 	int			n_reinserts;
 	NameList	rewritten;		/* relations whose layout changed: store every row again */
 	NameList	created;		/* relations this changeset creates */
+	NameList	rescan;			/* relations changed other than by appended rows
+								 * (CACHE_SCAN_BASE_TABLE) */
 	LsmBatch   *batch;
 } ApplyState;
+
+/* mark_rescan -- table's rows changed other than by rows appended (CACHE_SCAN_BASE_TABLE) */
+static void
+mark_rescan(ApplyState *st, const char *table)
+{
+	if (!name_list_has(&st->rescan, table))
+		name_list_add(&st->rescan, table);
+}
 
 static RlStatus
 sqlite_failure(sqlite3 *db, const char *what)
@@ -343,7 +353,9 @@ catalog_cache_open(const char *path, CatalogCache **out)
 					  "CREATE TABLE IF NOT EXISTS " CACHE_META_TABLE
 					  " (name TEXT PRIMARY KEY, value);"
 					  "CREATE TABLE IF NOT EXISTS " CACHE_DATABASE_TABLE
-					  " (datid INTEGER PRIMARY KEY, datname TEXT NOT NULL UNIQUE);");
+					  " (datid INTEGER PRIMARY KEY, datname TEXT NOT NULL UNIQUE);"
+					  "CREATE TABLE IF NOT EXISTS " CACHE_SCAN_BASE_TABLE
+					  " (relname TEXT PRIMARY KEY, seq INTEGER NOT NULL);");
 	if (rc == RL_OK)
 		rc = read_seq(cache);
 	if (rc == RL_OK)
@@ -909,6 +921,8 @@ rewrite_relation(ApplyState *st, int64_t relid, const char *new_name, const char
 	if (rc == RL_OK)
 	{
 		name_list_add(&st->rewritten, new_name);
+		mark_rescan(st, old_name);
+		mark_rescan(st, new_name);
 	}
 	free(old_name);
 	return rc;
@@ -932,6 +946,30 @@ check_shape(ApplyState *st, const char *table, int ncolumns)
 }
 
 /*
+ * largest_rowid -- the largest row id of table (INT64_MIN when it is empty); false
+ * if it has none to ask for
+ */
+static bool
+largest_rowid(CatalogCache *cache, const char *table, int64_t *rowid)
+{
+	RlBuf		sql;
+	sqlite3_stmt *stmt;
+	bool		found;
+
+	rlbuf_init(&sql);
+	rlbuf_append_str(&sql, "SELECT max(" CACHE_ROWID_COLUMN ") FROM main.");
+	append_identifier(&sql, table);
+	stmt = stmt_cache_get(cache->statements, rlbuf_cstr(&sql));
+	rlbuf_free(&sql);
+	if (stmt == NULL)
+		return false;
+	found = sqlite3_step(stmt) == SQLITE_ROW;
+	*rowid = found && sqlite3_column_type(stmt, 0) != SQLITE_NULL ? sqlite3_column_int64(stmt, 0) : INT64_MIN;
+	stmt_cache_release(cache->statements, stmt, !found);
+	return found;
+}
+
+/*
  * Pass 1: the physical DDL the changeset's rl_relation rows call for (created and
  * changed relations; dropped ones go in pass 3, after their rows), then a check that
  * every other table it touches has the columns it was computed with. SQLite skips the
@@ -946,6 +984,8 @@ prepare_schema(ApplyState *st, const void *changeset, size_t len)
 	ChangesetStep step = CHANGESET_DONE;
 	NameList	touched = {0};	/* the other tables, in the changeset's order ... */
 	int		   *touched_columns = NULL;	/* ... and the columns it has for each */
+	int64_t		last_rowid = 0;	/* the last touched table's largest row id, ... */
+	bool		last_rowid_read = false;	/* ... once an insert asked for it */
 
 	changeset_begin(&it, changeset, len);
 	while (rc == RL_OK && !st->conflicted && (step = changeset_next(&it)) == CHANGESET_ROW)
@@ -958,7 +998,16 @@ prepare_schema(ApplyState *st, const void *changeset, size_t len)
 				name_list_add(&touched, it.table);
 				touched_columns = realloc(touched_columns, sizeof(int) * (size_t) touched.n);
 				touched_columns[touched.n - 1] = it.ncolumns;
+				last_rowid_read = false;
 			}
+			if (it.op == SQLITE_INSERT && !last_rowid_read)
+			{
+				last_rowid_read = true;
+				if (!largest_rowid(st->cache, it.table, &last_rowid))
+					mark_rescan(st, it.table);
+			}
+			if (it.op != SQLITE_INSERT || changeset_int64(changeset_new(&it, 0)) <= last_rowid)
+				mark_rescan(st, it.table);
 			continue;
 		}
 		if (it.ncolumns != 3 || it.op == SQLITE_DELETE)
@@ -971,6 +1020,7 @@ prepare_schema(ApplyState *st, const void *changeset, size_t len)
 		{
 			create_relation(st, name, sql);
 			name_list_add(&st->created, name);
+			mark_rescan(st, name);
 		}
 		else if (name || sql)
 			rc = rewrite_relation(st, changeset_int64(changeset_old(&it, 0)), name, sql);
@@ -1465,6 +1515,8 @@ check_unique_key(ApplyState *st, RelationMap *map, int64_t rowid)
 static RlStatus
 drop_relation(ApplyState *st, const char *name, int64_t relid)
 {
+	if (name)
+		mark_rescan(st, name);
 	RelationMap map;
 	RlStatus	rc = relation_map_shape(st->cache, name, relid, &map);
 	RlBuf		sql;
@@ -1606,6 +1658,27 @@ emit_mutations(ApplyState *st, const void *changeset, size_t len)
 
 /* ---------------------------------------------------------------- apply */
 
+/*
+ * record_rescan -- CACHE_SCAN_BASE_TABLE's row for table: the commits from seq on
+ * (the cache's next: snapshots are the cache's commits, so none lies between) may
+ * have changed its rows other than by appending
+ */
+static RlStatus
+record_rescan(CatalogCache *cache, const char *table, uint64_t seq)
+{
+	sqlite3_stmt *stmt = stmt_cache_get(cache->statements, "INSERT OR REPLACE INTO " CACHE_SCAN_BASE_TABLE
+										" (relname, seq) VALUES (?1, ?2)");
+	int			step;
+
+	if (stmt == NULL)
+		return sqlite_failure(cache->db, "record a table's rescan");
+	sqlite3_bind_text(stmt, 1, table, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(stmt, 2, (int64_t) seq);
+	step = sqlite3_step(stmt);
+	stmt_cache_release(cache->statements, stmt, step != SQLITE_DONE);
+	return step == SQLITE_DONE ? RL_OK : sqlite_failure(cache->db, "record a table's rescan");
+}
+
 RlStatus
 catalog_cache_begin(CatalogCache *cache)
 {
@@ -1644,6 +1717,8 @@ catalog_cache_apply(CatalogCache *cache, const void *changeset, size_t len,
 		rc = insert_again(&st, &st.reinserts[i]);
 	if (rc == RL_OK && !st.conflicted)
 		rc = emit_mutations(&st, changeset, len);
+	for (int i = 0; rc == RL_OK && !st.conflicted && i < st.rescan.n; i++)
+		rc = record_rescan(cache, st.rescan.names[i], cache->seq + 1);
 	if (rc == RL_OK && !st.conflicted)
 	{
 		rc = exec_sql(cache->db, "RELEASE rl_apply");
@@ -1664,6 +1739,7 @@ catalog_cache_apply(CatalogCache *cache, const void *changeset, size_t len,
 	free(st.reinserts);
 	name_list_free(&st.rewritten);
 	name_list_free(&st.created);
+	name_list_free(&st.rescan);
 	lsm_batch_free(mine);
 	return rc;
 }
@@ -1883,6 +1959,11 @@ catalog_cache_rebuild(CatalogCache *cache, Lsm *lsm)
 	lsm_stats(lsm, &stats);
 	if (rc == RL_OK)
 		rc = record_seq(cache, stats.last_seq);
+	/* every row has a new row id: no kept scan goes on from the old ones */
+	if (rc == RL_OK)
+		rc = exec_sql(cache->db, "DELETE FROM " CACHE_SCAN_BASE_TABLE);
+	if (rc == RL_OK)
+		rc = record_rescan(cache, "", stats.last_seq + 1);
 	if (rc == RL_OK)
 		rc = exec_sql(cache->db, "COMMIT");
 	if (rc != RL_OK)

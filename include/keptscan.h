@@ -1,0 +1,45 @@
+/*
+ * keptscan.h: a backend's copies of DuckLake's whole-table COPY scans, brought up to
+ * date by reading only the rows added since.
+ *
+ * DuckLake reads its catalog by DuckDB's postgres scanner, which fetches whole tables
+ * with COPY (SELECT columns FROM table) TO STDOUT (FORMAT binary), and does so again
+ * at every new snapshot: before each CREATE TABLE, all of ducklake_column (40 rows
+ * more each time). A backend keeps the binary tuples of such a scan with the
+ * snapshot and the largest row id they reflect; the writer notes, per table, the
+ * first commit that changed it other than by appending rows with larger row ids
+ * (CACHE_SCAN_BASE_TABLE); while there is none since the copy, the rows above its row
+ * id are all it lacks, read in row id order, which is the order of the whole scan.
+ * Only transactions that wrote nothing use or update copies; a copy larger than
+ * KEPT_SCAN_MAX_BYTES is not kept, and the copies of a backend stay within
+ * KEPT_SCANS_MAX_BYTES (the least recently used go first).
+ */
+#ifndef RL_KEPTSCAN_H
+#define RL_KEPTSCAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "copyfmt.h"
+#include "executor.h"
+
+#define KEPT_SCAN_MAX_BYTES		(8 * 1024 * 1024)
+#define KEPT_SCANS_MAX_BYTES	(16 * 1024 * 1024)
+#define KEPT_SCANS				16
+
+typedef struct KeptScan KeptScan;
+
+/*
+ * The binary tuples of COPY (query) TO STDOUT with options, when query is a plain scan
+ * of a DuckLake table (AnalyzedStmt.scan_table) and the transaction can use a kept
+ * copy: brought up to date now, then read with KeptScanNext. NULL: run the query.
+ */
+KeptScan   *KeptScanOpen(const AnalyzedStmt *query, const Value *params, const CopyOptions *options);
+
+/* The next tuple (valid until the statement ends); false after the last. */
+bool		KeptScanNext(KeptScan *scan, const uint8_t **tuple, size_t *len);
+
+/* Forget every copy: the cache they came from is no longer this backend's. */
+void		KeptScanForgetAll(void);
+
+#endif

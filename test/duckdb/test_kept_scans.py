@@ -1,0 +1,89 @@
+"""Kept copies of whole-table scans (keptscan.h): DuckLake reads its catalog tables with
+COPY (SELECT columns FROM table) TO STDOUT (FORMAT binary), and a backend answers a
+repeated one from a copy brought up to date by the rows added since. Whatever happens
+to the table in between (rows appended, updated, deleted, the table altered, dropped
+and made again, the reader's own uncommitted rows, a snapshot held while others
+commit, a copy too big to keep), the answer must be the one the same query gives when
+it cannot be kept: with WHERE true.
+"""
+
+import psycopg
+
+COLUMNS = "id, name"
+
+
+def scan(conn: psycopg.Connection, table: str, where: str = "") -> bytes:
+    with conn.cursor().copy(f'COPY (SELECT {COLUMNS} FROM "public".{table} {where}) '
+                            'TO STDOUT (FORMAT "binary")') as copy:
+        return b"".join(bytes(block) for block in copy)
+
+
+def same_as_unkept(conn: psycopg.Connection, table: str, rows: int) -> None:
+    kept = scan(conn, table)
+    assert kept == scan(conn, table, "WHERE true")
+    assert kept == scan(conn, table)   # served from the copy this time
+    count = conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
+    assert count == rows
+
+
+# statements of another session, each followed by the number of rows the table then has
+CHANGES = [
+    ("INSERT INTO ducklake_kept VALUES (201, 'appended', 0), (202, NULL, 0)", 202),
+    ("UPDATE ducklake_kept SET name = 'changed' WHERE id = 7", 202),
+    ("DELETE FROM ducklake_kept WHERE id IN (3, 202)", 200),
+    # the largest row deleted: the next insert may take its row id again
+    ("DELETE FROM ducklake_kept WHERE id = 201", 199),
+    ("INSERT INTO ducklake_kept VALUES (301, 'after the delete', 0)", 200),
+    ("ALTER TABLE ducklake_kept ADD COLUMN more int DEFAULT 5", 200),
+    ("DROP TABLE ducklake_kept", None),
+    ("CREATE TABLE ducklake_kept (id bigint, name varchar)", 0),
+    ("INSERT INTO ducklake_kept VALUES (1, 'made again')", 1),
+]
+
+
+def test_kept_scan_follows_every_change(rocklake_server):
+    dbname = rocklake_server.create_database("kept_scans")
+    with rocklake_server.connect(dbname, autocommit=True) as reader, \
+            rocklake_server.connect(dbname, autocommit=True) as writer:
+        writer.execute("CREATE TABLE ducklake_kept (id bigint PRIMARY KEY, name varchar, extra int)")
+        writer.execute("INSERT INTO ducklake_kept SELECT i, 'n' || i, i FROM generate_series(1, 200) i")
+        same_as_unkept(reader, "ducklake_kept", 200)
+        for statement, rows in CHANGES:
+            writer.execute(statement)
+            if rows is not None:
+                same_as_unkept(reader, "ducklake_kept", rows)
+
+        # the reader's own uncommitted rows are its transaction's alone
+        reader.execute("BEGIN")
+        reader.execute("INSERT INTO ducklake_kept VALUES (2, 'mine')")
+        same_as_unkept(reader, "ducklake_kept", 2)
+        reader.execute("ROLLBACK")
+        same_as_unkept(reader, "ducklake_kept", 1)
+
+        # a snapshot held while another session commits
+        reader.execute("BEGIN TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+        before = scan(reader, "ducklake_kept")
+        writer.execute("INSERT INTO ducklake_kept VALUES (3, 'later')")
+        assert scan(reader, "ducklake_kept") == before
+        same_as_unkept(reader, "ducklake_kept", 1)
+        reader.execute("COMMIT")
+        same_as_unkept(reader, "ducklake_kept", 2)
+
+        # another session appends between two scans of a third
+        with rocklake_server.connect(dbname, autocommit=True) as other:
+            same_as_unkept(other, "ducklake_kept", 2)
+            for i in range(5):
+                writer.execute(f"INSERT INTO ducklake_kept VALUES ({10 + i}, 'x')")
+                same_as_unkept(other, "ducklake_kept", 3 + i)
+                same_as_unkept(reader, "ducklake_kept", 3 + i)
+
+
+def test_kept_scan_too_big_to_keep(rocklake_server):
+    """Over KEPT_SCAN_MAX_BYTES (8 MiB) the scan streams as any other and keeps nothing."""
+    dbname = rocklake_server.create_database("kept_scans_big")
+    with rocklake_server.connect(dbname, autocommit=True) as conn:
+        conn.execute("CREATE TABLE ducklake_big (id bigint, name varchar)")
+        conn.execute("INSERT INTO ducklake_big SELECT i, %s::varchar FROM generate_series(1, 900) i", ("x" * 10000,))
+        same_as_unkept(conn, "ducklake_big", 900)
+        conn.execute("INSERT INTO ducklake_big VALUES (901, 'one more')")
+        same_as_unkept(conn, "ducklake_big", 901)
