@@ -27,17 +27,20 @@
 #define KEPT_SCANS_MAX_BYTES	(16 * 1024 * 1024)
 #define KEPT_SCANS				16
 
-typedef struct KeptScan KeptScan;
+typedef struct KeptScanRun KeptScanRun;
 
 /*
- * The binary tuples of COPY (query) TO STDOUT with options, when query is a plain scan
- * of a DuckLake table (AnalyzedStmt.scan_table) and the transaction can use a kept
- * copy: brought up to date now, then read with KeptScanNext. NULL: run the query.
+ * COPY (query) TO STDOUT with options from a kept copy, when query is a plain scan of
+ * a DuckLake table (AnalyzedStmt.scan_table) and the transaction can use one: the
+ * query for the rows the copy lacks is started. NULL: run the query instead.
  */
-KeptScan   *KeptScanOpen(const AnalyzedStmt *query, const Value *params, const CopyOptions *options);
+KeptScanRun *KeptScanStart(const AnalyzedStmt *query, const Value *params, const CopyOptions *options);
 
-/* The next tuple (valid until the statement ends); false after the last. */
-bool		KeptScanNext(KeptScan *scan, const uint8_t **tuple, size_t *len);
+/*
+ * The copy, brought up to date, to the client as CopyData messages (the first one
+ * beginning with the binary header); returns the number of rows.
+ */
+uint64_t	KeptScanSend(KeptScanRun *run);
 
 /* Forget every copy: the cache they came from is no longer this backend's. */
 void		KeptScanForgetAll(void);

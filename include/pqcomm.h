@@ -78,6 +78,12 @@ int			pq_putrawbyte(uint8_t b);
 int			pq_flush(void);
 
 /*
+ * Send len bytes of whole messages built elsewhere (a kept copy of a scan): what the
+ * send buffer holds goes first, then the bytes from where they are, not copied.
+ */
+int			pq_putmessages(const void *data, size_t len);
+
+/*
  * TLS: pq_secure_init loads the certificate and key (false, with a LOG line, if
  * they do not load: the backend then answers 'N' to SSLRequest);
  * pq_secure_open_server runs the handshake after the 'S' (0 or EOF_ON_CLIENT).

@@ -486,19 +486,29 @@ static uint64_t
 run_copy_out(AnalyzedStmt *stmt, const Value *params)
 {
 	AnalyzedStmt *query = stmt->copy_query;
-	KeptScan   *kept = KeptScanOpen(query, params, &stmt->copy);
+	KeptScanRun *kept = KeptScanStart(query, params, &stmt->copy);
 	ExecState  *es = kept ? NULL : ExecutorStart(query, params, true);
 	const char **names = palloc(sizeof(char *) * (size_t) (query->ncolumns + 1));
 	PqMsgBuilder msg;
-	Value	   *row = NULL;
-	const uint8_t *tuple = NULL;
-	size_t		tuple_len = 0;
+	Value	   *row;
 	uint64_t	nrows = 0;
 	bool		open;
 
 	for (int i = 0; i < query->ncolumns; i++)
 		names[i] = query->columns[i].name;
 	SendCopyResponse(PqMsg_CopyOutResponse, stmt->copy.format, query->ncolumns);
+	if (kept)
+	{
+		/* the trailer; the header too when there were no rows */
+		nrows = KeptScanSend(kept);
+		pq_beginmsg(&msg, PqMsg_CopyData);
+		if (nrows == 0)
+			copy_encode_start(msg.buf, &stmt->copy, query->ncolumns, names);
+		copy_encode_end(msg.buf, &stmt->copy);
+		pq_endmsg(&msg);
+		SendEmptyMessage(PqMsg_CopyDone);
+		return nrows;
+	}
 	pq_beginmsg(&msg, PqMsg_CopyData);
 	size_t		before = msg.buf->len;
 
@@ -506,14 +516,11 @@ run_copy_out(AnalyzedStmt *stmt, const Value *params)
 	open = stmt->copy.format == COPY_FORMAT_BINARY || msg.buf->len == before;
 	if (!open)
 		pq_endmsg(&msg);
-	while (kept ? KeptScanNext(kept, &tuple, &tuple_len) : ExecutorNext(es, &row))
+	while (ExecutorNext(es, &row))
 	{
 		if (!open)
 			pq_beginmsg(&msg, PqMsg_CopyData);
-		if (kept)
-			rlbuf_append(msg.buf, tuple, tuple_len);
-		else
-			copy_encode_row(msg.buf, &stmt->copy, query->ncolumns, row);
+		copy_encode_row(msg.buf, &stmt->copy, query->ncolumns, row);
 		pq_endmsg(&msg);
 		open = false;
 		nrows++;

@@ -4,13 +4,14 @@
  *
  * Before each CREATE TABLE, DuckDB reads all of ducklake_column again (12 000 rows at
  * 300 tables of 40 columns, 7 ms of SQLite and encoding) for the 40 rows the last one
- * added. A copy is the scan's tuples as they went to the client, each behind its
- * length, with the snapshot and the largest row id it reflects. A scan that may use it
- * sends the copy, then runs the query for the rows above that row id (in row id
- * order, as the whole scan returns them), appending their tuples to the copy as they
- * are sent; only once they are all sent does the copy take the new snapshot, so an
- * ERROR in between leaves it to be read again whole. A copy that outgrows
- * KEPT_SCAN_MAX_BYTES is dropped while the scan goes on streaming.
+ * added. A copy is the scan's CopyData messages as they went to the client (the binary
+ * header at the start of the first), with the snapshot and the largest row id it
+ * reflects. A scan that may use it sends the copy from where it is, then runs the
+ * query for the rows above that row id (in row id order, as the whole scan returns
+ * them), appending their messages to the copy and sending them as they pile up; only
+ * once they are all in does the copy take the new snapshot, so an ERROR in between
+ * leaves it to be read again whole. A copy that outgrows KEPT_SCAN_MAX_BYTES is
+ * dropped while the scan goes on streaming.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -20,35 +21,27 @@
 #include "errcodes.h"
 #include "keptscan.h"
 #include "mcxt.h"
+#include "pqcomm.h"
 #include "typio.h"
 
-struct KeptScan
+typedef struct KeptScan
 {
 	char	   *sql;			/* the scan's SQLite text, which names it (NULL: free) */
-	RlBuf		tuples;			/* the copy: per tuple its length (host order), then it */
+	RlBuf		messages;		/* the copy: CopyData messages, the header in the first */
+	int64_t		nrows;
 	uint64_t	seq;			/* the snapshot the copy reflects (0: none, read it whole) */
 	int64_t		rowid;			/* the largest row id in it */
 	uint64_t	used;			/* when a scan last used it */
-	/* the scan running on it */
-	size_t		sent;			/* of the copy's bytes as it was: sent so far ... */
-	size_t		kept_len;		/* ... of these */
-	ExecState  *added;			/* the rows above the copy's row id */
-	const CopyOptions *options;
-	int			ncolumns;
-	bool		keeping;		/* the added rows go into the copy */
-	uint64_t	next_seq;		/* what the copy reflects once they are all in */
-	int64_t		next_rowid;
-};
+} KeptScan;
 
 static KeptScan kept[KEPT_SCANS];
 static uint64_t scans_run;
-static RlBuf unkept;			/* an added tuple of a copy too big to keep */
 
 static void
 forget(KeptScan *k)
 {
 	free(k->sql);
-	rlbuf_free(&k->tuples);
+	rlbuf_free(&k->messages);
 	memset(k, 0, sizeof(*k));
 }
 
@@ -74,7 +67,6 @@ slot_for(const char *sql)
 	}
 	forget(oldest);
 	oldest->sql = strdup(sql);
-	rlbuf_init(&oldest->tuples);
 	if (oldest->sql == NULL)
 		ereport(ERROR, errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory"));
 	return oldest;
@@ -91,7 +83,7 @@ stay_within_budget(const KeptScan *k)
 
 		for (int i = 0; i < KEPT_SCANS; i++)
 		{
-			total += kept[i].tuples.cap;
+			total += kept[i].messages.cap;
 			if (kept[i].sql && &kept[i] != k && (oldest == NULL || kept[i].used < oldest->used))
 				oldest = &kept[i];
 		}
@@ -101,31 +93,15 @@ stay_within_budget(const KeptScan *k)
 	}
 }
 
-KeptScan *
-KeptScanOpen(const AnalyzedStmt *query, const Value *params, const CopyOptions *options)
+/* added_rows -- query for the rows above row id since, in row id order */
+static AnalyzedStmt *
+added_rows(const AnalyzedStmt *query, int64_t since)
 {
-	if (query->scan_table == NULL || query->nsql != 1 || options->format != COPY_FORMAT_BINARY ||
-		!CacheScanUsable())
-		return NULL;
-
-	KeptScan   *k = slot_for(query->sql[0].sql);
-	int64_t		since = CacheScanSince(query->scan_table, k->seq, k->rowid, &k->next_seq, &k->next_rowid);
 	const SqlStatement *whole = &query->sql[0];
 	SqlStatement *added = palloc(sizeof(SqlStatement));
 	AnalyzedStmt *added_query = palloc(sizeof(AnalyzedStmt));
 	Expr	   *after = palloc0(sizeof(Expr));
 
-	k->seq = 0;					/* until the added rows are all in */
-	k->used = ++scans_run;
-	if (since == INT64_MIN)
-		rlbuf_reset(&k->tuples);
-	k->kept_len = k->tuples.len;
-	k->sent = 0;
-	k->keeping = true;
-	k->options = options;
-	k->ncolumns = query->ncolumns;
-
-	/* the same query, for the rows above the copy's row id, in row id order */
 	after->kind = EXPR_CONST;
 	after->type = INT8OID;
 	after->typmod = -1;
@@ -139,57 +115,91 @@ KeptScanOpen(const AnalyzedStmt *query, const Value *params, const CopyOptions *
 						  whole->sql, query->scan_alias, added->nbinds, query->scan_alias);
 	*added_query = *query;
 	added_query->sql = added;
-	k->added = ExecutorStart(added_query, params, true);
-	return k;
+	return added_query;
 }
 
-bool
-KeptScanNext(KeptScan *k, const uint8_t **tuple, size_t *len)
+/* A scan running on a copy (in the statement's memory context). */
+struct KeptScanRun
 {
-	uint32_t	n;
+	KeptScan   *copy;
+	ExecState  *added;			/* the rows above the copy's row id */
+	const AnalyzedStmt *query;
+	const CopyOptions *options;
+	uint64_t	seq;			/* what the copy reflects once they are all in */
+	int64_t		rowid;
+};
+
+static RlBuf unkept;			/* the messages of a copy too big to keep */
+
+KeptScanRun *
+KeptScanStart(const AnalyzedStmt *query, const Value *params, const CopyOptions *options)
+{
+	if (query->scan_table == NULL || query->nsql != 1 || options->format != COPY_FORMAT_BINARY ||
+		!CacheScanUsable())
+		return NULL;
+
+	KeptScanRun *run = palloc(sizeof(KeptScanRun));
+	KeptScan   *k = slot_for(query->sql[0].sql);
+	int64_t		since = CacheScanSince(query->scan_table, k->seq, k->rowid, &run->seq, &run->rowid);
+
+	run->copy = k;
+	run->query = query;
+	run->options = options;
+	run->added = ExecutorStart(added_rows(query, since), params, true);
+	k->seq = 0;					/* until the added rows are all in */
+	k->used = ++scans_run;
+	if (since == INT64_MIN)
+	{
+		rlbuf_reset(&k->messages);
+		k->nrows = 0;
+	}
+	return run;
+}
+
+uint64_t
+KeptScanSend(KeptScanRun *run)
+{
+	KeptScan   *k = run->copy;
+	RlBuf	   *out = &k->messages;
+	size_t		sent = out->len;
 	Value	   *row;
 
-	if (k->sent < k->kept_len)
+	pq_putmessages(out->data, out->len);
+	rlbuf_reset(&unkept);
+	while (ExecutorNext(run->added, &row))
 	{
-		memcpy(&n, k->tuples.data + k->sent, sizeof(n));
-		*tuple = k->tuples.data + k->sent + sizeof(n);
-		*len = n;
-		k->sent += sizeof(n) + n;
-		return true;
-	}
-	if (!ExecutorNext(k->added, &row))
-	{
-		if (k->keeping)
+		PqMsgBuilder msg;
+
+		pq_beginmessage(&msg, out, PqMsg_CopyData);
+		if (k->nrows++ == 0)
+			copy_encode_start(out, run->options, run->query->ncolumns, NULL);
+		copy_encode_row(out, run->options, run->query->ncolumns, row);
+		pq_endmessage(&msg);
+		if (out == &k->messages && out->len > KEPT_SCAN_MAX_BYTES)
 		{
-			k->seq = k->next_seq;
-			k->rowid = k->next_rowid;
+			/* too big to keep: the rest streams through a buffer of its own */
+			rlbuf_append(&unkept, out->data + sent, out->len - sent);
+			rlbuf_free(&k->messages);
+			out = &unkept;
+			sent = 0;
 		}
-		stay_within_budget(k);
-		return false;
+		if (out->len - sent >= PQ_SEND_BUFFER_SIZE)
+		{
+			pq_putmessages(out->data + sent, out->len - sent);
+			sent = out->len;
+			if (out == &unkept)
+			{
+				rlbuf_reset(out);
+				sent = 0;
+			}
+		}
 	}
-
-	RlBuf	   *out = k->keeping ? &k->tuples : &unkept;
-	size_t		at;
-
-	if (!k->keeping)
-		rlbuf_reset(out);
-	at = out->len;
-	rlbuf_append(out, &(uint32_t) {0}, sizeof(n));
-	copy_encode_row(out, k->options, k->ncolumns, row);
-	n = (uint32_t) (out->len - at - sizeof(n));
-	memcpy(out->data + at, &n, sizeof(n));
-	if (k->keeping && out->len > KEPT_SCAN_MAX_BYTES)
+	pq_putmessages(out->data + sent, out->len - sent);
+	if (out == &k->messages)
 	{
-		/* too big to keep: this tuple goes out from elsewhere, the copy goes */
-		rlbuf_reset(&unkept);
-		rlbuf_append(&unkept, out->data + at, sizeof(n) + n);
-		rlbuf_free(&k->tuples);
-		rlbuf_init(&k->tuples);
-		k->keeping = false;
-		out = &unkept;
-		at = 0;
+		k->seq = run->seq;
+		k->rowid = run->rowid;
 	}
-	*tuple = out->data + at + sizeof(n);
-	*len = n;
-	return true;
+	stay_within_budget(k);
+	return (uint64_t) k->nrows;
 }

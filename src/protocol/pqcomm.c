@@ -271,19 +271,17 @@ pq_putrawbyte(uint8_t b)
 	return pq_flush();
 }
 
-int
-pq_flush(void)
+/* send_bytes -- write data to the client whole; EOF_ON_CLIENT once it is gone */
+static int
+send_bytes(const uint8_t *data, size_t len)
 {
 	size_t		done = 0;
 
 	if (ClientConnectionLost)
-	{
-		rlbuf_reset(&send_buffer);
 		return EOF_ON_CLIENT;
-	}
-	while (done < send_buffer.len)
+	while (done < len)
 	{
-		ssize_t		n = secure_write(send_buffer.data + done, send_buffer.len - done);
+		ssize_t		n = secure_write(data + done, len - done);
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -292,7 +290,6 @@ pq_flush(void)
 			/* nobody can receive an error now: log it and leave at the next check */
 			ClientConnectionLost = 1;
 			InterruptPending = 1;
-			rlbuf_reset(&send_buffer);
 			ereport(COMMERROR,
 					errcode(ERRCODE_CONNECTION_FAILURE),
 					errmsg("could not send data to client: %s", strerror(errno)));
@@ -300,8 +297,24 @@ pq_flush(void)
 		}
 		done += (size_t) n;
 	}
-	rlbuf_reset(&send_buffer);
 	return 0;
+}
+
+int
+pq_flush(void)
+{
+	int			rc = send_bytes(send_buffer.data, send_buffer.len);
+
+	rlbuf_reset(&send_buffer);
+	return rc;
+}
+
+int
+pq_putmessages(const void *data, size_t len)
+{
+	int			rc = pq_flush();
+
+	return rc == 0 ? send_bytes(data, len) : rc;
 }
 
 /* log_ssl_error -- a LOG line with OpenSSL's reason for a failed step */
