@@ -2837,8 +2837,8 @@ analyze_select_sql(ParseState *ps, PgQuery__SelectStmt *sel, AnalyzedStmt *stmt)
 	add_sql(ps, stmt, q.sql);
 	if (q.scan)
 	{
-		stmt->scan_table = q.scan->main_table;
-		stmt->scan_alias = quote_ident(q.scan->alias);
+		stmt->scan_table = pstrdup(q.scan->main_table);	/* the relation may be forgotten first */
+		stmt->scan_alias = pstrdup(quote_ident(q.scan->alias));
 	}
 }
 
