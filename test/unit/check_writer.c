@@ -310,6 +310,9 @@ START_TEST(test_group_commit)
 {
 	pid_t		kids[COMMITTERS];
 	int			wal_before;
+	int			ready[2],
+				go[2];
+	char		byte = 0;
 
 	start_writer();
 	{
@@ -321,6 +324,8 @@ START_TEST(test_group_commit)
 		writer_disconnect(c);
 	}
 	wal_before = count_wal_objects();
+	ck_assert_int_eq(pipe(ready), 0);
+	ck_assert_int_eq(pipe(go), 0);
 	for (int k = 0; k < COMMITTERS; k++)
 	{
 		kids[k] = fork();
@@ -330,35 +335,58 @@ START_TEST(test_group_commit)
 			WriterConn *c = writer_connect(socket_path);
 			WriterCommitResult res;
 			uint64_t	last = 0;
+			RlBuf		cs[COMMITS_EACH];
 
 			if (c == NULL)
 				_exit(10);
+
+			/*
+			 * the changesets first (each takes the cache's write lock), so that the
+			 * committers' requests meet at the writer; all of them take the same row
+			 * ids: the writer renumbers
+			 */
 			for (int i = 0; i < COMMITS_EACH; i++)
 			{
 				char		sql[64];
-				RlBuf		cs;
 
-				/* all of them take the same row ids: the writer renumbers */
 				snprintf(sql, sizeof(sql), "INSERT INTO t VALUES (NULL, 'c%d-%d', 'x')", k, i);
-				changeset_of(sql, &cs);
-				if (writer_commit(c, last, cs.data, cs.len, &res) != RL_OK || !res.committed ||
+				changeset_of(sql, &cs[i]);
+			}
+			if (write(ready[1], &byte, 1) != 1 || read(go[0], &byte, 1) != 1)
+				_exit(12);
+			for (int i = 0; i < COMMITS_EACH; i++)
+			{
+				if (writer_commit(c, last, cs[i].data, cs[i].len, &res) != RL_OK || !res.committed ||
 					res.commit_seq <= last)
 				{
 					fprintf(stderr, "committer %d: %s %s\n", k, res.sqlstate, res.message);
 					_exit(11);
 				}
-				rlbuf_free(&cs);
+				rlbuf_free(&cs[i]);
 				last = res.commit_seq;
 			}
 			_exit(0);
 		}
 	}
+	/* the first requests all wait for a stopped writer: one group at least */
+	for (int k = 0; k < COMMITTERS; k++)
+		ck_assert_int_eq(read(ready[0], &byte, 1), 1);
+	kill(writer_pid, SIGSTOP);
+	for (int k = 0; k < COMMITTERS; k++)
+		ck_assert_int_eq(write(go[1], &byte, 1), 1);
+	usleep(200 * 1000);
+	kill(writer_pid, SIGCONT);
 	for (int k = 0; k < COMMITTERS; k++)
 	{
 		int			status;
 
 		waitpid(kids[k], &status, 0);
 		ck_assert_int_eq(WEXITSTATUS(status), 0);
+	}
+	for (int i = 0; i < 2; i++)
+	{
+		close(ready[i]);
+		close(go[i]);
 	}
 	/* every commit got its own sequence number, in fewer WAL objects */
 	{
