@@ -37,12 +37,30 @@
 #include "kvcodec.h"
 #include "stmt_cache.h"
 
-/* The columns of a table of the main schema, the row id first (n = 0: no such table). */
+/*
+ * The statements applying a changeset's changes to a table (table_apply_plan):
+ * parameters ?1..?n old values, ?n+1..?2n new values, ?2n+1..?3n "column changed"
+ * flags of an UPDATE.
+ */
+enum
+{
+	APPLY_INSERT, APPLY_DELETE, APPLY_UPDATE, APPLY_EXISTS /* SELECT 1 for the row's key */ , APPLY_NSTMTS
+};
+
+/*
+ * The columns of a table of the main schema, the row id first (n = 0: no such table),
+ * and the statements applying changes to it, for a changeset of plan_ncolumns columns
+ * with the primary key plan_pk (plan_ncolumns 0: none made yet); the writer keeps both
+ * while the schema stays (table_columns), so a commit does not write them out again.
+ */
 typedef struct TableColumns
 {
 	char	   *table;
 	int			n;
 	char	  **names;
+	int			plan_ncolumns;
+	uint8_t    *plan_pk;
+	char	   *plan_sql[APPLY_NSTMTS];
 } TableColumns;
 
 #define KEPT_SHAPES 32
@@ -416,6 +434,9 @@ table_columns_free(TableColumns *c)
 		free(c->names[i]);
 	free(c->names);
 	free(c->table);
+	free(c->plan_pk);
+	for (int i = 0; i < APPLY_NSTMTS; i++)
+		free(c->plan_sql[i]);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -458,7 +479,7 @@ forget_shapes(CatalogCache *cache)
  * of the writer's time. Valid until the next call.
  */
 static RlStatus
-table_columns(CatalogCache *cache, const char *table, const TableColumns **out)
+table_columns(CatalogCache *cache, const char *table, TableColumns **out)
 {
 	sqlite3_stmt *stmt = stmt_cache_get(cache->statements, "PRAGMA main.schema_version");
 	int64_t		cookie = stmt && sqlite3_step(stmt) == SQLITE_ROW ? sqlite3_column_int64(stmt, 0) : -1;
@@ -491,7 +512,7 @@ table_columns(CatalogCache *cache, const char *table, const TableColumns **out)
 static RlStatus
 relation_map_shape(CatalogCache *cache, const char *name, int64_t relid, RelationMap *map)
 {
-	const TableColumns *columns;
+	TableColumns *columns;
 	RlStatus	rc;
 
 	memset(map, 0, sizeof(*map));
@@ -747,7 +768,7 @@ emit_all_rows(sqlite3 *db, const RelationMap *map, LsmBatch *batch, bool put)
 static int
 table_column_count(CatalogCache *cache, const char *name)
 {
-	const TableColumns *columns;
+	TableColumns *columns;
 
 	return table_columns(cache, name, &columns) == RL_OK ? columns->n : 0;
 }
@@ -1040,23 +1061,17 @@ prepare_schema(ApplyState *st, const void *changeset, size_t len)
 /* ---------------------------------------------------------------- applying a changeset */
 
 /*
- * How a changeset's changes to one table are applied: the statements for the
- * changeset's columns of the table, by SQL text (kept in the connection's StmtCache
- * across changesets, and held from the table's first change to its last).
- * Parameters: ?1..?n old values, ?n+1..?2n new values, ?2n+1..?3n "column changed"
- * flags of an UPDATE.
+ * How a changeset's changes to one table are applied: the statements of its shape's
+ * plan, prepared by SQL text (kept in the connection's StmtCache across changesets,
+ * and held from the table's first change to its last).
  */
-enum
-{
-	APPLY_INSERT, APPLY_DELETE, APPLY_UPDATE, APPLY_EXISTS /* SELECT 1 for the row's key */ , APPLY_NSTMTS
-};
-
 typedef struct TableApply
 {
 	char	   *table;
 	int			ncolumns;		/* the changeset's (may be fewer than the table's) */
 	bool		skip;
-	char	   *sql[APPLY_NSTMTS];
+	char	  **sql;			/* the shape's plan_sql */
+	TableColumns loaded;		/* the shape, when the cache does not keep it */
 	sqlite3_stmt *stmt[APPLY_NSTMTS];
 } TableApply;
 
@@ -1064,11 +1079,9 @@ static void
 table_apply_free(StmtCache *stmts, TableApply *t)
 {
 	free(t->table);
+	table_columns_free(&t->loaded);
 	for (int i = 0; i < APPLY_NSTMTS; i++)
-	{
-		free(t->sql[i]);
 		stmt_cache_release(stmts, t->stmt[i], false);
-	}
 	memset(t, 0, sizeof(*t));
 }
 
@@ -1081,9 +1094,12 @@ buf_detach(RlBuf *buf)
 	return text;
 }
 
-/* table_apply_plan -- the statements for the changes the iterator is on; skip if the table cannot take them */
+/*
+ * table_apply_plan -- the statements for the changes the iterator is on, made into
+ * columns' plan unless it has them already; t->skip if the table cannot take them
+ */
 static void
-table_apply_plan(const ChangesetIter *it, const TableColumns *columns, TableApply *t)
+table_apply_plan(const ChangesetIter *it, TableColumns *columns, TableApply *t)
 {
 	const uint8_t *pk = it->pk;
 	int			n = it->ncolumns;
@@ -1091,14 +1107,22 @@ table_apply_plan(const ChangesetIter *it, const TableColumns *columns, TableAppl
 				where;
 	char	  **names = columns->names;
 
-	memset(t, 0, sizeof(*t));
 	t->table = strdup(it->table);
 	t->ncolumns = n;
+	t->sql = columns->plan_sql;
 	/* as sqlite3changeset_apply: a table that is gone or has fewer columns is skipped */
 	t->skip = columns->n < n;
+	if (t->skip || (columns->plan_ncolumns == n && memcmp(columns->plan_pk, pk, (size_t) n) == 0))
+		return;
+	free(columns->plan_pk);
+	for (int i = 0; i < APPLY_NSTMTS; i++)
+		free(columns->plan_sql[i]);
+	columns->plan_ncolumns = n;
+	columns->plan_pk = malloc((size_t) n);
+	memcpy(columns->plan_pk, pk, (size_t) n);
 	rlbuf_init(&sql);
 	rlbuf_init(&where);
-	for (int i = 0; !t->skip && i < n; i++)
+	for (int i = 0; i < n; i++)
 		if (pk[i])
 		{
 			rlbuf_append_str(&where, where.len ? " AND " : " WHERE ");
@@ -1106,80 +1130,77 @@ table_apply_plan(const ChangesetIter *it, const TableColumns *columns, TableAppl
 			rlbuf_append_str(&where, " = ?");
 			rlbuf_append_int(&where, i + 1);
 		}
-	if (!t->skip)
+	/* INSERT: the changeset's columns; a table with more gives the rest their defaults */
+	rlbuf_append_str(&sql, "INSERT INTO main.");
+	append_identifier(&sql, columns->table);
+	for (int i = 0; i < n; i++)
 	{
-		/* INSERT: the changeset's columns; a table with more gives the rest their defaults */
-		rlbuf_append_str(&sql, "INSERT INTO main.");
-		append_identifier(&sql, t->table);
-		for (int i = 0; i < n; i++)
-		{
-			rlbuf_append_str(&sql, i ? ", " : " (");
-			append_identifier(&sql, names[i]);
-		}
-		rlbuf_append_str(&sql, ") VALUES (");
-		for (int i = 0; i < n; i++)
-		{
-			rlbuf_append_str(&sql, i ? ", ?" : "?");
-			rlbuf_append_int(&sql, n + i + 1);
-		}
-		rlbuf_append_str(&sql, ")");
-		t->sql[APPLY_INSERT] = buf_detach(&sql);
-
-		/* DELETE: the row as the changeset last saw it */
-		rlbuf_append_str(&sql, "DELETE FROM main.");
-		append_identifier(&sql, t->table);
-		rlbuf_append_str(&sql, rlbuf_cstr(&where));
-		for (int i = 0; i < n; i++)
-			if (!pk[i])
-			{
-				rlbuf_append_str(&sql, " AND ");
-				append_identifier(&sql, names[i]);
-				rlbuf_append_str(&sql, " IS ?");
-				rlbuf_append_int(&sql, i + 1);
-			}
-		t->sql[APPLY_DELETE] = buf_detach(&sql);
-
-		/* UPDATE: the changed columns, if they still hold their old values */
-		rlbuf_append_str(&sql, "UPDATE main.");
-		append_identifier(&sql, t->table);
-		rlbuf_append_str(&sql, " SET ");
-		bool		first = true;
-
-		for (int i = 0; i < n; i++)
-			if (!pk[i])
-			{
-				if (!first)
-					rlbuf_append_str(&sql, ", ");
-				first = false;
-				append_identifier(&sql, names[i]);
-				rlbuf_append_str(&sql, " = CASE WHEN ?");
-				rlbuf_append_int(&sql, 2 * n + i + 1);
-				rlbuf_append_str(&sql, " THEN ?");
-				rlbuf_append_int(&sql, n + i + 1);
-				rlbuf_append_str(&sql, " ELSE ");
-				append_identifier(&sql, names[i]);
-				rlbuf_append_str(&sql, " END");
-			}
-		rlbuf_append_str(&sql, rlbuf_cstr(&where));
-		for (int i = 0; i < n; i++)
-			if (!pk[i])
-			{
-				rlbuf_append_str(&sql, " AND (NOT ?");
-				rlbuf_append_int(&sql, 2 * n + i + 1);
-				rlbuf_append_str(&sql, " OR ");
-				append_identifier(&sql, names[i]);
-				rlbuf_append_str(&sql, " IS ?");
-				rlbuf_append_int(&sql, i + 1);
-				rlbuf_append_str(&sql, ")");
-			}
-		t->sql[APPLY_UPDATE] = first ? NULL : buf_detach(&sql);
-
-		rlbuf_reset(&sql);
-		rlbuf_append_str(&sql, "SELECT 1 FROM main.");
-		append_identifier(&sql, t->table);
-		rlbuf_append_str(&sql, rlbuf_cstr(&where));
-		t->sql[APPLY_EXISTS] = buf_detach(&sql);
+		rlbuf_append_str(&sql, i ? ", " : " (");
+		append_identifier(&sql, names[i]);
 	}
+	rlbuf_append_str(&sql, ") VALUES (");
+	for (int i = 0; i < n; i++)
+	{
+		rlbuf_append_str(&sql, i ? ", ?" : "?");
+		rlbuf_append_int(&sql, n + i + 1);
+	}
+	rlbuf_append_str(&sql, ")");
+	columns->plan_sql[APPLY_INSERT] = buf_detach(&sql);
+
+	/* DELETE: the row as the changeset last saw it */
+	rlbuf_append_str(&sql, "DELETE FROM main.");
+	append_identifier(&sql, columns->table);
+	rlbuf_append_str(&sql, rlbuf_cstr(&where));
+	for (int i = 0; i < n; i++)
+		if (!pk[i])
+		{
+			rlbuf_append_str(&sql, " AND ");
+			append_identifier(&sql, names[i]);
+			rlbuf_append_str(&sql, " IS ?");
+			rlbuf_append_int(&sql, i + 1);
+		}
+	columns->plan_sql[APPLY_DELETE] = buf_detach(&sql);
+
+	/* UPDATE: the changed columns, if they still hold their old values */
+	rlbuf_append_str(&sql, "UPDATE main.");
+	append_identifier(&sql, columns->table);
+	rlbuf_append_str(&sql, " SET ");
+	bool		first = true;
+
+	for (int i = 0; i < n; i++)
+		if (!pk[i])
+		{
+			if (!first)
+				rlbuf_append_str(&sql, ", ");
+			first = false;
+			append_identifier(&sql, names[i]);
+			rlbuf_append_str(&sql, " = CASE WHEN ?");
+			rlbuf_append_int(&sql, 2 * n + i + 1);
+			rlbuf_append_str(&sql, " THEN ?");
+			rlbuf_append_int(&sql, n + i + 1);
+			rlbuf_append_str(&sql, " ELSE ");
+			append_identifier(&sql, names[i]);
+			rlbuf_append_str(&sql, " END");
+		}
+	rlbuf_append_str(&sql, rlbuf_cstr(&where));
+	for (int i = 0; i < n; i++)
+		if (!pk[i])
+		{
+			rlbuf_append_str(&sql, " AND (NOT ?");
+			rlbuf_append_int(&sql, 2 * n + i + 1);
+			rlbuf_append_str(&sql, " OR ");
+			append_identifier(&sql, names[i]);
+			rlbuf_append_str(&sql, " IS ?");
+			rlbuf_append_int(&sql, i + 1);
+			rlbuf_append_str(&sql, ")");
+		}
+	columns->plan_sql[APPLY_UPDATE] = first ? NULL : buf_detach(&sql);
+
+	rlbuf_reset(&sql);
+	rlbuf_append_str(&sql, "SELECT 1 FROM main.");
+	append_identifier(&sql, columns->table);
+	rlbuf_append_str(&sql, rlbuf_cstr(&where));
+	columns->plan_sql[APPLY_EXISTS] = buf_detach(&sql);
 	rlbuf_free(&sql);
 	rlbuf_free(&where);
 }
@@ -1265,19 +1286,16 @@ apply_changeset(sqlite3 *db, StmtCache *stmts, CatalogCache *kept, const void *c
 			}
 			else
 			{
-				const TableColumns *columns = NULL;
-				TableColumns loaded = {0};
+				TableColumns *columns = &t.loaded;
 				RlStatus	crc = kept ? table_columns(kept, table, &columns)
-					: load_columns(db, stmts, table, &loaded);
+					: load_columns(db, stmts, table, &t.loaded);
 
 				if (crc != RL_OK)
 				{
-					table_columns_free(&loaded);
 					rc = sqlite3_errcode(db);
 					break;
 				}
-				table_apply_plan(&it, kept ? columns : &loaded, &t);
-				table_columns_free(&loaded);
+				table_apply_plan(&it, columns, &t);
 			}
 		}
 		if (t.skip || (op == SQLITE_UPDATE && t.sql[APPLY_UPDATE] == NULL))
