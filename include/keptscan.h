@@ -5,7 +5,7 @@
  * DuckLake reads its catalog by DuckDB's postgres scanner, which fetches whole tables
  * with COPY (SELECT columns FROM table) TO STDOUT (FORMAT binary), and does so again
  * at every new snapshot: before each CREATE TABLE, all of ducklake_column (40 rows
- * more each time). A backend keeps the binary tuples of such a scan with the
+ * more each time). A backend keeps the CopyData messages of such a scan with the
  * snapshot and the largest row id they reflect; the writer notes, per table, the
  * first commit that changed it other than by appending rows with larger row ids
  * (CACHE_SCAN_BASE_TABLE); while there is none since the copy, the rows above its row
