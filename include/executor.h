@@ -232,8 +232,9 @@ typedef struct AnalyzedStmt
 	bool		on_commit_drop; /* ... and whether COMMIT drops it */
 	const char **dropped;		/* DROP TABLE: the catalog tables it drops ... */
 	int			ndropped;		/* ... and how many */
-	const char *scan_table;		/* SELECT: all of this DuckLake table, each row as it is ... */
-	const char *scan_alias;		/* ... read under this (quoted) name in sql */
+	const char *scan_table;		/* SELECT: this DuckLake table row by row (keptscan.h) ... */
+	const char *scan_alias;		/* ... read under this (quoted) name in sql ... */
+	bool		scan_filtered;	/* ... with a WHERE of its columns and constants */
 } AnalyzedStmt;
 
 /*

@@ -1,18 +1,21 @@
 /*
- * keptscan.h: a backend's copies of DuckLake's whole-table COPY scans, brought up to
- * date by reading only the rows added since.
+ * keptscan.h: a backend's copies of DuckLake's table scans, brought up to date by
+ * reading only the rows added since.
  *
- * DuckLake reads its catalog by DuckDB's postgres scanner, which fetches whole tables
- * with COPY (SELECT columns FROM table) TO STDOUT (FORMAT binary), and does so again
- * at every new snapshot: before each CREATE TABLE, all of ducklake_column (40 rows
- * more each time). A backend keeps the CopyData messages of such a scan with the
- * snapshot and the largest row id they reflect; the writer notes, per table, the
- * first commit that changed it other than by appending rows with larger row ids
+ * DuckLake reads its catalog by DuckDB's postgres scanner, which fetches tables with
+ * COPY (SELECT columns FROM table [WHERE filter]) TO STDOUT (FORMAT binary), and does so
+ * again at every new snapshot: before each CREATE TABLE, all of ducklake_column (40 rows
+ * more each time); for every query on a table, its file list. A backend keeps the
+ * CopyData messages of such a scan (one that reads the table row by row:
+ * AnalyzedStmt.scan_table), named by its SQLite text and constants, with the snapshot
+ * and the largest row id they reflect; the writer notes, per table, the first commit
+ * that changed it other than by appending rows with larger row ids
  * (CACHE_SCAN_BASE_TABLE); while there is none since the copy, the rows above its row
- * id are all it lacks, read in row id order, which is the order of the whole scan.
- * Only transactions that wrote nothing use or update copies; a copy larger than
- * KEPT_SCAN_MAX_BYTES is not kept, and the copies of a backend stay within
- * KEPT_SCANS_MAX_BYTES (the least recently used go first).
+ * id that pass the filter are all it lacks, read in row id order, which is the order of
+ * the whole scan. Only transactions that wrote nothing use or update copies; a copy
+ * larger than KEPT_SCAN_MAX_BYTES is not kept, and the copies of a backend stay within
+ * KEPT_SCANS_MAX_BYTES (the least recently used go first), so that a backend stays
+ * small whatever the catalog's size.
  */
 #ifndef RL_KEPTSCAN_H
 #define RL_KEPTSCAN_H
@@ -23,7 +26,7 @@
 #include "copyfmt.h"
 #include "executor.h"
 
-#define KEPT_SCAN_MAX_BYTES		(8 * 1024 * 1024)
+#define KEPT_SCAN_MAX_BYTES		(16 * 1024 * 1024)
 #define KEPT_SCANS_MAX_BYTES	(16 * 1024 * 1024)
 #define KEPT_SCANS				16
 

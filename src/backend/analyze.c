@@ -1565,7 +1565,8 @@ typedef struct Query
 	char	   *sql;
 	int			ncolumns;
 	ResultColumn *columns;
-	const RangeItem *scan;		/* a plain scan of this item (AnalyzedStmt's scan_table) */
+	const RangeItem *scan;		/* a plain scan of this item (AnalyzedStmt's scan_table) ... */
+	bool		scan_filtered;	/* ... with a WHERE */
 } Query;
 
 static void analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targets,
@@ -2585,22 +2586,52 @@ analyze_values_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColum
  * output column.
  */
 /*
- * plain_scan -- the one FROM item of sel when sel reads all of a DuckLake table of
- * the catalog as it is: no WITH, DISTINCT, WHERE, GROUP BY, HAVING, ORDER BY, LIMIT
- * or OFFSET, and only the table's columns in the select list. Every row of such a
- * query is a function of one row of the table, so a copy of its result can be
- * brought up to date by reading the rows added since (backend.c, run_copy_out).
+ * row_predicate -- whether e is a function of the row's columns and constants alone:
+ * columns, constants, operators, casts, AND, OR, NOT and IS [NOT] NULL
+ */
+static bool
+row_predicate(const Expr *e)
+{
+	switch (e->kind)
+	{
+		case EXPR_VAR:
+		case EXPR_CONST:
+			return true;
+		case EXPR_OP:
+		case EXPR_CAST:
+		case EXPR_AND:
+		case EXPR_OR:
+		case EXPR_NOT:
+		case EXPR_IS_NULL:
+		case EXPR_IS_NOT_NULL:
+			for (int i = 0; i < e->nargs; i++)
+				if (!row_predicate(e->args[i]))
+					return false;
+			return true;
+		default:
+			return false;
+	}
+}
+
+/*
+ * plain_scan -- the one FROM item of sel when sel reads a DuckLake table of the
+ * catalog row by row: no WITH, DISTINCT, GROUP BY, HAVING, ORDER BY, LIMIT or OFFSET,
+ * only the table's columns in the select list, and a WHERE (where, if any) of its
+ * columns and constants alone. Every row of such a query is a function of one row of
+ * the table and the constants, so a copy of its result can be brought up to date by
+ * reading the rows added since (keptscan.h).
  */
 static const RangeItem *
-plain_scan(ParseState *ps, PgQuery__SelectStmt *sel, const TargetList *tl)
+plain_scan(ParseState *ps, PgQuery__SelectStmt *sel, const TargetList *tl, const Expr *where)
 {
 	const RangeItem *item = ps->scope && ps->scope->nitems == 1 ? ps->scope->items[0] : NULL;
 
 	if (item == NULL || item->main_table == NULL || item->bare ||
 		strncmp(item->main_table, "ducklake_", 9) != 0 ||
-		sel->with_clause || sel->n_distinct_clause || sel->where_clause || sel->n_group_clause ||
+		sel->with_clause || sel->n_distinct_clause || sel->n_group_clause ||
 		sel->having_clause || sel->n_sort_clause || sel->limit_count || sel->limit_offset ||
-		sel->n_from_clause != 1 || sel->from_clause[0]->node_case != PG_QUERY__NODE__NODE_RANGE_VAR)
+		sel->n_from_clause != 1 || sel->from_clause[0]->node_case != PG_QUERY__NODE__NODE_RANGE_VAR ||
+		(where && !row_predicate(where)))
 		return NULL;
 	for (int i = 0; i < tl->n; i++)
 		if (tl->exprs[i]->kind != EXPR_VAR)
@@ -2719,10 +2750,12 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 		if (from.len)
 			rlbuf_printf(&sql, " FROM %s", rlbuf_cstr(&from));
 		rlbuf_free(&from);
-		if (sel->where_clause)
-			rlbuf_printf(&sql, " WHERE %s",
-						 deparse_to_string(ps, coerce_or_fail(ps, transform_expr(ps, sel->where_clause),
-															  BOOLOID, "WHERE")));
+		Expr	   *where = sel->where_clause
+			? coerce_or_fail(ps, transform_expr(ps, sel->where_clause), BOOLOID, "WHERE") : NULL;
+
+		/* in parentheses: a kept scan adds its own condition after it (keptscan.c) */
+		if (where)
+			rlbuf_printf(&sql, " WHERE (%s)", deparse_to_string(ps, where));
 		for (size_t i = 0; i < sel->n_group_clause; i++)
 		{
 			rlbuf_append_str(&sql, i ? ", " : " GROUP BY ");
@@ -2738,7 +2771,8 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 			not_supported(ps, "set-returning functions outside the select list and FROM", ps->srf->location);
 		q->ncolumns = tl.n;
 		q->columns = tl.columns;
-		q->scan = plain_scan(ps, sel, &tl);
+		q->scan = plain_scan(ps, sel, &tl, where);
+		q->scan_filtered = where != NULL;
 	}
 	q->sql = pstrdup(rlbuf_cstr(&sql));
 	rlbuf_free(&sql);
@@ -2839,6 +2873,7 @@ analyze_select_sql(ParseState *ps, PgQuery__SelectStmt *sel, AnalyzedStmt *stmt)
 	{
 		stmt->scan_table = pstrdup(q.scan->main_table);	/* the relation may be forgotten first */
 		stmt->scan_alias = pstrdup(quote_ident(q.scan->alias));
+		stmt->scan_filtered = q.scan_filtered;
 	}
 }
 

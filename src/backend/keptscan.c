@@ -1,5 +1,5 @@
 /*
- * keptscan.c: copies of DuckLake's whole-table binary COPY scans, kept by a backend
+ * keptscan.c: copies of DuckLake's binary COPY scans of its tables, kept by a backend
  * and brought up to date by the rows added since (keptscan.h says when that holds).
  *
  * Before each CREATE TABLE, DuckDB reads all of ducklake_column again (12 000 rows at
@@ -26,7 +26,7 @@
 
 typedef struct KeptScan
 {
-	char	   *sql;			/* the scan's SQLite text, which names it (NULL: free) */
+	char	   *key;			/* the scan's SQLite text and constants (NULL: free) */
 	RlBuf		messages;		/* the copy: CopyData messages, the header in the first */
 	int64_t		nrows;
 	uint64_t	seq;			/* the snapshot the copy reflects (0: none, read it whole) */
@@ -40,7 +40,7 @@ static uint64_t scans_run;
 static void
 forget(KeptScan *k)
 {
-	free(k->sql);
+	free(k->key);
 	rlbuf_free(&k->messages);
 	memset(k, 0, sizeof(*k));
 }
@@ -52,22 +52,54 @@ KeptScanForgetAll(void)
 		forget(&kept[i]);
 }
 
-/* slot_for -- the copy of scan sql, or the slot a new one takes (free, or least recently used) */
+/*
+ * scan_key -- what names the copy of a scan: its SQLite text and the values of its
+ * constants; NULL when it has other values bound (an expression rl_eval computes may
+ * hold constants of its own)
+ */
+static char *
+scan_key(const SqlStatement *s)
+{
+	RlBuf		key;
+
+	rlbuf_init_in(&key, CurrentMemoryContext);
+	rlbuf_append_str(&key, s->sql);
+	for (int i = 0; i < s->nbinds; i++)
+	{
+		const Value *v = &s->binds[i]->constval;
+		size_t		len;
+
+		if (s->binds[i]->kind != EXPR_CONST)
+			return NULL;
+		rlbuf_printf(&key, "\x1f%u:", v->type);
+		if (v->isnull)
+			rlbuf_append_str(&key, "\x1e");
+		else
+		{
+			char	   *text = typio_output(v, &len);
+
+			rlbuf_append(&key, text, len);
+		}
+	}
+	return (char *) rlbuf_cstr(&key);
+}
+
+/* slot_for -- the copy named key, or the slot a new one takes (free, or least recently used) */
 static KeptScan *
-slot_for(const char *sql)
+slot_for(const char *key)
 {
 	KeptScan   *oldest = &kept[0];
 
 	for (int i = 0; i < KEPT_SCANS; i++)
 	{
-		if (kept[i].sql && strcmp(kept[i].sql, sql) == 0)
+		if (kept[i].key && strcmp(kept[i].key, key) == 0)
 			return &kept[i];
-		if (oldest->sql && (kept[i].sql == NULL || kept[i].used < oldest->used))
+		if (oldest->key && (kept[i].key == NULL || kept[i].used < oldest->used))
 			oldest = &kept[i];
 	}
 	forget(oldest);
-	oldest->sql = strdup(sql);
-	if (oldest->sql == NULL)
+	oldest->key = strdup(key);
+	if (oldest->key == NULL)
 		ereport(ERROR, errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory"));
 	return oldest;
 }
@@ -84,7 +116,7 @@ stay_within_budget(const KeptScan *k)
 		for (int i = 0; i < KEPT_SCANS; i++)
 		{
 			total += kept[i].messages.cap;
-			if (kept[i].sql && &kept[i] != k && (oldest == NULL || kept[i].used < oldest->used))
+			if (kept[i].key && &kept[i] != k && (oldest == NULL || kept[i].used < oldest->used))
 				oldest = &kept[i];
 		}
 		if (total <= KEPT_SCANS_MAX_BYTES || oldest == NULL)
@@ -111,8 +143,9 @@ added_rows(const AnalyzedStmt *query, int64_t since)
 	added->binds = palloc(sizeof(Expr *) * (size_t) added->nbinds);
 	memcpy(added->binds, whole->binds, sizeof(Expr *) * (size_t) whole->nbinds);
 	added->binds[whole->nbinds] = after;
-	added->sql = psprintf("%s WHERE %s." CACHE_ROWID_COLUMN " > ?%d ORDER BY %s." CACHE_ROWID_COLUMN,
-						  whole->sql, query->scan_alias, added->nbinds, query->scan_alias);
+	added->sql = psprintf("%s %s %s." CACHE_ROWID_COLUMN " > ?%d ORDER BY %s." CACHE_ROWID_COLUMN,
+						  whole->sql, query->scan_filtered ? "AND" : "WHERE", query->scan_alias,
+						  added->nbinds, query->scan_alias);
 	*added_query = *query;
 	added_query->sql = added;
 	return added_query;
@@ -134,12 +167,14 @@ static RlBuf unkept;			/* the messages of a copy too big to keep */
 KeptScanRun *
 KeptScanStart(const AnalyzedStmt *query, const Value *params, const CopyOptions *options)
 {
+	char	   *key;
+
 	if (query->scan_table == NULL || query->nsql != 1 || options->format != COPY_FORMAT_BINARY ||
-		!CacheScanUsable())
+		!CacheScanUsable() || (key = scan_key(&query->sql[0])) == NULL)
 		return NULL;
 
 	KeptScanRun *run = palloc(sizeof(KeptScanRun));
-	KeptScan   *k = slot_for(query->sql[0].sql);
+	KeptScan   *k = slot_for(key);
 	int64_t		since = CacheScanSince(query->scan_table, k->seq, k->rowid, &run->seq, &run->rowid);
 
 	run->copy = k;
