@@ -11,8 +11,8 @@
  * and the largest row id they reflect; the writer notes, per table, the first commit
  * that changed it other than by appending rows with larger row ids
  * (CACHE_SCAN_BASE_TABLE); while there is none since the copy, the rows above its row
- * id that pass the filter are all it lacks, read in row id order, which is the order of
- * the whole scan. Only transactions that wrote nothing use or update copies; a copy
+ * id that pass the filter are all it lacks (the scans have no order of their own:
+ * they come after the copy's). Only transactions that wrote nothing use or update copies; a copy
  * larger than KEPT_SCAN_MAX_BYTES is not kept, and the copies of a backend stay within
  * KEPT_SCANS_MAX_BYTES (the least recently used go first), so that a backend stays
  * small whatever the catalog's size.

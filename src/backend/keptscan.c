@@ -7,8 +7,8 @@
  * added. A copy is the scan's CopyData messages as they went to the client (the binary
  * header at the start of the first), with the snapshot and the largest row id it
  * reflects. A scan that may use it sends the copy from where it is, then runs the
- * query for the rows above that row id (in row id order, as the whole scan returns
- * them), appending their messages to the copy and sending them as they pile up; only
+ * query for the rows above that row id, appending their messages to the copy and
+ * sending them as they pile up; only
  * once they are all in does the copy take the new snapshot, so an ERROR in between
  * leaves it to be read again whole. A copy that outgrows KEPT_SCAN_MAX_BYTES is
  * dropped while the scan goes on streaming.
@@ -125,7 +125,11 @@ stay_within_budget(const KeptScan *k)
 	}
 }
 
-/* added_rows -- query for the rows above row id since, in row id order */
+/*
+ * added_rows -- query for the rows above row id since. Not in row id order: a scan
+ * has none of its own (no ORDER BY), and asking for one made SQLite sort a filtered
+ * scan's rows rather than take them from the filter's index.
+ */
 static AnalyzedStmt *
 added_rows(const AnalyzedStmt *query, int64_t since)
 {
@@ -143,9 +147,8 @@ added_rows(const AnalyzedStmt *query, int64_t since)
 	added->binds = palloc(sizeof(Expr *) * (size_t) added->nbinds);
 	memcpy(added->binds, whole->binds, sizeof(Expr *) * (size_t) whole->nbinds);
 	added->binds[whole->nbinds] = after;
-	added->sql = psprintf("%s %s %s." CACHE_ROWID_COLUMN " > ?%d ORDER BY %s." CACHE_ROWID_COLUMN,
-						  whole->sql, query->scan_filtered ? "AND" : "WHERE", query->scan_alias,
-						  added->nbinds, query->scan_alias);
+	added->sql = psprintf("%s %s %s." CACHE_ROWID_COLUMN " > ?%d", whole->sql,
+						  query->scan_filtered ? "AND" : "WHERE", query->scan_alias, added->nbinds);
 	*added_query = *query;
 	added_query->sql = added;
 	return added_query;

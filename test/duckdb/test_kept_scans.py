@@ -16,12 +16,26 @@ COLUMNS = "id, name"
 FILTERS = [None, "id > 5 OR name IS NULL", "id = 7", "id = 8"]
 
 
-def scan(conn: psycopg.Connection, table: str, where: str | None, kept: bool = True) -> bytes:
+def tuples(data: bytes) -> list:
+    """The tuples of a binary COPY stream, sorted: a scan without ORDER BY has no order."""
+    at, rows = 19, []   # signature, flags, header extension length
+    while int.from_bytes(data[at:at + 2], "big", signed=True) != -1:
+        start, fields = at, int.from_bytes(data[at:at + 2], "big")
+        at += 2
+        for _ in range(fields):
+            length = int.from_bytes(data[at:at + 4], "big", signed=True)
+            at += 4 + max(length, 0)
+        rows.append(data[start:at])
+    assert at + 2 == len(data)
+    return sorted(rows)
+
+
+def scan(conn: psycopg.Connection, table: str, where: str | None, kept: bool = True) -> list:
     conditions = ([where] if where else []) + ([] if kept else ["coalesce(true, true)"])
     where_clause = f"WHERE {' AND '.join(conditions)}" if conditions else ""
     with conn.cursor().copy(f'COPY (SELECT {COLUMNS} FROM "public".{table} {where_clause}) '
                             'TO STDOUT (FORMAT "binary")') as copy:
-        return b"".join(bytes(block) for block in copy)
+        return tuples(b"".join(bytes(block) for block in copy))
 
 
 def same_as_unkept(conn: psycopg.Connection, table: str, rows: int) -> None:
