@@ -2586,28 +2586,47 @@ analyze_values_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColum
  * output column.
  */
 /*
- * row_predicate -- whether e is a function of the row's columns and constants alone:
- * columns, constants, operators, casts, AND, OR, NOT and IS [NOT] NULL
+ * row_predicate -- whether e is a condition on the row's columns and constants alone
+ * that no setting of the session changes: comparisons of a column or constant with a
+ * column or constant, IS [NOT] NULL of one, AND, OR and NOT of such (a cast, an
+ * operator on timestamps or a function could depend on TimeZone or DateStyle)
  */
+static bool
+row_operand(const Expr *e)
+{
+	return e->kind == EXPR_VAR || e->kind == EXPR_CONST;
+}
+
 static bool
 row_predicate(const Expr *e)
 {
 	switch (e->kind)
 	{
-		case EXPR_VAR:
-		case EXPR_CONST:
-			return true;
-		case EXPR_OP:
-		case EXPR_CAST:
 		case EXPR_AND:
 		case EXPR_OR:
 		case EXPR_NOT:
-		case EXPR_IS_NULL:
-		case EXPR_IS_NOT_NULL:
 			for (int i = 0; i < e->nargs; i++)
 				if (!row_predicate(e->args[i]))
 					return false;
 			return true;
+		case EXPR_IS_NULL:
+		case EXPR_IS_NOT_NULL:
+			return e->nargs == 1 && row_operand(e->args[0]);
+		case EXPR_OP:
+			switch (e->op)
+			{
+				case OP_EQ:
+				case OP_NE:
+				case OP_LT:
+				case OP_LE:
+				case OP_GT:
+				case OP_GE:
+				case OP_DISTINCT:
+				case OP_NOT_DISTINCT:
+					return e->nargs == 2 && row_operand(e->args[0]) && row_operand(e->args[1]);
+				default:
+					return false;
+			}
 		default:
 			return false;
 	}
@@ -2617,9 +2636,9 @@ row_predicate(const Expr *e)
  * plain_scan -- the one FROM item of sel when sel reads a DuckLake table of the
  * catalog row by row: no WITH, DISTINCT, GROUP BY, HAVING, ORDER BY, LIMIT or OFFSET,
  * only the table's columns in the select list, and a WHERE (where, if any) of its
- * columns and constants alone. Every row of such a query is a function of one row of
- * the table and the constants, so a copy of its result can be brought up to date by
- * reading the rows added since (keptscan.h).
+ * columns and constants alone (row_predicate). Every row of such a query is a function
+ * of one row of the table and the constants, so a copy of its result can be brought up
+ * to date by reading the rows added since (keptscan.h).
  */
 static const RangeItem *
 plain_scan(ParseState *ps, PgQuery__SelectStmt *sel, const TargetList *tl, const Expr *where)

@@ -13,7 +13,8 @@ import psycopg
 COLUMNS = "id, name"
 
 
-FILTERS = [None, "id > 5 OR name IS NULL", "id = 7", "id = 8"]
+# quoted constants, as DuckDB sends them (typed by the column they meet)
+FILTERS = [None, "id > '5' OR name IS NULL", "id = '7'", "id = '8'"]
 
 
 def tuples(data: bytes) -> list:
