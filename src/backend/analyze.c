@@ -3275,7 +3275,7 @@ analyze_create_table(ParseState *ps, PgQuery__CreateStmt *cs, AnalyzedStmt *stmt
 	stmt->command_tag = "CREATE TABLE";
 	stmt->target = temp ? CACHE_WRITE_TEMP : CACHE_WRITE_MAIN;
 	if (strncmp(table, "sqlite_", 7) == 0 || strcmp(table, CACHE_RELATION_TABLE) == 0 ||
-		strcmp(table, CACHE_META_TABLE) == 0 ||
+		strcmp(table, CACHE_META_TABLE) == 0 || strcmp(table, CACHE_SCAN_BASE_TABLE) == 0 ||
 		(temp ? CacheTempRelationExists(table) : CacheLookupRelation("public", table) != NULL))
 	{
 		if (!cs->if_not_exists)

@@ -45,6 +45,11 @@ expect "create again" "ERROR:  42P07: relation \"items\" already exists" \
 	"$(q -c 'create table items (a int)' | head -1)"
 expect "if not exists" "NOTICE:  42P07: relation \"items\" already exists, skipping
 CREATE TABLE" "$(q -c 'create table if not exists items (a int)')"
+# the cache's own tables are not the clients'
+for own in rl_relation rl_meta rl_scan_base; do
+	expect "create $own" "ERROR:  42P07: relation \"$own\" already exists" \
+		"$(q -c "create table $own (a int)" | head -1)"
+done
 expect "insert" "INSERT 0 3" "$(q -c "insert into items (id, name, price, added, day, ok, tag, raw) values
 	(1, 'apple', 1.50, '2024-01-02 03:04:05+00', '2024-01-02', true, 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11', '\\x0102'),
 	(2, 'pear', 2, null, null, false, null, null),
