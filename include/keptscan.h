@@ -28,7 +28,7 @@
 
 #define KEPT_SCAN_MAX_BYTES		(16 * 1024 * 1024)
 #define KEPT_SCANS_MAX_BYTES	(16 * 1024 * 1024)
-#define KEPT_SCANS				16
+#define KEPT_SCANS				32
 
 typedef struct KeptScanRun KeptScanRun;
 

@@ -79,7 +79,8 @@ int			pq_flush(void);
 
 /*
  * Send len bytes of whole messages built elsewhere (a kept copy of a scan): what the
- * send buffer holds goes first, then the bytes from where they are, not copied.
+ * send buffer holds goes first, then the bytes from where they are, not copied; a
+ * few messages that fit the send buffer join it instead.
  */
 int			pq_putmessages(const void *data, size_t len);
 

@@ -1415,18 +1415,21 @@ int64_t
 CacheScanSince(const char *table, uint64_t kept_seq, int64_t kept_rowid, uint64_t *seq, int64_t *rowid)
 {
 	sqlite3_stmt *stmt;
-	int64_t		base;
-	char	   *largest = sqlite3_mprintf("SELECT max(" CACHE_ROWID_COLUMN ") FROM main.\"%w\"", table);
+	int64_t		base = INT64_MAX;
+	char	   *sql = sqlite3_mprintf("SELECT (SELECT max(seq) FROM main." CACHE_SCAN_BASE_TABLE
+									  " WHERE relname IN ('%q', '')), (SELECT max(" CACHE_ROWID_COLUMN
+									  ") FROM main.\"%w\")", table, table);
 
 	CacheStatementBegin(CACHE_READ);
-	stmt = cached_statement("SELECT max(seq) FROM main." CACHE_SCAN_BASE_TABLE " WHERE relname IN (?1, '')");
-	sqlite3_bind_text(stmt, 1, table, -1, SQLITE_TRANSIENT);
-	base = sqlite3_step(stmt) == SQLITE_ROW ? sqlite3_column_int64(stmt, 0) : INT64_MAX;
-	release_statement(stmt, false);
-	stmt = cached_statement(largest);
-	sqlite3_free(largest);
-	*rowid = sqlite3_step(stmt) == SQLITE_ROW && sqlite3_column_type(stmt, 0) != SQLITE_NULL
-		? sqlite3_column_int64(stmt, 0) : INT64_MIN;
+	stmt = cached_statement(sql);
+	sqlite3_free(sql);
+	*rowid = INT64_MIN;
+	if (sqlite3_step(stmt) == SQLITE_ROW)
+	{
+		base = sqlite3_column_int64(stmt, 0);
+		if (sqlite3_column_type(stmt, 1) != SQLITE_NULL)
+			*rowid = sqlite3_column_int64(stmt, 1);
+	}
 	release_statement(stmt, false);
 	*seq = snapshot_seq;
 	if (kept_seq != 0 && snapshot_seq >= kept_seq && base >= 0 && (uint64_t) base <= kept_seq)

@@ -32,7 +32,17 @@ typedef struct KeptScan
 	uint64_t	seq;			/* the snapshot the copy reflects (0: none, read it whole) */
 	int64_t		rowid;			/* the largest row id in it */
 	uint64_t	used;			/* when a scan last used it */
+	int			unkept_runs;	/* scans left to run without it (after a small one) */
 } KeptScan;
+
+/*
+ * A copy costs a scan a lookup of rl_scan_base and a query of its own, about 30 us,
+ * which a result smaller than KEPT_SCAN_MIN_BYTES (a few dozen rows, read as fast by
+ * the plain query) does not win back: after a copy that small, the next
+ * KEPT_SCAN_PAUSE scans run as plain ones.
+ */
+#define KEPT_SCAN_MIN_BYTES		(16 * 1024)
+#define KEPT_SCAN_PAUSE			16
 
 static KeptScan kept[KEPT_SCANS];
 static uint64_t scans_run;
@@ -43,6 +53,15 @@ forget(KeptScan *k)
 	free(k->key);
 	rlbuf_free(&k->messages);
 	memset(k, 0, sizeof(*k));
+}
+
+/* pause -- the copy goes, and the next KEPT_SCAN_PAUSE scans run without one */
+static void
+pause(KeptScan *k)
+{
+	k->unkept_runs = KEPT_SCAN_PAUSE;
+	k->seq = 0;
+	rlbuf_free(&k->messages);
 }
 
 void
@@ -176,8 +195,16 @@ KeptScanStart(const AnalyzedStmt *query, const Value *params, const CopyOptions 
 		!CacheScanUsable() || (key = scan_key(&query->sql[0])) == NULL)
 		return NULL;
 
-	KeptScanRun *run = palloc(sizeof(KeptScanRun));
 	KeptScan   *k = slot_for(key);
+
+	if (k->unkept_runs > 0)
+	{
+		k->unkept_runs--;
+		k->used = ++scans_run;
+		return NULL;
+	}
+
+	KeptScanRun *run = palloc(sizeof(KeptScanRun));
 	int64_t		since = CacheScanSince(query->scan_table, k->seq, k->rowid, &run->seq, &run->rowid);
 
 	run->copy = k;
@@ -233,7 +260,9 @@ KeptScanSend(KeptScanRun *run)
 		}
 	}
 	pq_putmessages(out->data + sent, out->len - sent);
-	if (out == &k->messages)
+	if (out == &k->messages && out->len < KEPT_SCAN_MIN_BYTES)
+		pause(k);
+	else if (out == &k->messages)
 	{
 		k->seq = run->seq;
 		k->rowid = run->rowid;

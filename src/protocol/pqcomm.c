@@ -312,8 +312,15 @@ pq_flush(void)
 int
 pq_putmessages(const void *data, size_t len)
 {
-	int			rc = pq_flush();
+	int			rc;
 
+	/* a few messages join the buffer: a write of their own would cost more than the copy */
+	if (send_buffer.len + len <= PQ_SEND_BUFFER_SIZE)
+	{
+		rlbuf_append(&send_buffer, data, len);
+		return 0;
+	}
+	rc = pq_flush();
 	return rc == 0 ? send_bytes(data, len) : rc;
 }
 

@@ -13,8 +13,10 @@ import psycopg
 COLUMNS = "id, name"
 
 
-# quoted constants, as DuckDB sends them (typed by the column they meet)
-FILTERS = [None, "id > '5' OR name IS NULL", "id = '7'", "id = '8'"]
+# quoted constants, as DuckDB sends them (typed by the column they meet); results over
+# KEPT_SCAN_MIN_BYTES (16 KiB), which smaller ones are not kept for
+FILTERS = [None, "id > '5' OR name IS NULL", "id <= '300'", "id <= '301'"]
+LONG = "x" * 100
 
 
 def tuples(data: bytes) -> list:
@@ -49,17 +51,18 @@ def same_as_unkept(conn: psycopg.Connection, table: str, rows: int) -> None:
 
 
 # statements of another session, each followed by the number of rows the table then has
+FILL = "INSERT INTO ducklake_kept SELECT i, %s::varchar || i, 0 FROM generate_series(1, 400) i"
 CHANGES = [
-    ("INSERT INTO ducklake_kept VALUES (201, 'appended', 0), (202, NULL, 0)", 202),
-    ("UPDATE ducklake_kept SET name = 'changed' WHERE id = 7", 202),
-    ("DELETE FROM ducklake_kept WHERE id IN (3, 202)", 200),
+    ("INSERT INTO ducklake_kept VALUES (401, 'appended', 0), (402, NULL, 0)", 402),
+    ("UPDATE ducklake_kept SET name = 'changed' WHERE id = 7", 402),
+    ("DELETE FROM ducklake_kept WHERE id IN (3, 402)", 400),
     # the largest row deleted: the next insert may take its row id again
-    ("DELETE FROM ducklake_kept WHERE id = 201", 199),
-    ("INSERT INTO ducklake_kept VALUES (301, 'after the delete', 0)", 200),
-    ("ALTER TABLE ducklake_kept ADD COLUMN more int DEFAULT 5", 200),
+    ("DELETE FROM ducklake_kept WHERE id = 401", 399),
+    ("INSERT INTO ducklake_kept VALUES (501, 'after the delete', 0)", 400),
+    ("ALTER TABLE ducklake_kept ADD COLUMN more int DEFAULT 5", 400),
     ("DROP TABLE ducklake_kept", None),
-    ("CREATE TABLE ducklake_kept (id bigint, name varchar)", 0),
-    ("INSERT INTO ducklake_kept VALUES (1, 'made again')", 1),
+    ("CREATE TABLE ducklake_kept (id bigint, name varchar, extra int)", 0),
+    (FILL, 400),
 ]
 
 
@@ -68,36 +71,36 @@ def test_kept_scan_follows_every_change(rocklake_server):
     with rocklake_server.connect(dbname, autocommit=True) as reader, \
             rocklake_server.connect(dbname, autocommit=True) as writer:
         writer.execute("CREATE TABLE ducklake_kept (id bigint PRIMARY KEY, name varchar, extra int)")
-        writer.execute("INSERT INTO ducklake_kept SELECT i, 'n' || i, i FROM generate_series(1, 200) i")
-        same_as_unkept(reader, "ducklake_kept", 200)
+        writer.execute(FILL, (LONG,))
+        same_as_unkept(reader, "ducklake_kept", 400)
         for statement, rows in CHANGES:
-            writer.execute(statement)
+            writer.execute(statement, (LONG,) if statement == FILL else None)
             if rows is not None:
                 same_as_unkept(reader, "ducklake_kept", rows)
 
         # the reader's own uncommitted rows are its transaction's alone
         reader.execute("BEGIN")
-        reader.execute("INSERT INTO ducklake_kept VALUES (2, 'mine')")
-        same_as_unkept(reader, "ducklake_kept", 2)
+        reader.execute("INSERT INTO ducklake_kept VALUES (1001, 'mine', 0)")
+        same_as_unkept(reader, "ducklake_kept", 401)
         reader.execute("ROLLBACK")
-        same_as_unkept(reader, "ducklake_kept", 1)
+        same_as_unkept(reader, "ducklake_kept", 400)
 
         # a snapshot held while another session commits
         reader.execute("BEGIN TRANSACTION ISOLATION LEVEL REPEATABLE READ")
         before = scan(reader, "ducklake_kept", None)
-        writer.execute("INSERT INTO ducklake_kept VALUES (3, 'later')")
+        writer.execute("INSERT INTO ducklake_kept VALUES (1002, 'later', 0)")
         assert scan(reader, "ducklake_kept", None) == before
-        same_as_unkept(reader, "ducklake_kept", 1)
+        same_as_unkept(reader, "ducklake_kept", 400)
         reader.execute("COMMIT")
-        same_as_unkept(reader, "ducklake_kept", 2)
+        same_as_unkept(reader, "ducklake_kept", 401)
 
         # another session appends between two scans of a third
         with rocklake_server.connect(dbname, autocommit=True) as other:
-            same_as_unkept(other, "ducklake_kept", 2)
+            same_as_unkept(other, "ducklake_kept", 401)
             for i in range(5):
-                writer.execute(f"INSERT INTO ducklake_kept VALUES ({10 + i}, 'x')")
-                same_as_unkept(other, "ducklake_kept", 3 + i)
-                same_as_unkept(reader, "ducklake_kept", 3 + i)
+                writer.execute(f"INSERT INTO ducklake_kept VALUES ({2000 + i}, 'x', 0)")
+                same_as_unkept(other, "ducklake_kept", 402 + i)
+                same_as_unkept(reader, "ducklake_kept", 402 + i)
 
 
 def test_kept_scan_too_big_to_keep(rocklake_server):
