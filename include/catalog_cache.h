@@ -55,8 +55,9 @@
 /*
  * Per table, the first commit after which its rows may have changed other than by
  * rows added with larger row ids than all before (updated, deleted, inserted into a
- * gap, or the table made, altered or dropped): seq is a lower bound of that commit's
- * sequence. The row named "" covers every table (a rebuild gave every row a new row
+ * gap, or the table made, altered or dropped): seq is the cache's commit sequence
+ * before that commit's, plus one (no snapshot lies between the two, as snapshots are
+ * the cache's commits). The row named "" covers every table (a rebuild gave every row a new row
  * id). A backend's kept copy of a plain scan of a table made at snapshot S is brought
  * up to date by the rows above its largest row id while this says no more than S.
  */

@@ -2579,24 +2579,19 @@ analyze_values_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColum
 	}
 }
 
-/*
- * analyze_query -- a SELECT (or VALUES, or a set operation) as SQLite SQL
- *
- * targets, if given, are the columns the result must have (INSERT's), one per
- * output column.
- */
-/*
- * row_predicate -- whether e is a condition on the row's columns and constants alone
- * that no setting of the session changes: comparisons of a column or constant with a
- * column or constant, IS [NOT] NULL of one, AND, OR and NOT of such (a cast, an
- * operator on timestamps or a function could depend on TimeZone or DateStyle)
- */
+/* row_operand -- a column or a constant */
 static bool
 row_operand(const Expr *e)
 {
 	return e->kind == EXPR_VAR || e->kind == EXPR_CONST;
 }
 
+/*
+ * row_predicate -- whether e is a condition on the row's columns and constants alone
+ * that no setting of the session changes: comparisons of a column or constant with a
+ * column or constant, IS [NOT] NULL of one, AND, OR and NOT of such (a cast, an
+ * operator on timestamps or a function could depend on TimeZone or DateStyle)
+ */
 static bool
 row_predicate(const Expr *e)
 {
@@ -2658,6 +2653,12 @@ plain_scan(ParseState *ps, PgQuery__SelectStmt *sel, const TargetList *tl, const
 	return item;
 }
 
+/*
+ * analyze_query -- a SELECT (or VALUES, or a set operation) as SQLite SQL
+ *
+ * targets, if given, are the columns the result must have (INSERT's), one per
+ * output column.
+ */
 static void
 analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targets, Query *q)
 {
