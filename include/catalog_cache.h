@@ -51,6 +51,12 @@
 
 #define CACHE_RELATION_TABLE "rl_relation"
 #define CACHE_META_TABLE "rl_meta"
+/*
+ * rl_meta's row naming this cache: a random number drawn when the cache file is made
+ * and again at each rebuild, so that what backends publish from one cache (keptscan.h)
+ * is never taken for another's, of a database dropped and made again under its datid
+ */
+#define CACHE_ID_NAME "cache_id"
 #define CACHE_DATABASE_TABLE "rl_database"
 /*
  * Per table, the first commit after which its rows may have changed other than by

@@ -347,6 +347,9 @@ bool		CacheScanUsable(void);
 int64_t		CacheScanSince(const char *table, uint64_t kept_seq, int64_t kept_rowid,
 						   uint64_t *seq, int64_t *rowid);
 
+/* The cache's identity (CACHE_ID_NAME): what copies published from it are named by. */
+int64_t		CacheIdentity(void);
+
 /*
  * Around each statement (analysis and execution): Begin sets the cache up as
  * the transaction sees it (40001 if its snapshot is gone), End finishes a

@@ -15,7 +15,8 @@
  * they come after the copy's). Only transactions that wrote nothing use or update copies; a copy
  * larger than KEPT_SCAN_MAX_BYTES is not kept, and the copies of a backend stay within
  * KEPT_SCANS_MAX_BYTES (the least recently used go first), so that a backend stays
- * small whatever the catalog's size.
+ * small whatever the catalog's size. Copies are published to the data directory for
+ * the backends of later sessions, which check them the same way (keptscan.c).
  */
 #ifndef RL_KEPTSCAN_H
 #define RL_KEPTSCAN_H

@@ -1437,6 +1437,20 @@ CacheScanSince(const char *table, uint64_t kept_seq, int64_t kept_rowid, uint64_
 	return INT64_MIN;
 }
 
+int64_t
+CacheIdentity(void)
+{
+	sqlite3_stmt *stmt;
+	int64_t		id = 0;
+
+	CacheStatementBegin(CACHE_READ);
+	stmt = cached_statement("SELECT value FROM main." CACHE_META_TABLE " WHERE name = '" CACHE_ID_NAME "'");
+	if (sqlite3_step(stmt) == SQLITE_ROW)
+		id = sqlite3_column_int64(stmt, 0);
+	release_statement(stmt, false);
+	return id;
+}
+
 bool
 CacheTransactionChanged(const char *table)
 {

@@ -13,15 +13,28 @@
  * leaves it to be read again whole. A copy that outgrows KEPT_SCAN_MAX_BYTES is
  * dropped while the scan goes on streaming.
  */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+#include <time.h>
+#include <unistd.h>
 
+#include "bloom.h"
 #include "catalog_cache.h"
+#include "crc32c.h"
 #include "elog.h"
 #include "errcodes.h"
+#include "guc.h"
 #include "keptscan.h"
 #include "mcxt.h"
+#include "miscadmin.h"
 #include "pqcomm.h"
+#include "pqformat.h"
 #include "typio.h"
 
 typedef struct KeptScan
@@ -31,8 +44,9 @@ typedef struct KeptScan
 	int64_t		nrows;
 	uint64_t	seq;			/* the snapshot the copy reflects (0: none, read it whole) */
 	int64_t		rowid;			/* the largest row id in it */
-	uint64_t	used;			/* when a scan last used it */
+	uint64_t	used;			/* when a scan last used it (0: never, a new slot) */
 	int			unkept_runs;	/* scans left to run without it (after a small one) */
+	size_t		published;		/* its size when last published or read from there */
 } KeptScan;
 
 /*
@@ -47,6 +61,45 @@ typedef struct KeptScan
 static KeptScan kept[KEPT_SCANS];
 static uint64_t scans_run;
 
+/*
+ * Published copies. A backend serves one session, so a new DuckDB's first scans read
+ * every table whole (all of ducklake_column at each re-ATTACH) although other backends
+ * kept them a moment before. So a copy is also written to a file,
+ * PUBLISHED_DIR/<datid>.<cache id>.<hash of its key> in the data directory, once it
+ * has grown to twice its size when last published (a growing copy is written a few
+ * times, its final size twice in all) and, if it grew since, when the backend exits;
+ * a backend without a copy of a scan looks there first. A copy read from a file is
+ * checked as the backend's own are (CacheScanSince: the snapshot and row id it
+ * reflects, the table's rescan mark), so it is brought up to date or read again whole
+ * whichever backend wrote it and whenever. The file holds the whole key (hashes may
+ * collide) and a CRC32C of all of it, and is written under a temporary name then
+ * renamed: a torn or foreign one is ignored. The backend that publishes keeps its
+ * database to the PUBLISHED_MAX newest files and PUBLISHED_MAX_BYTES, and removes
+ * those of other cache ids (a rebuilt cache, a database dropped and made again). Any
+ * failure here only means that a scan reads its table.
+ */
+#define PUBLISHED_DIR			"kept_scans"
+#define PUBLISHED_MAX			32
+#define PUBLISHED_MAX_BYTES		(4 * KEPT_SCANS_MAX_BYTES)
+#define PUBLISHED_MAGIC			"RLKEPT1"
+/* a temporary file older than this was left by a backend that died writing it */
+#define PUBLISHED_STALE_TEMP_S	60
+
+typedef struct PublishedHeader
+{
+	char		magic[8];
+	uint64_t	seq;
+	int64_t		rowid;
+	int64_t		nrows;
+	uint64_t	key_len;
+	uint64_t	messages_len;
+	uint32_t	crc;			/* of this header (with crc 0), the key and the messages */
+	uint32_t	unused;
+} PublishedHeader;
+
+static int64_t cache_id;		/* CacheIdentity(), read at the session's first keepable scan */
+static bool publish_at_exit;	/* the exit hook is registered */
+
 static void
 forget(KeptScan *k)
 {
@@ -55,12 +108,13 @@ forget(KeptScan *k)
 	memset(k, 0, sizeof(*k));
 }
 
-/* pause -- the copy goes, and the next KEPT_SCAN_PAUSE scans run without one */
+/* pause_keeping -- the copy goes, and the next KEPT_SCAN_PAUSE scans run without one */
 static void
-pause(KeptScan *k)
+pause_keeping(KeptScan *k)
 {
 	k->unkept_runs = KEPT_SCAN_PAUSE;
 	k->seq = 0;
+	k->published = 0;
 	rlbuf_free(&k->messages);
 }
 
@@ -69,6 +123,197 @@ KeptScanForgetAll(void)
 {
 	for (int i = 0; i < KEPT_SCANS; i++)
 		forget(&kept[i]);
+	cache_id = 0;
+}
+
+/* published_name -- the file name (in PUBLISHED_DIR) of the copy named key */
+static void
+published_name(char *out, size_t size, const char *key)
+{
+	snprintf(out, size, "%u.%016llx.%016llx", (unsigned) MyDatabaseId, (unsigned long long) cache_id,
+			 (unsigned long long) bloom_hash(key, strlen(key), 0));
+}
+
+static bool
+read_fully(int fd, void *data, size_t len)
+{
+	while (len > 0)
+	{
+		ssize_t		n = read(fd, data, len);
+
+		if (n <= 0)
+			return false;
+		data = (char *) data + n;
+		len -= (size_t) n;
+	}
+	return true;
+}
+
+static uint32_t
+published_crc(const PublishedHeader *header, const char *key, const void *messages)
+{
+	PublishedHeader h = *header;
+
+	h.crc = 0;
+	return crc32c_extend(crc32c_extend(crc32c(&h, sizeof(h)), key, h.key_len), messages, h.messages_len);
+}
+
+/* load_published -- the published copy named k->key into k, if there is a sound one */
+static void
+load_published(KeptScan *k)
+{
+	char		path[4096];
+	char		name[64];
+	PublishedHeader h;
+	struct stat st;
+	size_t		key_len = strlen(k->key);
+	bool		sound = false;
+	int			fd;
+
+	published_name(name, sizeof(name), k->key);
+	snprintf(path, sizeof(path), "%s/%s/%s", DataDir, PUBLISHED_DIR, name);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return;
+	if (fstat(fd, &st) == 0 && read_fully(fd, &h, sizeof(h)) &&
+		memcmp(h.magic, PUBLISHED_MAGIC, sizeof(h.magic)) == 0 && h.seq != 0 && h.nrows > 0 &&
+		h.key_len == key_len && h.messages_len <= KEPT_SCAN_MAX_BYTES &&
+		(uint64_t) st.st_size == sizeof(h) + h.key_len + h.messages_len)
+	{
+		char	   *key = palloc(key_len + 1);
+
+		rlbuf_reset(&k->messages);
+		rlbuf_reserve(&k->messages, h.messages_len);
+		sound = read_fully(fd, key, key_len) && memcmp(key, k->key, key_len) == 0 &&
+			read_fully(fd, k->messages.data, h.messages_len) &&
+			published_crc(&h, key, k->messages.data) == h.crc;
+		pfree(key);
+	}
+	close(fd);
+	if (!sound)
+	{
+		rlbuf_free(&k->messages);
+		return;
+	}
+	k->messages.len = h.messages_len;
+	k->seq = h.seq;
+	k->rowid = h.rowid;
+	k->nrows = h.nrows;
+	k->published = h.messages_len;
+}
+
+typedef struct PublishedFile
+{
+	char		name[64];
+	time_t		mtime;
+	off_t		size;
+} PublishedFile;
+
+static int
+newest_first(const void *a, const void *b)
+{
+	const PublishedFile *x = a,
+			   *y = b;
+
+	return (x->mtime < y->mtime) - (x->mtime > y->mtime);
+}
+
+/*
+ * prune_published -- remove the database's files of other cache ids, temporary files
+ * left by backends that died writing them, and all but the newest PUBLISHED_MAX
+ * within PUBLISHED_MAX_BYTES
+ */
+static void
+prune_published(const char *dir)
+{
+	char		ours[64],
+				database[16];
+	PublishedFile files[PUBLISHED_MAX * 2];
+	int			nfiles = 0;
+	off_t		bytes = 0;
+	DIR		   *d = opendir(dir);
+	struct dirent *e;
+	time_t		now = time(NULL);
+
+	if (d == NULL)
+		return;
+	snprintf(database, sizeof(database), "%u.", (unsigned) MyDatabaseId);
+	snprintf(ours, sizeof(ours), "%u.%016llx.", (unsigned) MyDatabaseId, (unsigned long long) cache_id);
+	while ((e = readdir(d)) != NULL)
+	{
+		struct stat st;
+		bool		temporary;
+
+		if (strncmp(e->d_name, database, strlen(database)) != 0 || fstatat(dirfd(d), e->d_name, &st, 0) != 0)
+			continue;
+		/* <datid>.<cache id>.<hash>.<pid> */
+		temporary = strlen(e->d_name) > strlen(ours) && strchr(e->d_name + strlen(ours), '.') != NULL;
+		if (strncmp(e->d_name, ours, strlen(ours)) != 0 || (temporary && now - st.st_mtime > PUBLISHED_STALE_TEMP_S) ||
+			(!temporary && (nfiles == PUBLISHED_MAX * 2 || strlen(e->d_name) >= sizeof(files[0].name))))
+			unlinkat(dirfd(d), e->d_name, 0);
+		else if (!temporary)
+		{
+			strcpy(files[nfiles].name, e->d_name);
+			files[nfiles].mtime = st.st_mtime;
+			files[nfiles++].size = st.st_size;
+		}
+	}
+	qsort(files, (size_t) nfiles, sizeof(files[0]), newest_first);
+	for (int i = 0; i < nfiles; i++)
+	{
+		bytes += files[i].size;
+		if (i >= PUBLISHED_MAX || bytes > PUBLISHED_MAX_BYTES)
+			unlinkat(dirfd(d), files[i].name, 0);
+	}
+	closedir(d);
+}
+
+/* publish -- write k where other backends look for it (see PUBLISHED_DIR) */
+static void
+publish(KeptScan *k)
+{
+	char		dir[4096],
+				name[64],
+				path[4200],
+				temp[4300];
+	PublishedHeader h = {.magic = PUBLISHED_MAGIC};
+	int			fd;
+
+	if (k->key == NULL || k->seq == 0 || cache_id == 0)
+		return;
+	h.seq = k->seq;
+	h.rowid = k->rowid;
+	h.nrows = k->nrows;
+	h.key_len = strlen(k->key);
+	h.messages_len = k->messages.len;
+	h.crc = published_crc(&h, k->key, k->messages.data);
+
+	struct iovec parts[3] = {{&h, sizeof(h)}, {k->key, h.key_len}, {k->messages.data, h.messages_len}};
+	size_t		total = sizeof(h) + h.key_len + h.messages_len;
+
+	snprintf(dir, sizeof(dir), "%s/%s", DataDir, PUBLISHED_DIR);
+	published_name(name, sizeof(name), k->key);
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	snprintf(temp, sizeof(temp), "%s.%d", path, (int) MyProcPid);
+	k->published = k->messages.len;	/* tried: not again before it doubles */
+	if (mkdir(dir, 0700) != 0 && errno != EEXIST)
+		return;
+	if ((fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600)) < 0)
+		return;
+	bool		written = writev(fd, parts, 3) == (ssize_t) total;
+
+	if (close(fd) != 0 || !written || rename(temp, path) != 0)
+		unlink(temp);
+	else
+		prune_published(dir);
+}
+
+/* publish_grown -- at exit: publish the copies that grew since they were last */
+static void
+publish_grown(void)
+{
+	for (int i = 0; i < KEPT_SCANS; i++)
+		if (kept[i].messages.len > kept[i].published)
+			publish(&kept[i]);
 }
 
 /*
@@ -79,14 +324,15 @@ KeptScanForgetAll(void)
 static char *
 scan_key(const SqlStatement *s)
 {
-	RlBuf		key;
+	RlBuf		key,
+				value;
 
 	rlbuf_init_in(&key, CurrentMemoryContext);
+	rlbuf_init_in(&value, CurrentMemoryContext);
 	rlbuf_append_str(&key, s->sql);
 	for (int i = 0; i < s->nbinds; i++)
 	{
 		const Value *v = &s->binds[i]->constval;
-		size_t		len;
 
 		if (s->binds[i]->kind != EXPR_CONST)
 			return NULL;
@@ -95,9 +341,12 @@ scan_key(const SqlStatement *s)
 			rlbuf_append_str(&key, "\x1e");
 		else
 		{
-			char	   *text = typio_output(v, &len);
+			/* binary, in hex: the text form of some types follows session settings (DateStyle) */
+			PqMsgBuilder bytes = {.buf = &value};
 
-			rlbuf_append(&key, text, len);
+			rlbuf_reset(&value);
+			typio_send(&bytes, v);
+			rlbuf_append_hex(&key, value.data, value.len);
 		}
 	}
 	return (char *) rlbuf_cstr(&key);
@@ -197,6 +446,14 @@ KeptScanStart(const AnalyzedStmt *query, const Value *params, const CopyOptions 
 
 	KeptScan   *k = slot_for(key);
 
+	if (k->used == 0)
+	{
+		/* not a scan this backend kept: perhaps another one published it */
+		if (cache_id == 0)
+			cache_id = CacheIdentity();
+		load_published(k);
+		stay_within_budget(k);
+	}
 	if (k->unkept_runs > 0)
 	{
 		k->unkept_runs--;
@@ -217,6 +474,7 @@ KeptScanStart(const AnalyzedStmt *query, const Value *params, const CopyOptions 
 	{
 		rlbuf_reset(&k->messages);
 		k->nrows = 0;
+		k->published = 0;
 	}
 	return run;
 }
@@ -261,11 +519,15 @@ KeptScanSend(KeptScanRun *run)
 	}
 	pq_putmessages(out->data + sent, out->len - sent);
 	if (out == &k->messages && out->len < KEPT_SCAN_MIN_BYTES)
-		pause(k);
+		pause_keeping(k);
 	else if (out == &k->messages)
 	{
 		k->seq = run->seq;
 		k->rowid = run->rowid;
+		if (out->len >= 2 * k->published)
+			publish(k);
+		if (!publish_at_exit)
+			publish_at_exit = atexit(publish_grown) == 0;
 	}
 	stay_within_budget(k);
 	return (uint64_t) k->nrows;

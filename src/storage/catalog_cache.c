@@ -373,7 +373,8 @@ catalog_cache_open(const char *path, CatalogCache **out)
 					  "CREATE TABLE IF NOT EXISTS " CACHE_DATABASE_TABLE
 					  " (datid INTEGER PRIMARY KEY, datname TEXT NOT NULL UNIQUE);"
 					  "CREATE TABLE IF NOT EXISTS " CACHE_SCAN_BASE_TABLE
-					  " (relname TEXT PRIMARY KEY, seq INTEGER NOT NULL);");
+					  " (relname TEXT PRIMARY KEY, seq INTEGER NOT NULL);"
+					  "INSERT OR IGNORE INTO " CACHE_META_TABLE " VALUES ('" CACHE_ID_NAME "', random());");
 	if (rc == RL_OK)
 		rc = read_seq(cache);
 	if (rc == RL_OK)
@@ -1977,9 +1978,10 @@ catalog_cache_rebuild(CatalogCache *cache, Lsm *lsm)
 	lsm_stats(lsm, &stats);
 	if (rc == RL_OK)
 		rc = record_seq(cache, stats.last_seq);
-	/* every row has a new row id: no kept scan goes on from the old ones */
+	/* every row has a new row id: no kept scan goes on from the old ones, nor a published one */
 	if (rc == RL_OK)
-		rc = exec_sql(cache->db, "DELETE FROM " CACHE_SCAN_BASE_TABLE);
+		rc = exec_sql(cache->db, "DELETE FROM " CACHE_SCAN_BASE_TABLE ";"
+					  "INSERT OR REPLACE INTO " CACHE_META_TABLE " VALUES ('" CACHE_ID_NAME "', random())");
 	if (rc == RL_OK)
 		rc = record_rescan(cache, "", stats.last_seq + 1);
 	if (rc == RL_OK)

@@ -113,3 +113,95 @@ def test_kept_scan_too_big_to_keep(rocklake_server):
         same_as_unkept(conn, "ducklake_big", 1700)
         conn.execute("INSERT INTO ducklake_big VALUES (1701, 'one more')")
         same_as_unkept(conn, "ducklake_big", 1701)
+
+
+# ---- copies published for other sessions (keptscan.c, PUBLISHED_DIR)
+
+def crc32c(data: bytes) -> int:
+    crc = 0xFFFFFFFF
+    for byte in data:
+        crc ^= byte
+        for _ in range(8):
+            crc = (crc >> 1) ^ (0x82F63B78 if crc & 1 else 0)
+    return crc ^ 0xFFFFFFFF
+
+
+HEADER = 8 + 8 * 5 + 4 + 4   # magic, seq, rowid, nrows, key length, messages length, crc, unused
+CRC = 8 + 8 * 5
+
+
+def published(server) -> dict:
+    """The published copies: file name -> contents."""
+    directory = server.workdir / "data" / "kept_scans"
+    return {p.name: p.read_bytes() for p in directory.iterdir()} if directory.exists() else {}
+
+
+def rewrite(server, name: str, old: bytes, new: bytes, fix_crc: bool) -> None:
+    """Replace old by new in a published copy's messages, with its CRC made right again or not."""
+    path = server.workdir / "data" / "kept_scans" / name
+    data = bytearray(path.read_bytes())
+    at = data.index(old, HEADER)
+    data[at:at + len(old)] = new
+    if fix_crc:
+        data[CRC:CRC + 4] = bytes(4)
+        data[CRC:CRC + 4] = crc32c(bytes(data)).to_bytes(4, "little")
+    path.write_bytes(bytes(data))
+
+
+def test_published_copy_follows_every_change(rocklake_server):
+    """A new session starts from the copies others published, whatever changed since."""
+    dbname = rocklake_server.create_database("kept_published")
+    with rocklake_server.connect(dbname, autocommit=True) as writer:
+        writer.execute("CREATE TABLE ducklake_kept (id bigint PRIMARY KEY, name varchar, extra int)")
+        writer.execute(FILL, (LONG,))
+        before = set(published(rocklake_server))
+        with rocklake_server.connect(dbname, autocommit=True) as reader:
+            same_as_unkept(reader, "ducklake_kept", 400)
+        assert set(published(rocklake_server)) - before, "no copy was published"
+        for statement, rows in CHANGES:
+            writer.execute(statement, (LONG,) if statement == FILL else None)
+            if rows is not None:
+                with rocklake_server.connect(dbname, autocommit=True) as reader:
+                    same_as_unkept(reader, "ducklake_kept", rows)
+
+
+def test_published_copy_is_checked(rocklake_server):
+    """A new session sends a sound published copy as it is, and ignores a damaged one."""
+    dbname = rocklake_server.create_database("kept_checked")
+    with rocklake_server.connect(dbname, autocommit=True) as writer:
+        writer.execute("CREATE TABLE ducklake_kept (id bigint, name varchar)")
+        writer.execute("INSERT INTO ducklake_kept SELECT i, 'a' || %s::varchar FROM generate_series(1, 400) i",
+                       (LONG,))
+    before = set(published(rocklake_server))
+    with rocklake_server.connect(dbname, autocommit=True) as reader:
+        expected = scan(reader, "ducklake_kept", None)
+    (name,) = set(published(rocklake_server)) - before
+
+    # a copy that checks out is what the next session sends: here one changed on purpose
+    rewrite(rocklake_server, name, b"a" + LONG.encode(), b"b" + LONG.encode(), fix_crc=True)
+    with rocklake_server.connect(dbname, autocommit=True) as reader:
+        changed = scan(reader, "ducklake_kept", None)
+    assert changed != expected and len(changed) == len(expected)
+
+    # one whose CRC does not match is read again from the table
+    rewrite(rocklake_server, name, b"b" + LONG.encode(), b"c" + LONG.encode(), fix_crc=False)
+    with rocklake_server.connect(dbname, autocommit=True) as reader:
+        assert scan(reader, "ducklake_kept", None) == expected
+
+
+def test_published_copy_of_a_dropped_database(rocklake_server):
+    """A database made again under the same name (and datid) does not take the old one's copies."""
+    with rocklake_server.connect(autocommit=True) as admin:
+        for letter in "ab":
+            admin.execute('DROP DATABASE IF EXISTS "kept_again"')
+            admin.execute('CREATE DATABASE "kept_again"')
+            with rocklake_server.connect("kept_again", autocommit=True) as conn:
+                conn.execute("CREATE TABLE ducklake_kept (id bigint, name varchar)")
+                conn.execute("INSERT INTO ducklake_kept SELECT i, %s::varchar FROM generate_series(1, 400) i",
+                             (letter + LONG,))
+                for i in range(3):   # the second database's snapshots pass the first's
+                    conn.execute(f"CREATE TABLE other_{i} (id int)")
+            with rocklake_server.connect("kept_again", autocommit=True) as reader:
+                kept = scan(reader, "ducklake_kept", None)
+                assert kept == scan(reader, "ducklake_kept", None, kept=False)
+                assert (letter + LONG).encode() in kept[0]
