@@ -73,7 +73,8 @@ void		BackendMain(const BackendStartupInfo *info) __attribute__((noreturn));
 
 /*
  * What a pre-forked backend does while it waits for its client: open the catalog
- * cache the last session used and compile that session's statements (CacheWarm).
+ * cache the last session used, compile that session's statements and parse its
+ * queries (CacheWarm); called again, it does so only if a session ended since.
  */
 void		BackendWarmUp(const char *data_directory);
 

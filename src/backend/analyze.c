@@ -400,28 +400,34 @@ unpack_tree(const uint8_t *data, size_t len)
 	return tree;
 }
 
-/* parsed_tree -- the parse tree of query_string: from the cache, or parsed now; or ERROR */
+/* cached_tree -- a copy of the kept tree of query_string (scanned into scan), or NULL */
 static PgQuery__ParseResult *
-parsed_tree(const char *query_string)
+cached_tree(const char *query_string, LiteralScan *scan)
 {
-	LiteralScan scan;
-
-	literals_scan(query_string, &scan);
 	for (int i = 0; i < PARSE_CACHE_SIZE; i++)
 	{
 		ParseCacheEntry *e = &parse_cache[i];
 
-		if (e->key == NULL || strcmp(e->key, e->by_shape && scan.ok ? rlbuf_cstr(&scan.shape) : query_string) != 0)
+		if (e->key == NULL || strcmp(e->key, e->by_shape && scan->ok ? rlbuf_cstr(&scan->shape) : query_string) != 0)
 			continue;
 
 		CopyVisit	rebind = {literals_rebind_node, NULL};
 
 		if (e->by_shape && strcmp(e->text, query_string) != 0)
-			rebind.arg = literals_rebind_start(&e->scan, e->locations, e->negated, query_string, &scan);
+			rebind.arg = literals_rebind_start(&e->scan, e->locations, e->negated, query_string, scan);
 		return (PgQuery__ParseResult *) copy_message(&e->tree->base, rebind.arg ? &rebind : NULL);
 	}
+	return NULL;
+}
 
-	PgQuery__ParseResult *tree;
+/*
+ * parse_and_keep -- parse query_string (scanned into scan) and keep its tree in the
+ * cache; a syntax error or a tree too deep is an ERROR, or NULL if !report
+ */
+static PgQuery__ParseResult *
+parse_and_keep(const char *query_string, const LiteralScan *scan, bool report)
+{
+	PgQuery__ParseResult *tree = NULL;
 	PgQueryProtobufParseResult result = parse_guarded(query_string);
 
 	if (result.error != NULL)
@@ -430,6 +436,8 @@ parsed_tree(const char *query_string)
 		int			cursorpos = result.error->cursorpos;
 
 		pg_query_free_protobuf_parse_result(result);
+		if (!report)
+			return NULL;
 		ereport(ERROR,
 				errcode(ERRCODE_SYNTAX_ERROR),
 				errmsg("%s", message),
@@ -438,16 +446,61 @@ parsed_tree(const char *query_string)
 	if (parse_tree_too_deep((const uint8_t *) result.parse_tree.data, result.parse_tree.len))
 	{
 		pg_query_free_protobuf_parse_result(result);
+		if (!report)
+			return NULL;
 		ereport(ERROR,
 				errcode(ERRCODE_STATEMENT_TOO_COMPLEX),
 				errmsg("stack depth limit exceeded"),
 				errhint("The statement nests expressions or subqueries more than %d levels deep.",
 						MAX_PARSE_TREE_DEPTH / 2));
 	}
-	tree = unpack_tree((const uint8_t *) result.parse_tree.data, result.parse_tree.len);
-	parse_cache_add(query_string, &scan, tree);
+	if (report)
+		tree = unpack_tree((const uint8_t *) result.parse_tree.data, result.parse_tree.len);
+	else
+	{
+		ProtobufCAllocator allocator = {.alloc = pb_alloc, .free = pb_free};
+
+		tree = pg_query__parse_result__unpack(&allocator, result.parse_tree.len,
+											  (const uint8_t *) result.parse_tree.data);
+	}
+	if (tree)
+		parse_cache_add(query_string, scan, tree);
 	pg_query_free_protobuf_parse_result(result);
 	return tree;
+}
+
+/* parsed_tree -- the parse tree of query_string: from the cache, or parsed now; or ERROR */
+static PgQuery__ParseResult *
+parsed_tree(const char *query_string)
+{
+	LiteralScan scan;
+	PgQuery__ParseResult *tree;
+
+	literals_scan(query_string, &scan);
+	tree = cached_tree(query_string, &scan);
+	return tree ? tree : parse_and_keep(query_string, &scan, true);
+}
+
+void
+ParseCacheForeachText(void (*fn) (const char *text, void *arg), void *arg)
+{
+	for (int i = 0; i < PARSE_CACHE_SIZE; i++)
+		if (parse_cache[i].text)
+			fn(parse_cache[i].text, arg);
+}
+
+void
+ParseCacheWarm(const char *query_string)
+{
+	MemoryContext warm = AllocSetContextCreate(TopMemoryContext, "parse cache warming");
+	MemoryContext old = MemoryContextSwitchTo(warm);
+	LiteralScan scan;
+
+	literals_scan(query_string, &scan);
+	if (cached_tree(query_string, &scan) == NULL)
+		parse_and_keep(query_string, &scan, false);
+	MemoryContextSwitchTo(old);
+	MemoryContextDelete(warm);
 }
 
 ParsedQuery *

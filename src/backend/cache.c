@@ -812,6 +812,10 @@ CacheOpen(const char *path)
 		close_cache();			/* gone already: the session finds out as it would have */
 }
 
+/* CACHE_WARM_FILE's kinds of text */
+#define WARM_STATEMENT	'S'			/* an SQLite statement to compile */
+#define WARM_QUERY		'Q'			/* a client's query to parse */
+
 /*
  * write_warm_text -- a kept statement for the next session, if it reads or
  * changes rows: SQLite runs some pragmas as it compiles them, and DDL is not
@@ -825,9 +829,16 @@ write_warm_text(const char *sql, void *arg)
 	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
 		if (strncmp(sql, kinds[i], strlen(kinds[i])) == 0)
 		{
-			fprintf((FILE *) arg, "%zu\n%s\n", strlen(sql), sql);
+			fprintf((FILE *) arg, "%c%zu\n%s\n", WARM_STATEMENT, strlen(sql), sql);
 			return;
 		}
+}
+
+/* write_warm_query -- a query text the session kept the parse tree of, for the next session */
+static void
+write_warm_query(const char *text, void *arg)
+{
+	fprintf((FILE *) arg, "%c%zu\n%s\n", WARM_QUERY, strlen(text), text);
 }
 
 void
@@ -845,6 +856,7 @@ CacheRememberStatements(void)
 		return;
 	fprintf(f, "%u\n", MyDatabaseId);
 	stmt_cache_foreach_text(statements, write_warm_text, f);
+	ParseCacheForeachText(write_warm_query, f);
 	if (fclose(f) != 0 || rename(tmp, path) != 0)
 		unlink(tmp);
 }
@@ -857,28 +869,35 @@ CacheWarm(const char *data_directory)
 	unsigned int datid;
 	size_t		len;
 	char	   *sql;
+	char		kind;
+	static struct stat warmed_from;	/* the file as it was when last read */
+	struct stat st;
 
 	snprintf(path, sizeof(path), "%s/%s", data_directory, CACHE_WARM_FILE);
+	if (stat(path, &st) != 0 || (st.st_ino == warmed_from.st_ino && st.st_mtim.tv_sec == warmed_from.st_mtim.tv_sec &&
+								 st.st_mtim.tv_nsec == warmed_from.st_mtim.tv_nsec))
+		return;
+	warmed_from = st;
 	if ((f = fopen(path, "r")) == NULL)
 		return;
 	if (fscanf(f, "%u\n", &datid) == 1)
 	{
-		struct stat st;
-
 		catalog_cache_path(path, sizeof(path), data_directory, datid);
 		if (stat(path, &st) == 0)	/* a dropped database's hint is ignored */
 			CacheOpen(path);
 	}
-	/* each text: its length and a newline, the text, a newline */
-	while (cache_db != NULL && fscanf(f, "%zu", &len) == 1 && fgetc(f) == '\n' && len < 1024 * 1024 &&
+	/* each text: its kind, its length and a newline, the text, a newline */
+	while (fscanf(f, "%c%zu", &kind, &len) == 2 && fgetc(f) == '\n' && len < 1024 * 1024 &&
 		   (sql = malloc(len + 1)) != NULL)
 	{
 		bool		whole = fread(sql, 1, len, f) == len && fgetc(f) == '\n';
 		sqlite3_stmt *stmt;
 
 		sql[len] = '\0';
-		if (whole && (stmt = stmt_cache_get(statements, sql)) != NULL)
+		if (whole && kind == WARM_STATEMENT && cache_db != NULL && (stmt = stmt_cache_get(statements, sql)) != NULL)
 			stmt_cache_release(statements, stmt, false);
+		else if (whole && kind == WARM_QUERY)
+			ParseCacheWarm(sql);
 		free(sql);
 		if (!whole)
 			break;

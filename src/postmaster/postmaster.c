@@ -400,6 +400,9 @@ fork_process(void)
 	return pid;
 }
 
+/* how often a pre-forked backend looks whether a session ended since it warmed up */
+#define WARM_UP_RECHECK_MS 1000
+
 /*
  * idle_backend_exit -- SIGTERM/SIGQUIT while no connection has been handed
  * over: nothing to clean up
@@ -438,6 +441,15 @@ IdleBackendMain(int handoff_sock)
 	rl_set_signal_handler(SIGINT, SIG_IGN, true);
 	rl_set_signal_handler(SIGHUP, SIG_IGN, true);
 	BackendWarmUp(DataDir);
+	for (;;)
+	{
+		struct pollfd handoff = {.fd = handoff_sock, .events = POLLIN};
+		int			ready = poll(&handoff, 1, WARM_UP_RECHECK_MS);
+
+		if (ready > 0 || (ready < 0 && errno != EINTR))
+			break;
+		BackendWarmUp(DataDir);	/* again, if a session ended since */
+	}
 
 	do
 	{

@@ -100,7 +100,8 @@ grep -q 'terminating any other active server processes' "$RL_LOG" && fail "garba
 wait_children "$children0" || fail "children after garbage: $(nchildren), before: $children0"
 [ "$(nfds)" -eq "$fds0" ] || fail "postmaster descriptors after garbage: $(nfds)"
 echo "ok: malformed first packets"
-# --- warm statements: a session's statements are left for the spares to compile; a
+# --- warm statements: a session's statements are left for the spares to compile and
+# its queries for them to parse (the idle ones do it again once the file changed); a
 # hint about a dropped database, or a broken one, costs a session nothing ---
 q() { psql -X -q -At -h 127.0.0.1 -p "$RL_PORT" "$@"; }
 warm=$tmp/data/rl_warm_statements
@@ -109,6 +110,7 @@ q -d warmdb -c "CREATE TABLE t(k int primary key, v text)" -c "INSERT INTO t VAL
 	-c "SELECT v FROM t WHERE k = 1" >/dev/null || fail "warmdb session"
 sleep 0.5
 grep -q 'FROM main."t"' "$warm" || fail "the session's statements were not left in $warm"
+grep -q '^SELECT v FROM t WHERE k = 1$' "$warm" || fail "the session's queries were not left in $warm"
 for i in 1 2 3 4; do
 	[ "$(q -d warmdb -c "SELECT v FROM t WHERE k = 1")" = a ] || fail "warmed session $i"
 done
@@ -117,6 +119,11 @@ for i in 1 2 3 4; do
 	[ "$(q -d postgres -c "SELECT 1")" = 1 ] || fail "session $i after the warmed database was dropped"
 done
 printf '7\n99999\nSELECT\n' >"$warm"
+for i in 1 2 3 4; do
+	[ "$(q -d postgres -c "SELECT 2")" = 2 ] || fail "session $i after a broken hint"
+done
+printf '1\nQ9\nSELECT ((\nS8\nSELECT (\nQ6\nSELECT\nQ99999\nSELECT\n' >"$warm"
+sleep 1.5	# the idle backends read it again
 for i in 1 2 3 4; do
 	[ "$(q -d postgres -c "SELECT 2")" = 2 ] || fail "session $i after a broken hint"
 done
