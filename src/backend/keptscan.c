@@ -47,6 +47,7 @@ typedef struct KeptScan
 	uint64_t	used;			/* when a scan last used it (0: never, a new slot) */
 	int			unkept_runs;	/* scans left to run without it (after a small one) */
 	size_t		published;		/* its size when last published or read from there */
+	bool		reused;			/* a scan went on from it: a copy worth publishing */
 } KeptScan;
 
 /*
@@ -65,9 +66,11 @@ static uint64_t scans_run;
  * Published copies. A backend serves one session, so a new DuckDB's first scans read
  * every table whole (all of ducklake_column at each re-ATTACH) although other backends
  * kept them a moment before. So a copy is also written to a file,
- * PUBLISHED_DIR/<datid>.<cache id>.<hash of its key> in the data directory, once it
- * has grown to twice its size when last published (a growing copy is written a few
- * times, its final size twice in all) and, if it grew since, when the backend exits;
+ * PUBLISHED_DIR/<datid>.<cache id>.<hash of its key> in the data directory, once a
+ * scan went on from it (a filter on a snapshot id is a new copy at every snapshot,
+ * never used again) and it has grown to twice its size when last published (a
+ * growing copy is written a few times, its final size twice in all), and, if it grew
+ * since, when the backend exits;
  * a backend without a copy of a scan looks there first. A copy read from a file is
  * checked as the backend's own are (CacheScanSince: the snapshot and row id it
  * reflects, the table's rescan mark), so it is brought up to date or read again whole
@@ -278,7 +281,7 @@ publish(KeptScan *k)
 	PublishedHeader h = {.magic = PUBLISHED_MAGIC};
 	int			fd;
 
-	if (k->key == NULL || k->seq == 0 || cache_id == 0)
+	if (k->key == NULL || k->seq == 0 || !k->reused || cache_id == 0)
 		return;
 	h.seq = k->seq;
 	h.rowid = k->rowid;
@@ -476,6 +479,8 @@ KeptScanStart(const AnalyzedStmt *query, const Value *params, const CopyOptions 
 		k->nrows = 0;
 		k->published = 0;
 	}
+	else
+		k->reused = true;
 	return run;
 }
 

@@ -175,6 +175,8 @@ def test_published_copy_is_checked(rocklake_server):
     before = set(published(rocklake_server))
     with rocklake_server.connect(dbname, autocommit=True) as reader:
         expected = scan(reader, "ducklake_kept", None)
+        assert not set(published(rocklake_server)) - before, "a copy used once was published"
+        assert scan(reader, "ducklake_kept", None) == expected   # from the copy: now worth publishing
     (name,) = set(published(rocklake_server)) - before
 
     # a copy that checks out is what the next session sends: here one changed on purpose
@@ -203,5 +205,6 @@ def test_published_copy_of_a_dropped_database(rocklake_server):
                     conn.execute(f"CREATE TABLE other_{i} (id int)")
             with rocklake_server.connect("kept_again", autocommit=True) as reader:
                 kept = scan(reader, "ducklake_kept", None)
+                assert kept == scan(reader, "ducklake_kept", None)   # used again: published
                 assert kept == scan(reader, "ducklake_kept", None, kept=False)
                 assert (letter + LONG).encode() in kept[0]
