@@ -4,8 +4,8 @@
  *
  * The cache is one SQLite database file, derived from the LSM store and rebuildable
  * from it at any time; only the writer commits to it. Backends read it, and compute
- * the effect of their DML by running it in a write transaction with a session
- * attached (cache_capture_*), taking the changeset and rolling back. The writer
+ * the effect of their DML by running it in a write transaction while capturing what
+ * it changes (cache_capture_*), taking the changeset and rolling back. The writer
  * applies each changeset in its own savepoint, turns what changed into key-value
  * mutations for the LSM, and commits the SQLite transaction only after the WAL write
  * is durable.
@@ -163,12 +163,16 @@ typedef struct CacheCapture CacheCapture;
  */
 void		cache_wait_when_busy(sqlite3 *db);
 
-RlStatus	cache_capture_begin(sqlite3 *db, CacheCapture **out);
 /*
- * A table about to be dropped, with its CREATE statement: should the session have
- * changes of it, end makes it again, empty, to describe them (see stand_in_for_dropped).
+ * The changeset is made by capture.c (a preupdate hook, not SQLite's session module):
+ * begin reads changed rows again with statements kept in stmts (NULL: made for the
+ * capture). Every connection that captures must be watched from when it opens, before
+ * it compiles anything (see capture.c).
  */
-void		cache_capture_keep_dropped(CacheCapture *capture, const char *table, const char *create_sql);
+void		cache_capture_watch(sqlite3 *db);
+RlStatus	cache_capture_begin(sqlite3 *db, StmtCache *stmts, CacheCapture **out);
+/* A table about to be dropped: its rows are gone; a table made under its name is another. */
+void		cache_capture_dropping(CacheCapture *capture, const char *table);
 /* While paused, what runs is not captured (re-applying what is captured already). */
 void		cache_capture_pause(CacheCapture *capture, bool paused);
 RlStatus	cache_capture_end(CacheCapture *capture, RlBuf *changeset);

@@ -1,5 +1,5 @@
 /*
- * changeset.h: reading a SQLite session changeset in place.
+ * changeset.h: reading a SQLite session changeset in place, and writing one.
  *
  * A commit's changeset is read three times by the writer (its DDL, its rows, its
  * key-value mutations) and again by a backend replaying its transaction. SQLite's
@@ -25,7 +25,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <sqlite3.h>
+
 #include "kvcodec.h"
+#include "rl_buffer.h"
 
 typedef enum ChangesetStep
 {
@@ -88,5 +91,15 @@ changeset_int64(const KvDatum *d)
 
 /* A malloc'd NUL-terminated copy of a KV_TEXT datum; NULL for NULL or another type. */
 char	   *changeset_text(const KvDatum *d);
+
+/*
+ * Writing one (the backend's capture, catalog_cache.h): a table header, then per change
+ * its operation and records, a record being one field per column, each a value or
+ * undefined.
+ */
+void		changeset_put_table(RlBuf *out, const char *table, int ncolumns, const uint8_t *pk);
+void		changeset_put_change(RlBuf *out, int op);
+void		changeset_put_value(RlBuf *out, sqlite3_value *value);
+void		changeset_put_undefined(RlBuf *out);
 
 #endif

@@ -336,8 +336,8 @@ Oid			SystemRegLookup(Oid type, const char *name);
 char	   *CacheLookupText(const char *sql, const Value *param);
 /* Whether a temporary table of that name exists. */
 bool		CacheTempRelationExists(const char *name);
-/* The running statement is about to drop catalog table name (cache_capture_keep_dropped). */
-void		CacheKeepDroppedTable(const char *name);
+/* The running statement is about to drop catalog table name (cache_capture_dropping). */
+void		CacheTableDropping(const char *name);
 
 /*
  * A kept copy of a plain scan of a catalog table (keptscan.c) can serve the

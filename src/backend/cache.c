@@ -6,7 +6,7 @@
  * taken at a transaction's first statement and held until it ends: that is its
  * REPEATABLE READ snapshot, identified by the commit sequence the cache records.
  * Writes are computed, never kept: the first statement of a message that writes
- * the catalog opens a write transaction with a session attached
+ * the catalog opens a write transaction capturing what it changes
  * (cache_capture_begin) and re-applies the transaction's earlier changes; the
  * message's later statements run in the same capture (a DuckLake commit batch
  * is one Query of many statements), and at the end of the message what it all
@@ -786,6 +786,7 @@ CacheOpen(const char *path)
 		return;
 	}
 	cache_wait_when_busy(cache_db);
+	cache_capture_watch(cache_db);
 	statements = stmt_cache_create(cache_db, STATEMENT_CACHE_SIZE);
 	if (statements == NULL)
 		ereport(FATAL, errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory"));
@@ -1067,17 +1068,10 @@ user_relation(const char *schema, const char *name)
 }
 
 void
-CacheKeepDroppedTable(const char *name)
+CacheTableDropping(const char *name)
 {
-	if (capture == NULL)
-		return;
-
-	sqlite3_stmt *stmt = cached_statement("SELECT sql FROM main.sqlite_master WHERE type = 'table' AND name = ?1");
-
-	sqlite3_bind_text(stmt, 1, name, -1, SQLITE_TRANSIENT);
-	if (sqlite3_step(stmt) == SQLITE_ROW && sqlite3_column_text(stmt, 0) != NULL)
-		cache_capture_keep_dropped(capture, name, (const char *) sqlite3_column_text(stmt, 0));
-	release_statement(stmt, false);
+	if (capture != NULL)
+		cache_capture_dropping(capture, name);
 }
 
 bool
@@ -1308,7 +1302,7 @@ open_capture(bool paused)
 			disconnect_writer();
 		writes_held = writer_conn != NULL;
 	}
-	if (cache_capture_begin(cache_db, &capture) != RL_OK)
+	if (cache_capture_begin(cache_db, statements, &capture) != RL_OK)
 		sqlite_error(sqlite3_extended_errcode(cache_db), "start capturing changes");
 	capture_schema_version = main_schema_version();
 	cache_capture_pause(capture, capture_paused = paused);

@@ -40,7 +40,7 @@ commit_to_registry(const char *sql, const char *name)
 	else
 	{
 		cache_wait_when_busy(db);
-		rc = cache_capture_begin(db, &capture);
+		rc = cache_capture_begin(db, NULL, &capture);
 	}
 	if (rc == RL_OK)
 	{

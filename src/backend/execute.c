@@ -851,7 +851,7 @@ run_on_cache(ExecState *es)
 	else
 		CacheStatementBegin(stmt->target);
 	for (int i = 0; i < stmt->ndropped; i++)
-		CacheKeepDroppedTable(stmt->dropped[i]);
+		CacheTableDropping(stmt->dropped[i]);
 	for (int i = 0; i < stmt->nsql; i++)
 	{
 		bool		last = i == stmt->nsql - 1;

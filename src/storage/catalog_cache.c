@@ -140,14 +140,6 @@ name_list_free(NameList *list)
 	free(list->names);
 }
 
-struct CacheCapture
-{
-	sqlite3    *db;
-	sqlite3_session *session;
-	NameList	dropped;		/* the tables dropped while capturing ... */
-	NameList	dropped_sql;	/* ... and the CREATE statement of each */
-};
-
 typedef struct ApplyState
 {
 	CatalogCache *cache;
@@ -1991,7 +1983,7 @@ catalog_cache_rebuild(CatalogCache *cache, Lsm *lsm)
 	return rc;
 }
 
-/* ---------------------------------------------------------------- capture */
+/* ---------------------------------------------------------------- waiting for the write lock */
 
 #define BUSY_RETRY_US 200
 
@@ -2010,97 +2002,6 @@ void
 cache_wait_when_busy(sqlite3 *db)
 {
 	sqlite3_busy_handler(db, retry_when_busy, NULL);
-}
-
-RlStatus
-cache_capture_begin(sqlite3 *db, CacheCapture **out)
-{
-	CacheCapture *capture = calloc(1, sizeof(CacheCapture));
-	RlStatus	rc = exec_sql(db, "BEGIN IMMEDIATE");
-
-	capture->db = db;
-	if (rc == RL_OK && (sqlite3session_create(db, "main", &capture->session) != SQLITE_OK ||
-						sqlite3session_attach(capture->session, NULL) != SQLITE_OK))
-		rc = sqlite_failure(db, "start a session");
-	if (rc != RL_OK)
-	{
-		if (capture->session)
-			sqlite3session_delete(capture->session);
-		exec_sql(db, "ROLLBACK");
-		free(capture);
-		*out = NULL;
-		return rc;
-	}
-	*out = capture;
-	return RL_OK;
-}
-
-void
-cache_capture_pause(CacheCapture *capture, bool paused)
-{
-	sqlite3session_enable(capture->session, !paused);
-}
-
-void
-cache_capture_keep_dropped(CacheCapture *capture, const char *table, const char *create_sql)
-{
-	name_list_add(&capture->dropped, table);
-	name_list_add(&capture->dropped_sql, create_sql);
-}
-
-/*
- * stand_in_for_dropped -- make again, empty, each table dropped while capturing that
- * is still gone. The session cannot describe the changes of a table that no longer
- * exists (its changeset fails); against the empty stand-in, inserts and updates
- * describe nothing, their rows being gone, and deletes keep their old rows. Everything
- * is rolled back with the capture.
- */
-static RlStatus
-stand_in_for_dropped(CacheCapture *capture)
-{
-	RlStatus	rc = RL_OK;
-	sqlite3_stmt *stmt;
-
-	if (capture->dropped.n == 0)
-		return RL_OK;
-	stmt = prepare(capture->db, "SELECT 1 FROM main.sqlite_master WHERE type = 'table' AND name = ?1");
-	if (stmt == NULL)
-		return sqlite_failure(capture->db, "look for a dropped table");
-	for (int i = 0; rc == RL_OK && i < capture->dropped.n; i++)
-	{
-		sqlite3_bind_text(stmt, 1, capture->dropped.names[i], -1, SQLITE_TRANSIENT);
-
-		bool		gone = sqlite3_step(stmt) == SQLITE_DONE;
-
-		sqlite3_reset(stmt);
-		if (gone)
-			rc = exec_sql(capture->db, capture->dropped_sql.names[i]);
-	}
-	sqlite3_finalize(stmt);
-	return rc;
-}
-
-RlStatus
-cache_capture_end(CacheCapture *capture, RlBuf *changeset)
-{
-	int			n = 0;
-	void	   *bytes = NULL;
-	RlStatus	rc = stand_in_for_dropped(capture);
-
-	if (rc == RL_OK && sqlite3session_changeset(capture->session, &n, &bytes) != SQLITE_OK)
-		rc = sqlite_failure(capture->db, "take the changeset");
-	else if (rc == RL_OK)
-	{
-		rlbuf_reset(changeset);
-		rlbuf_append(changeset, bytes, (size_t) n);
-	}
-	sqlite3_free(bytes);
-	sqlite3session_delete(capture->session);
-	exec_sql(capture->db, "ROLLBACK");
-	name_list_free(&capture->dropped);
-	name_list_free(&capture->dropped_sql);
-	free(capture);
-	return rc;
 }
 
 /* ---------------------------------------------------------------- databases */

@@ -1,5 +1,5 @@
 /*
- * changeset.c: a SQLite session changeset read where it lies (changeset.h).
+ * changeset.c: a SQLite session changeset read where it lies, and written (changeset.h).
  *
  * The writer reads every commit's changeset three times and a backend replays its
  * transaction's before each statement that writes; with SQLite's iterator every
@@ -209,4 +209,99 @@ changeset_text(const KvDatum *d)
 	memcpy(text, d->s, d->len);
 	text[d->len] = '\0';
 	return text;
+}
+
+/* put_varint -- v as one of SQLite's varints (read_varint's inverse) */
+static void
+put_varint(RlBuf *out, uint64_t v)
+{
+	uint8_t		groups[10];
+	int			n = 0;
+
+	if (v >> 56)
+	{
+		/* nine bytes: eight of 7 bits, the last of 8 */
+		uint8_t		bytes[9];
+
+		bytes[8] = (uint8_t) v;
+		v >>= 8;
+		for (int i = 7; i >= 0; i--, v >>= 7)
+			bytes[i] = (uint8_t) ((v & 0x7f) | 0x80);
+		rlbuf_append(out, bytes, sizeof(bytes));
+		return;
+	}
+	do
+	{
+		groups[n++] = (uint8_t) (v & 0x7f);
+		v >>= 7;
+	} while (v);
+	for (int i = n - 1; i >= 0; i--)
+		rlbuf_put_u8(out, (uint8_t) (groups[i] | (i > 0 ? 0x80 : 0)));
+}
+
+static void
+put_u64be(RlBuf *out, uint64_t v)
+{
+	uint8_t		bytes[8];
+
+	for (int i = 7; i >= 0; i--, v >>= 8)
+		bytes[i] = (uint8_t) v;
+	rlbuf_append(out, bytes, sizeof(bytes));
+}
+
+void
+changeset_put_table(RlBuf *out, const char *table, int ncolumns, const uint8_t *pk)
+{
+	rlbuf_put_u8(out, CHANGESET_TABLE_HEADER);
+	put_varint(out, (uint64_t) ncolumns);
+	rlbuf_append(out, pk, (size_t) ncolumns);
+	rlbuf_append(out, table, strlen(table) + 1);
+}
+
+void
+changeset_put_change(RlBuf *out, int op)
+{
+	rlbuf_put_u8(out, (uint8_t) op);
+	rlbuf_put_u8(out, 0);		/* not indirect */
+}
+
+void
+changeset_put_value(RlBuf *out, sqlite3_value *value)
+{
+	int			type = sqlite3_value_type(value);
+	double		d;
+	uint64_t	bits;
+
+	rlbuf_put_u8(out, (uint8_t) type);
+	switch (type)
+	{
+		case SQLITE_INTEGER:
+			put_u64be(out, (uint64_t) sqlite3_value_int64(value));
+			break;
+		case SQLITE_FLOAT:
+			d = sqlite3_value_double(value);
+			memcpy(&bits, &d, sizeof(bits));
+			put_u64be(out, bits);
+			break;
+		case SQLITE_TEXT:
+		case SQLITE_BLOB:
+			{
+				/* the bytes first, then their length (sqlite3_value_bytes' rule) */
+				const void *bytes = type == SQLITE_TEXT ? (const void *) sqlite3_value_text(value)
+					: sqlite3_value_blob(value);
+				int			len = sqlite3_value_bytes(value);
+
+				put_varint(out, (uint64_t) len);
+				rlbuf_append(out, bytes, (size_t) len);
+			}
+			break;
+		default:
+			break;				/* SQLITE_NULL: the type alone */
+	}
+}
+
+void
+changeset_put_undefined(RlBuf *out)
+{
+	rlbuf_put_u8(out, FIELD_UNDEFINED);
 }

@@ -934,7 +934,7 @@ bootstrap_registry(void)
 	if (!empty)
 		return;
 	rlbuf_init(&changeset);
-	if (cache_capture_begin(catalog_cache_db(db->cache), &capture) != RL_OK ||
+	if (cache_capture_begin(catalog_cache_db(db->cache), NULL, &capture) != RL_OK ||
 		sqlite3_exec(catalog_cache_db(db->cache), "INSERT INTO " CACHE_DATABASE_TABLE
 					 " VALUES (1, 'postgres'), (2, 'template1')", NULL, NULL, NULL) != SQLITE_OK ||
 		cache_capture_end(capture, &changeset) != RL_OK)

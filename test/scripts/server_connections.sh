@@ -114,6 +114,11 @@ grep -q '^SELECT v FROM t WHERE k = 1$' "$warm" || fail "the session's queries w
 for i in 1 2 3 4; do
 	[ "$(q -d warmdb -c "SELECT v FROM t WHERE k = 1")" = a ] || fail "warmed session $i"
 done
+# a DELETE without WHERE compiled while warming up still deletes row by row, captured
+q -d warmdb -c "INSERT INTO t VALUES (2, 'b')" -c "DELETE FROM t" >/dev/null || fail "delete all"
+sleep 1.5	# the idle backends compile it
+q -d warmdb -c "INSERT INTO t VALUES (3, 'c')" -c "DELETE FROM t" >/dev/null || fail "delete all, warmed"
+[ "$(q -d warmdb -c "SELECT count(*) FROM t")" = 0 ] || fail "a warmed DELETE without WHERE kept its rows"
 q -d postgres -c "DROP DATABASE warmdb" || fail "drop warmdb"
 for i in 1 2 3 4; do
 	[ "$(q -d postgres -c "SELECT 1")" = 1 ] || fail "session $i after the warmed database was dropped"

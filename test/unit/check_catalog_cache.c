@@ -59,17 +59,24 @@ backend_open(void)
 	return db;
 }
 
-/* What sql would change, as the backend computes it: a changeset, nothing kept. */
+/* What sql would change, as a backend computes it (its statements kept in stmts, or not). */
 static void
-backend_changeset(sqlite3 *db, const char *sql, RlBuf *changeset)
+kept_changeset(sqlite3 *db, StmtCache *stmts, const char *sql, RlBuf *changeset)
 {
 	CacheCapture *capture;
 	char	   *err = NULL;
 
 	rlbuf_init(changeset);
-	ck_assert_int_eq(cache_capture_begin(db, &capture), RL_OK);
+	ck_assert_int_eq(cache_capture_begin(db, stmts, &capture), RL_OK);
 	ck_assert_msg(sqlite3_exec(db, sql, NULL, NULL, &err) == SQLITE_OK, "%s: %s", sql, err);
 	ck_assert_int_eq(cache_capture_end(capture, changeset), RL_OK);
+}
+
+/* What sql would change: a changeset, nothing kept. */
+static void
+backend_changeset(sqlite3 *db, const char *sql, RlBuf *changeset)
+{
+	kept_changeset(db, NULL, sql, changeset);
 }
 
 /* The writer commits a group; results[i] and conflicts[i] say what became of each. */
@@ -643,6 +650,211 @@ START_TEST(test_changeset_reader)
 }
 END_TEST
 
+/* The changes of sql as SQLite's session module describes them (rolled back). */
+static void
+session_changeset(sqlite3 *db, const char *sql, RlBuf *changeset)
+{
+	sqlite3_session *session;
+	int			n = 0;
+	void	   *bytes = NULL;
+
+	rlbuf_init(changeset);
+	ck_assert_int_eq(sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL), SQLITE_OK);
+	ck_assert_int_eq(sqlite3session_create(db, "main", &session), SQLITE_OK);
+	ck_assert_int_eq(sqlite3session_attach(session, NULL), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+	ck_assert_int_eq(sqlite3session_changeset(session, &n, &bytes), SQLITE_OK);
+	rlbuf_append(changeset, bytes, (size_t) n);
+	sqlite3_free(bytes);
+	sqlite3session_delete(session);
+	ck_assert_int_eq(sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL), SQLITE_OK);
+}
+
+static int
+compare_strings(const void *a, const void *b)
+{
+	return strcmp(*(char *const *) a, *(char *const *) b);
+}
+
+/* describe_changes -- one line per change (table, op, key flags, fields), sorted: rows have no order */
+static char *
+describe_changes(const RlBuf *changeset)
+{
+	ChangesetIter it;
+	char	   *lines[4096];
+	int			n = 0;
+	RlBuf		all;
+
+	rlbuf_init(&all);
+	changeset_begin(&it, changeset->data, changeset->len);
+	while (changeset_next(&it) == CHANGESET_ROW)
+	{
+		RlBuf		line;
+
+		ck_assert_int_lt(n, 4096);
+		rlbuf_init(&line);
+		rlbuf_printf(&line, "%s %d", it.table, it.op);
+		for (int c = 0; c < it.ncolumns; c++)
+		{
+			const KvDatum *fields[2] = {changeset_old(&it, c), changeset_new(&it, c)};
+
+			rlbuf_printf(&line, " %s%d:", it.pk[c] ? "*" : "", c);
+			for (int f = 0; f < 2; f++)
+			{
+				const KvDatum *d = fields[f];
+
+				if (d == NULL)
+					rlbuf_append_str(&line, "-");
+				else if (d->type == KV_INT64)
+					rlbuf_printf(&line, "i%lld", (long long) d->i);
+				else if (d->type == KV_DOUBLE)
+					rlbuf_printf(&line, "r%.17g", d->d);
+				else if (d->type == KV_NULL)
+					rlbuf_append_str(&line, "n");
+				else
+				{
+					rlbuf_printf(&line, "%c", d->type == KV_TEXT ? 't' : 'b');
+					rlbuf_append_hex(&line, d->s, d->len);
+				}
+				rlbuf_append_str(&line, f == 0 ? "/" : "");
+			}
+		}
+		lines[n++] = strdup(rlbuf_cstr(&line));
+		rlbuf_free(&line);
+	}
+	ck_assert_int_eq(changeset_next(&it), CHANGESET_DONE);
+	changeset_end(&it);
+	qsort(lines, (size_t) n, sizeof(char *), compare_strings);
+	for (int i = 0; i < n; i++)
+	{
+		rlbuf_append_str(&all, lines[i]);
+		rlbuf_append_str(&all, "\n");
+		free(lines[i]);
+	}
+	char	   *described = strdup(rlbuf_cstr(&all));
+
+	rlbuf_free(&all);
+	return described;
+}
+
+/*
+ * The backend's capture (capture.c) describes what statements change as SQLite's
+ * session module does: rows inserted, updated (only the key and what changed), deleted,
+ * changed twice, changed back, inserted and deleted again, moved to another key, replaced,
+ * many at once, in several tables, and none of a table without a primary key.
+ */
+START_TEST(test_capture_like_session)
+{
+	static const char *const scripts[] = {
+		"INSERT INTO kinds VALUES (2, -9223372036854775808, -1.25e300, '', x'', NULL);"
+		"INSERT INTO kinds VALUES (3, 9223372036854775807, 3.0, printf('%300s', 'long'), zeroblob(200), 7)",
+		"UPDATE kinds SET r = 2.5, t = 'changed' WHERE k = 1",
+		"UPDATE kinds SET t = 'a' WHERE k = 1; UPDATE kinds SET i = 6 WHERE k = 1",
+		"UPDATE kinds SET t = 'a' WHERE k = 1; UPDATE kinds SET t = 'x' WHERE k = 1",
+		"INSERT INTO kinds VALUES (5, 1, 1, 'a', x'01', 1); DELETE FROM kinds WHERE k = 5",
+		"INSERT INTO kinds VALUES (5, 1, 1, 'a', x'01', 1); UPDATE kinds SET t = 'b' WHERE k = 5",
+		"UPDATE kinds SET k = 10 WHERE k = 1",
+		"DELETE FROM kinds",
+		"DELETE FROM kinds WHERE k = 1; INSERT INTO kinds VALUES (1, 5, 0.5, 'x', x'00', NULL)",
+		"INSERT OR REPLACE INTO kinds VALUES (1, 6, 0.5, 'y', x'00', NULL)",
+		"UPDATE kinds SET n = 1.5, b = NULL, i = NULL",
+		"WITH RECURSIVE n(i) AS (SELECT 10 UNION ALL SELECT i + 1 FROM n WHERE i < 700) "
+		"INSERT INTO items SELECT NULL, i, 'row ' || i FROM n;"
+		"DELETE FROM items WHERE id % 3 = 0; UPDATE items SET name = upper(name) WHERE id % 5 = 0;"
+		"UPDATE kinds SET i = 1; INSERT INTO nokey VALUES (1, 2)",
+		"CREATE TABLE later (k INTEGER PRIMARY KEY, v); INSERT INTO later VALUES (1, 'a'), (2, 'b');"
+		"DELETE FROM later WHERE k = 1",
+	};
+	sqlite3    *db = backend_open();
+
+	create_items(db);
+	ck_assert_int_eq(sqlite3_exec(db, "CREATE TABLE kinds (k INTEGER PRIMARY KEY, i INTEGER, r REAL, t TEXT, "
+								  "b BLOB, n); CREATE TABLE nokey (a, b);"
+								  "INSERT INTO kinds VALUES (1, 5, 0.5, 'x', x'00', NULL)", NULL, NULL, NULL),
+					 SQLITE_OK);
+	for (size_t i = 0; i < sizeof(scripts) / sizeof(scripts[0]); i++)
+	{
+		RlBuf		ours,
+					sessions;
+
+		backend_changeset(db, scripts[i], &ours);
+		session_changeset(db, scripts[i], &sessions);
+
+		char	   *got = describe_changes(&ours),
+				   *expected = describe_changes(&sessions);
+
+		ck_assert_msg(strcmp(got, expected) == 0, "%s\ncapture:\n%s\nsession:\n%s", scripts[i], got, expected);
+		free(got);
+		free(expected);
+		rlbuf_free(&ours);
+		rlbuf_free(&sessions);
+	}
+	sqlite3_close(db);
+}
+END_TEST
+
+/*
+ * The statements a capture keeps to read rows again outlive a change of the table's
+ * columns: the next capture reads the table as it is.
+ */
+START_TEST(test_capture_after_alter)
+{
+	sqlite3    *db = backend_open();
+	StmtCache  *stmts = stmt_cache_create(db, 8);
+	RlBuf		ours,
+				sessions;
+
+	cache_capture_watch(db);
+	create_items(db);
+	kept_changeset(db, stmts, "UPDATE items SET name = 'uno' WHERE id = 1", &ours);
+	rlbuf_free(&ours);
+	ck_assert_int_eq(sqlite3_exec(db, "ALTER TABLE items ADD COLUMN extra DEFAULT 7", NULL, NULL, NULL), SQLITE_OK);
+	kept_changeset(db, stmts, "UPDATE items SET name = 'dos', extra = 8 WHERE id = 2", &ours);
+	session_changeset(db, "UPDATE items SET name = 'dos', extra = 8 WHERE id = 2", &sessions);
+
+	char	   *got = describe_changes(&ours),
+			   *expected = describe_changes(&sessions);
+
+	ck_assert_str_eq(got, expected);
+	free(got);
+	free(expected);
+	rlbuf_free(&ours);
+	rlbuf_free(&sessions);
+	stmt_cache_destroy(stmts);
+	sqlite3_close(db);
+}
+END_TEST
+
+/*
+ * A DELETE without WHERE compiled on a watched connection outside any capture (a kept
+ * statement) is captured row by row: compiled without a hook, it would be a truncation
+ * that fires none.
+ */
+START_TEST(test_capture_kept_delete)
+{
+	sqlite3    *db = backend_open();
+	sqlite3_stmt *stmt;
+	CacheCapture *capture;
+	RlBuf		cs;
+
+	cache_capture_watch(db);
+	create_items(db);
+	ck_assert_int_eq(sqlite3_prepare_v2(db, "DELETE FROM items", -1, &stmt, NULL), SQLITE_OK);
+	rlbuf_init(&cs);
+	ck_assert_int_eq(cache_capture_begin(db, NULL, &capture), RL_OK);
+	ck_assert_int_eq(sqlite3_step(stmt), SQLITE_DONE);
+	ck_assert_int_eq(cache_capture_end(capture, &cs), RL_OK);
+	sqlite3_finalize(stmt);
+
+	char	   *got = describe_changes(&cs);
+
+	ck_assert_str_eq(got, "items 9 *0:i1/- 1:i1/- 2:t6f6e65/-\nitems 9 *0:i2/- 1:i2/- 2:t74776f/-\n");
+	free(got);
+	rlbuf_free(&cs);
+	sqlite3_close(db);
+}
+END_TEST
+
 /*
  * The WAL is checkpointed beside the commits, not in them: a commit that takes it past
  * 1000 pages returns at once, and the pages reach the cache file soon after.
@@ -688,6 +900,9 @@ main(void)
 	tcase_add_test(tc, test_abort_leaves_nothing);
 	tcase_add_test(tc, test_apply_changeset_like_sqlite);
 	tcase_add_test(tc, test_changeset_reader);
+	tcase_add_test(tc, test_capture_like_session);
+	tcase_add_test(tc, test_capture_kept_delete);
+	tcase_add_test(tc, test_capture_after_alter);
 	tcase_add_test(tc, test_checkpoint_beside_commits);
 	suite_add_tcase(s, tc);
 	return test_run_suite(s);

@@ -43,7 +43,7 @@ changeset_of(const char *sql, RlBuf *changeset)
 
 	ck_assert_int_eq(sqlite3_open(cache_path, &db), SQLITE_OK);
 	sqlite3_busy_timeout(db, 5000);
-	ck_assert_int_eq(cache_capture_begin(db, &capture), RL_OK);
+	ck_assert_int_eq(cache_capture_begin(db, NULL, &capture), RL_OK);
 	ck_assert_msg(sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK, "%s: %s", sql, sqlite3_errmsg(db));
 	rlbuf_init(changeset);
 	ck_assert_int_eq(cache_capture_end(capture, changeset), RL_OK);
@@ -494,7 +494,7 @@ START_TEST(test_databases)
 		CacheCapture *capture;
 
 		ck_assert_int_eq(sqlite3_open(lake_cache, &db), SQLITE_OK);
-		ck_assert_int_eq(cache_capture_begin(db, &capture), RL_OK);
+		ck_assert_int_eq(cache_capture_begin(db, NULL, &capture), RL_OK);
 		ck_assert_int_eq(sqlite3_exec(db, "INSERT INTO rl_relation VALUES (1, 't', '" T_SQL "');" T_SQL ";"
 									  "INSERT INTO t VALUES (NULL, 'x', 'y')", NULL, NULL, NULL), SQLITE_OK);
 		rlbuf_init(&cs);
