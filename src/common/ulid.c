@@ -1,12 +1,14 @@
 /*
  * ulid.c: wall-clock time in milliseconds, ULIDs for compacted SST names (sortable by
  * creation time, so GC can tell an SST's age from its name), and random hex tags for
- * put ids and database uuids. Randomness comes from OpenSSL's RAND_bytes.
+ * put ids and database uuids. Randomness comes from the kernel (getrandom): OpenSSL's
+ * RAND_bytes set up a generator for every thread that asked, and the writer's local
+ * store names a temporary file from a new thread at every commit.
  */
 #include <string.h>
 #include <time.h>
 
-#include <openssl/rand.h>
+#include <sys/random.h>
 
 #include "ulid.h"
 
@@ -33,7 +35,7 @@ rl_monotonic_ms(void)
 static void
 random_bytes(unsigned char *out, int n)
 {
-	if (RAND_bytes(out, n) != 1)
+	if (getrandom(out, (size_t) n, 0) != n)
 	{
 		/* fall back to time-seeded bytes; uniqueness still comes from the time part */
 		struct timespec ts;

@@ -729,16 +729,25 @@ slot_work_free(SlotWork *work)
  * so neither order nor a crash matters, and a WAL object keeps a few kilobytes of
  * disk rather than SLOT_FILE_SIZE.
  */
+static uint8_t empty_slot[SLOT_FILE_SIZE];	/* what make_slot writes, made once */
+static pthread_once_t empty_slot_once = PTHREAD_ONCE_INIT;
+
+static void
+init_empty_slot(void)
+{
+	memcpy(empty_slot, SLOT_MAGIC, 7);
+	empty_slot[7] = SLOT_PENDING;
+}
+
 static void *
 make_slot(void *arg)
 {
 	SlotWork   *work = arg;
 	char	   *tmp = NULL;
 	struct stat st;
-	uint8_t    *empty = calloc(1, SLOT_FILE_SIZE);
+	const uint8_t *empty = empty_slot;
 
-	memcpy(empty, SLOT_MAGIC, 7);
-	empty[7] = SLOT_PENDING;
+	pthread_once(&empty_slot_once, init_empty_slot);
 	if (work->make && stat(work->make, &st) != 0 && make_parent_dirs(work->make) == RL_OK &&
 		write_temp(work->make, empty, SLOT_FILE_SIZE, &tmp) == RL_OK && stat(tmp, &st) == 0)
 	{
@@ -759,7 +768,6 @@ make_slot(void *arg)
 			close(fd);
 	}
 	free(tmp);
-	free(empty);
 	slot_work_free(work);
 	return NULL;
 }
