@@ -183,6 +183,22 @@ exec_sql(sqlite3 *db, const char *sql)
 	return RL_OK;
 }
 
+/*
+ * exec_kept -- one statement through the cache's kept statements: the writer begins,
+ * saves, releases and commits at every commit, and compiling "BEGIN IMMEDIATE" costs
+ * SQLite as much as running it
+ */
+static RlStatus
+exec_kept(CatalogCache *cache, const char *sql)
+{
+	sqlite3_stmt *stmt = stmt_cache_get(cache->statements, sql);
+	int			step = stmt ? sqlite3_step(stmt) : SQLITE_ERROR;
+
+	if (stmt)
+		stmt_cache_release(cache->statements, stmt, step != SQLITE_DONE);
+	return step == SQLITE_DONE ? RL_OK : sqlite_failure(cache->db, sql);
+}
+
 static void
 set_conflict(ApplyState *st, const char *sqlstate, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -1693,7 +1709,7 @@ record_rescan(CatalogCache *cache, const char *table, uint64_t seq)
 RlStatus
 catalog_cache_begin(CatalogCache *cache)
 {
-	RlStatus	rc = exec_sql(cache->db, "BEGIN IMMEDIATE");
+	RlStatus	rc = exec_kept(cache, "BEGIN IMMEDIATE");
 
 	cache->in_transaction = rc == RL_OK;
 	return rc;
@@ -1709,7 +1725,7 @@ catalog_cache_apply(CatalogCache *cache, const void *changeset, size_t len,
 
 	memset(conflict, 0, sizeof(*conflict));
 	st.batch = mine;
-	rc = exec_sql(cache->db, "SAVEPOINT rl_apply");
+	rc = exec_kept(cache, "SAVEPOINT rl_apply");
 	if (rc != RL_OK)
 	{
 		lsm_batch_free(mine);
@@ -1732,7 +1748,7 @@ catalog_cache_apply(CatalogCache *cache, const void *changeset, size_t len,
 		rc = record_rescan(cache, st.rescan.names[i], cache->seq + 1);
 	if (rc == RL_OK && !st.conflicted)
 	{
-		rc = exec_sql(cache->db, "RELEASE rl_apply");
+		rc = exec_kept(cache, "RELEASE rl_apply");
 		lsm_batch_append(batch, mine);
 	}
 	else
@@ -1779,7 +1795,7 @@ catalog_cache_commit(CatalogCache *cache, uint64_t seq)
 	RlStatus	rc = record_seq(cache, seq);
 
 	if (rc == RL_OK)
-		rc = exec_sql(cache->db, "COMMIT");
+		rc = exec_kept(cache, "COMMIT");
 	if (rc != RL_OK)
 		catalog_cache_abort(cache);
 	cache->in_transaction = false;
