@@ -29,6 +29,12 @@ sqlite3_stmt *stmt_cache_get(StmtCache *cache, const char *sql);
 /* Done with a statement: reset and kept, or finalized if it failed or is not kept. */
 void		stmt_cache_release(StmtCache *cache, sqlite3_stmt *stmt, bool failed);
 
+/*
+ * Run sql, one statement that returns no rows (BEGIN, COMMIT, SAVEPOINT ...), through
+ * the kept statements: SQLITE_OK, or the error's extended code.
+ */
+int			stmt_cache_run(StmtCache *cache, const char *sql);
+
 /* Call fn with the text of every kept statement, least recently kept first. */
 void		stmt_cache_foreach_text(const StmtCache *cache, void (*fn) (const char *sql, void *arg),
 									void *arg);

@@ -172,10 +172,11 @@ sqlite_error(int rc, const char *what)
 static void
 exec_sql(const char *sql)
 {
-	int			rc = sqlite3_exec(cache_db, sql, NULL, NULL, NULL);
+	/* through the kept statements: BEGIN and COMMIT of every transaction cost as much to compile as to run */
+	int			rc = stmt_cache_run(statements, sql);
 
 	if (rc != SQLITE_OK)
-		sqlite_error(sqlite3_extended_errcode(cache_db), sql);
+		sqlite_error(rc, sql);
 }
 
 /* exec_quietly -- for clean-up paths that must not fail */
@@ -1208,7 +1209,7 @@ static void
 end_read_txn(void)
 {
 	if (in_read_txn)
-		exec_quietly("COMMIT");
+		stmt_cache_run(statements, "COMMIT");
 	in_read_txn = false;
 }
 

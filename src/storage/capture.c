@@ -418,7 +418,6 @@ RlStatus
 cache_capture_begin(sqlite3 *db, StmtCache *stmts, CacheCapture **out)
 {
 	CacheCapture *capture = calloc(1, sizeof(CacheCapture));
-	char	   *err = NULL;
 
 	*out = NULL;
 	if (capture == NULL)
@@ -431,11 +430,11 @@ cache_capture_begin(sqlite3 *db, StmtCache *stmts, CacheCapture **out)
 		capture->own_stmts = true;
 		capture->stmts = stmt_cache_create(db, 8);
 	}
-	if (capture->stmts == NULL || sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, &err) != SQLITE_OK)
+	if (capture->stmts == NULL || stmt_cache_run(capture->stmts, "BEGIN IMMEDIATE") != SQLITE_OK)
 	{
-		RlStatus	rc = rl_error(RL_IO_ERROR, "catalog cache: start capturing: %s", err ? err : "out of memory");
+		RlStatus	rc = rl_error(RL_IO_ERROR, "catalog cache: start capturing: %s",
+								  capture->stmts ? sqlite3_errmsg(db) : "out of memory");
 
-		sqlite3_free(err);
 		if (capture->own_stmts)
 			stmt_cache_destroy(capture->stmts);
 		free(capture);
@@ -490,7 +489,7 @@ cache_capture_end(CacheCapture *capture, RlBuf *changeset)
 	if (capture->failure)
 		rc = rl_error(RL_IO_ERROR, "catalog cache: take the changes: %s", capture->failure);
 	rlbuf_free(&scratch);
-	sqlite3_exec(capture->db, "ROLLBACK", NULL, NULL, NULL);
+	stmt_cache_run(capture->stmts, "ROLLBACK");
 	while (capture->tables)
 	{
 		CapturedTable *next = capture->tables->next;

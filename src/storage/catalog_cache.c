@@ -191,12 +191,7 @@ exec_sql(sqlite3 *db, const char *sql)
 static RlStatus
 exec_kept(CatalogCache *cache, const char *sql)
 {
-	sqlite3_stmt *stmt = stmt_cache_get(cache->statements, sql);
-	int			step = stmt ? sqlite3_step(stmt) : SQLITE_ERROR;
-
-	if (stmt)
-		stmt_cache_release(cache->statements, stmt, step != SQLITE_DONE);
-	return step == SQLITE_DONE ? RL_OK : sqlite_failure(cache->db, sql);
+	return stmt_cache_run(cache->statements, sql) == SQLITE_OK ? RL_OK : sqlite_failure(cache->db, sql);
 }
 
 static void

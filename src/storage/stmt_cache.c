@@ -130,3 +130,16 @@ stmt_cache_foreach_text(const StmtCache *cache, void (*fn) (const char *sql, voi
 			fn(slot->sql, arg);
 	}
 }
+
+int
+stmt_cache_run(StmtCache *cache, const char *sql)
+{
+	sqlite3_stmt *stmt = stmt_cache_get(cache, sql);
+	int			rc;
+
+	if (stmt == NULL)
+		return sqlite3_extended_errcode(cache->db);
+	rc = sqlite3_step(stmt) == SQLITE_DONE ? SQLITE_OK : sqlite3_extended_errcode(cache->db);
+	stmt_cache_release(cache, stmt, rc != SQLITE_OK);
+	return rc;
+}
