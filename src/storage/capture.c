@@ -242,7 +242,11 @@ note_row(CacheCapture *c, CapturedTable *t, int64_t rowid, bool existed)
 	{
 		sqlite3_value *value = NULL;
 
-		sqlite3_preupdate_old(c->db, i, &value);
+		if (sqlite3_preupdate_old(c->db, i, &value) != SQLITE_OK || value == NULL)
+		{
+			c->failure = "a changed row's old values could not be read";
+			return;
+		}
 		changeset_put_value(&t->olds, value);
 	}
 	row->old_len = t->olds.len - row->old;
@@ -304,7 +308,7 @@ field_length(const uint8_t *p)
 static bool
 put_row(RlBuf *out, const CapturedTable *t, const CapturedRow *row, sqlite3_stmt *current, RlBuf *scratch)
 {
-	const uint8_t *old = t->olds.data + row->old;
+	const uint8_t *old = row->existed ? t->olds.data + row->old : NULL;
 	size_t		old_at[t->ncolumns + 1],
 				new_at[t->ncolumns + 1];
 	bool		changed = false,
