@@ -400,24 +400,32 @@ unpack_tree(const uint8_t *data, size_t len)
 	return tree;
 }
 
-/* cached_tree -- a copy of the kept tree of query_string (scanned into scan), or NULL */
-static PgQuery__ParseResult *
-cached_tree(const char *query_string, LiteralScan *scan)
+/* cache_entry -- the parse cache's entry for query_string (scanned into scan), or NULL */
+static ParseCacheEntry *
+cache_entry(const char *query_string, LiteralScan *scan)
 {
 	for (int i = 0; i < PARSE_CACHE_SIZE; i++)
 	{
 		ParseCacheEntry *e = &parse_cache[i];
 
-		if (e->key == NULL || strcmp(e->key, e->by_shape && scan->ok ? rlbuf_cstr(&scan->shape) : query_string) != 0)
-			continue;
-
-		CopyVisit	rebind = {literals_rebind_node, NULL};
-
-		if (e->by_shape && strcmp(e->text, query_string) != 0)
-			rebind.arg = literals_rebind_start(&e->scan, e->locations, e->negated, query_string, scan);
-		return (PgQuery__ParseResult *) copy_message(&e->tree->base, rebind.arg ? &rebind : NULL);
+		if (e->key && strcmp(e->key, e->by_shape && scan->ok ? rlbuf_cstr(&scan->shape) : query_string) == 0)
+			return e;
 	}
 	return NULL;
+}
+
+/* cached_tree -- a copy of the kept tree of query_string (scanned into scan), or NULL */
+static PgQuery__ParseResult *
+cached_tree(const char *query_string, LiteralScan *scan)
+{
+	ParseCacheEntry *e = cache_entry(query_string, scan);
+	CopyVisit	rebind = {literals_rebind_node, NULL};
+
+	if (e == NULL)
+		return NULL;
+	if (e->by_shape && strcmp(e->text, query_string) != 0)
+		rebind.arg = literals_rebind_start(&e->scan, e->locations, e->negated, query_string, scan);
+	return (PgQuery__ParseResult *) copy_message(&e->tree->base, rebind.arg ? &rebind : NULL);
 }
 
 /*
@@ -497,7 +505,7 @@ ParseCacheWarm(const char *query_string)
 	LiteralScan scan;
 
 	literals_scan(query_string, &scan);
-	if (cached_tree(query_string, &scan) == NULL)
+	if (cache_entry(query_string, &scan) == NULL)
 		parse_and_keep(query_string, &scan, false);
 	MemoryContextSwitchTo(old);
 	MemoryContextDelete(warm);
