@@ -814,26 +814,40 @@ CacheOpen(const char *path)
 		close_cache();			/* gone already: the session finds out as it would have */
 }
 
+/* fewer statements to compile than this make no hint for the next sessions */
+#define WARM_MIN_STATEMENTS 4
+
 /* CACHE_WARM_FILE's kinds of text */
 #define WARM_STATEMENT	'S'			/* an SQLite statement to compile */
 #define WARM_QUERY		'Q'			/* a client's query to parse */
 
 /*
- * write_warm_text -- a kept statement for the next session, if it reads or
- * changes rows: SQLite runs some pragmas as it compiles them, and DDL is not
- * run twice anyway
+ * warm_worthy -- whether a kept statement is for the next session: one that reads
+ * or changes rows (SQLite runs some pragmas as it compiles them, and DDL is not run
+ * twice anyway)
  */
-static void
-write_warm_text(const char *sql, void *arg)
+static bool
+warm_worthy(const char *sql)
 {
 	static const char *const kinds[] = {"SELECT ", "INSERT ", "UPDATE ", "DELETE ", "WITH "};
 
 	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
 		if (strncmp(sql, kinds[i], strlen(kinds[i])) == 0)
-		{
-			fprintf((FILE *) arg, "%c%zu\n%s\n", WARM_STATEMENT, strlen(sql), sql);
-			return;
-		}
+			return true;
+	return false;
+}
+
+static void
+write_warm_text(const char *sql, void *arg)
+{
+	if (warm_worthy(sql))
+		fprintf((FILE *) arg, "%c%zu\n%s\n", WARM_STATEMENT, strlen(sql), sql);
+}
+
+static void
+count_warm_text(const char *sql, void *arg)
+{
+	*(int *) arg += warm_worthy(sql);
 }
 
 /* write_warm_query -- a query text the session kept the parse tree of, for the next session */
@@ -850,7 +864,13 @@ CacheRememberStatements(void)
 				tmp[4200];
 	FILE	   *f;
 
+	int			worthy = 0;
+
 	if (cache_db == NULL || statements == NULL)
+		return;
+	/* a session that compiled next to nothing (a health check) leaves the last one's hint */
+	stmt_cache_foreach_text(statements, count_warm_text, &worthy);
+	if (worthy < WARM_MIN_STATEMENTS)
 		return;
 	snprintf(path, sizeof(path), "%s/%s", DataDir, CACHE_WARM_FILE);
 	snprintf(tmp, sizeof(tmp), "%s.%d", path, (int) getpid());

@@ -111,6 +111,9 @@ q -d warmdb -c "CREATE TABLE t(k int primary key, v text)" -c "INSERT INTO t VAL
 sleep 0.5
 grep -q 'FROM main."t"' "$warm" || fail "the session's statements were not left in $warm"
 grep -q '^SELECT v FROM t WHERE k = 1$' "$warm" || fail "the session's queries were not left in $warm"
+q -d postgres -c "SELECT 1" >/dev/null || fail "a health check"
+sleep 0.5
+grep -q 'FROM main."t"' "$warm" || fail "a session that compiled next to nothing replaced the hint"
 for i in 1 2 3 4; do
 	[ "$(q -d warmdb -c "SELECT v FROM t WHERE k = 1")" = a ] || fail "warmed session $i"
 done
