@@ -794,6 +794,76 @@ START_TEST(test_capture_like_session)
 END_TEST
 
 /*
+ * The same comparison over random scripts: inserts, updates (of values, of keys) and
+ * deletes of a few rows of two tables, several to a script, so that rows are changed
+ * twice, changed back, inserted and deleted again. Seeded: a failure names its script.
+ */
+START_TEST(test_capture_like_session_random)
+{
+	static const char *const values[] = {"NULL", "0", "1", "-7", "2.5", "'x'", "'yy'", "x'00ff'", "''"};
+	sqlite3    *db = backend_open();
+	unsigned	seed = 20261201;
+
+	create_items(db);
+	ck_assert_int_eq(sqlite3_exec(db, "CREATE TABLE kinds (k INTEGER PRIMARY KEY, a, b);"
+								  "INSERT INTO kinds VALUES (1, 1, 'x'), (2, NULL, 2.5), (3, 'yy', x'00ff')",
+								  NULL, NULL, NULL), SQLITE_OK);
+	for (int script = 0; script < 300; script++)
+	{
+		RlBuf		sql,
+					ours,
+					sessions;
+		int			n = 1 + (int) (rand_r(&seed) % 8);
+
+		rlbuf_init(&sql);
+		for (int i = 0; i < n; i++)
+		{
+			int			k = 1 + (int) (rand_r(&seed) % 6);
+			const char *v = values[rand_r(&seed) % (sizeof(values) / sizeof(values[0]))];
+			const char *w = values[rand_r(&seed) % (sizeof(values) / sizeof(values[0]))];
+
+			switch (rand_r(&seed) % 6)
+			{
+				case 0:
+					rlbuf_printf(&sql, "INSERT OR REPLACE INTO kinds VALUES (%d, %s, %s);", k, v, w);
+					break;
+				case 1:
+					rlbuf_printf(&sql, "UPDATE kinds SET a = %s WHERE k = %d;", v, k);
+					break;
+				case 2:
+					rlbuf_printf(&sql, "UPDATE kinds SET k = %d WHERE k = %d AND NOT EXISTS "
+								 "(SELECT 1 FROM kinds WHERE k = %d);", k + 3, k, k + 3);
+					break;
+				case 3:
+					rlbuf_printf(&sql, "DELETE FROM kinds WHERE k = %d;", k);
+					break;
+				case 4:
+					rlbuf_printf(&sql, "INSERT INTO items VALUES (NULL, %d, %s);", 100 + script * 10 + i, v);
+					break;
+				default:
+					rlbuf_printf(&sql, "UPDATE items SET name = %s WHERE id = %d;", v, 1 + k % 2);
+					break;
+			}
+		}
+		backend_changeset(db, rlbuf_cstr(&sql), &ours);
+		session_changeset(db, rlbuf_cstr(&sql), &sessions);
+
+		char	   *got = describe_changes(&ours),
+				   *expected = describe_changes(&sessions);
+
+		ck_assert_msg(strcmp(got, expected) == 0, "script %d: %s\ncapture:\n%s\nsession:\n%s", script,
+					  rlbuf_cstr(&sql), got, expected);
+		free(got);
+		free(expected);
+		rlbuf_free(&ours);
+		rlbuf_free(&sessions);
+		rlbuf_free(&sql);
+	}
+	sqlite3_close(db);
+}
+END_TEST
+
+/*
  * The statements a capture keeps to read rows again outlive a change of the table's
  * columns: the next capture reads the table as it is.
  */
@@ -901,6 +971,7 @@ main(void)
 	tcase_add_test(tc, test_apply_changeset_like_sqlite);
 	tcase_add_test(tc, test_changeset_reader);
 	tcase_add_test(tc, test_capture_like_session);
+	tcase_add_test(tc, test_capture_like_session_random);
 	tcase_add_test(tc, test_capture_kept_delete);
 	tcase_add_test(tc, test_capture_after_alter);
 	tcase_add_test(tc, test_checkpoint_beside_commits);
