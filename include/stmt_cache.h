@@ -35,6 +35,9 @@ void		stmt_cache_release(StmtCache *cache, sqlite3_stmt *stmt, bool failed);
  */
 int			stmt_cache_run(StmtCache *cache, const char *sql);
 
+/* How many statements the cache has compiled since it was made. */
+unsigned long stmt_cache_compiled(const StmtCache *cache);
+
 /* Call fn with the text of every kept statement, least recently kept first. */
 void		stmt_cache_foreach_text(const StmtCache *cache, void (*fn) (const char *sql, void *arg),
 									void *arg);

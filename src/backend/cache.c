@@ -105,6 +105,29 @@ static void forget_relations(void);
 #define STATEMENT_CACHE_SIZE 64
 static StmtCache *statements;
 
+/*
+ * A session that compiled fewer statements than this itself (a health check's
+ * SELECT 1, or a session the last one's hint had warmed up for) leaves the hint
+ * as it is.
+ */
+#define WARM_MIN_STATEMENTS 4
+/*
+ * A session that compiled this many leaves its hint at the end of a transaction, if
+ * the hint is for another database, without waiting for its own end: DuckDB keeps
+ * its first connection open while its pool opens more, which would otherwise find
+ * the spares warmed for another database.
+ */
+#define WARM_EARLY_STATEMENTS 16
+static bool hint_left;			/* this session left its hint early */
+static unsigned long warmed_statements;	/* compiled while warming up */
+
+/* compiled_by_session -- how many statements the session compiled itself */
+static unsigned long
+compiled_by_session(void)
+{
+	return statements ? stmt_cache_compiled(statements) - warmed_statements : 0;
+}
+
 /* ---------- errors ---------- */
 
 /* sqlite_error -- an ERROR for a failed SQLite call, with PostgreSQL's SQLSTATE where one fits */
@@ -753,6 +776,7 @@ close_cache(void)
 	KeptScanForgetAll();
 	stmt_cache_destroy(statements);
 	statements = NULL;
+	warmed_statements = 0;
 	sqlite3_close(cache_db);
 	cache_db = NULL;
 	forget_relations();
@@ -814,8 +838,6 @@ CacheOpen(const char *path)
 		close_cache();			/* gone already: the session finds out as it would have */
 }
 
-/* fewer statements to compile than this make no hint for the next sessions */
-#define WARM_MIN_STATEMENTS 4
 
 /* CACHE_WARM_FILE's kinds of text */
 #define WARM_STATEMENT	'S'			/* an SQLite statement to compile */
@@ -844,11 +866,6 @@ write_warm_text(const char *sql, void *arg)
 		fprintf((FILE *) arg, "%c%zu\n%s\n", WARM_STATEMENT, strlen(sql), sql);
 }
 
-static void
-count_warm_text(const char *sql, void *arg)
-{
-	*(int *) arg += warm_worthy(sql);
-}
 
 /* write_warm_query -- a query text the session kept the parse tree of, for the next session */
 static void
@@ -864,13 +881,7 @@ CacheRememberStatements(void)
 				tmp[4200];
 	FILE	   *f;
 
-	int			worthy = 0;
-
-	if (cache_db == NULL || statements == NULL)
-		return;
-	/* a session that compiled next to nothing (a health check) leaves the last one's hint */
-	stmt_cache_foreach_text(statements, count_warm_text, &worthy);
-	if (worthy < WARM_MIN_STATEMENTS)
+	if (cache_db == NULL || statements == NULL || compiled_by_session() < WARM_MIN_STATEMENTS)
 		return;
 	snprintf(path, sizeof(path), "%s/%s", DataDir, CACHE_WARM_FILE);
 	snprintf(tmp, sizeof(tmp), "%s.%d", path, (int) getpid());
@@ -881,6 +892,31 @@ CacheRememberStatements(void)
 	ParseCacheForeachText(write_warm_query, f);
 	if (fclose(f) != 0 || rename(tmp, path) != 0)
 		unlink(tmp);
+}
+
+/*
+ * leave_hint_early -- CacheRememberStatements once this session compiled enough, if
+ * the hint is for another database (one for this database stays till the session ends)
+ */
+static void
+leave_hint_early(void)
+{
+	char		path[4096];
+	FILE	   *f;
+	unsigned int datid = 0;
+
+	if (hint_left || compiled_by_session() < WARM_EARLY_STATEMENTS)
+		return;
+	hint_left = true;
+	snprintf(path, sizeof(path), "%s/%s", DataDir, CACHE_WARM_FILE);
+	if ((f = fopen(path, "r")) != NULL)
+	{
+		if (fscanf(f, "%u", &datid) != 1)
+			datid = 0;
+		fclose(f);
+	}
+	if (datid != MyDatabaseId)
+		CacheRememberStatements();
 }
 
 void
@@ -925,6 +961,8 @@ CacheWarm(const char *data_directory)
 			break;
 	}
 	fclose(f);
+	if (statements)
+		warmed_statements = stmt_cache_compiled(statements);
 }
 
 /* read_seq -- the commit sequence the cache reflects, in the current transaction */
@@ -1544,6 +1582,7 @@ CacheRememberTempTable(const char *name, bool on_commit_drop)
 static void
 end_transaction(bool committed)
 {
+	leave_hint_early();
 	have_snapshot = false;
 	rlbuf_reset(&changeset);
 	while (temp_tables != NULL)

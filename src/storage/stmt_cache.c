@@ -27,6 +27,7 @@ struct StmtCache
 	sqlite3    *db;
 	int			size;
 	int			next;			/* the slot to reuse next */
+	unsigned long compiled;		/* statements prepared so far */
 	StmtSlot	slots[];
 };
 
@@ -77,6 +78,7 @@ stmt_cache_get(StmtCache *cache, const char *sql)
 		sqlite3_finalize(stmt);
 		return NULL;
 	}
+	cache->compiled++;
 	for (int tries = 0; tries < cache->size; tries++)
 	{
 		StmtSlot   *slot = &cache->slots[cache->next];
@@ -142,4 +144,10 @@ stmt_cache_run(StmtCache *cache, const char *sql)
 	rc = sqlite3_step(stmt) == SQLITE_DONE ? SQLITE_OK : sqlite3_extended_errcode(cache->db);
 	stmt_cache_release(cache, stmt, rc != SQLITE_OK);
 	return rc;
+}
+
+unsigned long
+stmt_cache_compiled(const StmtCache *cache)
+{
+	return cache->compiled;
 }

@@ -105,7 +105,7 @@ echo "ok: malformed first packets"
 # hint about a dropped database, or a broken one, costs a session nothing ---
 q() { psql -X -q -At -h 127.0.0.1 -p "$RL_PORT" "$@"; }
 warm=$tmp/data/rl_warm_statements
-q -d postgres -c "CREATE DATABASE warmdb" || fail "create warmdb"
+q -d postgres -c "CREATE DATABASE warmdb" -c "CREATE TABLE early (k int primary key, v text)" || fail "create warmdb"
 q -d warmdb -c "CREATE TABLE t(k int primary key, v text)" -c "INSERT INTO t VALUES (1, 'a')" \
 	-c "SELECT v FROM t WHERE k = 1" >/dev/null || fail "warmdb session"
 sleep 0.5
@@ -114,6 +114,16 @@ grep -q '^SELECT v FROM t WHERE k = 1$' "$warm" || fail "the session's queries w
 q -d postgres -c "SELECT 1" >/dev/null || fail "a health check"
 sleep 0.5
 grep -q 'FROM main."t"' "$warm" || fail "a session that compiled next to nothing replaced the hint"
+# a long session on another database leaves its hint once it compiled enough, before it ends
+set --
+cond="k = 0"
+for i in $(seq 1 20); do cond="$cond OR k = $i"; set -- "$@" -c "SELECT v FROM early WHERE $cond"; done
+q -d postgres "$@" -c "SELECT pg_sleep(3)" >/dev/null &
+long_session=$!
+sleep 1.5
+grep -q 'FROM main."early"' "$warm" || fail "a long session did not leave its hint before its end"
+wait "$long_session"
+q -d postgres -c "DROP TABLE early" >/dev/null || fail "drop early"
 for i in 1 2 3 4; do
 	[ "$(q -d warmdb -c "SELECT v FROM t WHERE k = 1")" = a ] || fail "warmed session $i"
 done
