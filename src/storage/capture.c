@@ -13,8 +13,10 @@
  * again through a kept statement and compared: a row that is gone was deleted, one
  * that is new was inserted, one whose columns differ was updated (deleted and
  * inserted if its primary key changed), and one back as it was is left out, as the
- * session module does. A table dropped while capturing (cache_capture_dropping) has
- * its rows gone; one made again under its name is another table from then on. Every
+ * session module does. A table dropped while capturing (cache_capture_dropping)
+ * forgets its noted rows: the drop is its relation row's change, and the writer
+ * deletes the rows the table had; one made again under its name is another table
+ * from then on. Every
  * captured table has a rowid (DuckLake's tables are keyed by _rl_rowid INTEGER
  * PRIMARY KEY, RockLake's own by their integer ids); tables without a primary key
  * and SQLite's own are left out, as the session module leaves them.
@@ -44,7 +46,7 @@ typedef struct CapturedTable
 	uint8_t    *pk;				/* per column: 1 if part of the primary key */
 	bool		shaped;			/* pk and keyed are known (shape_table) */
 	bool		keyed;			/* it has a primary key: the others are not described */
-	bool		dropped;		/* its rows are gone */
+	bool		dropped;		/* the table is gone, and so are its noted rows */
 	CapturedRow *rows;			/* in the order of their first change */
 	int			nrows;
 	int			rows_cap;
@@ -383,22 +385,20 @@ put_table(CacheCapture *c, CapturedTable *t, RlBuf *out, RlBuf *scratch)
 	size_t		header;
 	bool		any = false,
 				sound = true;
-	sqlite3_stmt *stmt = NULL;
+	sqlite3_stmt *stmt;
 
-	if (!t->dropped)
+	if ((stmt = row_statement(c, t->name)) == NULL)
 	{
-		if ((stmt = row_statement(c, t->name)) == NULL)
-		{
-			c->failure = "a changed table is gone";
-			return;
-		}
-		read_row(t, c->db, stmt, t->rows[0].rowid, &sound);
+		/* dropped by a way that did not say so: its rows went with it */
+		if (sqlite3_table_column_metadata(c->db, "main", t->name, NULL, NULL, NULL, NULL, NULL, NULL) == SQLITE_OK)
+			c->failure = "a changed table could not be read";
+		return;
 	}
+	read_row(t, c->db, stmt, t->rows[0].rowid, &sound);
 	if (!sound || !t->shaped)
 	{
 		c->failure = "a changed table's columns are not the ones noted";
-		if (stmt)
-			stmt_cache_release(c->stmts, stmt, true);
+		stmt_cache_release(c->stmts, stmt, true);
 		return;
 	}
 	header = out->len;
@@ -406,12 +406,11 @@ put_table(CacheCapture *c, CapturedTable *t, RlBuf *out, RlBuf *scratch)
 	for (int i = 0; t->keyed && i < t->nrows; i++)
 	{
 		const CapturedRow *row = &t->rows[i];
-		bool		found = stmt && read_row(t, c->db, stmt, row->rowid, &sound);
+		bool		found = read_row(t, c->db, stmt, row->rowid, &sound);
 
 		any |= put_row(out, t, row, found ? stmt : NULL, scratch);
 	}
-	if (stmt)
-		stmt_cache_release(c->stmts, stmt, false);
+	stmt_cache_release(c->stmts, stmt, false);
 	if (!any)
 		out->len = header;		/* a table with nothing to say says nothing, as one without a key */
 }
@@ -459,22 +458,12 @@ void
 cache_capture_dropping(CacheCapture *capture, const char *table)
 {
 	for (CapturedTable *t = capture->tables; t; t = t->next)
-	{
-		sqlite3_stmt *stmt;
-		bool		sound = true;
-
-		if (t->dropped || strcmp(t->name, table) != 0)
-			continue;
-		/* its shape while it is still there */
-		if (!t->shaped && t->nrows > 0 && (stmt = row_statement(capture, table)) != NULL)
+		if (!t->dropped && strcmp(t->name, table) == 0)
 		{
-			read_row(t, capture->db, stmt, t->rows[0].rowid, &sound);
-			stmt_cache_release(capture->stmts, stmt, false);
+			/* what the drop takes away needs no telling: its relation row says it */
+			t->dropped = true;
+			t->nrows = 0;
 		}
-		if (!sound)
-			capture->failure = "a changed table's columns are not the ones noted";
-		t->dropped = true;
-	}
 }
 
 RlStatus
