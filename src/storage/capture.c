@@ -7,7 +7,7 @@
  * the writer as a SQLite changeset. SQLite's session module made that changeset,
  * and two thirds of a backend's instructions in a DuckLake commit of one row were
  * its: at each table's first change it compiled a PRAGMA table_info, and at the end
- * a SELECT per table, every time, for a session lives one message. Here a preupdate
+ * a SELECT per table, every time, as a session lives one message. Here a preupdate
  * hook notes, per table and row id, the row as it was before its first change
  * (nothing for a row the capture inserted); at the end each noted row is read
  * again through a kept statement and compared: a row that is gone was deleted, one
@@ -16,10 +16,10 @@
  * session module does. A table dropped while capturing (cache_capture_dropping)
  * forgets its noted rows: the drop is its relation row's change, and the writer
  * deletes the rows the table had; one made again under its name is another table
- * from then on. Every
- * captured table has a rowid (DuckLake's tables are keyed by _rl_rowid INTEGER
- * PRIMARY KEY, RockLake's own by their integer ids); tables without a primary key
- * and SQLite's own are left out, as the session module leaves them.
+ * from then on. Every captured table has a rowid (DuckLake's tables are keyed by
+ * _rl_rowid INTEGER PRIMARY KEY, RockLake's own by their integer ids); tables
+ * without a primary key and SQLite's own are left out, as the session module
+ * leaves them.
  *
  * A backend's connection has the hook from when it opens (cache_capture_watch):
  * SQLite compiles a DELETE without WHERE into a truncation that fires no hook unless
