@@ -166,12 +166,16 @@ void		cache_wait_when_busy(sqlite3 *db);
 /*
  * The changeset is made by capture.c (a preupdate hook, not SQLite's session module):
  * begin reads changed rows again with statements kept in stmts (NULL: made for the
- * capture). Every connection that captures must be watched from when it opens, before
- * it compiles anything (see capture.c).
+ * capture). A connection that keeps statements across captures must be watched from
+ * when it opens, before it compiles anything (see capture.c); one that compiles only
+ * inside its capture need not be.
  */
 void		cache_capture_watch(sqlite3 *db);
 RlStatus	cache_capture_begin(sqlite3 *db, StmtCache *stmts, CacheCapture **out);
-/* A table about to be dropped: its rows are gone; a table made under its name is another. */
+/*
+ * A table about to be dropped: the rows noted of it are forgotten (the drop is its
+ * rl_relation row's change); a table made under its name is another.
+ */
 void		cache_capture_dropping(CacheCapture *capture, const char *table);
 /* While paused, what runs is not captured (re-applying what is captured already). */
 void		cache_capture_pause(CacheCapture *capture, bool paused);

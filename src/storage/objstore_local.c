@@ -722,13 +722,6 @@ slot_work_free(SlotWork *work)
 	free(work);
 }
 
-/*
- * make_slot -- the empty slot: written whole and synced under a temporary name,
- * linked in (pending), the directory synced, then marked ready. Then the last
- * filled slot's zeros past its payload become a hole: its content does not change,
- * so neither order nor a crash matters, and a WAL object keeps a few kilobytes of
- * disk rather than SLOT_FILE_SIZE.
- */
 static uint8_t empty_slot[SLOT_FILE_SIZE];	/* what make_slot writes, made once */
 static pthread_once_t empty_slot_once = PTHREAD_ONCE_INIT;
 
@@ -739,6 +732,13 @@ init_empty_slot(void)
 	empty_slot[7] = SLOT_PENDING;
 }
 
+/*
+ * make_slot -- the empty slot: written whole and synced under a temporary name,
+ * linked in (pending), the directory synced, then marked ready. Then the last
+ * filled slot's zeros past its payload become a hole: its content does not change,
+ * so neither order nor a crash matters, and a WAL object keeps a few kilobytes of
+ * disk rather than SLOT_FILE_SIZE.
+ */
 static void *
 make_slot(void *arg)
 {
