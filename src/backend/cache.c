@@ -866,7 +866,6 @@ write_warm_text(const char *sql, void *arg)
 		fprintf((FILE *) arg, "%c%zu\n%s\n", WARM_STATEMENT, strlen(sql), sql);
 }
 
-
 /* write_warm_query -- a query text the session kept the parse tree of, for the next session */
 static void
 write_warm_query(const char *text, void *arg)
