@@ -113,6 +113,8 @@ typedef struct WriterConfig
 	const char *data_directory; /* where the catalog caches live (catalog_cache_path) */
 	int			ready_fd;		/* write end of a pipe: one byte once serving */
 	int			startup_delay_ms;	/* debug_startup_delay (tests) */
+	int			visible_delay_ms;	/* debug_visible_delay (tests): between a group's
+									 * acknowledgement and its cache commit */
 } WriterConfig;
 
 /* Run the writer; exits 0 on SIGTERM, 1 on FATAL, WRITER_EXIT_FENCED, 2 on SIGQUIT. */

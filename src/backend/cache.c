@@ -38,11 +38,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <jansson.h>
 
 #include "catalog_cache.h"
+#include "commit_horizon.h"
 #include "stmt_cache.h"
 #include "elog.h"
 #include "executor.h"
@@ -103,6 +105,8 @@ static void forget_relations(void);
 
 /* Prepared statements by SQL text (stmt_cache.h) */
 #define STATEMENT_CACHE_SIZE 64
+/* how long a snapshot waits before it looks at the cache again (begin_read_txn) */
+#define HORIZON_WAIT_NS		(50 * 1000)
 static StmtCache *statements;
 
 /*
@@ -978,12 +982,10 @@ read_seq(void)
 	return seq;
 }
 
-/* take_snapshot -- inside a fresh SQLite transaction: it must be the transaction's */
+/* take_snapshot -- inside a fresh SQLite transaction (reflecting seq): it must be the transaction's */
 static void
-take_snapshot(void)
+take_snapshot(uint64_t seq)
 {
-	uint64_t	seq = read_seq();
-
 	if (have_snapshot && seq != snapshot_seq)
 		ereport(ERROR,
 				errcode(ERRCODE_T_R_SERIALIZATION_FAILURE),
@@ -1270,6 +1272,38 @@ end_read_txn(void)
 	in_read_txn = false;
 }
 
+/*
+ * begin_read_txn -- the transaction's snapshot, once the cache has every commit the
+ * writer acknowledged (commit_horizon.h), which it makes visible right after
+ * answering: a commit acknowledged before this statement came is seen, whichever
+ * connection made it. A capture needs no such wait: its BEGIN IMMEDIATE waits for
+ * the writer's transaction to end.
+ */
+static void
+begin_read_txn(void)
+{
+	for (;;)
+	{
+		uint64_t	horizon = commit_horizon_get(MyDatabaseId);
+		uint64_t	seq;
+
+		exec_sql("BEGIN");
+		in_read_txn = true;
+		seq = read_seq();
+		if (seq >= horizon)
+		{
+			take_snapshot(seq);
+			return;
+		}
+		end_read_txn();
+		CHECK_FOR_INTERRUPTS();
+
+		struct timespec pause = {0, HORIZON_WAIT_NS};
+
+		nanosleep(&pause, NULL);
+	}
+}
+
 static void
 disconnect_writer(void)
 {
@@ -1364,7 +1398,7 @@ open_capture(bool paused)
 		sqlite_error(sqlite3_extended_errcode(cache_db), "start capturing changes");
 	capture_schema_version = main_schema_version();
 	cache_capture_pause(capture, capture_paused = paused);
-	take_snapshot();
+	take_snapshot(read_seq());
 	if (changeset.len > 0)
 		replay_changeset();
 }
@@ -1397,11 +1431,7 @@ CacheStatementBegin(CacheTarget target)
 	if (target == CACHE_READ && changeset.len == 0)
 	{
 		if (!in_read_txn)
-		{
-			exec_sql("BEGIN");
-			in_read_txn = true;
-			take_snapshot();
-		}
+			begin_read_txn();
 		return;
 	}
 	open_capture(false);

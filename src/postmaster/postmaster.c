@@ -90,6 +90,7 @@
 
 #include "auth.h"
 #include "backend.h"
+#include "commit_horizon.h"
 #include "elog.h"
 #include "guc.h"
 #include "pidfile.h"
@@ -568,6 +569,7 @@ StartWriter(void)
 		config.data_directory = DataDir;
 		config.ready_fd = ready[1];
 		config.startup_delay_ms = GetConfigInt("debug_startup_delay");
+		config.visible_delay_ms = GetConfigInt("debug_visible_delay");
 		WriterMain(&config);
 	}
 	close(ready[1]);
@@ -1628,6 +1630,7 @@ PostmasterMain(int argc, char **argv)
 	OpenListenSockets(port);
 
 	auth_prepare_crypto();
+	CommitHorizonInit();
 	StartWriter();
 	pmState = PM_STARTUP;
 	MaintainBackendPool();

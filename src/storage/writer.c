@@ -47,6 +47,7 @@
 #include <unistd.h>
 
 #include "catalog_cache.h"
+#include "commit_horizon.h"
 #include "elog.h"
 #include "lsm.h"
 #include "objstore.h"
@@ -182,6 +183,18 @@ static PendingCommit *pending;
 static int	n_pending;
 static int	max_pending;
 
+/* sleep_ms -- wait ms milliseconds (the debug delays) */
+static void
+sleep_ms(int ms)
+{
+	struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+
+	while (ms > 0 && nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+static void flush_output(WriterClient *c);
+
 /*
  * writer_sigterm -- finish the group in flight, answer the rest, exit
  */
@@ -221,6 +234,8 @@ open_cache(WriterDatabase *db)
 		ereport(FATAL, errcode(ERRCODE_IO_ERROR),
 				errmsg("could not open the catalog cache \"%s\": %s", path, rl_last_error()));
 	lsm_stats(db->lsm, &stats);
+	/* what a database made again under this id acknowledged is not this one's */
+	commit_horizon_set(db->datid, stats.last_seq);
 	if (catalog_cache_seq(db->cache) == stats.last_seq)
 		return;
 	ereport(LOG, errmsg("rebuilding the catalog cache \"%s\": it reflects commit %llu, the store has %llu",
@@ -364,6 +379,7 @@ close_database(int i, bool dropped)
 	catalog_cache_close(db->cache);
 	lsm_close(db->lsm);
 	obj_close(db->store);
+	commit_horizon_forget(db->datid);
 	if (dropped)
 	{
 		char		path[4096];
@@ -654,11 +670,32 @@ apply_group(WriterDatabase *db, PendingCommit **group, int n)
 }
 
 /*
+ * acknowledge -- answer a group's requests (committed as first_seq onwards); with
+ * send_now, send the answers before anything else happens
+ */
+static void
+acknowledge(PendingCommit **group, int n, uint64_t first_seq, bool send_now)
+{
+	for (int i = 0; i < n; i++)
+	{
+		WriterClient *c = group[i]->client;
+
+		finish_pending(group[i], true, first_seq + i, ERRCODE_SUCCESSFUL_COMPLETION, "");
+		if (send_now)
+			flush_output(c);
+	}
+}
+
+/*
  * commit_database_group -- commit a database's queued requests as one WAL object
  *
- * Durable before visible, visible before acknowledged: the cache transaction
- * holding the group commits only after lsm_commit returns, and the replies go out
- * after that.
+ * Durable before visible: the cache transaction holding the group commits only
+ * after lsm_commit returns. The replies go out between the two once the commit
+ * horizon says the group is acknowledged (commit_horizon.h: a backend's next
+ * snapshot waits for the cache to reach it), so no client waits for the cache's
+ * commit; the postgres database's commits (CREATE and DROP DATABASE, which open
+ * or close a store once visible) and a database without a horizon slot are
+ * answered after it.
  */
 static void
 commit_database_group(WriterDatabase *db, PendingCommit **group, int n)
@@ -667,6 +704,7 @@ commit_database_group(WriterDatabase *db, PendingCommit **group, int n)
 	uint64_t	first_seq = 0;
 	RlStatus	rc;
 	char		message[256];
+	bool		acknowledged;
 
 	n = apply_group(db, group, n);
 	if (n <= 0)
@@ -685,6 +723,11 @@ commit_database_group(WriterDatabase *db, PendingCommit **group, int n)
 	switch (rc)
 	{
 		case RL_OK:
+			acknowledged = db->datid != CACHE_POSTGRES_DATID &&
+				commit_horizon_set(db->datid, first_seq + n - 1);
+			if (acknowledged)
+				acknowledge(group, n, first_seq, true);
+			sleep_ms(writer_config->visible_delay_ms);
 			if (catalog_cache_commit(db->cache, first_seq + n - 1) != RL_OK)
 			{
 				/* durable in the store but not in the cache: rebuild it from the store */
@@ -692,8 +735,8 @@ commit_database_group(WriterDatabase *db, PendingCommit **group, int n)
 						errmsg("could not commit to the catalog cache: %s", rl_last_error()));
 				open_cache(db);
 			}
-			for (int i = 0; i < n; i++)
-				finish_pending(group[i], true, first_seq + i, ERRCODE_SUCCESSFUL_COMPLETION, "");
+			if (!acknowledged)
+				acknowledge(group, n, first_seq, false);
 			for (WriterClient *c = clients; c; c = c->next)
 				if (c->subscribed && c->datid == db->datid)
 					send_notify(c, first_seq + n - 1);
@@ -988,14 +1031,7 @@ WriterMain(const WriterConfig *config)
 	bootstrap_registry();
 	sync_databases(false);
 	listen_sock = listen_on_socket(config->socket_path);
-	if (config->startup_delay_ms > 0)
-	{
-		struct timespec ts = {config->startup_delay_ms / 1000,
-		(config->startup_delay_ms % 1000) * 1000000L};
-
-		while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
-			;
-	}
+	sleep_ms(config->startup_delay_ms);
 	{
 		LsmStats	stats;
 		char		ready = 'R';

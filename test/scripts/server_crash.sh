@@ -2,7 +2,8 @@
 # server_crash.sh: crash handling as in PostgreSQL. A backend killed with SIGKILL
 # makes the postmaster end every other backend (their clients get WARNING 57P02 or
 # a closed connection), restart the writer and the pool, and serve again. A killed
-# idle backend is just replaced. A killed writer resets the same way. An immediate
+# idle backend is just replaced. A killed writer resets the same way, and a commit
+# it answered before making it visible is there after the reset. An immediate
 # shutdown (SIGQUIT) gives clients 57P01.
 set -eu
 . "$top_srcdir/test/scripts/common.sh"
@@ -106,6 +107,27 @@ grep -q 'FATAL 57P01 terminating connection due to administrator command' "$tmp/
 	fail "no 57P01 on fast shutdown: $(cat "$tmp/fast.out")"
 grep -q 'aborting any active transactions' "$RL_LOG" || fail "no fast-shutdown LOG"
 echo "ok: fast shutdown"
+
+# --- answered before visible: the writer answers a commit once durable and makes it
+# visible after debug_visible_delay; every snapshot taken after the answer sees it, and
+# a writer killed in between loses nothing ---
+rl_server_start "$tmp/data" -c debug_visible_delay=1500
+count() { psql -X -At -q -d vis -c 'SELECT count(*) FROM t'; }
+psql -X -q -c 'CREATE DATABASE vis' || fail "create database"
+psql -X -q -d vis -c 'CREATE TABLE t (id int PRIMARY KEY)' || fail "create table"
+psql -X -q -d vis -c 'INSERT INTO t VALUES (1)' || fail "insert"
+[ "$(count)" = 1 ] || fail "a session started after a commit was answered did not see it"
+[ "$(psql -X -At -q -d vis -c 'INSERT INTO t VALUES (2)' -c 'SELECT count(*) FROM t')" = 2 ] ||
+	fail "the committing session did not see its commit"
+writer=$(writer_pid)
+psql -X -q -d vis -c 'INSERT INTO t VALUES (3)' || fail "insert before the kill"
+kill -9 "$writer"
+wait_for "$RL_LOG" 'all server processes terminated; reinitializing' 10 || fail "no reinit after writer kill"
+wait_for "$RL_LOG" 'rebuilding the catalog cache' 10 || fail "the kill did not fall between answer and cache commit"
+wait_ready || fail "not serving after the writer kill"
+[ "$(count)" = 3 ] || fail "an answered commit was lost: $(count) rows"
+rl_server_stop fast || fail "stop"
+echo "ok: commits answered before the cache's commit are seen by later snapshots and survive a writer kill"
 
 # --- a second server on the same store fences the first, which shuts down for good ---
 rl_server_start "$tmp/data"

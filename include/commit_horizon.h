@@ -1,0 +1,31 @@
+/*
+ * commit_horizon.h: the newest commit the writer has acknowledged, per database, in
+ * memory the postmaster shares with every process it forks.
+ *
+ * The writer acknowledges a group of commits once it is durable and makes it
+ * visible in the catalog cache right after: the cache's commit is off the client's
+ * wait. A backend taking a snapshot reads the database's horizon first and waits
+ * until the cache has reached it, so a snapshot taken after a commit was
+ * acknowledged, on any connection, still sees that commit.
+ */
+#ifndef RL_COMMIT_HORIZON_H
+#define RL_COMMIT_HORIZON_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* The postmaster, before it forks anything: maps the shared table. */
+void		CommitHorizonInit(void);
+
+/*
+ * The writer: database datid's newest acknowledged commit is seq (it may go down
+ * when a database is made again). False if there is no table or no room in it:
+ * the caller must then make the commit visible before acknowledging it.
+ */
+bool		commit_horizon_set(uint32_t datid, uint64_t seq);
+/* The writer: the database is gone. */
+void		commit_horizon_forget(uint32_t datid);
+/* Anyone: the newest acknowledged commit of datid, 0 if none is recorded. */
+uint64_t	commit_horizon_get(uint32_t datid);
+
+#endif

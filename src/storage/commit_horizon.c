@@ -1,0 +1,90 @@
+/*
+ * commit_horizon.c: the newest acknowledged commit of each database, shared by the
+ * writer (which sets it) and the backends (which wait for their cache to reach it
+ * before they take a snapshot).
+ *
+ * A writer that made a group visible before acknowledging it kept every client
+ * waiting through the cache's SQLite commit (a sixth of a DuckLake COMMIT). Now it
+ * acknowledges first, so the guarantee "a snapshot taken after a commit was
+ * acknowledged sees it" needs the acknowledged sequence where every backend can
+ * read it without asking anyone: a small table in an anonymous shared mapping the
+ * postmaster makes before it forks, as PostgreSQL's shared memory. Only the writer
+ * writes it (one thread), so a slot is claimed by writing its sequence before its
+ * database id; readers load the id, then the sequence. A database that finds no
+ * slot simply keeps the old order (visible, then acknowledged).
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "commit_horizon.h"
+#include "elog.h"
+
+#define COMMIT_HORIZON_SLOTS 256
+
+typedef struct HorizonSlot
+{
+	uint32_t	datid;			/* 0: free */
+	uint64_t	seq;
+} HorizonSlot;
+
+static HorizonSlot *horizon;
+
+void
+CommitHorizonInit(void)
+{
+	if (horizon != NULL)
+		return;
+	void	   *p = mmap(NULL, sizeof(HorizonSlot) * COMMIT_HORIZON_SLOTS, PROT_READ | PROT_WRITE,
+						 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		ereport(FATAL, errcode(ERRCODE_OUT_OF_MEMORY),
+				errmsg("could not create shared memory for the commit horizon: %s", strerror(errno)));
+	horizon = p;
+}
+
+/* slot_of -- datid's slot, or NULL */
+static HorizonSlot *
+slot_of(uint32_t datid)
+{
+	for (int i = 0; horizon && i < COMMIT_HORIZON_SLOTS; i++)
+		if (__atomic_load_n(&horizon[i].datid, __ATOMIC_ACQUIRE) == datid)
+			return &horizon[i];
+	return NULL;
+}
+
+bool
+commit_horizon_set(uint32_t datid, uint64_t seq)
+{
+	HorizonSlot *slot = slot_of(datid);
+
+	if (slot == NULL && (slot = slot_of(0)) != NULL)
+	{
+		__atomic_store_n(&slot->seq, seq, __ATOMIC_RELEASE);
+		__atomic_store_n(&slot->datid, datid, __ATOMIC_RELEASE);
+		return true;
+	}
+	if (slot == NULL)
+		return false;
+	__atomic_store_n(&slot->seq, seq, __ATOMIC_RELEASE);
+	return true;
+}
+
+void
+commit_horizon_forget(uint32_t datid)
+{
+	HorizonSlot *slot = slot_of(datid);
+
+	if (slot != NULL)
+		__atomic_store_n(&slot->datid, 0, __ATOMIC_RELEASE);
+}
+
+uint64_t
+commit_horizon_get(uint32_t datid)
+{
+	HorizonSlot *slot = datid ? slot_of(datid) : NULL;
+
+	return slot ? __atomic_load_n(&slot->seq, __ATOMIC_ACQUIRE) : 0;
+}
