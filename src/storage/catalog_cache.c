@@ -61,6 +61,8 @@ typedef struct TableColumns
 	int			plan_ncolumns;
 	uint8_t    *plan_pk;
 	char	   *plan_sql[APPLY_NSTMTS];
+	int64_t		relid;			/* in rl_relation (relation_map), or -1 until read */
+	char	   *same_key_sql;	/* check_unique_key's probe, once made */
 } TableColumns;
 
 #define KEPT_SHAPES 32
@@ -72,6 +74,8 @@ struct CatalogCache
 	TableColumns shapes[KEPT_SHAPES];	/* table_columns, while shapes_cookie holds */
 	int			next_shape;
 	int64_t		shapes_cookie;
+	bool		shapes_checked; /* shapes_cookie read since this changeset began or
+								 * the writer last ran DDL */
 	char	   *path;
 	/* the checkpointer thread (checkpoint_wal) and what it waits on */
 	pthread_t	checkpointer;
@@ -441,6 +445,7 @@ table_columns_free(TableColumns *c)
 	free(c->plan_pk);
 	for (int i = 0; i < APPLY_NSTMTS; i++)
 		free(c->plan_sql[i]);
+	free(c->same_key_sql);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -452,6 +457,7 @@ load_columns(sqlite3 *db, StmtCache *stmts, const char *table, TableColumns *out
 	int			cap = 16;
 
 	memset(out, 0, sizeof(*out));
+	out->relid = -1;
 	if (stmt == NULL)
 		return sqlite_failure(db, "read table columns");
 	out->table = strdup(table);
@@ -474,25 +480,31 @@ forget_shapes(CatalogCache *cache)
 	for (int i = 0; i < KEPT_SHAPES; i++)
 		table_columns_free(&cache->shapes[i]);
 	cache->shapes_cookie = -1;
+	cache->shapes_checked = false;
 }
 
 /*
  * table_columns -- a table's columns, kept by the writer while SQLite's schema cookie
  * stays the same (only the writer commits to the cache, and its rollbacks forget them):
  * reading them with pragma_table_info, three times per table and commit, was a tenth
- * of the writer's time. Valid until the next call.
+ * of the writer's time. The cookie itself is read once per changeset and again
+ * after the writer's own DDL (shapes_checked). Valid until the next call.
  */
 static RlStatus
 table_columns(CatalogCache *cache, const char *table, TableColumns **out)
 {
-	sqlite3_stmt *stmt = stmt_cache_get(cache->statements, "PRAGMA main.schema_version");
-	int64_t		cookie = stmt && sqlite3_step(stmt) == SQLITE_ROW ? sqlite3_column_int64(stmt, 0) : -1;
-
-	stmt_cache_release(cache->statements, stmt, false);
-	if (cookie < 0 || cookie != cache->shapes_cookie)
+	if (!cache->shapes_checked)
 	{
-		forget_shapes(cache);
-		cache->shapes_cookie = cookie;
+		sqlite3_stmt *stmt = stmt_cache_get(cache->statements, "PRAGMA main.schema_version");
+		int64_t		cookie = stmt && sqlite3_step(stmt) == SQLITE_ROW ? sqlite3_column_int64(stmt, 0) : -1;
+
+		stmt_cache_release(cache->statements, stmt, false);
+		if (cookie < 0 || cookie != cache->shapes_cookie)
+		{
+			forget_shapes(cache);
+			cache->shapes_cookie = cookie;
+		}
+		cache->shapes_checked = cookie >= 0;
 	}
 	for (int i = 0; i < KEPT_SHAPES; i++)
 		if (cache->shapes[i].table && strcmp(cache->shapes[i].table, table) == 0)
@@ -540,28 +552,38 @@ relation_map_shape(CatalogCache *cache, const char *name, int64_t relid, Relatio
 	return RL_OK;
 }
 
-/* relation_map_shape for a relation rl_relation names now; RL_NOT_FOUND if it does not. */
+/*
+ * relation_map_shape for a relation rl_relation names now; RL_NOT_FOUND if it does
+ * not. Its relid is kept with its columns: a name changes relation only by DDL.
+ */
 static RlStatus
 relation_map(CatalogCache *cache, const char *name, RelationMap *map)
 {
+	TableColumns *columns;
+	RlStatus	rc;
+
 	memset(map, 0, sizeof(*map));
 	if (strcmp(name, CACHE_RELATION_TABLE) == 0)
 		return relation_map_shape(cache, name, 0, map);
 	if (strcmp(name, CACHE_DATABASE_TABLE) == 0)
 		return relation_map_shape(cache, name, CACHE_DATABASE_RELID, map);
-	sqlite3    *db = cache->db;
-	sqlite3_stmt *stmt = stmt_cache_get(cache->statements, "SELECT relid FROM " CACHE_RELATION_TABLE " WHERE relname = ?");
+	if ((rc = table_columns(cache, name, &columns)) != RL_OK)
+		return rc;
+	if (columns->relid < 0)
+	{
+		sqlite3_stmt *stmt = stmt_cache_get(cache->statements,
+											"SELECT relid FROM " CACHE_RELATION_TABLE " WHERE relname = ?");
 
-	if (stmt == NULL)
-		return sqlite_failure(db, "look up relation");
-	sqlite3_bind_text(stmt, 1, name, -1, SQLITE_STATIC);
-	bool		found = sqlite3_step(stmt) == SQLITE_ROW;
-	int64_t		relid = found ? sqlite3_column_int64(stmt, 0) : 0;
-
-	stmt_cache_release(cache->statements, stmt, false);
-	if (!found)
-		return rl_error(RL_NOT_FOUND, "relation \"%s\" is not in " CACHE_RELATION_TABLE, name);
-	return relation_map_shape(cache, name, relid, map);
+		if (stmt == NULL)
+			return sqlite_failure(cache->db, "look up relation");
+		sqlite3_bind_text(stmt, 1, name, -1, SQLITE_STATIC);
+		if (sqlite3_step(stmt) == SQLITE_ROW)
+			columns->relid = sqlite3_column_int64(stmt, 0);
+		stmt_cache_release(cache->statements, stmt, false);
+		if (columns->relid < 0)
+			return rl_error(RL_NOT_FOUND, "relation \"%s\" is not in " CACHE_RELATION_TABLE, name);
+	}
+	return relation_map_shape(cache, name, columns->relid, map);
 }
 
 /* A column of a statement's current row as a datum of a generic row. */
@@ -1049,6 +1071,7 @@ prepare_schema(ApplyState *st, const void *changeset, size_t len)
 		}
 		else if (name || sql)
 			rc = rewrite_relation(st, changeset_int64(changeset_old(&it, 0)), name, sql);
+		st->cache->shapes_checked = false;	/* DDL ran */
 		free(name);
 		free(sql);
 	}
@@ -1495,25 +1518,34 @@ check_unique_key(ApplyState *st, RelationMap *map, int64_t rowid)
 {
 	if (map->same_key == NULL)
 	{
-		RlBuf		sql;
+		TableColumns *columns;
+		RlStatus	rc = table_columns(st->cache, map->name, &columns);
 
-		rlbuf_init(&sql);
-		rlbuf_append_str(&sql, "SELECT count(*) FROM ");
-		append_identifier(&sql, map->name);
-		rlbuf_append_str(&sql, " AS a JOIN ");
-		append_identifier(&sql, map->name);
-		rlbuf_append_str(&sql, " AS b ON b." CACHE_ROWID_COLUMN " = ?");
-		for (int k = 0; k < kv_table_nkey(map->kv); k++)
+		if (rc != RL_OK)
+			return rc;
+		if (columns->same_key_sql == NULL)
 		{
-			const char *column = kv_table_column_name(map->kv, kv_table_key_column(map->kv, k));
+			RlBuf		sql;
 
-			rlbuf_append_str(&sql, " AND a.");
-			append_identifier(&sql, column);
-			rlbuf_append_str(&sql, " IS b.");
-			append_identifier(&sql, column);
+			rlbuf_init(&sql);
+			rlbuf_append_str(&sql, "SELECT count(*) FROM ");
+			append_identifier(&sql, map->name);
+			rlbuf_append_str(&sql, " AS a JOIN ");
+			append_identifier(&sql, map->name);
+			rlbuf_append_str(&sql, " AS b ON b." CACHE_ROWID_COLUMN " = ?");
+			for (int k = 0; k < kv_table_nkey(map->kv); k++)
+			{
+				const char *column = kv_table_column_name(map->kv, kv_table_key_column(map->kv, k));
+
+				rlbuf_append_str(&sql, " AND a.");
+				append_identifier(&sql, column);
+				rlbuf_append_str(&sql, " IS b.");
+				append_identifier(&sql, column);
+			}
+			rlbuf_cstr(&sql);
+			columns->same_key_sql = (char *) rlbuf_steal(&sql, NULL);
 		}
-		map->same_key = stmt_cache_get(st->cache->statements, rlbuf_cstr(&sql));
-		rlbuf_free(&sql);
+		map->same_key = stmt_cache_get(st->cache->statements, columns->same_key_sql);
 		if (map->same_key == NULL)
 			return sqlite_failure(st->cache->db, "check key");
 	}
@@ -1550,6 +1582,7 @@ drop_relation(ApplyState *st, const char *name, int64_t relid)
 	append_identifier(&sql, name);
 	if (rc == RL_OK)
 		rc = exec_sql(st->cache->db, rlbuf_cstr(&sql));
+	st->cache->shapes_checked = false;	/* DDL ran */
 	rlbuf_free(&sql);
 	relation_map_free(&map);
 	return rc;
@@ -1720,6 +1753,7 @@ catalog_cache_apply(CatalogCache *cache, const void *changeset, size_t len,
 
 	memset(conflict, 0, sizeof(*conflict));
 	st.batch = mine;
+	cache->shapes_checked = false;
 	rc = exec_kept(cache, "SAVEPOINT rl_apply");
 	if (rc != RL_OK)
 	{
