@@ -62,7 +62,7 @@ typedef struct TableColumns
 	uint8_t    *plan_pk;
 	char	   *plan_sql[APPLY_NSTMTS];
 	int64_t		relid;			/* in rl_relation (relation_map), or -1 until read */
-	char	   *same_key_sql;	/* check_unique_key's probe, once made */
+	char	   *same_key_sql[2];	/* check_unique_key's probes (KeyProbe), once made */
 } TableColumns;
 
 #define KEPT_SHAPES 32
@@ -100,7 +100,7 @@ typedef struct RelationMap
 	const KvTable *kv;			/* DuckLake table layout, or NULL: generic rows */
 	CatalogCache *cache;		/* whose statements these are: */
 	sqlite3_stmt *row_by_id;	/* read_row */
-	sqlite3_stmt *same_key;		/* check_unique_key */
+	sqlite3_stmt *same_key[2];	/* check_unique_key's, by KeyProbe */
 } RelationMap;
 
 /* An insert that lost its row id to another commit, to be inserted again. */
@@ -429,7 +429,8 @@ relation_map_free(RelationMap *map)
 	if (map->cache)
 	{
 		stmt_cache_release(map->cache->statements, map->row_by_id, false);
-		stmt_cache_release(map->cache->statements, map->same_key, false);
+		stmt_cache_release(map->cache->statements, map->same_key[0], false);
+		stmt_cache_release(map->cache->statements, map->same_key[1], false);
 	}
 	free(map->name);
 	memset(map, 0, sizeof(*map));
@@ -445,7 +446,8 @@ table_columns_free(TableColumns *c)
 	free(c->plan_pk);
 	for (int i = 0; i < APPLY_NSTMTS; i++)
 		free(c->plan_sql[i]);
-	free(c->same_key_sql);
+	free(c->same_key_sql[0]);
+	free(c->same_key_sql[1]);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -1508,51 +1510,82 @@ put_current_row(ApplyState *st, RelationMap *map, int64_t rowid, RlBuf *key_out,
 	return rc;
 }
 
+/* How check_unique_key finds the key: the row's own (by its row id), or given values. */
+typedef enum KeyProbe
+{
+	PROBE_BY_ROWID,
+	PROBE_BY_VALUES
+} KeyProbe;
+
+/* key_probe_sql -- the count of map's rows with the key of ?1's row, or of ?1..?n */
+static char *
+key_probe_sql(const RelationMap *map, KeyProbe probe)
+{
+	RlBuf		sql;
+
+	rlbuf_init(&sql);
+	rlbuf_append_str(&sql, "SELECT count(*) FROM ");
+	append_identifier(&sql, map->name);
+	if (probe == PROBE_BY_ROWID)
+	{
+		rlbuf_append_str(&sql, " AS a JOIN ");
+		append_identifier(&sql, map->name);
+		rlbuf_append_str(&sql, " AS b ON b." CACHE_ROWID_COLUMN " = ?");
+	}
+	for (int k = 0; k < kv_table_nkey(map->kv); k++)
+	{
+		const char *column = kv_table_column_name(map->kv, kv_table_key_column(map->kv, k));
+
+		rlbuf_append_str(&sql, k == 0 && probe == PROBE_BY_VALUES ? " WHERE " : " AND ");
+		if (probe == PROBE_BY_ROWID)
+			rlbuf_append_str(&sql, "a.");
+		append_identifier(&sql, column);
+		if (probe == PROBE_BY_ROWID)
+		{
+			rlbuf_append_str(&sql, " IS b.");
+			append_identifier(&sql, column);
+		}
+		else
+			rlbuf_printf(&sql, " IS ?%d", k + 1);
+	}
+	rlbuf_cstr(&sql);
+	return (char *) rlbuf_steal(&sql, NULL);
+}
+
 /*
  * check_unique_key -- 23505 if another row of the table has the same key in the
- * store as row rowid (the rows would overwrite each other there); the table's key
- * index (create_cache_indexes) makes it a probe
+ * store as the row just stored, row rowid (the rows would overwrite each other
+ * there); values, the row's with its row id first, if the changeset gave them all.
+ * The table's key index (create_cache_indexes) makes it a probe of the index alone
+ * by values, of the row and then the index by row id.
  */
 static RlStatus
-check_unique_key(ApplyState *st, RelationMap *map, int64_t rowid)
+check_unique_key(ApplyState *st, RelationMap *map, int64_t rowid, const KvDatum *const *values)
 {
-	if (map->same_key == NULL)
+	KeyProbe	probe = values ? PROBE_BY_VALUES : PROBE_BY_ROWID;
+
+	if (map->same_key[probe] == NULL)
 	{
 		TableColumns *columns;
 		RlStatus	rc = table_columns(st->cache, map->name, &columns);
 
 		if (rc != RL_OK)
 			return rc;
-		if (columns->same_key_sql == NULL)
-		{
-			RlBuf		sql;
-
-			rlbuf_init(&sql);
-			rlbuf_append_str(&sql, "SELECT count(*) FROM ");
-			append_identifier(&sql, map->name);
-			rlbuf_append_str(&sql, " AS a JOIN ");
-			append_identifier(&sql, map->name);
-			rlbuf_append_str(&sql, " AS b ON b." CACHE_ROWID_COLUMN " = ?");
-			for (int k = 0; k < kv_table_nkey(map->kv); k++)
-			{
-				const char *column = kv_table_column_name(map->kv, kv_table_key_column(map->kv, k));
-
-				rlbuf_append_str(&sql, " AND a.");
-				append_identifier(&sql, column);
-				rlbuf_append_str(&sql, " IS b.");
-				append_identifier(&sql, column);
-			}
-			rlbuf_cstr(&sql);
-			columns->same_key_sql = (char *) rlbuf_steal(&sql, NULL);
-		}
-		map->same_key = stmt_cache_get(st->cache->statements, columns->same_key_sql);
-		if (map->same_key == NULL)
+		if (columns->same_key_sql[probe] == NULL)
+			columns->same_key_sql[probe] = key_probe_sql(map, probe);
+		map->same_key[probe] = stmt_cache_get(st->cache->statements, columns->same_key_sql[probe]);
+		if (map->same_key[probe] == NULL)
 			return sqlite_failure(st->cache->db, "check key");
 	}
 
-	sqlite3_stmt *stmt = map->same_key;
+	sqlite3_stmt *stmt = map->same_key[probe];
 
-	sqlite3_bind_int64(stmt, 1, rowid);
+	if (probe == PROBE_BY_ROWID)
+		sqlite3_bind_int64(stmt, 1, rowid);
+	else
+		for (int k = 0; k < kv_table_nkey(map->kv); k++)
+			bind_datum(stmt, k + 1, values[kv_table_key_column(map->kv, k) + 1]);
+
 	int			step = sqlite3_step(stmt);
 	int64_t		matches = step == SQLITE_ROW ? sqlite3_column_int64(stmt, 0) : 0;
 
@@ -1645,7 +1678,7 @@ emit_row_change(ApplyState *st, ChangesetIter *it, RelationMap *map)
 		rc = put_row(st, map, it->new, &key);
 		it->new[0] = changeset_rowid;
 		if (rc == RL_OK && map->kv)
-			rc = check_unique_key(st, map, rowid.i);
+			rc = check_unique_key(st, map, rowid.i, it->new);
 	}
 	else
 	{
@@ -1656,7 +1689,7 @@ emit_row_change(ApplyState *st, ChangesetIter *it, RelationMap *map)
 			(old_key.len != key.len || memcmp(old_key.data, key.data, key.len) != 0))
 			lsm_batch_delete(st->batch, old_key.data, old_key.len);
 		if (rc == RL_OK && old_key.len)
-			rc = check_unique_key(st, map, rowid);
+			rc = check_unique_key(st, map, rowid, NULL);
 	}
 	rlbuf_free(&key);
 	rlbuf_free(&old_key);

@@ -259,6 +259,51 @@ START_TEST(test_conflicts)
 }
 END_TEST
 
+/*
+ * A DuckLake table's rows are stored under their key, so two rows with one key would
+ * overwrite each other in the store: the writer refuses the second (23505) even where
+ * the cache's table declares no key, whether an insert brings it (probed by its
+ * values), an update moves a row onto it (probed by the row), or both rows come in
+ * one changeset.
+ */
+#define UNKEYED_SNAPSHOT_SQL "CREATE TABLE ducklake_snapshot (_rl_rowid INTEGER PRIMARY KEY, " \
+	"snapshot_id INTEGER, snapshot_time INTEGER, schema_version INTEGER, " \
+	"next_catalog_id INTEGER, next_file_id INTEGER)"
+
+static void
+assert_duplicate_key(sqlite3 *db, const char *sql)
+{
+	RlBuf		cs;
+	RlStatus	result;
+	CacheConflict conflict;
+
+	backend_changeset(db, sql, &cs);
+	commit_group(&cs, 1, &result, &conflict);
+	ck_assert_int_eq(result, RL_PRECONDITION);
+	ck_assert_str_eq(conflict.sqlstate, "23505");
+	ck_assert_str_eq(conflict.message, "duplicate key value violates unique constraint \"ducklake_snapshot_pkey\"");
+	rlbuf_free(&cs);
+}
+
+START_TEST(test_ducklake_key_probe)
+{
+	sqlite3    *db = backend_open();
+
+	commit_sql(db, "INSERT INTO rl_relation VALUES (5, 'ducklake_snapshot', '" UNKEYED_SNAPSHOT_SQL "');"
+			   UNKEYED_SNAPSHOT_SQL ";"
+			   "INSERT INTO ducklake_snapshot VALUES (NULL, 1, 100, 0, 1, 0), (NULL, 2, 200, 1, 2, 0);");
+	assert_duplicate_key(db, "INSERT INTO ducklake_snapshot VALUES (NULL, 2, 300, 2, 3, 0)");
+	assert_duplicate_key(db, "UPDATE ducklake_snapshot SET snapshot_id = 1 WHERE snapshot_id = 2");
+	assert_duplicate_key(db, "INSERT INTO ducklake_snapshot VALUES (NULL, 3, 0, 0, 0, 0), (NULL, 3, 0, 0, 0, 0)");
+	assert_query(db, "SELECT snapshot_id FROM ducklake_snapshot ORDER BY 1", "1;2;");
+	/* distinct keys still commit */
+	commit_sql(db, "INSERT INTO ducklake_snapshot VALUES (NULL, 3, 300, 2, 3, 0)");
+	commit_sql(db, "UPDATE ducklake_snapshot SET snapshot_id = 4 WHERE snapshot_id = 3");
+	assert_query(db, "SELECT snapshot_id FROM ducklake_snapshot ORDER BY 1", "1;2;4;");
+	sqlite3_close(db);
+}
+END_TEST
+
 START_TEST(test_ducklake_table_layout)
 {
 	sqlite3    *db = backend_open();
@@ -965,6 +1010,7 @@ main(void)
 	tcase_add_test(tc, test_create_and_insert);
 	tcase_add_test(tc, test_conflicts);
 	tcase_add_test(tc, test_ducklake_table_layout);
+	tcase_add_test(tc, test_ducklake_key_probe);
 	tcase_add_test(tc, test_alter_and_drop);
 	tcase_add_test(tc, test_rebuild_equals_the_old_cache);
 	tcase_add_test(tc, test_abort_leaves_nothing);
