@@ -66,10 +66,32 @@ struct CacheCapture
 	CapturedTable **tail;
 	const char *failure;		/* why the changes cannot be taken, or NULL */
 	bool		watched;		/* the connection is watched (cache_capture_watch) */
+	int64_t		cookie;			/* the schema cookie when it began, -1 unknown */
+	bool		schema_kept;	/* ... and when it ended, no DDL in between */
 };
 
 /* the hook's argument on a watched connection while nothing is captured */
 static char watching;
+
+/*
+ * The key columns of tables the watched connection's captures read (one connection
+ * per process is watched: a backend's), by schema cookie: asking SQLite for each
+ * column (sqlite3_table_column_metadata) at every capture was a twentieth of a
+ * backend's DuckLake commit. Only a capture that ran no DDL (the same cookie at its
+ * start and end) notes or uses them: the cookie of a committed schema names that
+ * schema, while one a rolled-back DDL made may come back naming another.
+ */
+#define KNOWN_SHAPES 32
+typedef struct KnownShape
+{
+	int64_t		cookie;
+	char	   *name;			/* NULL: a free entry */
+	int			ncolumns;
+	uint8_t    *pk;
+	bool		keyed;
+} KnownShape;
+static KnownShape known_shapes[KNOWN_SHAPES];
+static int	next_known_shape;
 
 /* ---------------------------------------------------------------- noting */
 
@@ -181,25 +203,82 @@ captured_table(CacheCapture *c, const char *name, int ncolumns)
 	return t;
 }
 
+/* known_shape -- t's entry in known_shapes for the capture's cookie, or NULL */
+static KnownShape *
+known_shape(const CacheCapture *c, const CapturedTable *t)
+{
+	for (int i = 0; c->schema_kept && i < KNOWN_SHAPES; i++)
+	{
+		KnownShape *k = &known_shapes[i];
+
+		if (k->name && k->cookie == c->cookie && k->ncolumns == t->ncolumns && strcmp(k->name, t->name) == 0)
+			return k;
+	}
+	return NULL;
+}
+
+static void
+forget_known_shape(KnownShape *k)
+{
+	free(k->name);
+	free(k->pk);
+	memset(k, 0, sizeof(*k));
+}
+
+/* remember_shape -- t's key columns kept in known_shapes (if it may: schema_kept) */
+static void
+remember_shape(const CacheCapture *c, const CapturedTable *t)
+{
+	if (!c->schema_kept)
+		return;
+
+	KnownShape *k = &known_shapes[next_known_shape];
+
+	next_known_shape = (next_known_shape + 1) % KNOWN_SHAPES;
+	forget_known_shape(k);
+	k->pk = malloc((size_t) t->ncolumns);
+	k->name = k->pk ? strdup(t->name) : NULL;
+	if (k->name == NULL)
+	{
+		forget_known_shape(k);
+		return;
+	}
+	memcpy(k->pk, t->pk, (size_t) t->ncolumns);
+	k->cookie = c->cookie;
+	k->ncolumns = t->ncolumns;
+	k->keyed = t->keyed;
+}
+
 /*
  * shape_table -- t's key columns, from stmt (row_statement's, stepped: compiled for
- * the table as it is); false if its columns are not the ones noted
+ * the table as it is) or known_shapes; false if its columns are not the ones noted
  */
 static bool
-shape_table(CapturedTable *t, sqlite3 *db, sqlite3_stmt *stmt)
+shape_table(CacheCapture *c, CapturedTable *t, sqlite3_stmt *stmt)
 {
 	if (sqlite3_column_count(stmt) != t->ncolumns)
 		return false;
+
+	const KnownShape *k = known_shape(c, t);
+
+	if (k != NULL)
+	{
+		memcpy(t->pk, k->pk, (size_t) t->ncolumns);
+		t->keyed = k->keyed;
+		t->shaped = true;
+		return true;
+	}
 	for (int i = 0; i < t->ncolumns; i++)
 	{
 		int			primary = 0;
 
-		sqlite3_table_column_metadata(db, "main", t->name, sqlite3_column_name(stmt, i), NULL, NULL, NULL,
+		sqlite3_table_column_metadata(c->db, "main", t->name, sqlite3_column_name(stmt, i), NULL, NULL, NULL,
 									  &primary, NULL);
 		t->pk[i] = primary != 0;
 		t->keyed |= primary != 0;
 	}
 	t->shaped = true;
+	remember_shape(c, t);
 	return true;
 }
 
@@ -208,14 +287,14 @@ shape_table(CapturedTable *t, sqlite3 *db, sqlite3_stmt *stmt)
  * the first read also shapes t (false in *sound if its columns are not the noted ones)
  */
 static bool
-read_row(CapturedTable *t, sqlite3 *db, sqlite3_stmt *stmt, int64_t rowid, bool *sound)
+read_row(CacheCapture *c, CapturedTable *t, sqlite3_stmt *stmt, int64_t rowid, bool *sound)
 {
 	bool		found;
 
 	sqlite3_reset(stmt);
 	sqlite3_bind_int64(stmt, 1, rowid);
 	found = sqlite3_step(stmt) == SQLITE_ROW;
-	if (!t->shaped && !shape_table(t, db, stmt))
+	if (!t->shaped && !shape_table(c, t, stmt))
 		*sound = false;
 	return found;
 }
@@ -280,6 +359,9 @@ void
 cache_capture_watch(sqlite3 *db)
 {
 	sqlite3_preupdate_hook(db, capture_hook, &watching);
+	/* a new watched connection: the shapes known are another's */
+	for (int i = 0; i < KNOWN_SHAPES; i++)
+		forget_known_shape(&known_shapes[i]);
 }
 
 /* ---------------------------------------------------------------- the changeset */
@@ -394,7 +476,7 @@ put_table(CacheCapture *c, CapturedTable *t, RlBuf *out, RlBuf *scratch)
 			c->failure = "a changed table could not be read";
 		return;
 	}
-	read_row(t, c->db, stmt, t->rows[0].rowid, &sound);
+	read_row(c, t, stmt, t->rows[0].rowid, &sound);
 	if (!sound || !t->shaped)
 	{
 		c->failure = "a changed table's columns are not the ones noted";
@@ -406,7 +488,7 @@ put_table(CacheCapture *c, CapturedTable *t, RlBuf *out, RlBuf *scratch)
 	for (int i = 0; t->keyed && i < t->nrows; i++)
 	{
 		const CapturedRow *row = &t->rows[i];
-		bool		found = read_row(t, c->db, stmt, row->rowid, &sound);
+		bool		found = read_row(c, t, stmt, row->rowid, &sound);
 
 		any |= put_row(out, t, row, found ? stmt : NULL, scratch);
 	}
@@ -416,6 +498,17 @@ put_table(CacheCapture *c, CapturedTable *t, RlBuf *out, RlBuf *scratch)
 }
 
 /* ---------------------------------------------------------------- the capture */
+
+/* schema_cookie -- the connection's main schema cookie now, -1 if unknown */
+static int64_t
+schema_cookie(CacheCapture *c)
+{
+	sqlite3_stmt *stmt = stmt_cache_get(c->stmts, "PRAGMA main.schema_version");
+	int64_t		cookie = stmt && sqlite3_step(stmt) == SQLITE_ROW ? sqlite3_column_int64(stmt, 0) : -1;
+
+	stmt_cache_release(c->stmts, stmt, false);
+	return cookie;
+}
 
 RlStatus
 cache_capture_begin(sqlite3 *db, StmtCache *stmts, CacheCapture **out)
@@ -444,6 +537,7 @@ cache_capture_begin(sqlite3 *db, StmtCache *stmts, CacheCapture **out)
 		return rc;
 	}
 	capture->watched = sqlite3_preupdate_hook(db, capture_hook, capture) == &watching;
+	capture->cookie = capture->watched ? schema_cookie(capture) : -1;
 	*out = capture;
 	return RL_OK;
 }
@@ -476,6 +570,7 @@ cache_capture_end(CacheCapture *capture, RlBuf *changeset)
 	sqlite3_preupdate_hook(capture->db, capture->watched ? capture_hook : NULL, capture->watched ? &watching : NULL);
 	rlbuf_reset(changeset);
 	rlbuf_init(&scratch);
+	capture->schema_kept = capture->cookie >= 0 && schema_cookie(capture) == capture->cookie;
 	for (CapturedTable *t = capture->tables; !capture->failure && t; t = t->next)
 		if (t->nrows > 0)
 			put_table(capture, t, changeset, &scratch);
