@@ -6,7 +6,8 @@
  * visible in the catalog cache right after: the cache's commit is off the client's
  * wait. A backend taking a snapshot reads the database's horizon first and waits
  * until the cache has reached it, so a snapshot taken after a commit was
- * acknowledged, on any connection, still sees that commit.
+ * acknowledged, on any connection, still sees that commit. The wait is on a
+ * futex the writer wakes once the cache's commit is done.
  */
 #ifndef RL_COMMIT_HORIZON_H
 #define RL_COMMIT_HORIZON_H
@@ -23,9 +24,19 @@ void		CommitHorizonInit(void);
  * the caller must then make the commit visible before acknowledging it.
  */
 bool		commit_horizon_set(uint32_t datid, uint64_t seq);
+/* The writer: what it acknowledged of datid is visible now; wakes the waiters. */
+void		commit_horizon_visible(uint32_t datid);
 /* The writer: the database is gone. */
 void		commit_horizon_forget(uint32_t datid);
+
 /* Anyone: the newest acknowledged commit of datid, 0 if none is recorded. */
 uint64_t	commit_horizon_get(uint32_t datid);
+/* Backends: how many times datid was made visible; read before looking at the cache. */
+uint32_t	commit_horizon_generation(uint32_t datid);
+/*
+ * Backends: wait until datid is made visible again after generation (or timeout_ms
+ * passes, or a signal comes).
+ */
+void		commit_horizon_wait(uint32_t datid, uint32_t generation, int timeout_ms);
 
 #endif

@@ -38,7 +38,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <jansson.h>
@@ -105,8 +104,8 @@ static void forget_relations(void);
 
 /* Prepared statements by SQL text (stmt_cache.h) */
 #define STATEMENT_CACHE_SIZE 64
-/* how long a snapshot waits before it looks at the cache again (begin_read_txn) */
-#define HORIZON_WAIT_NS		(50 * 1000)
+/* the longest a snapshot waits before it looks at the cache again (begin_read_txn) */
+#define HORIZON_WAIT_MS		10
 static StmtCache *statements;
 
 /*
@@ -1284,6 +1283,7 @@ begin_read_txn(void)
 {
 	for (;;)
 	{
+		uint32_t	generation = commit_horizon_generation(MyDatabaseId);
 		uint64_t	horizon = commit_horizon_get(MyDatabaseId);
 		uint64_t	seq;
 
@@ -1297,10 +1297,7 @@ begin_read_txn(void)
 		}
 		end_read_txn();
 		CHECK_FOR_INTERRUPTS();
-
-		struct timespec pause = {0, HORIZON_WAIT_NS};
-
-		nanosleep(&pause, NULL);
+		commit_horizon_wait(MyDatabaseId, generation, HORIZON_WAIT_MS);
 	}
 }
 

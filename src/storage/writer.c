@@ -236,15 +236,17 @@ open_cache(WriterDatabase *db)
 	lsm_stats(db->lsm, &stats);
 	/* what a database made again under this id acknowledged is not this one's */
 	commit_horizon_set(db->datid, stats.last_seq);
-	if (catalog_cache_seq(db->cache) == stats.last_seq)
-		return;
-	ereport(LOG, errmsg("rebuilding the catalog cache \"%s\": it reflects commit %llu, the store has %llu",
-						path, (unsigned long long) catalog_cache_seq(db->cache),
-						(unsigned long long) stats.last_seq));
-	rc = catalog_cache_rebuild(db->cache, db->lsm);
-	if (rc != RL_OK)
-		ereport(FATAL, errcode(ERRCODE_IO_ERROR),
-				errmsg("could not rebuild the catalog cache \"%s\": %s", path, rl_last_error()));
+	if (catalog_cache_seq(db->cache) != stats.last_seq)
+	{
+		ereport(LOG, errmsg("rebuilding the catalog cache \"%s\": it reflects commit %llu, the store has %llu",
+							path, (unsigned long long) catalog_cache_seq(db->cache),
+							(unsigned long long) stats.last_seq));
+		rc = catalog_cache_rebuild(db->cache, db->lsm);
+		if (rc != RL_OK)
+			ereport(FATAL, errcode(ERRCODE_IO_ERROR),
+					errmsg("could not rebuild the catalog cache \"%s\": %s", path, rl_last_error()));
+	}
+	commit_horizon_visible(db->datid);
 }
 
 /*
@@ -735,6 +737,7 @@ commit_database_group(WriterDatabase *db, PendingCommit **group, int n)
 						errmsg("could not commit to the catalog cache: %s", rl_last_error()));
 				open_cache(db);
 			}
+			commit_horizon_visible(db->datid);
 			if (!acknowledged)
 				acknowledge(group, n, first_seq, false);
 			for (WriterClient *c = clients; c; c = c->next)
