@@ -46,6 +46,13 @@ KeptScanRun *KeptScanStart(const AnalyzedStmt *query, const Value *params, const
  */
 uint64_t	KeptScanSend(KeptScanRun *run);
 
+/*
+ * Publish the copies KeptScanSend found worth publishing (for other backends, see
+ * keptscan.c): called once the client has its answer, whose wait writing a copy of
+ * megabytes was part of.
+ */
+void		KeptScanPublishDue(void);
+
 /* Forget every copy: the cache they came from is no longer this backend's. */
 void		KeptScanForgetAll(void);
 

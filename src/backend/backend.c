@@ -934,6 +934,7 @@ message_loop(void)
 		 * are no longer part of the client's wait.
 		 */
 		CacheMessageEnd(true);
+		KeptScanPublishDue();
 		MemoryContextReset(MessageContext);
 		if (ConfigReloadPending)
 		{

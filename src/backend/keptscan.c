@@ -48,6 +48,7 @@ typedef struct KeptScan
 	int			unkept_runs;	/* scans left to run without it (after a small one) */
 	size_t		published;		/* its size when last published or read from there */
 	bool		reused;			/* a scan went on from it: a copy worth publishing */
+	bool		publish_due;	/* to publish once the client has its answer */
 } KeptScan;
 
 /*
@@ -102,6 +103,7 @@ typedef struct PublishedHeader
 
 static int64_t cache_id;		/* CacheIdentity(), read at the session's first keepable scan */
 static bool publish_at_exit;	/* the exit hook is registered */
+static bool publishing_due;		/* some copy's publish_due is set */
 
 static void
 forget(KeptScan *k)
@@ -308,6 +310,20 @@ publish(KeptScan *k)
 		unlink(temp);
 	else
 		prune_published(dir);
+}
+
+void
+KeptScanPublishDue(void)
+{
+	if (!publishing_due)
+		return;
+	publishing_due = false;
+	for (int i = 0; i < KEPT_SCANS; i++)
+		if (kept[i].publish_due)
+		{
+			kept[i].publish_due = false;
+			publish(&kept[i]);
+		}
 }
 
 /* publish_grown -- at exit: publish the copies that grew since they were last */
@@ -530,7 +546,7 @@ KeptScanSend(KeptScanRun *run)
 		k->seq = run->seq;
 		k->rowid = run->rowid;
 		if (out->len >= 2 * k->published)
-			publish(k);
+			k->publish_due = publishing_due = true;
 		if (!publish_at_exit)
 			publish_at_exit = atexit(publish_grown) == 0;
 	}
