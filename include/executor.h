@@ -242,7 +242,9 @@ typedef struct AnalyzedStmt
 	int			ndropped;		/* ... and how many */
 	const char *scan_table;		/* SELECT: this DuckLake table row by row (keptscan.h) ... */
 	const char *scan_alias;		/* ... read under this (quoted) name in sql ... */
-	bool		scan_filtered;	/* ... with a WHERE of its columns and constants */
+	const char *scan_from;		/* ... as its FROM says: main."table" AS alias ... */
+	bool		scan_filtered;	/* ... with a WHERE of its columns and constants ... */
+	const char *scan_where;		/* ... this one, in parentheses (its binds are sql's) */
 } AnalyzedStmt;
 
 /*

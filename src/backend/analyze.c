@@ -1627,7 +1627,8 @@ typedef struct Query
 	int			ncolumns;
 	ResultColumn *columns;
 	const RangeItem *scan;		/* a plain scan of this item (AnalyzedStmt's scan_table) ... */
-	bool		scan_filtered;	/* ... with a WHERE */
+	bool		scan_filtered;	/* ... with a WHERE ... */
+	const char *scan_where;		/* ... this one, in parentheses */
 } Query;
 
 static void analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targets,
@@ -2796,6 +2797,7 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 
 	ps->srf = NULL;
 	q->scan = NULL;
+	q->scan_where = NULL;
 
 	ps->setop_leaf = false;
 	rlbuf_init_in(&sql, CurrentMemoryContext);
@@ -2900,6 +2902,8 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 			? coerce_or_fail(ps, transform_expr(ps, sel->where_clause), BOOLOID, "WHERE") : NULL;
 
 		/* in parentheses: a kept scan adds its own condition after it (keptscan.c) */
+		size_t		where_at = sql.len + strlen(" WHERE ");
+
 		if (where)
 			rlbuf_printf(&sql, " WHERE (%s)", deparse_to_string(ps, where));
 		for (size_t i = 0; i < sel->n_group_clause; i++)
@@ -2919,6 +2923,8 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 		q->columns = tl.columns;
 		q->scan = plain_scan(ps, sel, &tl, where);
 		q->scan_filtered = where != NULL;
+		/* a plain scan has nothing after its WHERE */
+		q->scan_where = where && q->scan ? pstrdup(rlbuf_cstr(&sql) + where_at) : NULL;
 	}
 	q->sql = pstrdup(rlbuf_cstr(&sql));
 	rlbuf_free(&sql);
@@ -3018,8 +3024,10 @@ analyze_select_sql(ParseState *ps, PgQuery__SelectStmt *sel, AnalyzedStmt *stmt)
 	if (q.scan)
 	{
 		stmt->scan_table = pstrdup(q.scan->main_table);	/* the relation may be forgotten first */
-		stmt->scan_alias = pstrdup(quote_ident(q.scan->alias));
+		stmt->scan_alias = quote_ident(q.scan->alias);
+		stmt->scan_from = psprintf("main.%s AS %s", quote_ident(q.scan->main_table), stmt->scan_alias);
 		stmt->scan_filtered = q.scan_filtered;
+		stmt->scan_where = q.scan_where;
 	}
 }
 

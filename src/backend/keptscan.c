@@ -11,7 +11,9 @@
  * sending them as they pile up; only
  * once they are all in does the copy take the new snapshot, so an ERROR in between
  * leaves it to be read again whole. A copy that outgrows KEPT_SCAN_MAX_BYTES is
- * dropped while the scan goes on streaming.
+ * dropped while the scan goes on streaming. A scan with new constants takes over the
+ * copy of one with old ones when the rows it holds pass both filters alike
+ * (adopt_copy): DuckDB's filters on the newest snapshot id change at every commit.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -412,6 +414,20 @@ stay_within_budget(const KeptScan *k)
 	}
 }
 
+/* const_expr -- an expression of the constant v */
+static Expr *
+const_expr(Value v)
+{
+	Expr	   *e = palloc0(sizeof(Expr));
+
+	e->kind = EXPR_CONST;
+	e->type = v.type;
+	e->typmod = -1;
+	e->location = -1;
+	e->constval = v;
+	return e;
+}
+
 /*
  * added_rows -- query for the rows above row id since. Not in row id order: a scan
  * has none of its own (no ORDER BY), and asking for one made SQLite sort a filtered
@@ -423,13 +439,8 @@ added_rows(const AnalyzedStmt *query, int64_t since)
 	const SqlStatement *whole = &query->sql[0];
 	SqlStatement *added = palloc(sizeof(SqlStatement));
 	AnalyzedStmt *added_query = palloc(sizeof(AnalyzedStmt));
-	Expr	   *after = palloc0(sizeof(Expr));
+	Expr	   *after = const_expr(typio_int(INT8OID, since));
 
-	after->kind = EXPR_CONST;
-	after->type = INT8OID;
-	after->typmod = -1;
-	after->location = -1;
-	after->constval = typio_int(INT8OID, since);
 	added->nbinds = whole->nbinds + 1;
 	added->binds = palloc(sizeof(Expr *) * (size_t) added->nbinds);
 	memcpy(added->binds, whole->binds, sizeof(Expr *) * (size_t) whole->nbinds);
@@ -454,6 +465,147 @@ struct KeptScanRun
 
 static RlBuf unkept;			/* the messages of a copy too big to keep */
 
+/*
+ * key_constants -- the constants a scan key names (scan_key), each an expression,
+ * after the n given; false if the key does not hold n of them after its text
+ */
+static bool
+key_constants(const char *key, size_t text_len, int n, Expr **out)
+{
+	const char *p = key + text_len;
+
+	for (int b = 0; b < n; b++)
+	{
+		char	   *end;
+		unsigned long type;
+
+		if (*p++ != '\x1f' || (type = strtoul(p, &end, 10)) == 0 || *end != ':')
+			return false;
+		p = end + 1;
+		if (*p == '\x1e')
+		{
+			out[b] = const_expr(typio_null((Oid) type));
+			p++;
+			continue;
+		}
+
+		size_t		len = strcspn(p, "\x1f") / 2;
+		uint8_t    *bytes = palloc(len + 1);
+
+		for (size_t i = 0; i < len; i++, p += 2)
+		{
+			char		hex[3] = {p[0], p[1], 0};
+
+			bytes[i] = (uint8_t) strtoul(hex, NULL, 16);
+		}
+		out[b] = const_expr(typio_receive((Oid) type, bytes, len));
+	}
+	return *p == '\0';
+}
+
+/* renumbered -- text with every ?N outside quotes made ?(N + by) */
+static char *
+renumbered(const char *text, int by)
+{
+	RlBuf		out;
+	char		quote = 0;
+
+	rlbuf_init_in(&out, CurrentMemoryContext);
+	for (const char *p = text; *p; p++)
+	{
+		if (quote == 0 && *p == '?' && p[1] >= '0' && p[1] <= '9')
+		{
+			char	   *end;
+
+			rlbuf_printf(&out, "?%ld", strtol(p + 1, &end, 10) + by);
+			p = end - 1;
+			continue;
+		}
+		if (quote == 0 && (*p == '\'' || *p == '"'))
+			quote = *p;
+		else if (*p == quote)
+			quote = 0;			/* a doubled quote closes and opens again */
+		rlbuf_put_u8(&out, (uint8_t) *p);
+	}
+	return (char *) rlbuf_cstr(&out);
+}
+
+/*
+ * same_rows -- whether the rows of the table up to row id rowid pass query's filter
+ * exactly when they pass it with the constants donor_key names: one query for a row
+ * where the two disagree
+ */
+static bool
+same_rows(const AnalyzedStmt *query, const Value *params, const char *donor_key, int64_t rowid)
+{
+	const SqlStatement *s = &query->sql[0];
+	int			n = s->nbinds;
+	SqlStatement *check = palloc(sizeof(SqlStatement));
+	AnalyzedStmt *check_query = palloc(sizeof(AnalyzedStmt));
+	ResultColumn *column = palloc0(sizeof(ResultColumn));
+
+	check->nbinds = 2 * n + 1;
+	check->binds = palloc(sizeof(Expr *) * (size_t) check->nbinds);
+	if (!key_constants(donor_key, strlen(s->sql), n, check->binds))
+		return false;
+	memcpy(check->binds + n, s->binds, sizeof(Expr *) * (size_t) n);
+	check->binds[2 * n] = const_expr(typio_int(INT8OID, rowid));
+	check->sql = psprintf("SELECT 1 FROM %s WHERE %s." CACHE_ROWID_COLUMN " <= ?%d AND "
+						  "(CASE WHEN %s THEN 1 ELSE 0 END) <> (CASE WHEN %s THEN 1 ELSE 0 END) LIMIT 1",
+						  query->scan_from, query->scan_alias, check->nbinds, query->scan_where,
+						  renumbered(query->scan_where, n));
+	column->name = "differs";
+	column->type = INT4OID;
+	column->typmod = -1;
+	*check_query = *query;
+	check_query->sql = check;
+	check_query->ncolumns = 1;
+	check_query->columns = column;
+	check_query->scan_table = NULL;
+
+	ExecState  *es = ExecutorStart(check_query, params, true);
+	Value	   *row;
+	bool		differs = ExecutorNext(es, &row);
+
+	while (differs && ExecutorNext(es, &row))
+		;
+	return !differs;
+}
+
+/*
+ * adopt_copy -- k, a scan no copy is kept of, takes over the copy of one that differs
+ * from it only in its constants, when the table has only had rows appended since that
+ * copy and the rows it held pass k's filter exactly when they passed the copy's.
+ * DuckDB filters its catalog scans on the newest snapshot id (begin_snapshot <= N), a
+ * new scan at every snapshot: without this, each read a table whole again (a list of
+ * 100 000 files: 114 ms, against 24 from a copy).
+ */
+static void
+adopt_copy(KeptScan *k, const AnalyzedStmt *query, const Value *params)
+{
+	size_t		text_len = strlen(query->sql[0].sql);
+	KeptScan   *donor = NULL;
+	uint64_t	seq;
+	int64_t		rowid;
+
+	for (int i = 0; i < KEPT_SCANS; i++)
+		if (&kept[i] != k && kept[i].key && kept[i].seq != 0 && kept[i].messages.len > 0 &&
+			strncmp(kept[i].key, query->sql[0].sql, text_len) == 0 && kept[i].key[text_len] == '\x1f' &&
+			(donor == NULL || kept[i].used > donor->used))
+			donor = &kept[i];
+	if (donor == NULL ||
+		CacheScanSince(query->scan_table, donor->seq, donor->rowid, &seq, &rowid) == INT64_MIN ||
+		!same_rows(query, params, donor->key, donor->rowid))
+		return;
+	k->messages = donor->messages;
+	k->nrows = donor->nrows;
+	k->seq = donor->seq;
+	k->rowid = donor->rowid;
+	k->reused = true;
+	memset(&donor->messages, 0, sizeof(donor->messages));
+	forget(donor);
+}
+
 KeptScanRun *
 KeptScanStart(const AnalyzedStmt *query, const Value *params, const CopyOptions *options)
 {
@@ -467,10 +619,13 @@ KeptScanStart(const AnalyzedStmt *query, const Value *params, const CopyOptions 
 
 	if (k->used == 0)
 	{
-		/* not a scan this backend kept: perhaps another one published it */
+		/* not a scan this backend kept: perhaps another one published it ... */
 		if (cache_id == 0)
 			cache_id = CacheIdentity();
 		load_published(k);
+		/* ... or one with other constants holds the same rows */
+		if (k->seq == 0 && query->scan_where != NULL)
+			adopt_copy(k, query, params);
 		stay_within_budget(k);
 	}
 	if (k->unkept_runs > 0)

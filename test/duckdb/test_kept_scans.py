@@ -103,6 +103,37 @@ def test_kept_scan_follows_every_change(rocklake_server):
                 same_as_unkept(reader, "ducklake_kept", 402 + i)
 
 
+def test_copy_taken_over_by_new_constants(rocklake_server):
+    """DuckDB filters its catalog scans on the newest snapshot id, a new scan at every
+    snapshot. One that differs from a kept copy's only in its constants takes the copy
+    over when the rows the copy holds pass both filters alike (and, a copy a scan went on
+    from, it is published after that first scan), and reads the table again when they
+    do not: a row below the copy's end that one filter takes and the other does not, or
+    a row changed in place."""
+    dbname = rocklake_server.create_database("kept_takeover")
+    table = "ducklake_kept"
+    with rocklake_server.connect(dbname, autocommit=True) as reader, \
+            rocklake_server.connect(dbname, autocommit=True) as writer:
+        writer.execute("CREATE TABLE ducklake_kept (id bigint PRIMARY KEY, name varchar, extra int)")
+        writer.execute(FILL, (LONG,))   # extra 0 in every row
+        assert scan(reader, table, "extra <= '0'") == scan(reader, table, "extra <= '0'", kept=False)
+        writer.execute("INSERT INTO ducklake_kept VALUES (401, 'the next snapshot', 1)")
+        before = set(published(rocklake_server))
+        taken = scan(reader, table, "extra <= '1'")
+        assert taken == scan(reader, table, "extra <= '1'", kept=False)   # after the publishing
+        assert len(taken) == 401
+        assert set(published(rocklake_server)) - before, "the copy was not taken over"
+        # row 401 is below the copy's end now, and the old constants leave it out
+        assert scan(reader, table, "extra <= '0'") == scan(reader, table, "extra <= '0'", kept=False)
+        writer.execute("UPDATE ducklake_kept SET name = 'changed' WHERE id = 5")
+        assert scan(reader, table, "extra <= '2'") == scan(reader, table, "extra <= '2'", kept=False)
+        writer.execute("""INSERT INTO ducklake_kept VALUES (402, 'quoted "?1"', 2)""")
+        assert scan(reader, table, "extra <= '3' AND name <> '?2'") == \
+            scan(reader, table, "extra <= '3' AND name <> '?2'", kept=False)
+        assert scan(reader, table, "extra <= '4' AND name <> '?2'") == \
+            scan(reader, table, "extra <= '4' AND name <> '?2'", kept=False)
+
+
 def test_kept_scan_too_big_to_keep(rocklake_server):
     """Over KEPT_SCAN_MAX_BYTES (16 MiB) the scan streams as any other and keeps nothing."""
     dbname = rocklake_server.create_database("kept_scans_big")
