@@ -465,9 +465,36 @@ struct KeptScanRun
 
 static RlBuf unkept;			/* the messages of a copy too big to keep */
 
+/* read_back_exactly -- whether a constant of type comes back from its binary form as it was */
+static bool
+read_back_exactly(Oid type)
+{
+	switch (type)
+	{
+		case BOOLOID:
+		case INT2OID:
+		case INT4OID:
+		case INT8OID:
+		case OIDOID:
+		case DATEOID:
+		case TIMEOID:
+		case TIMESTAMPOID:
+		case TIMESTAMPTZOID:
+		case FLOAT8OID:
+		case NUMERICOID:
+		case UUIDOID:
+		case TEXTOID:
+		case VARCHAROID:
+			return true;
+		default:
+			return false;		/* float4 rounds, arrays have no binary input */
+	}
+}
+
 /*
  * key_constants -- the constants a scan key names (scan_key), each an expression,
- * after the n given; false if the key does not hold n of them after its text
+ * after the n given; false if the key does not hold n of them after its text, or one
+ * of a type read_back_exactly does not vouch for
  */
 static bool
 key_constants(const char *key, size_t text_len, int n, Expr **out)
@@ -479,7 +506,8 @@ key_constants(const char *key, size_t text_len, int n, Expr **out)
 		char	   *end;
 		unsigned long type;
 
-		if (*p++ != '\x1f' || (type = strtoul(p, &end, 10)) == 0 || *end != ':')
+		if (*p++ != '\x1f' || (type = strtoul(p, &end, 10)) == 0 || *end != ':' ||
+			!read_back_exactly((Oid) type))
 			return false;
 		p = end + 1;
 		if (*p == '\x1e')
