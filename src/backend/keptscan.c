@@ -630,6 +630,8 @@ adopt_copy(KeptScan *k, const AnalyzedStmt *query, const Value *params)
 	k->seq = donor->seq;
 	k->rowid = donor->rowid;
 	k->reused = true;
+	/* published again only once it doubles: not a file per snapshot and reader */
+	k->published = donor->published;
 	memset(&donor->messages, 0, sizeof(donor->messages));
 	forget(donor);
 }

@@ -106,9 +106,9 @@ def test_kept_scan_follows_every_change(rocklake_server):
 def test_copy_taken_over_by_new_constants(rocklake_server):
     """DuckDB filters its catalog scans on the newest snapshot id, a new scan at every
     snapshot. One that differs from a kept copy's only in its constants takes the copy
-    over when the rows the copy holds pass both filters alike (and, a copy a scan went on
-    from, it is published after that first scan), and reads the table again when they
-    do not: a row below the copy's end that one filter takes and the other does not, or
+    over when the rows the copy holds pass both filters alike (a copy a scan went on from,
+    it is published after that first scan, as the copy it took over never was), and reads
+    the table again when they do not: a row below the copy's end that one filter takes and the other does not, or
     a row changed in place."""
     dbname = rocklake_server.create_database("kept_takeover")
     table = "ducklake_kept"
