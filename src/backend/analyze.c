@@ -2891,12 +2891,18 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 			if (i)
 				rlbuf_append_str(&sql, ", ");
 			deparse(ps, &sql, tl.exprs[i]);
-			rlbuf_printf(&sql, " AS \"_rl_c%d\"", i + 1);	/* for rl_scalar() */
+			/* for rl_scalar(): AS "_rl_c<n>" */
+			rlbuf_append_str(&sql, " AS \"_rl_c");
+			rlbuf_append_int(&sql, i + 1);
+			rlbuf_append_str(&sql, "\"");
 		}
 		if (tl.n == 0)
 			rlbuf_append_str(&sql, "NULL");
 		if (from.len)
-			rlbuf_printf(&sql, " FROM %s", rlbuf_cstr(&from));
+		{
+			rlbuf_append_str(&sql, " FROM ");
+			rlbuf_append(&sql, from.data, from.len);
+		}
 		rlbuf_free(&from);
 		Expr	   *where = sel->where_clause
 			? coerce_or_fail(ps, transform_expr(ps, sel->where_clause), BOOLOID, "WHERE") : NULL;
@@ -2905,7 +2911,11 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 		size_t		where_at = sql.len + strlen(" WHERE ");
 
 		if (where)
-			rlbuf_printf(&sql, " WHERE (%s)", deparse_to_string(ps, where));
+		{
+			rlbuf_append_str(&sql, " WHERE (");
+			deparse(ps, &sql, where);
+			rlbuf_append_str(&sql, ")");
+		}
 		for (size_t i = 0; i < sel->n_group_clause; i++)
 		{
 			rlbuf_append_str(&sql, i ? ", " : " GROUP BY ");

@@ -1648,7 +1648,7 @@ typio_output(const Value *v, size_t *len)
 		case INT4OID:
 		case INT8OID:
 		case OIDOID:
-			rlbuf_printf(&out, "%lld", (long long) v->u.i);
+			rlbuf_append_int(&out, v->u.i);
 			break;
 		case REGCLASSOID:
 		case REGTYPEOID:
