@@ -104,7 +104,7 @@ static void forget_relations(void);
 
 /* Prepared statements by SQL text (stmt_cache.h) */
 #define STATEMENT_CACHE_SIZE 64
-/* the longest a snapshot waits before it looks at the cache again (begin_read_txn) */
+/* the longest a snapshot waits before it looks at the cache again (begin_fresh) */
 #define HORIZON_WAIT_MS		10
 static StmtCache *statements;
 
@@ -1272,14 +1272,15 @@ end_read_txn(void)
 }
 
 /*
- * begin_read_txn -- the transaction's snapshot, once the cache has every commit the
- * writer acknowledged (commit_horizon.h), which it makes visible right after
- * answering: a commit acknowledged before this statement came is seen, whichever
- * connection made it. A capture needs no such wait: its BEGIN IMMEDIATE waits for
- * the writer's transaction to end.
+ * begin_fresh -- BEGIN on the cache once it has every commit the writer acknowledged
+ * (commit_horizon.h), which it makes visible right after answering: a commit
+ * acknowledged before this statement came is seen, whichever connection made it.
+ * Returns the commit sequence the transaction reflects; *open (in_read_txn or
+ * in_temp_txn) says whether the transaction is open. A capture needs no such wait: its
+ * BEGIN IMMEDIATE waits for the writer's transaction to end.
  */
-static void
-begin_read_txn(void)
+static uint64_t
+begin_fresh(bool *open)
 {
 	for (;;)
 	{
@@ -1288,14 +1289,12 @@ begin_read_txn(void)
 		uint64_t	seq;
 
 		exec_sql("BEGIN");
-		in_read_txn = true;
+		*open = true;
 		seq = read_seq();
 		if (seq >= horizon)
-		{
-			take_snapshot(seq);
-			return;
-		}
-		end_read_txn();
+			return seq;
+		stmt_cache_run(statements, "COMMIT");
+		*open = false;
 		CHECK_FOR_INTERRUPTS();
 		commit_horizon_wait(MyDatabaseId, generation, HORIZON_WAIT_MS);
 	}
@@ -1413,10 +1412,7 @@ CacheStatementBegin(CacheTarget target)
 		/* temporary tables change outside any capture, which is rolled back */
 		close_capture();
 		if (!in_read_txn)
-		{
-			exec_sql("BEGIN");
-			in_temp_txn = true;
-		}
+			begin_fresh(&in_temp_txn);
 		return;
 	}
 	if (capture != NULL)
@@ -1428,7 +1424,7 @@ CacheStatementBegin(CacheTarget target)
 	if (target == CACHE_READ && changeset.len == 0)
 	{
 		if (!in_read_txn)
-			begin_read_txn();
+			take_snapshot(begin_fresh(&in_read_txn));
 		return;
 	}
 	open_capture(false);
