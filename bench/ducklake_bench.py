@@ -39,6 +39,8 @@ import lakes  # noqa: E402
 import servers  # noqa: E402
 
 DURATION = re.compile(r"^\S+ \S+ \S+ \[(\d+)\] LOG:  duration: ([0-9.]+) ms  ")
+# the errors DuckLake retries a commit on: a lost race for the next snapshot id
+LOST_RACE = re.compile(r"^\S+ \S+ \S+ \[\d+\] ERROR:  (could not serialize access|duplicate key value)")
 
 
 def free_port() -> int:
@@ -88,9 +90,10 @@ class Server(servers.Server):
     def log_offset(self) -> int:
         return self.log.stat().st_size
 
-    def server_ms(self, start: int, end: int | None = None) -> tuple[float, int]:
-        """Sum and count of the logged statement durations between two offsets."""
-        total, count = 0.0, 0
+    def server_ms(self, start: int, end: int | None = None) -> tuple[float, int, int]:
+        """Sum and count of the logged statement durations between two offsets, and the
+        number of lost races (LOST_RACE) logged there."""
+        total, count, lost = 0.0, 0, 0
         with open(self.log, "rb") as f:
             f.seek(start)
             data = f.read((end - start) if end is not None else -1)
@@ -99,7 +102,9 @@ class Server(servers.Server):
             if m:
                 total += float(m.group(2))
                 count += 1
-        return total, count
+            elif LOST_RACE.match(line):
+                lost += 1
+        return total, count, lost
 
 
 class Postgres(Server):
@@ -191,7 +196,7 @@ class Window:
     """Accumulates end-to-end seconds and the server's logged milliseconds."""
 
     def __init__(self, server: Server):
-        self.server, self.server_ms, self.statements = server, 0.0, 0
+        self.server, self.server_ms, self.statements, self.lost_races = server, 0.0, 0, 0
         self.latencies: list[float] = []
         self.cpu = 0.0
 
@@ -202,9 +207,10 @@ class Window:
 
     def __exit__(self, *exc):
         self.cpu += time.process_time() - self._cpu
-        ms, n = self.server.server_ms(self._off)
+        ms, n, lost = self.server.server_ms(self._off)
         self.server_ms += ms
         self.statements += n
+        self.lost_races += lost
 
     def time(self, fn, *args):
         t0 = time.perf_counter()
@@ -430,6 +436,9 @@ def p3(args, rl, pg, rep):
         if errors[i]:
             rep.note(f"P3 errors DuckDB gave up with on {srv.kind}", errors[i])
     rep.row("P3", "server's share per commit", wins[0].server_ms / max(1, ok[0]), wins[1].server_ms / max(1, ok[1]), "ms")
+    # both servers make DuckLake retry (40001 / 23505) when two commits take one snapshot id
+    rep.row("P3", "lost races per commit (DuckLake retries)", wins[0].lost_races / max(1, ok[0]),
+            wins[1].lost_races / max(1, ok[1]), "")
 
 
 def clone_files(server: Server, dbname: str, table: str, nfiles: int, chunk: int = 20000) -> None:
