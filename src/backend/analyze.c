@@ -1431,6 +1431,13 @@ transform_expr(ParseState *ps, Node *node)
 			return transform_sublink(ps, node->sub_link);
 		case PG_QUERY__NODE__NODE_A_INDIRECTION:
 			return transform_indirection(ps, node->a_indirection);
+		case PG_QUERY__NODE__NODE_SET_TO_DEFAULT:
+			/* the grammar takes DEFAULT as any expression; only VALUES and SET mean it */
+			ereport(ERROR,
+					errcode(ERRCODE_SYNTAX_ERROR),
+					errmsg("DEFAULT is not allowed in this context"),
+					errposition(char_position(ps, node->set_to_default->location)));
+			return NULL;
 		default:
 			not_supported(ps, node_name(node), -1);
 			return NULL;
@@ -3009,6 +3016,28 @@ calls_cache_function(const Node *node)
 	return FunctionNeedsCache(string_value(fc->funcname[fc->n_funcname - 1]));
 }
 
+/*
+ * values_have_default -- a DEFAULT among the items of sel's VALUES lists, where it
+ * means the column's default (one nested deeper is an expression transform_expr
+ * refuses); not a walk of the whole tree: a DuckLake commit's 40-row VALUES is two
+ * thousand nodes
+ */
+static bool
+values_have_default(const PgQuery__SelectStmt *sel)
+{
+	if (sel == NULL)
+		return false;
+	for (size_t i = 0; i < sel->n_values_lists; i++)
+	{
+		const PgQuery__List *row = sel->values_lists[i]->list;
+
+		for (size_t k = 0; k < row->n_items; k++)
+			if (row->items[k]->node_case == PG_QUERY__NODE__NODE_SET_TO_DEFAULT)
+				return true;
+	}
+	return values_have_default(sel->larg) || values_have_default(sel->rarg);
+}
+
 /* needs_cache -- a SELECT the expression evaluator cannot run alone */
 static bool
 needs_cache(PgQuery__SelectStmt *sel)
@@ -3160,7 +3189,7 @@ analyze_insert(ParseState *ps, PgQuery__InsertStmt *ins, AnalyzedStmt *stmt)
 	Scope	   *target_scope = ps->scope;
 	Query		q;
 
-	if (node_contains((const ProtobufCMessage *) sel, PG_QUERY__NODE__NODE_SET_TO_DEFAULT, NULL))
+	if (values_have_default(sel))
 		not_supported(ps, "DEFAULT in VALUES", -1);
 	if (given > ncols)
 		ereport(ERROR,
