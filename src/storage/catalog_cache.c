@@ -63,6 +63,7 @@ typedef struct TableColumns
 	char	   *plan_sql[APPLY_NSTMTS];
 	int64_t		relid;			/* in rl_relation (relation_map), or -1 until read */
 	char	   *same_key_sql[2];	/* check_unique_key's probes (KeyProbe), once made */
+	int			key_unique;		/* key_is_unique: 0 not asked yet, 1 no, 2 yes */
 } TableColumns;
 
 #define KEPT_SHAPES 32
@@ -101,6 +102,7 @@ typedef struct RelationMap
 	CatalogCache *cache;		/* whose statements these are: */
 	sqlite3_stmt *row_by_id;	/* read_row */
 	sqlite3_stmt *same_key[2];	/* check_unique_key's, by KeyProbe */
+	int			key_unique;		/* key_is_unique: 0 not asked yet, 1 no, 2 yes */
 } RelationMap;
 
 /* An insert that lost its row id to another commit, to be inserted again. */
@@ -829,6 +831,47 @@ create_index(sqlite3 *db, const char *table, const char *suffix, const char *col
 	sqlite3_free(sql);
 }
 
+/*
+ * key_is_unique -- whether table has a UNIQUE index on exactly kv's key columns (its
+ * primary key is its key in the store: ducklake_snapshot, ducklake_snapshot_changes).
+ * SQLite itself then refuses a second row whose key has no NULL, and that index
+ * serves what the cache's own would.
+ */
+static bool
+key_is_unique(sqlite3 *db, const char *table, const KvTable *kv)
+{
+	sqlite3_stmt *list = prepare(db, "SELECT name FROM pragma_index_list(?1) WHERE \"unique\" AND NOT partial");
+	sqlite3_stmt *info = prepare(db, "SELECT name FROM pragma_index_info(?1)");
+	bool		found = false;
+
+	if (list && info)
+	{
+		sqlite3_bind_text(list, 1, table, -1, SQLITE_STATIC);
+		while (!found && sqlite3_step(list) == SQLITE_ROW)
+		{
+			int			n = 0;
+			bool		all_key = true;
+
+			sqlite3_reset(info);
+			sqlite3_bind_text(info, 1, (const char *) sqlite3_column_text(list, 0), -1, SQLITE_TRANSIENT);
+			while (sqlite3_step(info) == SQLITE_ROW)
+			{
+				const char *column = (const char *) sqlite3_column_text(info, 0);
+				bool		in_key = false;
+
+				for (int k = 0; column && k < kv_table_nkey(kv); k++)
+					in_key |= strcmp(column, kv_table_column_name(kv, kv_table_key_column(kv, k))) == 0;
+				all_key &= in_key;
+				n++;
+			}
+			found = all_key && n == kv_table_nkey(kv);
+		}
+	}
+	sqlite3_finalize(list);
+	sqlite3_finalize(info);
+	return found;
+}
+
 static void
 create_cache_indexes(sqlite3 *db, const char *table)
 {
@@ -846,7 +889,8 @@ create_cache_indexes(sqlite3 *db, const char *table)
 			rlbuf_append_str(&key, ", ");
 		append_identifier(&key, kv_table_column_name(kv, kv_table_key_column(kv, k)));
 	}
-	create_index(db, table, "", rlbuf_cstr(&key));
+	if (!key_is_unique(db, table, kv))
+		create_index(db, table, "", rlbuf_cstr(&key));
 	rlbuf_free(&key);
 	for (size_t i = 0; i < sizeof(read_indexes) / sizeof(read_indexes[0]); i++)
 		if (strcmp(read_indexes[i].table, table) == 0)
@@ -1563,6 +1607,31 @@ static RlStatus
 check_unique_key(ApplyState *st, RelationMap *map, int64_t rowid, const KvDatum *const *values)
 {
 	KeyProbe	probe = values ? PROBE_BY_VALUES : PROBE_BY_ROWID;
+
+	if (map->key_unique == 0)
+	{
+		TableColumns *columns;
+		RlStatus	rc = table_columns(st->cache, map->name, &columns);
+
+		if (rc != RL_OK)
+			return rc;
+		if (columns->key_unique == 0)
+			columns->key_unique = key_is_unique(st->cache->db, map->name, map->kv) ? 2 : 1;
+		map->key_unique = columns->key_unique;
+	}
+	if (map->key_unique == 2 && values)
+	{
+		bool		null_in_key = false;
+
+		for (int k = 0; k < kv_table_nkey(map->kv); k++)
+		{
+			const KvDatum *d = values[kv_table_key_column(map->kv, k) + 1];
+
+			null_in_key |= d == NULL || d->type == KV_NULL;
+		}
+		if (!null_in_key)
+			return RL_OK;		/* SQLite's UNIQUE index refused a duplicate already */
+	}
 
 	if (map->same_key[probe] == NULL)
 	{

@@ -271,18 +271,35 @@ END_TEST
 	"next_catalog_id INTEGER, next_file_id INTEGER)"
 
 static void
-assert_duplicate_key(sqlite3 *db, const char *sql)
+assert_duplicate_key(sqlite3 *db, const char *sql, const char *constraint)
 {
 	RlBuf		cs;
 	RlStatus	result;
 	CacheConflict conflict;
+	char		message[128];
 
 	backend_changeset(db, sql, &cs);
 	commit_group(&cs, 1, &result, &conflict);
 	ck_assert_int_eq(result, RL_PRECONDITION);
 	ck_assert_str_eq(conflict.sqlstate, "23505");
-	ck_assert_str_eq(conflict.message, "duplicate key value violates unique constraint \"ducklake_snapshot_pkey\"");
+	snprintf(message, sizeof(message), "duplicate key value violates unique constraint \"%s\"", constraint);
+	ck_assert_str_eq(conflict.message, message);
 	rlbuf_free(&cs);
+}
+
+static int
+count_cache_indexes(sqlite3 *db, const char *table)
+{
+	sqlite3_stmt *stmt;
+	int			n = -1;
+
+	ck_assert_int_eq(sqlite3_prepare_v2(db, "SELECT count(*) FROM sqlite_master WHERE type = 'index' "
+										"AND name = 'rl_cache_' || ?1", -1, &stmt, NULL), SQLITE_OK);
+	sqlite3_bind_text(stmt, 1, table, -1, SQLITE_STATIC);
+	if (sqlite3_step(stmt) == SQLITE_ROW)
+		n = sqlite3_column_int(stmt, 0);
+	sqlite3_finalize(stmt);
+	return n;
 }
 
 START_TEST(test_ducklake_key_probe)
@@ -292,15 +309,50 @@ START_TEST(test_ducklake_key_probe)
 	commit_sql(db, "INSERT INTO rl_relation VALUES (5, 'ducklake_snapshot', '" UNKEYED_SNAPSHOT_SQL "');"
 			   UNKEYED_SNAPSHOT_SQL ";"
 			   "INSERT INTO ducklake_snapshot VALUES (NULL, 1, 100, 0, 1, 0), (NULL, 2, 200, 1, 2, 0);");
-	assert_duplicate_key(db, "INSERT INTO ducklake_snapshot VALUES (NULL, 2, 300, 2, 3, 0)");
-	assert_duplicate_key(db, "UPDATE ducklake_snapshot SET snapshot_id = 1 WHERE snapshot_id = 2");
-	assert_duplicate_key(db, "INSERT INTO ducklake_snapshot VALUES (NULL, 3, 0, 0, 0, 0), (NULL, 3, 0, 0, 0, 0)");
+	ck_assert_int_eq(count_cache_indexes(db, "ducklake_snapshot"), 1);
+	assert_duplicate_key(db, "INSERT INTO ducklake_snapshot VALUES (NULL, 2, 300, 2, 3, 0)", "ducklake_snapshot_pkey");
+	assert_duplicate_key(db, "UPDATE ducklake_snapshot SET snapshot_id = 1 WHERE snapshot_id = 2",
+						 "ducklake_snapshot_pkey");
+	assert_duplicate_key(db, "INSERT INTO ducklake_snapshot VALUES (NULL, 3, 0, 0, 0, 0), (NULL, 3, 0, 0, 0, 0)",
+						 "ducklake_snapshot_pkey");
 	assert_query(db, "SELECT snapshot_id FROM ducklake_snapshot ORDER BY 1", "1;2;");
 	/* distinct keys still commit */
 	commit_sql(db, "INSERT INTO ducklake_snapshot VALUES (NULL, 3, 300, 2, 3, 0)");
 	commit_sql(db, "UPDATE ducklake_snapshot SET snapshot_id = 4 WHERE snapshot_id = 3");
 	assert_query(db, "SELECT snapshot_id FROM ducklake_snapshot ORDER BY 1", "1;2;4;");
 	sqlite3_close(db);
+}
+END_TEST
+
+/*
+ * Where the table's own UNIQUE index is on exactly the key (a DuckLake primary key), the
+ * cache makes no index of its own and SQLite refuses a duplicate of two commits from one
+ * snapshot (a key with a NULL, which UNIQUE lets through, would still be probed; the
+ * store refuses one before that).
+ */
+START_TEST(test_ducklake_key_unique)
+{
+	sqlite3    *a = backend_open(),
+			   *b = backend_open();
+	RlBuf		cs[2];
+	RlStatus	result[2];
+	CacheConflict conflict[2];
+
+	commit_sql(a, "INSERT INTO rl_relation VALUES (5, 'ducklake_snapshot', '" SNAPSHOT_SQL "');" SNAPSHOT_SQL ";"
+			   "INSERT INTO ducklake_snapshot VALUES (NULL, 1, 100, 0, 1, 0);");
+	ck_assert_int_eq(count_cache_indexes(a, "ducklake_snapshot"), 0);
+	/* two commits from one snapshot take one key: the second is refused */
+	backend_changeset(a, "INSERT INTO ducklake_snapshot VALUES (NULL, 2, 0, 0, 0, 0)", &cs[0]);
+	backend_changeset(b, "INSERT INTO ducklake_snapshot VALUES (NULL, 2, 1, 1, 1, 1)", &cs[1]);
+	commit_group(cs, 2, result, conflict);
+	ck_assert_int_eq(result[0], RL_OK);
+	ck_assert_int_eq(result[1], RL_PRECONDITION);
+	ck_assert_str_eq(conflict[1].sqlstate, "23505");
+	rlbuf_free(&cs[0]);
+	rlbuf_free(&cs[1]);
+	assert_query(a, "SELECT snapshot_id, snapshot_time FROM ducklake_snapshot ORDER BY 1", "1|100;2|0;");
+	sqlite3_close(a);
+	sqlite3_close(b);
 }
 END_TEST
 
@@ -1011,6 +1063,7 @@ main(void)
 	tcase_add_test(tc, test_conflicts);
 	tcase_add_test(tc, test_ducklake_table_layout);
 	tcase_add_test(tc, test_ducklake_key_probe);
+	tcase_add_test(tc, test_ducklake_key_unique);
 	tcase_add_test(tc, test_alter_and_drop);
 	tcase_add_test(tc, test_rebuild_equals_the_old_cache);
 	tcase_add_test(tc, test_abort_leaves_nothing);
