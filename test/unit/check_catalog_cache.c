@@ -191,6 +191,28 @@ START_TEST(test_create_and_insert)
 }
 END_TEST
 
+/*
+ * second_refused -- a's sql_a and b's sql_b, computed on the same state, committed in
+ * one group: a's stands and b's is refused with sqlstate; returns b's message
+ */
+static const char *
+second_refused(sqlite3 *a, const char *sql_a, sqlite3 *b, const char *sql_b, const char *sqlstate)
+{
+	static CacheConflict conflict[2];
+	RlBuf		cs[2];
+	RlStatus	result[2];
+
+	backend_changeset(a, sql_a, &cs[0]);
+	backend_changeset(b, sql_b, &cs[1]);
+	commit_group(cs, 2, result, conflict);
+	ck_assert_int_eq(result[0], RL_OK);
+	ck_assert_int_eq(result[1], RL_PRECONDITION);
+	ck_assert_str_eq(conflict[1].sqlstate, sqlstate);
+	rlbuf_free(&cs[0]);
+	rlbuf_free(&cs[1]);
+	return conflict[1].message;
+}
+
 START_TEST(test_conflicts)
 {
 	sqlite3    *a = backend_open(),
@@ -213,33 +235,15 @@ START_TEST(test_conflicts)
 	rlbuf_free(&cs[1]);
 
 	/* the same unique value: 23505 */
-	backend_changeset(a, "INSERT INTO items VALUES (NULL, 20, 'a')", &cs[0]);
-	backend_changeset(b, "INSERT INTO items VALUES (NULL, 20, 'b')", &cs[1]);
-	commit_group(cs, 2, result, conflict);
-	ck_assert_int_eq(result[0], RL_OK);
-	ck_assert_int_eq(result[1], RL_PRECONDITION);
-	ck_assert_str_eq(conflict[1].sqlstate, "23505");
-	ck_assert_ptr_nonnull(strstr(conflict[1].message, "duplicate key value violates unique constraint"));
-	rlbuf_free(&cs[0]);
-	rlbuf_free(&cs[1]);
+	ck_assert_ptr_nonnull(strstr(second_refused(a, "INSERT INTO items VALUES (NULL, 20, 'a')",
+												b, "INSERT INTO items VALUES (NULL, 20, 'b')", "23505"),
+								 "duplicate key value violates unique constraint"));
 
 	/* the same row updated twice from one snapshot: 40001; a deleted row likewise */
-	backend_changeset(a, "UPDATE items SET name = 'first' WHERE id = 1", &cs[0]);
-	backend_changeset(b, "UPDATE items SET name = 'second' WHERE id = 1", &cs[1]);
-	commit_group(cs, 2, result, conflict);
-	ck_assert_int_eq(result[0], RL_OK);
-	ck_assert_int_eq(result[1], RL_PRECONDITION);
-	ck_assert_str_eq(conflict[1].sqlstate, "40001");
-	ck_assert_str_eq(conflict[1].message, "could not serialize access due to concurrent update");
-	rlbuf_free(&cs[0]);
-	rlbuf_free(&cs[1]);
-	backend_changeset(a, "DELETE FROM items WHERE id = 2", &cs[0]);
-	backend_changeset(b, "UPDATE items SET name = 'gone' WHERE id = 2", &cs[1]);
-	commit_group(cs, 2, result, conflict);
-	ck_assert_int_eq(result[1], RL_PRECONDITION);
-	ck_assert_str_eq(conflict[1].sqlstate, "40001");
-	rlbuf_free(&cs[0]);
-	rlbuf_free(&cs[1]);
+	ck_assert_str_eq(second_refused(a, "UPDATE items SET name = 'first' WHERE id = 1",
+									b, "UPDATE items SET name = 'second' WHERE id = 1", "40001"),
+					 "could not serialize access due to concurrent update");
+	second_refused(a, "DELETE FROM items WHERE id = 2", b, "UPDATE items SET name = 'gone' WHERE id = 2", "40001");
 
 	/* in a group, the one that conflicts is left out and the others stand */
 	backend_changeset(a, "INSERT INTO items VALUES (NULL, 30, 'x')", &cs[0]);
@@ -334,22 +338,13 @@ START_TEST(test_ducklake_key_unique)
 {
 	sqlite3    *a = backend_open(),
 			   *b = backend_open();
-	RlBuf		cs[2];
-	RlStatus	result[2];
-	CacheConflict conflict[2];
 
 	commit_sql(a, "INSERT INTO rl_relation VALUES (5, 'ducklake_snapshot', '" SNAPSHOT_SQL "');" SNAPSHOT_SQL ";"
 			   "INSERT INTO ducklake_snapshot VALUES (NULL, 1, 100, 0, 1, 0);");
 	ck_assert_int_eq(count_cache_indexes(a, "ducklake_snapshot"), 0);
 	/* two commits from one snapshot take one key: the second is refused */
-	backend_changeset(a, "INSERT INTO ducklake_snapshot VALUES (NULL, 2, 0, 0, 0, 0)", &cs[0]);
-	backend_changeset(b, "INSERT INTO ducklake_snapshot VALUES (NULL, 2, 1, 1, 1, 1)", &cs[1]);
-	commit_group(cs, 2, result, conflict);
-	ck_assert_int_eq(result[0], RL_OK);
-	ck_assert_int_eq(result[1], RL_PRECONDITION);
-	ck_assert_str_eq(conflict[1].sqlstate, "23505");
-	rlbuf_free(&cs[0]);
-	rlbuf_free(&cs[1]);
+	second_refused(a, "INSERT INTO ducklake_snapshot VALUES (NULL, 2, 0, 0, 0, 0)",
+				   b, "INSERT INTO ducklake_snapshot VALUES (NULL, 2, 1, 1, 1, 1)", "23505");
 	assert_query(a, "SELECT snapshot_id, snapshot_time FROM ducklake_snapshot ORDER BY 1", "1|100;2|0;");
 	sqlite3_close(a);
 	sqlite3_close(b);
