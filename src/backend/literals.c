@@ -23,14 +23,20 @@ ident_char(unsigned char c)
 	return isalnum(c) || c == '_' || c == '$' || c >= 0x80;
 }
 
+/*
+ * add_literal -- the literal at start: the text since *copied goes into the shape, then
+ * the literal's mark; the shape takes the text between literals in one piece
+ */
 static void
-add_literal(LiteralScan *scan, int start, int len, LiteralKind kind, int *cap)
+add_literal(LiteralScan *scan, const char *text, int *copied, int start, int len, LiteralKind kind, int *cap)
 {
 	if (scan->nliterals == *cap)
 		scan->literals = repalloc(scan->literals, sizeof(Literal) * (size_t) (*cap *= 2));
 	scan->literals[scan->nliterals++] = (Literal) {.start = start, .len = len, .kind = kind};
+	rlbuf_append(&scan->shape, text + *copied, (size_t) (start - *copied));
 	rlbuf_put_u8(&scan->shape, 1);
 	rlbuf_put_u8(&scan->shape, (uint8_t) kind);
+	*copied = start + len;
 }
 
 /* number_kind -- an Integer if the digits fit an int4, as PostgreSQL's lexer decides */
@@ -55,6 +61,7 @@ literals_scan(const char *text, LiteralScan *scan)
 {
 	int			cap = 16;
 	int			i = 0;
+	int			copied = 0;		/* text before this is in the shape */
 	bool		after_string = false;	/* only spaces since a string literal */
 
 	scan->ok = true;
@@ -86,7 +93,7 @@ literals_scan(const char *text, LiteralScan *scan)
 			if (text[i] != '\'')
 				break;
 			i++;
-			add_literal(scan, start, i - start, LITERAL_STRING, &cap);
+			add_literal(scan, text, &copied, start, i - start, LITERAL_STRING, &cap);
 			after_string = true;
 			continue;
 		}
@@ -130,13 +137,13 @@ literals_scan(const char *text, LiteralScan *scan)
 					;
 			if (ident_char((unsigned char) text[i]) || text[i] == '.')
 				break;			/* 1abc, 1.2.3: not what it looks like */
-			add_literal(scan, start, i - start, number_kind(text + start, i - start), &cap);
+			add_literal(scan, text, &copied, start, i - start, number_kind(text + start, i - start), &cap);
 			continue;
 		}
 		else
 			i++;
-		rlbuf_append(&scan->shape, text + start, (size_t) (i - start));
 	}
+	rlbuf_append(&scan->shape, text + copied, (size_t) (i - copied));
 	if (text[i] != '\0')
 		scan->ok = false;
 	rlbuf_cstr(&scan->shape);
