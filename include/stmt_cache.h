@@ -35,6 +35,9 @@ void		stmt_cache_release(StmtCache *cache, sqlite3_stmt *stmt, bool failed);
  */
 int			stmt_cache_run(StmtCache *cache, const char *sql);
 
+/* The first column of sql's first row as an integer, or if_none (no row, or it failed). */
+int64_t		stmt_cache_int64(StmtCache *cache, const char *sql, int64_t if_none);
+
 /* How many statements the cache has compiled since it was made. */
 unsigned long stmt_cache_compiled(const StmtCache *cache);
 

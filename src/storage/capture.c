@@ -503,11 +503,7 @@ put_table(CacheCapture *c, CapturedTable *t, RlBuf *out, RlBuf *scratch)
 static int64_t
 schema_cookie(CacheCapture *c)
 {
-	sqlite3_stmt *stmt = stmt_cache_get(c->stmts, "PRAGMA main.schema_version");
-	int64_t		cookie = stmt && sqlite3_step(stmt) == SQLITE_ROW ? sqlite3_column_int64(stmt, 0) : -1;
-
-	stmt_cache_release(c->stmts, stmt, false);
-	return cookie;
+	return stmt_cache_int64(c->stmts, "PRAGMA main.schema_version", -1);
 }
 
 RlStatus

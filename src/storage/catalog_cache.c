@@ -499,10 +499,8 @@ table_columns(CatalogCache *cache, const char *table, TableColumns **out)
 {
 	if (!cache->shapes_checked)
 	{
-		sqlite3_stmt *stmt = stmt_cache_get(cache->statements, "PRAGMA main.schema_version");
-		int64_t		cookie = stmt && sqlite3_step(stmt) == SQLITE_ROW ? sqlite3_column_int64(stmt, 0) : -1;
+		int64_t		cookie = stmt_cache_int64(cache->statements, "PRAGMA main.schema_version", -1);
 
-		stmt_cache_release(cache->statements, stmt, false);
 		if (cookie < 0 || cookie != cache->shapes_cookie)
 		{
 			forget_shapes(cache);

@@ -146,6 +146,16 @@ stmt_cache_run(StmtCache *cache, const char *sql)
 	return rc;
 }
 
+int64_t
+stmt_cache_int64(StmtCache *cache, const char *sql, int64_t if_none)
+{
+	sqlite3_stmt *stmt = stmt_cache_get(cache, sql);
+	int64_t		value = stmt && sqlite3_step(stmt) == SQLITE_ROW ? sqlite3_column_int64(stmt, 0) : if_none;
+
+	stmt_cache_release(cache, stmt, false);
+	return value;
+}
+
 unsigned long
 stmt_cache_compiled(const StmtCache *cache)
 {
