@@ -395,6 +395,7 @@ put_row(RlBuf *out, const CapturedTable *t, const CapturedRow *row, sqlite3_stmt
 	const uint8_t *old = row->existed ? t->olds.data + row->old : NULL;
 	size_t		old_at[t->ncolumns + 1],
 				new_at[t->ncolumns + 1];
+	bool		differs[t->ncolumns];
 	bool		changed = false,
 				key_changed = false;
 
@@ -423,12 +424,12 @@ put_row(RlBuf *out, const CapturedTable *t, const CapturedRow *row, sqlite3_stmt
 	for (int i = 0; i < t->ncolumns; i++)
 	{
 		size_t		len = field_length(old + old_at[i]);
-		bool		differs = len != new_at[i + 1] - new_at[i] ||
-			memcmp(old + old_at[i], scratch->data + new_at[i], len) != 0;
 
+		differs[i] = len != new_at[i + 1] - new_at[i] ||
+			memcmp(old + old_at[i], scratch->data + new_at[i], len) != 0;
 		old_at[i + 1] = old_at[i] + len;
-		changed |= differs;
-		key_changed |= differs && t->pk[i];
+		changed |= differs[i];
+		key_changed |= differs[i] && t->pk[i];
 	}
 	if (key_changed)
 	{
@@ -445,15 +446,10 @@ put_row(RlBuf *out, const CapturedTable *t, const CapturedRow *row, sqlite3_stmt
 	for (int pass = 0; pass < 2; pass++)
 		for (int i = 0; i < t->ncolumns; i++)
 		{
-			size_t		old_len = old_at[i + 1] - old_at[i],
-						new_len = new_at[i + 1] - new_at[i];
-			bool		differs = old_len != new_len ||
-				memcmp(old + old_at[i], scratch->data + new_at[i], old_len) != 0;
-
-			if (pass == 0 && (differs || t->pk[i]))
-				rlbuf_append(out, old + old_at[i], old_len);
-			else if (pass == 1 && differs)
-				rlbuf_append(out, scratch->data + new_at[i], new_len);
+			if (pass == 0 && (differs[i] || t->pk[i]))
+				rlbuf_append(out, old + old_at[i], old_at[i + 1] - old_at[i]);
+			else if (pass == 1 && differs[i])
+				rlbuf_append(out, scratch->data + new_at[i], new_at[i + 1] - new_at[i]);
 			else
 				changeset_put_undefined(out);
 		}
