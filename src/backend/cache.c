@@ -841,7 +841,6 @@ CacheOpen(const char *path)
 		close_cache();			/* gone already: the session finds out as it would have */
 }
 
-
 /* CACHE_WARM_FILE's kinds of text */
 #define WARM_STATEMENT	'S'			/* an SQLite statement to compile */
 #define WARM_QUERY		'Q'			/* a client's query to parse */

@@ -70,8 +70,9 @@ static uint64_t scans_run;
  * every table whole (all of ducklake_column at each re-ATTACH) although other backends
  * kept them a moment before. So a copy is also written to a file,
  * PUBLISHED_DIR/<datid>.<cache id>.<hash of its key> in the data directory, once a
- * scan went on from it (a filter on a snapshot id is a new copy at every snapshot,
- * never used again) and it has grown to twice its size when last published (a
+ * scan went on from it (a filter on a snapshot id is a new name at every snapshot,
+ * whose first scan no other session repeats) and it has grown to twice its size when
+ * last published (a
  * growing copy is written a few times, its final size twice in all), and, if it grew
  * since, when the backend exits;
  * a backend without a copy of a scan looks there first. A copy read from a file is
