@@ -17,8 +17,9 @@
 #   --no-s3          skip P5 (no moto)
 #   --keep           keep the work directory (server logs, lakes) and say where;
 #                    PostgreSQL's log is copied there as postgres.log
-# Other options, in any order, go to the driver (--phases P1,P3, --p1-commits N, --p2-tables N,
-# --p4-files 10000,100000, --p6-rows 1e4,1e6, ...; see ducklake_bench.py --help).
+# Other options, in any order, go to the driver (--phases P1,P3, --p1-commits N,
+# --p2-tables 1000 --p2-session-tables 50, --p4-files 10000,100000, --p6-rows 1e4,1e6,
+# ...; see ducklake_bench.py --help).
 # RL_BENCH_WRAPPER="perf record -g -o FILE --" runs RockLake under a profiler (its
 # backends and writer are forked, so perf follows them); bench/statement_shares.py
 # breaks a kept run's logs down by statement.
