@@ -488,6 +488,15 @@ def clone_files(server: Server, dbname: str, table: str, nfiles: int, chunk: int
                             cp.write_row(row)
             conn.commit()
             done += n
+        # The table's own statistics cover every file: without them DuckLake finds from
+        # the table's max_value alone that no row can match a filter past the one real
+        # file's range, and reads neither the file list nor the files' statistics.
+        size = frow[fcols.index("file_size_bytes")]
+        conn.execute("UPDATE ducklake_table_stats SET record_count = %s, file_size_bytes = %s WHERE table_id = %s",
+                     (100 * nfiles, size * nfiles, tid))
+        conn.execute("UPDATE ducklake_table_column_stats SET min_value = '0', max_value = %s "
+                     "WHERE table_id = %s AND column_id = %s", (str((nfiles - 1) * 100 + 99), tid, acol))
+        conn.commit()
 
 
 def make_file_table(lake: Lake, table: str, nfiles: int, columns: str = "a BIGINT, b BIGINT") -> None:
