@@ -13,10 +13,11 @@
  * (CACHE_SCAN_BASE_TABLE); while there is none since the copy, the rows above its row
  * id that pass the filter are all it lacks (the scans have no order of their own:
  * they come after the copy's). Only transactions that wrote nothing use or update copies; a copy
- * larger than KEPT_SCAN_MAX_BYTES is not kept, and the copies of a backend stay within
- * KEPT_SCANS_MAX_BYTES (the least recently used go first), so that a backend stays
- * small whatever the catalog's size. Copies are published to the data directory for
- * the backends of later sessions, which check them the same way (keptscan.c).
+ * larger than KEPT_SCAN_MAX_BYTES is not kept, and what the copies of a backend hold in
+ * memory stays within KEPT_SCANS_MAX_BYTES (the least recently used go first), so that a
+ * backend stays small whatever the catalog's size. Copies are published to the data
+ * directory for the backends of later sessions, which check them the same way; a
+ * published copy is sent from its file (keptscan.c).
  */
 #ifndef RL_KEPTSCAN_H
 #define RL_KEPTSCAN_H

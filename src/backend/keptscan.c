@@ -42,7 +42,11 @@
 typedef struct KeptScan
 {
 	char	   *key;			/* the scan's SQLite text and constants (NULL: free) */
-	RlBuf		messages;		/* the copy: CopyData messages, the header in the first */
+	int			body_fd;		/* the published file the copy begins with (if body_len) */
+	off_t		body_offset;	/* where its messages start there */
+	size_t		body_len;		/* their length (0: the copy is all in messages) */
+	struct timespec body_mtime; /* the file's when the body was checked or written */
+	RlBuf		messages;		/* the copy's CopyData messages after its body, the header in the first */
 	int64_t		nrows;
 	uint64_t	seq;			/* the snapshot the copy reflects (0: none, read it whole) */
 	int64_t		rowid;			/* the largest row id in it */
@@ -69,21 +73,23 @@ static uint64_t scans_run;
  * Published copies. A backend serves one session, so a new DuckDB's first scans read
  * every table whole (all of ducklake_column at each re-ATTACH) although other backends
  * kept them a moment before. So a copy is also written to a file,
- * PUBLISHED_DIR/<datid>.<cache id>.<hash of its key> in the data directory, once a
- * scan went on from it (a filter on a snapshot id is a new name at every snapshot,
- * whose first scan no other session repeats) and it has grown to twice its size when
- * last published (a
- * growing copy is written a few times, its final size twice in all), and, if it grew
- * since, when the backend exits;
- * a backend without a copy of a scan looks there first. A copy read from a file is
- * checked as the backend's own are (CacheScanSince: the snapshot and row id it
- * reflects, the table's rescan mark), so it is brought up to date or read again whole
- * whichever backend wrote it and whenever. The file holds the whole key (hashes may
+ * PUBLISHED_DIR/<datid>.<cache id>.<hash of its key> in the data directory, once a scan
+ * went on from it (a filter on a snapshot id is a new name at every snapshot, whose
+ * first scan no other session repeats) and it has grown to twice its size when last
+ * published (a growing copy is written a few times, its final size twice in all), and,
+ * if it grew since, when the backend exits; a backend without a copy of a scan looks
+ * there first. A copy read from a file is checked as the backend's own are
+ * (CacheScanSince: the snapshot and row id it reflects, the table's rescan mark), so it
+ * is brought up to date or read again whole whichever backend wrote it and whenever. A
+ * copy read from a file, or written to one, leaves its messages there (its body, sent
+ * from the open file piece by piece) and holds in memory only those of the rows added
+ * since: the budget of KEPT_SCANS_MAX_BYTES is for those, so a file list and its files'
+ * statistics no longer take turns in it. The file holds the whole key (hashes may
  * collide) and a CRC32C of all of it, and is written under a temporary name then
  * renamed: a torn or foreign one is ignored. The backend that publishes keeps its
- * database to the PUBLISHED_MAX newest files and PUBLISHED_MAX_BYTES, and removes
- * those of other cache ids (a rebuilt cache, a database dropped and made again). Any
- * failure here only means that a scan reads its table.
+ * database to the PUBLISHED_MAX newest files and PUBLISHED_MAX_BYTES, and removes those
+ * of other cache ids (a rebuilt cache, a database dropped and made again). Any failure
+ * here only means that a scan reads its table.
  */
 #define PUBLISHED_DIR			"kept_scans"
 #define PUBLISHED_MAX			32
@@ -108,10 +114,43 @@ static int64_t cache_id;		/* CacheIdentity(), read at the session's first keepab
 static bool publish_at_exit;	/* the exit hook is registered */
 static bool publishing_due;		/* some copy's publish_due is set */
 
+/* copy_len -- the length of k's copy: its body in a file and the messages after it */
+static size_t
+copy_len(const KeptScan *k)
+{
+	return k->body_len + k->messages.len;
+}
+
+/*
+ * body_unchanged -- whether k's body file is as it was when checked or written (a
+ * publisher renames a new file over the name, which leaves the one open here as it
+ * is; a file changed in place is not read again unchecked)
+ */
+static bool
+body_unchanged(const KeptScan *k)
+{
+	struct stat st;
+
+	return k->body_len == 0 ||
+		(fstat(k->body_fd, &st) == 0 && st.st_mtim.tv_sec == k->body_mtime.tv_sec &&
+		 st.st_mtim.tv_nsec == k->body_mtime.tv_nsec &&
+		 (uint64_t) st.st_size >= (uint64_t) k->body_offset + k->body_len);
+}
+
+/* drop_body -- the copy no longer begins with a file's messages */
+static void
+drop_body(KeptScan *k)
+{
+	if (k->body_len > 0)
+		close(k->body_fd);
+	k->body_len = 0;
+}
+
 static void
 forget(KeptScan *k)
 {
 	free(k->key);
+	drop_body(k);
 	rlbuf_free(&k->messages);
 	memset(k, 0, sizeof(*k));
 }
@@ -123,6 +162,7 @@ pause_keeping(KeptScan *k)
 	k->unkept_runs = KEPT_SCAN_PAUSE;
 	k->seq = 0;
 	k->published = 0;
+	drop_body(k);
 	rlbuf_free(&k->messages);
 }
 
@@ -157,16 +197,75 @@ read_fully(int fd, void *data, size_t len)
 	return true;
 }
 
+/* a body is read in pieces of this size, to send, to check or to copy */
+#define BODY_PIECE_BYTES	(256 * 1024)
+
+/*
+ * each_body_piece -- fn on k's body, piece by piece (pread: the file's offset stays
+ * put); false if the file cannot be read whole or fn returns false
+ */
+static bool
+each_body_piece(const KeptScan *k, bool (*fn) (const void *piece, size_t len, void *arg), void *arg)
+{
+	static char *piece;
+
+	if (k->body_len > 0 && piece == NULL && (piece = malloc(BODY_PIECE_BYTES)) == NULL)
+		return false;
+	for (size_t done = 0; done < k->body_len;)
+	{
+		size_t		want = k->body_len - done < BODY_PIECE_BYTES ? k->body_len - done : BODY_PIECE_BYTES;
+		ssize_t		n = pread(k->body_fd, piece, want, k->body_offset + (off_t) done);
+
+		if (n <= 0 || !fn(piece, (size_t) n, arg))
+			return false;
+		done += (size_t) n;
+	}
+	return true;
+}
+
+static bool
+crc_piece(const void *piece, size_t len, void *arg)
+{
+	*(uint32_t *) arg = crc32c_extend(*(uint32_t *) arg, piece, len);
+	return true;
+}
+
+typedef struct PieceWriter
+{
+	int			fd;
+	uint32_t	crc;
+} PieceWriter;
+
+/* write_piece -- piece to the file, and into the CRC */
+static bool
+write_piece(const void *piece, size_t len, void *arg)
+{
+	PieceWriter *w = arg;
+
+	w->crc = crc32c_extend(w->crc, piece, len);
+	return write(w->fd, piece, len) == (ssize_t) len;
+}
+
+static bool
+send_piece(const void *piece, size_t len, void *arg)
+{
+	return pq_putmessages(piece, len) == 0;
+}
+
+/* header_crc -- the CRC32C of header (with crc 0) and key, which the messages' extends */
 static uint32_t
-published_crc(const PublishedHeader *header, const char *key, const void *messages)
+header_crc(const PublishedHeader *header, const char *key)
 {
 	PublishedHeader h = *header;
 
 	h.crc = 0;
-	return crc32c_extend(crc32c_extend(crc32c(&h, sizeof(h)), key, h.key_len), messages, h.messages_len);
+	return crc32c_extend(crc32c(&h, sizeof(h)), key, h.key_len);
 }
 
-/* load_published -- the published copy named k->key into k, if there is a sound one */
+/*
+ * load_published -- the published copy named k->key into k, if there is a sound one:
+ * its messages stay in the file, k's body, read (and checked now) as they are sent
+ */
 static void
 load_published(KeptScan *k)
 {
@@ -182,27 +281,31 @@ load_published(KeptScan *k)
 	snprintf(path, sizeof(path), "%s/%s/%s", DataDir, PUBLISHED_DIR, name);
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
 		return;
+	drop_body(k);
+	rlbuf_free(&k->messages);
 	if (fstat(fd, &st) == 0 && read_fully(fd, &h, sizeof(h)) &&
 		memcmp(h.magic, PUBLISHED_MAGIC, sizeof(h.magic)) == 0 && h.seq != 0 && h.nrows > 0 &&
-		h.key_len == key_len && h.messages_len <= KEPT_SCAN_MAX_BYTES &&
+		h.key_len == key_len && h.messages_len > 0 && h.messages_len <= KEPT_SCAN_MAX_BYTES &&
 		(uint64_t) st.st_size == sizeof(h) + h.key_len + h.messages_len)
 	{
 		char	   *key = palloc(key_len + 1);
+		uint32_t	crc;
 
-		rlbuf_reset(&k->messages);
-		rlbuf_reserve(&k->messages, h.messages_len);
+		k->body_fd = fd;
+		k->body_offset = (off_t) (sizeof(h) + key_len);
+		k->body_len = h.messages_len;
+		k->body_mtime = st.st_mtim;
 		sound = read_fully(fd, key, key_len) && memcmp(key, k->key, key_len) == 0 &&
-			read_fully(fd, k->messages.data, h.messages_len) &&
-			published_crc(&h, key, k->messages.data) == h.crc;
+			(crc = header_crc(&h, key), each_body_piece(k, crc_piece, &crc)) && crc == h.crc;
 		pfree(key);
 	}
-	close(fd);
 	if (!sound)
 	{
-		rlbuf_free(&k->messages);
+		if (k->body_len == 0)
+			close(fd);
+		drop_body(k);
 		return;
 	}
-	k->messages.len = h.messages_len;
 	k->seq = h.seq;
 	k->rowid = h.rowid;
 	k->nrows = h.nrows;
@@ -275,7 +378,10 @@ prune_published(const char *dir)
 	closedir(d);
 }
 
-/* publish -- write k where other backends look for it (see PUBLISHED_DIR) */
+/*
+ * publish -- write k where other backends look for it (see PUBLISHED_DIR); the file
+ * becomes k's body, and the messages k held in memory go
+ */
 static void
 publish(KeptScan *k)
 {
@@ -284,7 +390,7 @@ publish(KeptScan *k)
 				path[4200],
 				temp[4300];
 	PublishedHeader h = {.magic = PUBLISHED_MAGIC};
-	int			fd;
+	PieceWriter w;
 
 	if (k->key == NULL || k->seq == 0 || !k->reused || cache_id == 0)
 		return;
@@ -292,27 +398,46 @@ publish(KeptScan *k)
 	h.rowid = k->rowid;
 	h.nrows = k->nrows;
 	h.key_len = strlen(k->key);
-	h.messages_len = k->messages.len;
-	h.crc = published_crc(&h, k->key, k->messages.data);
+	h.messages_len = copy_len(k);
 
-	struct iovec parts[3] = {{&h, sizeof(h)}, {k->key, h.key_len}, {k->messages.data, h.messages_len}};
-	size_t		total = sizeof(h) + h.key_len + h.messages_len;
+	struct iovec parts[2] = {{&h, sizeof(h)}, {k->key, h.key_len}};
 
 	snprintf(dir, sizeof(dir), "%s/%s", DataDir, PUBLISHED_DIR);
 	published_name(name, sizeof(name), k->key);
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	snprintf(temp, sizeof(temp), "%s.%d", path, (int) MyProcPid);
-	k->published = k->messages.len;	/* tried: not again before it doubles */
+	k->published = copy_len(k);	/* tried: not again before it doubles */
 	if (mkdir(dir, 0700) != 0 && errno != EEXIST)
 		return;
-	if ((fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600)) < 0)
+	if ((w.fd = open(temp, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600)) < 0)
 		return;
-	bool		written = writev(fd, parts, 3) == (ssize_t) total;
+	/* the header, whose CRC covers the messages, is written again once they are */
+	w.crc = header_crc(&h, k->key);
 
-	if (close(fd) != 0 || !written || rename(temp, path) != 0)
+	bool		written = writev(w.fd, parts, 2) == (ssize_t) (sizeof(h) + h.key_len) &&
+		each_body_piece(k, write_piece, &w) && write_piece(k->messages.data, k->messages.len, &w) &&
+		(h.crc = w.crc, pwrite(w.fd, &h, sizeof(h), 0) == (ssize_t) sizeof(h));
+
+	if (!written || rename(temp, path) != 0)
+	{
+		close(w.fd);
 		unlink(temp);
-	else
-		prune_published(dir);
+		return;
+	}
+	struct stat st;
+
+	if (fstat(w.fd, &st) != 0)
+	{
+		close(w.fd);
+		return;
+	}
+	drop_body(k);
+	rlbuf_free(&k->messages);
+	k->body_fd = w.fd;
+	k->body_offset = (off_t) (sizeof(h) + h.key_len);
+	k->body_len = h.messages_len;
+	k->body_mtime = st.st_mtim;
+	prune_published(dir);
 }
 
 void
@@ -334,7 +459,7 @@ static void
 publish_grown(void)
 {
 	for (int i = 0; i < KEPT_SCANS; i++)
-		if (kept[i].messages.len > kept[i].published)
+		if (copy_len(&kept[i]) > kept[i].published)
 			publish(&kept[i]);
 }
 
@@ -394,7 +519,10 @@ slot_for(const char *key)
 	return oldest;
 }
 
-/* stay_within_budget -- forget the least recently used copies other than k while they take too much */
+/*
+ * stay_within_budget -- forget the least recently used copies other than k while the
+ * messages they hold in memory take too much (a body is in its file)
+ */
 static void
 stay_within_budget(const KeptScan *k)
 {
@@ -618,7 +746,7 @@ adopt_copy(KeptScan *k, const AnalyzedStmt *query, const Value *params)
 	int64_t		rowid;
 
 	for (int i = 0; i < KEPT_SCANS; i++)
-		if (&kept[i] != k && kept[i].key && kept[i].seq != 0 && kept[i].messages.len > 0 &&
+		if (&kept[i] != k && kept[i].key && kept[i].seq != 0 && copy_len(&kept[i]) > 0 &&
 			strncmp(kept[i].key, query->sql[0].sql, text_len) == 0 && kept[i].key[text_len] == '\x1f' &&
 			(donor == NULL || kept[i].used > donor->used))
 			donor = &kept[i];
@@ -626,7 +754,13 @@ adopt_copy(KeptScan *k, const AnalyzedStmt *query, const Value *params)
 		CacheScanSince(query->scan_table, donor->seq, donor->rowid, &seq, &rowid) == INT64_MIN ||
 		!same_rows(query, params, donor->key, donor->rowid))
 		return;
+	drop_body(k);
+	rlbuf_free(&k->messages);
 	k->messages = donor->messages;
+	k->body_fd = donor->body_fd;
+	k->body_offset = donor->body_offset;
+	k->body_len = donor->body_len;
+	k->body_mtime = donor->body_mtime;
 	k->nrows = donor->nrows;
 	k->seq = donor->seq;
 	k->rowid = donor->rowid;
@@ -634,6 +768,7 @@ adopt_copy(KeptScan *k, const AnalyzedStmt *query, const Value *params)
 	/* published again only once it doubles: not a file per snapshot and reader */
 	k->published = donor->published;
 	memset(&donor->messages, 0, sizeof(donor->messages));
+	donor->body_len = 0;
 	forget(donor);
 }
 
@@ -667,6 +802,10 @@ KeptScanStart(const AnalyzedStmt *query, const Value *params, const CopyOptions 
 	}
 
 	KeptScanRun *run = palloc(sizeof(KeptScanRun));
+
+	if (!body_unchanged(k))
+		k->seq = 0;				/* read it whole */
+
 	int64_t		since = CacheScanSince(query->scan_table, k->seq, k->rowid, &run->seq, &run->rowid);
 
 	run->copy = k;
@@ -677,6 +816,7 @@ KeptScanStart(const AnalyzedStmt *query, const Value *params, const CopyOptions 
 	k->used = ++scans_run;
 	if (since == INT64_MIN)
 	{
+		drop_body(k);
 		rlbuf_reset(&k->messages);
 		k->nrows = 0;
 		k->published = 0;
@@ -694,6 +834,16 @@ KeptScanSend(KeptScanRun *run)
 	size_t		sent = out->len;
 	Value	   *row;
 
+	if (!each_body_piece(k, send_piece, NULL))
+	{
+		int			read_errno = errno;
+
+		pause_keeping(k);
+		errno = read_errno;
+		ereport(ERROR,
+				errcode(ERRCODE_IO_ERROR),
+				errmsg("could not read a kept copy of a scan: %m"));
+	}
 	pq_putmessages(out->data, out->len);
 	rlbuf_reset(&unkept);
 	while (ExecutorNext(run->added, &row))
@@ -705,10 +855,11 @@ KeptScanSend(KeptScanRun *run)
 			copy_encode_start(out, run->options, run->query->ncolumns, NULL);
 		copy_encode_row(out, run->options, run->query->ncolumns, row);
 		pq_endmessage(&msg);
-		if (out == &k->messages && out->len > KEPT_SCAN_MAX_BYTES)
+		if (out == &k->messages && copy_len(k) > KEPT_SCAN_MAX_BYTES)
 		{
 			/* too big to keep: the rest streams through a buffer of its own */
 			rlbuf_append(&unkept, out->data + sent, out->len - sent);
+			drop_body(k);
 			rlbuf_free(&k->messages);
 			out = &unkept;
 			sent = 0;
@@ -725,13 +876,13 @@ KeptScanSend(KeptScanRun *run)
 		}
 	}
 	pq_putmessages(out->data + sent, out->len - sent);
-	if (out == &k->messages && out->len < KEPT_SCAN_MIN_BYTES)
+	if (out == &k->messages && copy_len(k) < KEPT_SCAN_MIN_BYTES)
 		pause_keeping(k);
 	else if (out == &k->messages)
 	{
 		k->seq = run->seq;
 		k->rowid = run->rowid;
-		if (out->len >= 2 * k->published)
+		if (copy_len(k) >= 2 * k->published)
 			k->publish_due = publishing_due = true;
 		if (!publish_at_exit)
 			publish_at_exit = atexit(publish_grown) == 0;
