@@ -733,7 +733,7 @@ def main():
     quick = {"rounds": 2, "p1_commits": 100, "p2_tables": 60, "p2_reattach": 4, "p3_commits": 8,
              "p4_files": [300, 1000], "p4_reads": 4, "p4_readers": [1, 4, 16], "p4_seconds": 3.0,
              "p5_commits": 60, "p6_rows": [1000, 3000]}
-    full = {"rounds": 4, "p1_commits": 400, "p2_tables": 300, "p2_reattach": 6, "p3_commits": 20,
+    full = {"rounds": 4, "p1_commits": 400, "p2_tables": 300, "p2_reattach": 6, "p3_commits": 60,
             "p4_files": [1000, 3000], "p4_reads": 6, "p4_readers": [1, 4, 16], "p4_seconds": 5.0,
             "p5_commits": 200, "p6_rows": [1000, 10000]}
     for k, v in (quick if args.quick else full).items():
