@@ -13,7 +13,7 @@
 #                                    [--json FILE] [driver options]
 #   --build-dir DIR  out-of-tree build (default /tmp/rocklake-ducklake-bench-build,
 #                    configured from this source tree if it has no Makefile yet)
-#   --quick          small sizes: a few minutes instead of about half an hour
+#   --quick          small sizes: about 2 minutes instead of 4
 #   --no-s3          skip P5 (no moto)
 #   --keep           keep the work directory (server logs, lakes) and say where;
 #                    PostgreSQL's log is copied there as postgres.log
