@@ -264,7 +264,8 @@ header_crc(const PublishedHeader *header, const char *key)
 
 /*
  * load_published -- the published copy named k->key into k, if there is a sound one:
- * its messages stay in the file, k's body, read (and checked now) as they are sent
+ * its messages stay in the file, k's body, read through once now for the CRC and
+ * again, piece by piece, whenever they are sent
  */
 static void
 load_published(KeptScan *k)
