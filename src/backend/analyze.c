@@ -1135,21 +1135,30 @@ transform_aexpr(ParseState *ps, PgQuery__AExpr *a)
 		case PG_QUERY__A__EXPR__KIND__AEXPR_BETWEEN:
 		case PG_QUERY__A__EXPR__KIND__AEXPR_NOT_BETWEEN:
 			{
-				/* x IN (a, b) = x = a OR x = b; x BETWEEN a AND b = x >= a AND x <= b */
+				/*
+				 * x IN (a, b) = x = a OR x = b; x BETWEEN a AND b = x >= a AND x <= b. One
+				 * AND or OR of all the terms, not a chain of pairs: an IN list of 100 000
+				 * items must not make a tree 100 000 deep for the executor to recurse into.
+				 */
 				PgQuery__List *list = a->rexpr->list;
 				bool		in = a->kind == PG_QUERY__A__EXPR__KIND__AEXPR_IN;
 				bool		not_between = a->kind == PG_QUERY__A__EXPR__KIND__AEXPR_NOT_BETWEEN;
 				ExprKind	join = in ? (strcmp(opname, "=") == 0 ? EXPR_OR : EXPR_AND)
 					: (not_between ? EXPR_OR : EXPR_AND);
 				static const char *const between_ops[2][2] = {{">=", "<="}, {"<", ">"}};
-				Expr	   *result = NULL;
 
+				if (list->n_items == 1)
+					return make_op(ps, in ? opname : ">=", l, transform_expr(ps, list->items[0]), a->location);
+
+				Expr	   *result = make_expr(join, BOOLOID, a->location);
+
+				result->nargs = (int) list->n_items;
+				result->args = palloc(sizeof(Expr *) * list->n_items);
 				for (size_t i = 0; i < list->n_items; i++)
 				{
 					const char *cmp = in ? opname : between_ops[not_between][i > 0];
-					Expr	   *term = make_op(ps, cmp, l, transform_expr(ps, list->items[i]), a->location);
 
-					result = result ? make_bool_expr(join, result, term, a->location) : term;
+					result->args[i] = make_op(ps, cmp, l, transform_expr(ps, list->items[i]), a->location);
 				}
 				return result;
 			}
@@ -1755,6 +1764,54 @@ deparse_list(ParseState *ps, RlBuf *out, Expr **args, int n, const char *sep)
 	}
 }
 
+/*
+ * deparse_in_list -- x = a OR x = b ... as "x IN (a, b ...)", and x <> a AND x <> b ...
+ * as "x NOT IN (...)", when every term compares the same x natively: SQLite parses an OR
+ * of n terms into a tree n deep and refuses one deeper than 1000, and IN lists and OR
+ * chains of thousands of items are what DuckLake and ORMs send. Both forms have SQL's
+ * three-valued logic, so the result is the same, NULLs included.
+ */
+/* same_column -- whether a and b are one column, or one cast of one column */
+static bool
+same_column(const Expr *a, const Expr *b)
+{
+	if (a == b)
+		return true;
+	if (a->kind != b->kind || a->type != b->type || a->typmod != b->typmod)
+		return false;
+	if (a->kind == EXPR_VAR)
+		return strcmp(a->sql, b->sql) == 0;
+	return a->kind == EXPR_CAST && same_column(a->args[0], b->args[0]);
+}
+
+static bool
+deparse_in_list(ParseState *ps, RlBuf *out, Expr *e)
+{
+	ExprOp		op = e->kind == EXPR_OR ? OP_EQ : OP_NE;
+	Expr	   *x = e->args[0]->kind == EXPR_OP ? e->args[0]->args[0] : NULL;
+
+	if (e->nargs < 3 || x == NULL || !native_compare(x->type))
+		return false;
+	for (int i = 0; i < e->nargs; i++)
+	{
+		Expr	   *t = e->args[i];
+
+		if (t->kind != EXPR_OP || t->op != op || !same_column(t->args[0], x))
+			return false;
+	}
+	rlbuf_append_str(out, "(");
+	deparse(ps, out, x);
+	rlbuf_append_str(out, op == OP_EQ ? " IN (" : " NOT IN (");
+	for (int i = 0; i < e->nargs; i++)
+	{
+		if (i > 0)
+			rlbuf_append_str(out, ", ");
+		deparse(ps, out, e->args[i]->args[1]);
+	}
+	rlbuf_append_str(out, "))");
+	return true;
+}
+
 /* deparse_catalog_lookup -- a function that reads the catalog, as a scalar subquery (FuncDesc) */
 static void
 deparse_catalog_lookup(ParseState *ps, RlBuf *out, Expr *e)
@@ -1789,6 +1846,8 @@ deparse(ParseState *ps, RlBuf *out, Expr *e)
 			return;
 		case EXPR_AND:
 		case EXPR_OR:
+			if (deparse_in_list(ps, out, e))
+				return;
 			rlbuf_append_str(out, "(");
 			deparse_list(ps, out, e->args, e->nargs, e->kind == EXPR_AND ? " AND " : " OR ");
 			rlbuf_append_str(out, ")");

@@ -101,12 +101,21 @@ cast_to_int(const Value *v, Oid target)
 {
 	double		d;
 
+	/*
+	 * oid, regclass, regtype ... are unsigned 32-bit integers (the category of numbers,
+	 * but not numerics): to int4 their bits, as PostgreSQL's binary-coercible cast.
+	 */
+	if (typio_is_oid(v->type))
+	{
+		uint32_t	u = (uint32_t) v->u.i;
+
+		return typio_int(target, target == INT4OID ? (int32_t) u : check_int_range(target, u));
+	}
 	switch (v->type)
 	{
 		case INT2OID:
 		case INT4OID:
 		case INT8OID:
-		case OIDOID:
 			return typio_int(target, check_int_range(target, v->u.i));
 		case FLOAT4OID:
 		case FLOAT8OID:
