@@ -149,8 +149,12 @@ uint8_t		pq_getmsgbyte(PqMsgReader *r);
 int16_t		pq_getmsgint16(PqMsgReader *r);
 int32_t		pq_getmsgint32(PqMsgReader *r);
 int64_t		pq_getmsgint64(PqMsgReader *r);
-/* A NUL-terminated string inside the message (no copy). */
+/*
+ * A NUL-terminated string inside the message (no copy): text, checked to be valid
+ * UTF-8 (ERROR 22021, encoding.h), or raw bytes (passwords, the startup packet).
+ */
 const char *pq_getmsgstring(PqMsgReader *r);
+const char *pq_getmsgrawstring(PqMsgReader *r);
 const uint8_t *pq_getmsgbytes(PqMsgReader *r, size_t len);
 size_t		pq_getmsgremaining(const PqMsgReader *r);
 /* The message must be consumed exactly. */

@@ -193,11 +193,17 @@ typio_float(Oid type, double f)
 /* A string-represented value (text, numeric, bytea, ...); copies data into the current context. */
 Value		typio_string(Oid type, const char *data, size_t len);
 
-/* Text input: parse str (NUL-terminated) as type; typmod -1 when none. */
+/*
+ * Text input: parse str (NUL-terminated) as type; typmod -1 when none. str is
+ * trusted to be UTF-8: client text is checked where it arrives (encoding.h).
+ */
 Value		typio_input(Oid type, const char *str, int32_t typmod);
 /* Text output, palloc'd, NUL-terminated (and its length in *len if len != NULL). */
 char	   *typio_output(const Value *v, size_t *len);
-/* Binary input of len bytes (a Bind parameter or a binary COPY field). */
+/*
+ * Binary input of len bytes (a Bind parameter or a binary COPY field); the text of a
+ * text-like type must be UTF-8 without NUL (ERROR 22021), bytea's bytes are any.
+ */
 Value		typio_receive(Oid type, const uint8_t *data, size_t len);
 /* Binary output: append the value's bytes (without the length word) to msg. */
 void		typio_send(PqMsgBuilder *msg, const Value *v);

@@ -443,11 +443,19 @@ parse_and_keep(const char *query_string, const LiteralScan *scan, bool report)
 		char	   *message = pstrdup(result.error->message);
 		int			cursorpos = result.error->cursorpos;
 
+		/*
+		 * The text was checked to be UTF-8 when it arrived; an escape in an E''
+		 * string can still make an invalid byte, which the scanner refuses
+		 * through PostgreSQL's report_invalid_encoding: that is 22021, not 42601.
+		 */
+		bool		bad_encoding = result.error->funcname != NULL &&
+			strcmp(result.error->funcname, "report_invalid_encoding") == 0;
+
 		pg_query_free_protobuf_parse_result(result);
 		if (!report)
 			return NULL;
 		ereport(ERROR,
-				errcode(ERRCODE_SYNTAX_ERROR),
+				errcode(bad_encoding ? ERRCODE_CHARACTER_NOT_IN_REPERTOIRE : ERRCODE_SYNTAX_ERROR),
 				errmsg("%s", message),
 				errposition(cursorpos));
 	}

@@ -33,6 +33,7 @@
 #include "catalog_cache.h"
 #include "dest.h"
 #include "elog.h"
+#include "encoding.h"
 #include "executor.h"
 #include "guc.h"
 #include "keptscan.h"
@@ -147,8 +148,9 @@ parse_startup_packet(StartupParams *sp, const uint8_t *body, size_t len)
 				errmsg("invalid startup packet layout: expected terminator as last byte"));
 	while (pq_getmsgremaining(&r) > 1)
 	{
-		const char *name = pq_getmsgstring(&r);
-		const char *value = pq_getmsgstring(&r);
+		/* not checked to be UTF-8, as PostgreSQL does not (application_name is cleaned) */
+		const char *name = pq_getmsgrawstring(&r);
+		const char *value = pq_getmsgrawstring(&r);
 
 		if (strcmp(name, "user") == 0)
 			sp->user = value;
@@ -447,9 +449,16 @@ run_copy_in(AnalyzedStmt *stmt)
 				done = true;
 				break;
 			case PqMsg_CopyFail:
-				ereport(ERROR,
-						errcode(ERRCODE_QUERY_CANCELED),
-						errmsg("COPY from stdin failed: %.*s", (int) (len ? len - 1 : 0), (const char *) body));
+				{
+					PqMsgReader r;
+					const char *reason;
+
+					pq_initreader(&r, (char) type, body, len);
+					reason = pq_getmsgstring(&r);
+					ereport(ERROR,
+							errcode(ERRCODE_QUERY_CANCELED),
+							errmsg("COPY from stdin failed: %s", reason));
+				}
 				break;
 			case PqMsg_Flush:
 			case PqMsg_Sync:
@@ -726,9 +735,13 @@ exec_bind(PqMsgReader *r)
 		const uint8_t *data = pq_getmsgbytes(r, (size_t) len);
 
 		if (pformats[i] == PQ_FORMAT_BINARY)
-			portal->params[i] = typio_receive(type, data, (size_t) len);
+			portal->params[i] = typio_receive(type, data, (size_t) len);	/* checks text */
 		else
+		{
+			/* text of any type, as PostgreSQL checks it: a NUL byte is refused too */
+			pg_verify_utf8((const char *) data, (size_t) len);
 			portal->params[i] = typio_input(type, pnstrdup((const char *) data, (size_t) len), -1);
+		}
 	}
 	portal->formats = read_format_codes(r, stmt ? stmt->ncolumns : 0, true);
 	pq_getmsgend(r);

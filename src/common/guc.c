@@ -116,6 +116,7 @@ static bool GucInTransaction;
 static int	log_min_messages_index;
 static int	client_min_messages_index;
 
+static bool check_application_name(char **newval);
 static bool check_datestyle(char **newval);
 static bool check_client_encoding(char **newval);
 static bool check_timezone(char **newval);
@@ -162,7 +163,7 @@ static const char *const sync_commits[] = {"local", "remote_write", "remote_appl
  */
 static ConfigOption ConfigOptions[] = {
 	STRING("application_name", PGC_USERSET, GUC_REPORT,
-		   "Sets the application name to be reported in statistics and logs.", "", NULL, NULL),
+		   "Sets the application name to be reported in statistics and logs.", "", check_application_name, NULL),
 	INT("authentication_timeout", PGC_SIGHUP, GUC_UNIT_S,
 		"Sets the maximum allowed time to complete client authentication.", "60", 1, 600, NULL),
 	ENUM("backslash_quote", PGC_USERSET, 0,
@@ -625,6 +626,21 @@ check_client_encoding(char **newval)
 	if (canonical == NULL)
 		return false;
 	replace_string(newval, canonical);
+	return true;
+}
+
+/*
+ * check_application_name -- printable ASCII only, anything else becomes '?' as in
+ * PostgreSQL: the name goes back to the client in ParameterStatus and into every log
+ * line, and a client may send it in any encoding, even in the startup packet, which
+ * is not checked to be UTF-8 (PostgreSQL's is not either)
+ */
+static bool
+check_application_name(char **newval)
+{
+	for (unsigned char *p = (unsigned char *) *newval; *p; p++)
+		if (*p < 0x20 || *p > 0x7e)
+			*p = '?';
 	return true;
 }
 

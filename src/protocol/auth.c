@@ -492,7 +492,7 @@ auth_cleartext(const char *user, const char *verifier)
 
 	send_auth_request(AUTH_REQ_PASSWORD, NULL, 0);
 	recv_password_packet(&r);
-	const char *password = pq_getmsgstring(&r);
+	const char *password = pq_getmsgrawstring(&r);
 
 	pq_getmsgend(&r);
 	return verify_plain_password(user, verifier, password);
@@ -507,7 +507,7 @@ auth_md5(const char *verifier)
 	random_bytes(salt, sizeof(salt));
 	send_auth_request(AUTH_REQ_MD5, salt, sizeof(salt));
 	recv_password_packet(&r);
-	const char *response = pq_getmsgstring(&r);
+	const char *response = pq_getmsgrawstring(&r);
 
 	pq_getmsgend(&r);
 	return md5_check_response(verifier, salt, response);
@@ -533,7 +533,7 @@ auth_scram(const char *user, const char *verifier)
 		recv_password_packet(&r);
 		if (initial)
 		{
-			const char *mech = pq_getmsgstring(&r);
+			const char *mech = pq_getmsgrawstring(&r);
 			int32_t		ilen = pq_getmsgint32(&r);
 
 			if (strcmp(mech, "SCRAM-SHA-256") != 0)

@@ -9,6 +9,7 @@
 
 #include "copyfmt.h"
 #include "elog.h"
+#include "encoding.h"
 #include "mcxt.h"
 
 static const uint8_t binary_signature[11] = {'P', 'G', 'C', 'O', 'P', 'Y', '\n', 0xff, '\r', '\n', 0};
@@ -247,12 +248,18 @@ find_line_end(const CopyDecoder *dec, size_t *end)
 	return false;
 }
 
-/* text_unescape -- one text-format field with its backslash escapes resolved */
+/*
+ * text_unescape -- one text-format field with its backslash escapes resolved
+ *
+ * The line was checked to be UTF-8; an octal or hex escape can still make a NUL or
+ * a byte of a multibyte character, so a field that got one is checked again.
+ */
 static char *
 text_unescape(const char *s, size_t len, size_t *outlen)
 {
 	char	   *out = palloc(len + 1);
 	size_t		n = 0;
+	bool		made_non_ascii = false;
 
 	for (size_t i = 0; i < len; i++)
 	{
@@ -269,6 +276,7 @@ text_unescape(const char *s, size_t len, size_t *outlen)
 
 			for (int k = 0; k < 2 && i + 1 < len && s[i + 1] >= '0' && s[i + 1] <= '7'; k++)
 				v = v * 8 + (s[++i] - '0');
+			made_non_ascii |= v == 0 || v >= 0x80;
 			out[n++] = (char) v;
 		}
 		else if (c == 'x' && i + 1 < len && strchr("0123456789abcdefABCDEF", s[i + 1]))
@@ -281,6 +289,7 @@ text_unescape(const char *s, size_t len, size_t *outlen)
 
 				v = v * 16 + (h <= '9' ? h - '0' : (h | 0x20) - 'a' + 10);
 			}
+			made_non_ascii |= v == 0 || v >= 0x80;
 			out[n++] = (char) v;
 		}
 		else
@@ -289,6 +298,8 @@ text_unescape(const char *s, size_t len, size_t *outlen)
 	}
 	out[n] = '\0';
 	*outlen = n;
+	if (made_non_ascii)
+		pg_verify_utf8(out, n);
 	return out;
 }
 
@@ -376,6 +387,7 @@ next_text_row(CopyDecoder *dec, Value *row, bool at_eof)
 
 		dec->consumed = end + (whole ? 1 : 0);
 		dec->lineno++;
+		pg_verify_utf8(line, len);	/* all of it, the header line too, as PostgreSQL does */
 		if (len > 0 && line[len - 1] == '\r')
 			len--;
 		if (len == 2 && line[0] == '\\' && line[1] == '.')

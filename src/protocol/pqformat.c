@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "elog.h"
+#include "encoding.h"
 #include "pqformat.h"
 
 /*
@@ -158,13 +159,13 @@ pq_getmsgint64(PqMsgReader *r)
 }
 
 /*
- * pq_getmsgstring -- a NUL-terminated string at the cursor
+ * pq_getmsgrawstring -- a NUL-terminated string at the cursor, bytes as they came
  *
  * The string stays inside the message buffer; a string without its NUL before
  * the end of the message is a protocol violation.
  */
 const char *
-pq_getmsgstring(PqMsgReader *r)
+pq_getmsgrawstring(PqMsgReader *r)
 {
 	const uint8_t *start = r->data + r->cursor;
 	const uint8_t *nul = memchr(start, '\0', r->len - r->cursor);
@@ -175,6 +176,17 @@ pq_getmsgstring(PqMsgReader *r)
 				errmsg("invalid string in message"));
 	r->cursor += (size_t) (nul - start) + 1;
 	return (const char *) start;
+}
+
+/* pq_getmsgstring -- the same, text in the server encoding (ERROR 22021 if not) */
+const char *
+pq_getmsgstring(PqMsgReader *r)
+{
+	size_t		start = r->cursor;
+	const char *s = pq_getmsgrawstring(r);
+
+	pg_verify_utf8(s, r->cursor - start - 1);
+	return s;
 }
 
 const uint8_t *

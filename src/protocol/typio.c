@@ -26,6 +26,7 @@
 #include <jansson.h>
 
 #include "elog.h"
+#include "encoding.h"
 #include "mcxt.h"
 #include "typio.h"
 
@@ -1784,14 +1785,19 @@ typio_receive(Oid type, const uint8_t *data, size_t len)
 		case JSONBOID:
 			if (len < 1 || data[0] != 1)
 				bad_binary(type);
+			pg_verify_utf8((const char *) data + 1, len - 1);
 			return typio_string(type, (const char *) data + 1, len - 1);
 		case VOIDOID:
 			return typio_null(type);
+		case BYTEAOID:
+			return typio_string(type, (const char *) data, len);
 		default:
 			if (typio_lookup(type) != NULL && typio_lookup(type)->category == TYPCATEGORY_ARRAY)
 				ereport(ERROR,
 						errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 						errmsg("binary input of arrays is not supported yet"));
+			/* text, varchar, bpchar, name, json, unknown: text in the server encoding */
+			pg_verify_utf8((const char *) data, len);
 			return typio_string(type, (const char *) data, len);
 	}
 }

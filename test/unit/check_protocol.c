@@ -10,6 +10,7 @@
 #include "auth.h"
 #include "copyfmt.h"
 #include "elog.h"
+#include "encoding.h"
 #include "hba.h"
 #include "mcxt.h"
 #include "pqformat.h"
@@ -164,6 +165,109 @@ START_TEST(test_hba)
 	ck_assert_int_eq(lookup(rules, false, false, "127.0.0.1", "u", "d", &found), uaTrust);
 	lookup(rules, false, false, "192.168.1.1", "u", "d", &found);
 	ck_assert(!found);
+}
+END_TEST
+
+/* utf8_encode -- a code point in UTF-8's plain form (surrogates too), its length */
+static int
+utf8_encode(uint32_t cp, char *out)
+{
+	if (cp < 0x80)
+		return out[0] = (char) cp, 1;
+	if (cp < 0x800)
+		return out[0] = (char) (0xc0 | cp >> 6), out[1] = (char) (0x80 | (cp & 0x3f)), 2;
+	if (cp < 0x10000)
+		return out[0] = (char) (0xe0 | cp >> 12), out[1] = (char) (0x80 | ((cp >> 6) & 0x3f)),
+			out[2] = (char) (0x80 | (cp & 0x3f)), 3;
+	out[0] = (char) (0xf0 | cp >> 18);
+	out[1] = (char) (0x80 | ((cp >> 12) & 0x3f));
+	out[2] = (char) (0x80 | ((cp >> 6) & 0x3f));
+	out[3] = (char) (0x80 | (cp & 0x3f));
+	return 4;
+}
+
+/* utf8_error -- the message pg_verify_utf8 raises for s, NULL if none */
+static char *
+utf8_error(const char *s, size_t len)
+{
+	sigjmp_buf	jb;
+	sigjmp_buf *volatile saved = PG_exception_stack;
+	char	   *volatile message = NULL;
+
+	if (sigsetjmp(jb, 1) == 0)
+	{
+		PG_exception_stack = &jb;
+		pg_verify_utf8(s, len);
+	}
+	else
+	{
+		ErrorData  *e = CopyErrorData();
+
+		ck_assert_str_eq(e->sqlstate, "22021");
+		message = pstrdup(e->message);
+		FlushErrorState();
+	}
+	PG_exception_stack = saved;
+	return message;
+}
+
+START_TEST(test_utf8)
+{
+	char		buf[64];
+	static const struct
+	{
+		const char *bytes;
+		size_t		len;
+		const char *shown;		/* what PostgreSQL 15 reports */
+	}			bad[] = {
+		{"\xff", 1, "0xff"},
+		{"a\xc3\x28", 3, "0xc3 0x28"},
+		{"\xe2\x82", 2, "0xe2 0x82"},
+		{"\xe2\x82'", 3, "0xe2 0x82 0x27"},
+		{"\xe2(ab", 4, "0xe2 0x28 0x61"},
+		{"\xed\xa0\x80", 3, "0xed 0xa0 0x80"},	/* U+D800 */
+		{"\xc0\xaf", 2, "0xc0 0xaf"},	/* overlong '/' */
+		{"\xe0\x80\xaf", 3, "0xe0 0x80 0xaf"},
+		{"\xf0\x80\x80\xaf", 4, "0xf0 0x80 0x80 0xaf"},
+		{"\xf4\x90\x80\x80", 4, "0xf4 0x90 0x80 0x80"},	/* U+110000 */
+		{"\xf8\x88\x80\x80\x80", 5, "0xf8"},
+		{"0123456789ok\x80", 13, "0x80"},
+		{"\xf0\x9f\x98\x80\xff", 5, "0xff"},
+		{"abcdefgh\0ijk", 12, "0x00"},
+	};
+
+	/* code points of every length and plane: valid but for NUL and the surrogates */
+	for (uint32_t cp = 0; cp <= 0x10ffff; cp += cp < 0x10000 ? 1 : 61)
+	{
+		int			n = utf8_encode(cp, buf);
+		bool		ok = cp != 0 && (cp < 0xd800 || cp > 0xdfff);
+
+		if (pg_utf8_is_valid(buf, (size_t) n) != ok)
+			ck_abort_msg("U+%04X", cp);
+		if (ok && n > 1 && pg_utf8_valid_prefix(buf, (size_t) n - 1) != 0)	/* cut short */
+			ck_abort_msg("U+%04X cut short", cp);
+	}
+	/* the ASCII fast path finds a NUL or a high byte at any place */
+	for (size_t at = 0; at < 40; at++)
+	{
+		memset(buf, 'a', 40);
+		buf[at] = '\0';
+		ck_assert_uint_eq(pg_utf8_valid_prefix(buf, 40), at);
+		buf[at] = (char) 0xc3;
+		ck_assert_uint_eq(pg_utf8_valid_prefix(buf, 40), at);
+		buf[at + 1 < 40 ? at + 1 : at] = (char) 0xa9;
+		ck_assert_uint_eq(pg_utf8_valid_prefix(buf, 40), at + 1 < 40 ? 40 : at);
+	}
+	ck_assert(pg_utf8_is_valid("", 0));
+	ck_assert(pg_utf8_is_valid("\xf4\x8f\xbf\xbf", 4));	/* U+10FFFF */
+	ck_assert_ptr_null(utf8_error("plain ASCII, then \xc3\xa9 \xf0\x9f\x98\x80", 25));
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+	{
+		char	   *m = utf8_error(bad[i].bytes, bad[i].len);
+
+		ck_assert_ptr_nonnull(m);
+		ck_assert_str_eq(m, psprintf("invalid byte sequence for encoding \"UTF8\": %s", bad[i].shown));
+	}
 }
 END_TEST
 
@@ -462,6 +566,7 @@ protocol_suite(void)
 	tcase_add_test(tc, test_scram_postgres_verifier);
 	tcase_add_test(tc, test_md5);
 	tcase_add_test(tc, test_hba);
+	tcase_add_test(tc, test_utf8);
 	tcase_add_test(tc, test_pqformat);
 	tcase_add_test(tc, test_typio_roundtrip);
 	tcase_add_test(tc, test_typio_binary_and_errors);
