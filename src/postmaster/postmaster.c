@@ -105,6 +105,8 @@
 #define SIGKILL_CHILDREN_AFTER_MS 5000
 /* never wait longer than this in poll(), so a missed wakeup cannot hang us */
 #define MAX_POLL_MS			60000
+/* a writer that failed to start is started again after 1 s, 2 s, 4 s ... up to this */
+#define WRITER_RETRY_MAX_MS	60000
 
 /* where the postmaster is in its life (PostgreSQL's pmState, reduced) */
 typedef enum PMState
@@ -190,6 +192,8 @@ static int	NumPending;
 
 static pid_t WriterPid;
 static int	WriterReadyFd = -1;
+static int	WriterStartFailures;	/* in a row, since the writer was last ready */
+static int64_t WriterRetryAtMs;	/* PM_STARTUP without a writer: start one then */
 static char WriterSocketPath[sizeof(((struct sockaddr_un *) 0)->sun_path)];
 
 static void PostmasterStateMachine(void);
@@ -747,9 +751,23 @@ writer_exited(pid_t pid, int status)
 	LogChildExit("writer process", pid, status);
 	if (was_starting)
 	{
-		ereport(LOG, errmsg("aborting startup due to writer process failure"));
-		ExitWithError = true;
-		pmdie(SIGINT);
+		/*
+		 * The writer could not open its store or bring a cache up to date: an object
+		 * store that is down, a disk that is full, a cache that cannot be rebuilt. The
+		 * store is untouched (nothing is written before it opened) and clients are
+		 * refused with 57P03 meanwhile, so try again, later each time, rather than
+		 * exit and leave a server that needs a human to come back.
+		 */
+		int			shift = WriterStartFailures < 6 ? WriterStartFailures : 6;
+		int64_t		delay = (int64_t) 1000 << shift;
+
+		if (delay > WRITER_RETRY_MAX_MS)
+			delay = WRITER_RETRY_MAX_MS;
+		WriterStartFailures++;
+		WriterRetryAtMs = rl_monotonic_ms() + delay;
+		ereport(LOG, errmsg("writer process could not start; starting it again in %d s",
+							(int) (delay / 1000)),
+				errhint("The writer's log lines above say why."));
 		return;
 	}
 	HandleChildCrash();
@@ -1443,6 +1461,7 @@ writer_ready(void)
 		return;					/* died (the reaper says how) or no longer wanted */
 	pmState = PM_RUN;
 	RecoveryAfterCrash = false;
+	WriterStartFailures = 0;
 	set_pidfile_status(PM_STATUS_READY);
 	ereport(LOG, errmsg("database system is ready to accept connections"));
 }
@@ -1486,6 +1505,8 @@ poll_timeout(int64_t now)
 			next = pc->deadline_ms;
 	if ((pmState == PM_CRASH_RESET || pmState == PM_WAIT_DEAD) && AbortDeadlineMs < next)
 		next = AbortDeadlineMs;
+	if (pmState == PM_STARTUP && WriterPid == 0 && WriterRetryAtMs < next)
+		next = WriterRetryAtMs;
 	return next <= now ? 0 : (int) (next - now);
 }
 
@@ -1510,6 +1531,8 @@ check_deadlines(int64_t now)
 		SignalEveryone(SIGKILL, 0);
 		AbortDeadlineMs = now + SIGKILL_CHILDREN_AFTER_MS;
 	}
+	if (pmState == PM_STARTUP && WriterPid == 0 && Shutdown == NoShutdown && WriterRetryAtMs <= now)
+		StartWriter();
 }
 
 /*

@@ -221,28 +221,54 @@ writer_sigquit(int signo)
  * newest (missing, behind after a crash, or from another store), it is rebuilt.
  */
 static void
+remove_cache_files(const char *path);
+
+/*
+ * bring_cache_up -- open_cache's work once; false (with rl_last_error) if it failed
+ */
+static bool
+bring_cache_up(WriterDatabase *db, const char *path, uint64_t last_seq)
+{
+	if (db->cache == NULL && catalog_cache_open(path, &db->cache) != RL_OK)
+		return false;
+	if (catalog_cache_seq(db->cache) == last_seq)
+		return true;
+	ereport(LOG, errmsg("rebuilding the catalog cache \"%s\": it reflects commit %llu, the store has %llu",
+						path, (unsigned long long) catalog_cache_seq(db->cache),
+						(unsigned long long) last_seq));
+	return catalog_cache_rebuild(db->cache, db->lsm) == RL_OK;
+}
+
+/*
+ * open_cache -- open a database's catalog cache and bring it to its store's newest
+ * commit
+ *
+ * The cache is derived data: when it reflects another commit than the store's
+ * newest (missing, behind after a crash, or from another store), it is rebuilt. A
+ * cache that cannot be opened or rebuilt (a damaged file, one a failed rebuild left
+ * half made) is removed and made again from the store once; if that fails too the
+ * writer exits and the postmaster starts it again later. The store is only read here.
+ */
+static void
 open_cache(WriterDatabase *db)
 {
 	LsmStats	stats;
-	RlStatus	rc = RL_OK;
 	char		path[4096];
 
 	catalog_cache_path(path, sizeof(path), writer_config->data_directory, db->datid);
-	if (db->cache == NULL)
-		rc = catalog_cache_open(path, &db->cache);
-	if (rc != RL_OK)
-		ereport(FATAL, errcode(ERRCODE_IO_ERROR),
-				errmsg("could not open the catalog cache \"%s\": %s", path, rl_last_error()));
 	lsm_stats(db->lsm, &stats);
 	/* what a database made again under this id acknowledged is not this one's */
 	commit_horizon_set(db->datid, stats.last_seq);
-	if (catalog_cache_seq(db->cache) != stats.last_seq)
+	if (!bring_cache_up(db, path, stats.last_seq))
 	{
-		ereport(LOG, errmsg("rebuilding the catalog cache \"%s\": it reflects commit %llu, the store has %llu",
-							path, (unsigned long long) catalog_cache_seq(db->cache),
-							(unsigned long long) stats.last_seq));
-		rc = catalog_cache_rebuild(db->cache, db->lsm);
-		if (rc != RL_OK)
+		ereport(LOG, errcode(ERRCODE_IO_ERROR),
+				errmsg("could not bring the catalog cache \"%s\" up to date: %s", path, rl_last_error()),
+				errdetail("The cache is removed and made again from the store."));
+		if (db->cache != NULL)
+			catalog_cache_close(db->cache);
+		db->cache = NULL;
+		remove_cache_files(path);
+		if (!bring_cache_up(db, path, stats.last_seq))
 			ereport(FATAL, errcode(ERRCODE_IO_ERROR),
 					errmsg("could not rebuild the catalog cache \"%s\": %s", path, rl_last_error()));
 	}
