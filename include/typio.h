@@ -81,6 +81,17 @@ typedef uint32_t Oid;
 
 #define NAMEDATALEN			64
 
+/* infinite dates and timestamps, PostgreSQL's values (days and microseconds since 2000) */
+#define DT_NOBEGIN			INT64_MIN
+#define DT_NOEND			INT64_MAX
+#define DATE_NOBEGIN		((int64_t) INT32_MIN)
+#define DATE_NOEND			((int64_t) INT32_MAX)
+#define DATE_IS_FINITE(d)	((d) != DATE_NOBEGIN && (d) != DATE_NOEND)
+#define TIMESTAMP_IS_FINITE(t) ((t) != DT_NOBEGIN && (t) != DT_NOEND)
+/* the finite timestamps PostgreSQL has: 4714-11-24 BC up to, not including, 294277-01-01 */
+#define MIN_TIMESTAMP		INT64_C(-211813488000000000)
+#define END_TIMESTAMP		INT64_C(9223371331200000000)
+
 typedef struct Interval
 {
 	int64_t		time;			/* microseconds */

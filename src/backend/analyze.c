@@ -990,7 +990,8 @@ make_op(ParseState *ps, const char *opname, Expr *l, Expr *r, int location)
 		no_operator(ps, opname, l, r, location);
 	if (l == NULL)
 	{
-		if (op != OP_SUB || (!is_numeric(r->type) && r->type != INTERVALOID))
+		/* oids and the reg* types are numbers without a negative */
+		if (op != OP_SUB || (!is_numeric(r->type) && r->type != INTERVALOID) || typio_is_oid(r->type))
 			no_operator(ps, opname, l, r, location);
 		return op_expr(OP_NEG, r->type, NULL, r, location);
 	}

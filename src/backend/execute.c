@@ -87,6 +87,9 @@ check_int_range(Oid type, int64_t v)
 
 /* ---------- casts ---------- */
 
+static int64_t mul_days(int64_t days, int64_t sign);
+static int64_t check_timestamp(int64_t ts);
+
 static bool
 is_text_type(Oid type)
 {
@@ -172,7 +175,8 @@ ExecCastValue(const Value *v, Oid target, int32_t typmod)
 	if (target == TIMESTAMPOID || target == TIMESTAMPTZOID)
 	{
 		if (v->type == DATEOID)
-			return typio_int(target, v->u.i * USECS_PER_DAY);
+			return typio_int(target, !DATE_IS_FINITE(v->u.i) ? (v->u.i == DATE_NOEND ? DT_NOEND : DT_NOBEGIN)
+							 : check_timestamp(mul_days(v->u.i, 1)));
 		if (v->type == TIMESTAMPOID || v->type == TIMESTAMPTZOID)
 			return typio_int(target, v->u.i);
 	}
@@ -180,10 +184,16 @@ ExecCastValue(const Value *v, Oid target, int32_t typmod)
 	{
 		int64_t		days = v->u.i / USECS_PER_DAY;
 
+		if (!TIMESTAMP_IS_FINITE(v->u.i))
+			return typio_int(DATEOID, v->u.i == DT_NOEND ? DATE_NOEND : DATE_NOBEGIN);
 		return typio_int(DATEOID, v->u.i < 0 && v->u.i % USECS_PER_DAY ? days - 1 : days);
 	}
 	if (target == TIMEOID && (v->type == TIMESTAMPOID || v->type == TIMESTAMPTZOID))
+	{
+		if (!TIMESTAMP_IS_FINITE(v->u.i))
+			return typio_null(TIMEOID);	/* as PostgreSQL's timestamp_time */
 		return typio_int(TIMEOID, ((v->u.i % USECS_PER_DAY) + USECS_PER_DAY) % USECS_PER_DAY);
+	}
 	if (is_text_type(target) && v->type == BOOLOID)
 	{
 		const char *s = v->u.b ? "true" : "false";
@@ -430,6 +440,61 @@ numeric_arith(ExprOp op, const Value *a, const Value *b)
 	}
 }
 
+static void
+datetime_out_of_range(const char *what)
+{
+	ereport(ERROR,
+			errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+			errmsg("%s out of range", what));
+}
+
+static int64_t
+add_checked(int64_t a, int64_t b, const char *what)
+{
+	int64_t		r;
+
+	if (__builtin_add_overflow(a, b, &r))
+		datetime_out_of_range(what);
+	return r;
+}
+
+static int32_t
+add32_checked(int32_t a, int64_t b, const char *what)
+{
+	int64_t		r = (int64_t) a + b;
+
+	if (r < INT32_MIN || r > INT32_MAX)
+		datetime_out_of_range(what);
+	return (int32_t) r;
+}
+
+/* mul_days -- days (plus a fraction in microseconds) as microseconds, or 22008 */
+static int64_t
+mul_days(int64_t days, int64_t sign)
+{
+	int64_t		r;
+
+	if (__builtin_mul_overflow(days, sign * USECS_PER_DAY, &r))
+		datetime_out_of_range("timestamp");
+	return r;
+}
+
+/* check_timestamp -- a finite timestamp within PostgreSQL's range, or 22008 */
+static int64_t
+check_timestamp(int64_t ts)
+{
+	if (ts < MIN_TIMESTAMP || ts >= END_TIMESTAMP)
+		datetime_out_of_range("timestamp");
+	return ts;
+}
+
+/*
+ * datetime_arith -- date, time, timestamp and interval arithmetic
+ *
+ * Infinite dates and timestamps stay infinite when an interval or a number of days is
+ * added; subtracting two of them is an error, as in PostgreSQL 15. Every sum is
+ * checked: an overflow is 22008, never a wrapped value.
+ */
 static Value
 datetime_arith(ExprOp op, Oid result, const Value *a, const Value *b)
 {
@@ -438,33 +503,58 @@ datetime_arith(ExprOp op, Oid result, const Value *a, const Value *b)
 	if (a->type == DATEOID && b->type != INTERVALOID)
 	{
 		if (b->type == DATEOID)
+		{
+			if (!DATE_IS_FINITE(a->u.i) || !DATE_IS_FINITE(b->u.i))
+				ereport(ERROR,
+						errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+						errmsg("cannot subtract infinite dates"));
 			return typio_int(INT4OID, a->u.i - b->u.i);
-		return typio_int(DATEOID, a->u.i + sign * b->u.i);
+		}
+		if (!DATE_IS_FINITE(a->u.i))
+			return *a;
+
+		int64_t		days = a->u.i + sign * b->u.i;
+
+		if (!DATE_IS_FINITE(days) || days < INT32_MIN || days > INT32_MAX)
+			datetime_out_of_range("date");
+		return typio_int(DATEOID, days);
 	}
 	if (a->type == INTERVALOID)
 	{
 		Value		v = {.type = INTERVALOID};
 
-		v.u.iv.time = a->u.iv.time + sign * b->u.iv.time;
-		v.u.iv.day = a->u.iv.day + (int32_t) sign * b->u.iv.day;
-		v.u.iv.month = a->u.iv.month + (int32_t) sign * b->u.iv.month;
+		if (b->u.iv.time == INT64_MIN && sign < 0)
+			datetime_out_of_range("interval");
+		v.u.iv.time = add_checked(a->u.iv.time, sign * b->u.iv.time, "interval");
+		v.u.iv.day = add32_checked(a->u.iv.day, sign * b->u.iv.day, "interval");
+		v.u.iv.month = add32_checked(a->u.iv.month, sign * b->u.iv.month, "interval");
 		return v;
 	}
 	if (b->type != INTERVALOID)
 	{
 		/* timestamp - timestamp: days and time, as PostgreSQL's timestamp_mi */
 		Value		v = {.type = INTERVALOID};
-		int64_t		diff = a->u.i - b->u.i;
+		int64_t		diff;
 
+		if (!TIMESTAMP_IS_FINITE(a->u.i) || !TIMESTAMP_IS_FINITE(b->u.i))
+			ereport(ERROR,
+					errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+					errmsg("cannot subtract infinite timestamps"));
+		if (__builtin_sub_overflow(a->u.i, b->u.i, &diff))
+			datetime_out_of_range("interval");
 		v.u.iv.day = (int32_t) (diff / USECS_PER_DAY);
 		v.u.iv.time = diff % USECS_PER_DAY;
 		return v;
 	}
 	if (a->type == TIMEOID)
-		return typio_int(TIMEOID, (((a->u.i + sign * b->u.iv.time) % USECS_PER_DAY) + USECS_PER_DAY) % USECS_PER_DAY);
+		return typio_int(TIMEOID, (((a->u.i + sign * (b->u.iv.time % USECS_PER_DAY)) % USECS_PER_DAY) +
+								   USECS_PER_DAY) % USECS_PER_DAY);
 
 	/* timestamp +/- interval: months on the calendar, then days, then time */
-	int64_t		ts = a->type == DATEOID ? a->u.i * USECS_PER_DAY : a->u.i;
+	if (a->type == DATEOID ? !DATE_IS_FINITE(a->u.i) : !TIMESTAMP_IS_FINITE(a->u.i))
+		return typio_int(result, a->type != DATEOID ? a->u.i : a->u.i == DATE_NOEND ? DT_NOEND : DT_NOBEGIN);
+
+	int64_t		ts = a->type == DATEOID ? mul_days(a->u.i, 1) : a->u.i;
 	int64_t		days = ts / USECS_PER_DAY,
 				usecs = ts % USECS_PER_DAY;
 
@@ -478,17 +568,24 @@ datetime_arith(ExprOp op, Oid result, const Value *a, const Value *b)
 				d;
 
 	date_to_ymd(days, &y, &m, &d);
-	int			months = y * 12 + (m - 1) + (int) sign * b->u.iv.month;
+	int64_t		months = (int64_t) y * 12 + (m - 1) + sign * b->u.iv.month;
 
-	y = months / 12;
-	m = months % 12 + 1;
+	if (months < -12 * 300000 || months > 12 * 300000)
+		datetime_out_of_range("timestamp");
+	y = (int) (months >= 0 ? months / 12 : -((-months + 11) / 12));
+	m = (int) (months - (int64_t) y * 12) + 1;
 	static const int mdays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
 	int			last = mdays[m - 1] + (m == 2 && ((y % 4 == 0 && y % 100 != 0) || y % 400 == 0));
 
 	if (d > last)
 		d = last;
 	days = date_from_ymd(y, m, d) + sign * b->u.iv.day;
-	return typio_int(result, days * USECS_PER_DAY + usecs + sign * b->u.iv.time);
+
+	int64_t		r = add_checked(mul_days(days, 1), usecs, "timestamp");
+
+	if (b->u.iv.time == INT64_MIN && sign < 0)
+		datetime_out_of_range("timestamp");
+	return typio_int(result, check_timestamp(add_checked(r, sign * b->u.iv.time, "timestamp")));
 }
 
 /* like_match -- SQL LIKE with % and _, backslash escapes */
@@ -663,6 +760,9 @@ eval_op(ExecState *es, const Expr *e)
 		default:
 			if (e->op == OP_NEG)
 			{
+				if (a.u.iv.time == INT64_MIN || a.u.iv.day == INT32_MIN || a.u.iv.month == INT32_MIN)
+					datetime_out_of_range("interval");
+
 				Value		v = {.type = INTERVALOID, .u.iv = {-a.u.iv.time, -a.u.iv.day, -a.u.iv.month}};
 
 				return v;

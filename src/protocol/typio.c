@@ -34,10 +34,6 @@
 #define USECS_PER_MINUTE	(60 * USECS_PER_SEC)
 #define USECS_PER_HOUR		(60 * USECS_PER_MINUTE)
 #define USECS_PER_DAY		(24 * USECS_PER_HOUR)
-#define DT_NOBEGIN			INT64_MIN
-#define DT_NOEND			INT64_MAX
-#define DATE_NOBEGIN		((int64_t) INT32_MIN)
-#define DATE_NOEND			((int64_t) INT32_MAX)
 #define NBASE				10000
 
 #define TYPE_INDEX_SIZE 8192
@@ -1133,6 +1129,37 @@ format_timestamp(RlBuf *out, int64_t ts, bool with_zone)
 
 /* ---------- interval ---------- */
 
+static void
+interval_field_overflow(const char *str)
+{
+	ereport(ERROR,
+			errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+			errmsg("interval field value out of range: \"%s\"", str));
+}
+
+/* interval_add_time -- n units of unit microseconds added to the time part, or 22008 */
+static void
+interval_add_time(Interval *iv, double n, int64_t unit, const char *str)
+{
+	double		usecs = rint(n * (double) unit);
+	int64_t		r;
+
+	if (!(usecs > -9.2e18 && usecs < 9.2e18) || __builtin_add_overflow(iv->time, (int64_t) usecs, &r))
+		interval_field_overflow(str);
+	iv->time = r;
+}
+
+/* interval_add_field -- n times unit added to a day or month count, or 22008 */
+static int32_t
+interval_add_field(int32_t field, double n, int unit, const char *str)
+{
+	double		r = (double) field + trunc(n * unit);
+
+	if (!(r >= INT32_MIN && r <= INT32_MAX))
+		interval_field_overflow(str);
+	return (int32_t) r;
+}
+
 static Value
 interval_in(const char *str)
 {
@@ -1160,10 +1187,17 @@ interval_in(const char *str)
 			continue;
 		}
 		s = start;
+		/* a decimal number: strtod's "nan", "inf" and hex forms are not interval input */
+		const char *digits = s + (*s == '-' || *s == '+');
+		size_t		nint = strspn(digits, "0123456789");
+		size_t		nfrac = digits[nint] == '.' ? strspn(digits + nint + 1, "0123456789") : 0;
 		char	   *end;
-		double		n = strtod(s, &end);
+		double		n;
 
-		if (end == s)
+		if (nint + nfrac == 0)
+			invalid_datetime(INTERVALOID, str);
+		n = strtod(s, &end);
+		if (end != digits + nint + (digits[nint] == '.' ? 1 + nfrac : 0))
 			invalid_datetime(INTERVALOID, str);
 		s = skip_space(end);
 		const char *unit = s;
@@ -1173,20 +1207,24 @@ interval_in(const char *str)
 		size_t		ulen = (size_t) (s - unit);
 
 #define UNIT_IS(word) (ulen > 0 && strncasecmp(unit, word, ulen) == 0 && ulen <= strlen(word))
-		if (ulen == 0 || UNIT_IS("seconds") || UNIT_IS("secs"))
-			iv.time += (int64_t) llround(n * USECS_PER_SEC);
+		if (UNIT_IS("microseconds") || UNIT_IS("usecs") || UNIT_IS("us"))
+			interval_add_time(&iv, n, 1, str);
+		else if (UNIT_IS("milliseconds") || UNIT_IS("msecs") || UNIT_IS("ms"))
+			interval_add_time(&iv, n, 1000, str);
+		else if (ulen == 0 || UNIT_IS("seconds") || UNIT_IS("secs"))
+			interval_add_time(&iv, n, USECS_PER_SEC, str);
 		else if (UNIT_IS("minutes") || UNIT_IS("mins"))
-			iv.time += (int64_t) llround(n * USECS_PER_MINUTE);
+			interval_add_time(&iv, n, USECS_PER_MINUTE, str);
 		else if (UNIT_IS("hours") || UNIT_IS("hrs"))
-			iv.time += (int64_t) llround(n * USECS_PER_HOUR);
+			interval_add_time(&iv, n, USECS_PER_HOUR, str);
 		else if (UNIT_IS("days"))
-			iv.day += (int32_t) n;
+			iv.day = interval_add_field(iv.day, n, 1, str);
 		else if (UNIT_IS("weeks"))
-			iv.day += (int32_t) (n * 7);
+			iv.day = interval_add_field(iv.day, n, 7, str);
 		else if (UNIT_IS("mons") || UNIT_IS("months"))
-			iv.month += (int32_t) n;
+			iv.month = interval_add_field(iv.month, n, 1, str);
 		else if (UNIT_IS("years"))
-			iv.month += (int32_t) (n * 12);
+			iv.month = interval_add_field(iv.month, n, 12, str);
 		else
 			invalid_datetime(INTERVALOID, str);
 #undef UNIT_IS
@@ -1194,6 +1232,8 @@ interval_in(const char *str)
 		s = skip_space(s);
 		if (strncasecmp(s, "ago", 3) == 0 && *skip_space(s + 3) == '\0')
 		{
+			if (iv.time == INT64_MIN || iv.day == INT32_MIN || iv.month == INT32_MIN)
+				interval_field_overflow(str);
 			iv.time = -iv.time;
 			iv.day = -iv.day;
 			iv.month = -iv.month;
@@ -1226,22 +1266,20 @@ format_interval(RlBuf *out, const Interval *iv)
 	interval_part(out, iv->day, "day", "days");
 	if (iv->time != 0 || out->len == 0)
 	{
-		int64_t		t = iv->time;
+		/* unsigned, so that the most negative time has a magnitude too */
+		uint64_t	t = iv->time < 0 ? 0 - (uint64_t) iv->time : (uint64_t) iv->time;
 
 		if (out->len > 0)
 			rlbuf_put_u8(out, ' ');
-		if (t < 0)
-		{
+		if (iv->time < 0)
 			rlbuf_put_u8(out, '-');
-			t = -t;
-		}
-		int64_t		hours = t / USECS_PER_HOUR;
+		uint64_t	hours = t / USECS_PER_HOUR;
 
-		rlbuf_printf(out, "%02lld:", (long long) hours);
+		rlbuf_printf(out, "%02llu:", (unsigned long long) hours);
 		RlBuf		rest;
 
 		rlbuf_init_in(&rest, CurrentMemoryContext);
-		format_time(&rest, t % USECS_PER_HOUR);
+		format_time(&rest, (int64_t) (t % USECS_PER_HOUR));
 		rlbuf_append_str(out, rlbuf_cstr(&rest) + 3);	/* skip the "00:" hours */
 		rlbuf_free(&rest);
 	}
