@@ -54,6 +54,16 @@ typedef struct LiteralScan
 void		literals_scan(const char *text, LiteralScan *scan);
 
 /*
+ * text with the inside of each comment (slash-star to star-slash, nested ones
+ * included) made spaces, its newlines kept: for the parser, the same tokens at the same offsets. text
+ * itself if it has no comment. PostgreSQL's lexer takes time quadratic in a run of
+ * operator characters that holds comment starts (it matches the run, then backs
+ * up), which a few hundred kilobytes of nested comments make minutes inside
+ * libpg_query, where nothing can interrupt it; spaces it reads at once.
+ */
+const char *literals_quiet_comments(const char *text);
+
+/*
  * The constant of each literal of text in tree, by position in the scan: out[i] is
  * the location of literal i's A_Const (at the literal, or at a minus sign before it
  * for a negative number), negated[i] says which. False if some literal is not exactly

@@ -8,6 +8,16 @@
  * due to administrator command". A flag raised while the backend waits for the
  * client is handled there (cancel: ignored; terminate: FATAL at once). SIGQUIT
  * writes a pre-built 57P01/57P02 notice to the client and _exits(2) in the handler.
+ *
+ * While a statement runs (StatementInterruptsBegin to StatementInterruptsEnd) two
+ * timers raise flags the same way (SIGALRM): statement_timeout, an ERROR 57014
+ * "canceling statement due to statement timeout", and a tick every
+ * CLIENT_CHECK_INTERVAL_MS that looks whether the client closed its connection
+ * (FATAL "connection to client lost", logged only) or the postmaster died (FATAL
+ * 57P01), so a statement nobody waits for, or that outlives its server, ends too.
+ * Code that runs long without CHECK_FOR_INTERRUPTS must call it at least every few
+ * milliseconds; SQLite's VM does (cache.c's progress handler), through
+ * InterruptRaisePending, which says without raising whether ProcessInterrupts would.
  */
 #ifndef RL_MISCADMIN_H
 #define RL_MISCADMIN_H
@@ -20,6 +30,8 @@ extern volatile sig_atomic_t InterruptPending;
 extern volatile sig_atomic_t QueryCancelPending;
 extern volatile sig_atomic_t ProcDiePending;
 extern volatile sig_atomic_t ConfigReloadPending;
+extern volatile sig_atomic_t StatementTimeoutPending;	/* the cancel is statement_timeout's */
+extern volatile sig_atomic_t CheckClientConnectionPending;
 /* Set when a write to the client failed: the backend exits at the next check. */
 extern volatile sig_atomic_t ClientConnectionLost;
 
@@ -36,6 +48,16 @@ void		SetQuitNoticeSocket(int client_sock);
 
 /* Act on pending interrupts: ERROR 57014, FATAL 57P01, or a silent exit. */
 void		ProcessInterrupts(void);
+/* Whether ProcessInterrupts would raise now; does the due client check, raises nothing. */
+bool		InterruptRaisePending(void);
+
+/* how often a running statement looks whether its client or the postmaster is gone */
+#define CLIENT_CHECK_INTERVAL_MS 1000
+
+/* A statement starts: arm statement_timeout (unless armed) and the client check. */
+void		StatementInterruptsBegin(void);
+/* Back to waiting for the client: disarm, and forget a cancel or timeout that came late. */
+void		StatementInterruptsEnd(void);
 /* The variant used while blocked reading from the client: cancel is a no-op there. */
 void		ProcessClientReadInterrupt(void);
 

@@ -177,8 +177,10 @@ parse_guarded(const char *query_string)
 				errmsg("stack depth limit exceeded"),
 				errhint("The statement nests expressions or subqueries too deeply to be parsed."));
 	}
+	const char *text = literals_quiet_comments(query_string);
+
 	parsing = 1;
-	result = pg_query_parse_protobuf(query_string);
+	result = pg_query_parse_protobuf(text);
 	parsing = 0;
 	return result;
 }

@@ -364,10 +364,12 @@ static void client_gone(void) __attribute__((noreturn));
 /* when the message being processed started, for log_min_duration_statement */
 static struct timespec statement_start;
 
+/* start_statement_timer -- a message that runs a statement starts: its clocks start */
 static void
 start_statement_timer(void)
 {
 	clock_gettime(CLOCK_MONOTONIC, &statement_start);
+	StatementInterruptsBegin();
 }
 
 /*
@@ -602,6 +604,8 @@ exec_simple_query(const char *query)
 		RawStatement *raw = &pq->stmts[i];
 
 		check_not_aborted(IsTransactionExitStatement(raw));
+		if (i > 0)
+			StatementInterruptsBegin();	/* an earlier statement may have SET statement_timeout */
 		StartTransactionCommand();
 		if (pq->nstmts > 1)
 			BeginImplicitTransactionBlock();
@@ -954,7 +958,7 @@ message_loop(void)
 			ConfigReloadPending = 0;
 			ProcessConfigFile(ConfigFileName, true);
 		}
-		QueryCancelPending = 0; /* a cancel that arrived while idle cancels nothing */
+		StatementInterruptsEnd();	/* a cancel that arrives while idle cancels nothing */
 
 		int			type = pq_getmsgtype();
 		uint8_t    *body;

@@ -33,6 +33,12 @@
  * ARRAY(subquery), rl_array_json for json_each() to iterate a set-returning
  * function's result, rl_quote_ident, rl_default_expr for pg_attrdef, and
  * rl_type_oid / rl_type_typmod for a column's declared type.
+ *
+ * Every statement on the connection can be stopped: SQLite calls a progress
+ * handler every PROGRESS_HANDLER_OPS virtual machine instructions, which stops the
+ * statement (SQLITE_INTERRUPT) when ProcessInterrupts would raise; the failed call
+ * then raises it (sqlite_error). The check is a read of InterruptPending unless a
+ * signal set it, so the common path pays one function call per thousand steps.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -133,6 +139,16 @@ compiled_by_session(void)
 
 /* ---------- errors ---------- */
 
+/* SQLite VM instructions between two looks at the interrupt flags (some microseconds) */
+#define PROGRESS_HANDLER_OPS 1000
+
+/* cache_progress -- SQLite's progress handler: nonzero stops the statement */
+static int
+cache_progress(void *arg)
+{
+	return InterruptPending && InterruptRaisePending();
+}
+
 /* sqlite_error -- an ERROR for a failed SQLite call, with PostgreSQL's SQLSTATE where one fits */
 static void
 sqlite_error(int rc, const char *what)
@@ -148,6 +164,8 @@ sqlite_error(int rc, const char *what)
 	const char *sqlstate = ERRCODE_INTERNAL_ERROR;
 	char	   *text;
 
+	if ((rc & 0xff) == SQLITE_INTERRUPT)
+		ProcessInterrupts();	/* cache_progress stopped it: raise what it saw */
 	switch (rc)
 	{
 		case SQLITE_CONSTRAINT_UNIQUE:
@@ -815,6 +833,7 @@ CacheOpen(const char *path)
 	}
 	cache_wait_when_busy(cache_db);
 	cache_capture_watch(cache_db);
+	sqlite3_progress_handler(cache_db, PROGRESS_HANDLER_OPS, cache_progress, NULL);
 	statements = stmt_cache_create(cache_db, STATEMENT_CACHE_SIZE);
 	if (statements == NULL)
 		ereport(FATAL, errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory"));

@@ -588,8 +588,23 @@ datetime_arith(ExprOp op, Oid result, const Value *a, const Value *b)
 	return typio_int(result, check_timestamp(add_checked(r, sign * b->u.iv.time, "timestamp")));
 }
 
-/* like_match -- SQL LIKE with % and _, backslash escapes */
-static bool
+/*
+ * like_match -- SQL LIKE with % and _, backslash escapes
+ *
+ * LIKE_ABORT: the text ran out before the pattern did. A % that tries the rest of
+ * the pattern at each later position of the text gives up then, since a shorter
+ * text cannot match either; without that, a pattern of many %'s backtracks
+ * exponentially ('aaa...' LIKE '%a%a%a...b'). What backtracking remains is
+ * proportional to the text times the pattern, and checks for interrupts.
+ */
+typedef enum LikeResult
+{
+	LIKE_FALSE,
+	LIKE_TRUE,
+	LIKE_ABORT
+} LikeResult;
+
+static LikeResult
 like_match(const char *s, const char *p, bool ci)
 {
 	for (; *p; p++, s++)
@@ -599,22 +614,27 @@ like_match(const char *s, const char *p, bool ci)
 			while (p[1] == '%')
 				p++;
 			if (p[1] == '\0')
-				return true;
+				return LIKE_TRUE;
 			for (; *s; s++)
-				if (like_match(s, p + 1, ci))
-					return true;
-			return false;
+			{
+				LikeResult	r = like_match(s, p + 1, ci);
+
+				if (r != LIKE_FALSE)
+					return r;
+				CHECK_FOR_INTERRUPTS();
+			}
+			return LIKE_ABORT;
 		}
 		if (*s == '\0')
-			return false;
+			return LIKE_ABORT;
 		if (*p == '\\' && p[1])
 			p++;
 		else if (*p == '_')
 			continue;
 		if (ci ? strncasecmp(s, p, 1) != 0 : *s != *p)
-			return false;
+			return LIKE_FALSE;
 	}
-	return *s == '\0';
+	return *s == '\0' ? LIKE_TRUE : LIKE_FALSE;
 }
 
 /* regex_match -- PostgreSQL's ~ family with POSIX extended expressions (psql's patterns are) */
@@ -726,7 +746,7 @@ eval_op(ExecState *es, const Expr *e)
 		case OP_NOT_ILIKE:
 			{
 				bool		ci = e->op == OP_ILIKE || e->op == OP_NOT_ILIKE;
-				bool		m = like_match(a.u.s.data, b.u.s.data, ci);
+				bool		m = like_match(a.u.s.data, b.u.s.data, ci) == LIKE_TRUE;
 
 				return typio_bool(e->op == OP_LIKE || e->op == OP_ILIKE ? m : !m);
 			}

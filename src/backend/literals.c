@@ -476,3 +476,101 @@ literals_rebind_start(const LiteralScan *old, const int *locations, const bool *
 		st->shift[i + 1] = st->shift[i] + new->literals[i].len - old->literals[i].len;
 	return st;
 }
+
+/* dollar_quote_tag -- the length of the tag of a dollar quote at p ($$, $tag$), 0 if none */
+static size_t
+dollar_quote_tag(const char *p)
+{
+	size_t		n = 1;
+
+	if (isdigit((unsigned char) p[1]))
+		return 0;				/* $1: a parameter */
+	while (ident_char((unsigned char) p[n]) && p[n] != '$')
+		n++;
+	return p[n] == '$' ? n + 1 : 0;
+}
+
+/*
+ * literals_quiet_comments -- the lexer's view of quotes, as PostgreSQL's: '...' with
+ * '' (and backslash escapes after an E that starts a token), "..." with "", $tag$
+ * quotes, -- comments to the end of the line; a slash-star comment nests and ends at its
+ * matching star-slash. An unterminated quote or comment is left as it is, for the
+ * parser's error.
+ */
+const char *
+literals_quiet_comments(const char *text)
+{
+	char	   *out;
+	size_t		i = 0;
+
+	if (strstr(text, "/*") == NULL)
+		return text;
+	out = pstrdup(text);
+	while (out[i])
+	{
+		unsigned char c = (unsigned char) out[i];
+
+		if (c == '\'')
+		{
+			bool		escapes = i > 0 && (out[i - 1] == 'e' || out[i - 1] == 'E') &&
+				(i < 2 || !ident_char((unsigned char) out[i - 2]));
+
+			for (i++; out[i]; i++)
+			{
+				if (escapes && out[i] == '\\' && out[i + 1])
+					i++;
+				else if (out[i] == '\'' && out[i + 1] == '\'')
+					i++;
+				else if (out[i] == '\'')
+					break;
+			}
+		}
+		else if (c == '"')
+		{
+			for (i++; out[i] && !(out[i] == '"' && out[i + 1] != '"'); i++)
+				if (out[i] == '"')
+					i++;
+		}
+		else if (c == '-' && out[i + 1] == '-')
+		{
+			while (out[i + 1] && out[i + 1] != '\n' && out[i + 1] != '\r')
+				i++;
+		}
+		else if (c == '$' && !(i > 0 && ident_char((unsigned char) out[i - 1])) && dollar_quote_tag(out + i) > 0)
+		{
+			size_t		n = dollar_quote_tag(out + i);
+			char	   *tag = pnstrdup(out + i, n);
+			const char *end = strstr(out + i + n, tag);
+
+			pfree(tag);
+			if (end == NULL)
+				break;
+			i = (size_t) (end - out) + n - 1;
+		}
+		else if (c == '/' && out[i + 1] == '*')
+		{
+			size_t		j = i + 2;
+			int			depth = 1;
+
+			while (out[j] && depth > 0)
+			{
+				if ((out[j] == '/' && out[j + 1] == '*') || (out[j] == '*' && out[j + 1] == '/'))
+				{
+					depth += out[j] == '/' ? 1 : -1;
+					j++;
+				}
+				j++;
+			}
+			if (depth > 0)
+				break;
+			for (size_t k = i + 2; k < j - 2; k++)
+				if (out[k] != '\n' && out[k] != '\r')
+					out[k] = ' ';
+			i = j - 1;
+		}
+		if (out[i] == '\0')
+			break;
+		i++;
+	}
+	return out;
+}

@@ -108,6 +108,7 @@ typedef struct ConfigOption
 char	   *DataDir = NULL;
 char	   *ConfigFileName = NULL;
 int			log_min_duration_statement = -1;
+int			StatementTimeout = 0;
 
 /* between AtStart_GUC and AtEOXact_GUC: SET and RESET remember what they change */
 static bool GucInTransaction;
@@ -277,7 +278,7 @@ static ConfigOption ConfigOptions[] = {
 	BOOL("standard_conforming_strings", PGC_USERSET, GUC_REPORT,
 		 "Causes '...' strings to treat backslashes literally.", "on", NULL),
 	INT("statement_timeout", PGC_USERSET, GUC_UNIT_MS,
-		"Sets the maximum allowed duration of any statement.", "0", 0, INT_MAX, NULL),
+		"Sets the maximum allowed duration of any statement.", "0", 0, INT_MAX, &StatementTimeout),
 	STRING("store", PGC_POSTMASTER, 0,
 		   "Sets the catalog's object store: a directory (relative to the data directory) or s3://bucket/prefix.",
 		   "store", NULL, NULL),
