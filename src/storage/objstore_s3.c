@@ -3,10 +3,12 @@
  *
  * Fencing rests on S3's conditional writes, so this file is mostly about getting
  * their edge cases right: If-None-Match / If-Match are sent as the interface asks;
- * 409, 5xx and network errors are retried with jittered exponential backoff; a
- * 412 that follows an attempt whose outcome we never saw is checked against the
- * random put id we stored in x-amz-meta-putid (if the object carries our id, the
- * lost attempt landed and the write succeeded); a 403 RequestTimeTooSkewed
+ * 409, 5xx and network errors are retried with jittered exponential backoff; every
+ * 412 is checked against the random put id we stored in x-amz-meta-putid (if the
+ * object carries our id, an attempt whose answer was lost landed and the write
+ * succeeded; libcurl may have made that attempt on its own, on a kept-alive
+ * connection that died, so it is not enough to check after the attempts we saw
+ * fail); a 403 RequestTimeTooSkewed
  * corrects the clock from the server's Date header. One curl easy handle per store
  * keeps the connection alive between requests. ListObjectsV2 responses are
  * scanned with a small hand-written XML reader: the schema is fixed and flat.
@@ -854,9 +856,14 @@ s3_put(ObjectStore *os, const char *key, const void *data, size_t len,
 	rlbuf_init(&scratch);
 	st = s3_execute(s, &req, &resp, &maybe_applied);
 	rlbuf_free(&scratch);
-	if (st == RL_PRECONDITION && maybe_applied)
+	if (st == RL_PRECONDITION)
 	{
-		/* an earlier attempt may have landed and made this one fail: is it ours? */
+		/*
+		 * An earlier attempt may have landed and made this one fail: is it ours? Not
+		 * only after an attempt we saw fail: libcurl itself sends a request again on
+		 * a new connection when a kept-alive one dies before any byte of the answer,
+		 * so the one attempt we see may already be the second.
+		 */
 		char		saved[512];
 		S3Response	head;
 

@@ -432,9 +432,11 @@ typedef struct ScriptedReply
 {
 	int			status;
 	const char *headers;		/* extra "Name: value\r\n" lines; %PUTID% is the first
-								 * request's x-amz-meta-putid */
+								 * x-amz-meta-putid a request carried */
 	const char *body;
 	int			short_body;		/* announce the body but send only this many bytes */
+	bool		keep_alive;		/* serve the next reply on the same connection */
+	bool		drop;			/* read the request, then close without an answer */
 } ScriptedReply;
 
 typedef struct FakeServer
@@ -497,16 +499,21 @@ serve_one(FakeServer *fs, int fd, const ScriptedReply *r)
 	snprintf(fs->methods[fs->served], sizeof(fs->methods[0]), "%.*s",
 			 (int) strcspn(head, " "), head);
 	request_header(head, "x-amz-date", fs->amz_dates[fs->served], sizeof(fs->amz_dates[0]));
-	if (fs->served == 0)
+	if (fs->first_putid[0] == '\0')
 		request_header(head, "x-amz-meta-putid", fs->first_putid, sizeof(fs->first_putid));
+	if (r->drop)
+	{
+		fs->served++;
+		return;
+	}
 
 	snprintf(extra, sizeof(extra), "%s", r->headers ? r->headers : "");
 	if ((at = strstr(r->headers ? r->headers : "", "%PUTID%")) != NULL)
 		snprintf(extra, sizeof(extra), "%.*s%s%s", (int) (at - r->headers), r->headers,
 				 fs->first_putid, at + 7);
 	n = snprintf(reply, sizeof(reply),
-				 "HTTP/1.1 %d Scripted\r\nContent-Length: %zu\r\nConnection: close\r\n%s\r\n",
-				 r->status, strlen(r->body), extra);
+				 "HTTP/1.1 %d Scripted\r\nContent-Length: %zu\r\n%s%s\r\n",
+				 r->status, strlen(r->body), r->keep_alive ? "" : "Connection: close\r\n", extra);
 	if (strcmp(fs->methods[fs->served], "HEAD") != 0)
 		n += snprintf(reply + n, sizeof(reply) - (size_t) n, "%.*s",
 					  r->short_body ? r->short_body : (int) strlen(r->body), r->body);
@@ -520,19 +527,28 @@ fake_server_main(void *arg)
 {
 	FakeServer *fs = arg;
 
+	int			fd = -1;
+
 	for (int i = 0; i < fs->nreplies; i++)
 	{
-		int			fd = accept(fs->listen_fd, NULL, NULL);
-
-		if (fd < 0)
+		if (fd < 0 && (fd = accept(fs->listen_fd, NULL, NULL)) < 0)
 			break;
 		serve_one(fs, fd, &fs->replies[i]);
-		close(fd);
+		if (!fs->replies[i].keep_alive)
+		{
+			close(fd);
+			fd = -1;
+		}
 	}
+	if (fd >= 0)
+		close(fd);
 	return NULL;
 }
 
-/* Start a server that answers successive connections with replies, in order. */
+/*
+ * Start a server that answers successive requests with replies, in order, each on
+ * a connection of its own unless the previous reply kept its connection alive.
+ */
 static ObjectStore *
 start_fake_server(FakeServer *fs, const ScriptedReply *replies, int nreplies)
 {
@@ -582,9 +598,9 @@ stop_fake_server(FakeServer *fs, ObjectStore *os)
 START_TEST(test_lost_response_then_own_object)
 {
 	static const ScriptedReply replies[] = {
-		{500, NULL, S3_ERROR("InternalError"), 0},	/* landed, answer lost */
-		{412, NULL, S3_ERROR("PreconditionFailed"), 0},
-		{200, "ETag: \"e1\"\r\nx-amz-meta-putid: %PUTID%\r\n", "", 0},
+		{500, NULL, S3_ERROR("InternalError"), 0, false, false},	/* landed, answer lost */
+		{412, NULL, S3_ERROR("PreconditionFailed"), 0, false, false},
+		{200, "ETag: \"e1\"\r\nx-amz-meta-putid: %PUTID%\r\n", "", 0, false, false},
 	};
 	FakeServer	fs;
 	ObjectStore *os = start_fake_server(&fs, replies, 3);
@@ -600,12 +616,47 @@ START_TEST(test_lost_response_then_own_object)
 }
 END_TEST
 
+/*
+ * The server takes a PUT on a kept-alive connection and closes it without an
+ * answer. libcurl then sends the request again on a new connection by itself (it
+ * does so when a reused connection dies before any byte of the answer), so the one
+ * attempt we see is a 412 caused by our own write: the put id must be checked on
+ * every 412, not only after an attempt we saw fail.
+ */
+START_TEST(test_silent_resend_after_dead_connection)
+{
+	static const ScriptedReply replies[] = {
+		{200, NULL, "warm", 0, true, false},
+		{0, NULL, "", 0, false, true},	/* landed, the connection died */
+		{412, NULL, S3_ERROR("PreconditionFailed"), 0, false, false},
+		{200, "ETag: \"e3\"\r\nx-amz-meta-putid: %PUTID%\r\n", "", 0, false, false},
+	};
+	FakeServer	fs;
+	ObjectStore *os = start_fake_server(&fs, replies, 4);
+	RlBuf		buf;
+	char		etag[OBJ_ETAG_MAX];
+	RlStatus	st;
+
+	rlbuf_init(&buf);
+	ck_assert_int_eq(obj_get(os, "warm", &buf), RL_OK);
+	rlbuf_free(&buf);
+	st = obj_put(os, "wal", "x", 1, OBJ_PUT_IF_NONE_MATCH, NULL, etag);
+	stop_fake_server(&fs, os);
+	ck_assert_msg(st == RL_OK, "%s", rl_last_error());
+	ck_assert_str_eq(etag, "\"e3\"");
+	ck_assert_int_eq(fs.served, 4);
+	ck_assert_str_eq(fs.methods[1], "PUT");
+	ck_assert_str_eq(fs.methods[2], "PUT");
+	ck_assert_str_eq(fs.methods[3], "HEAD");
+}
+END_TEST
+
 START_TEST(test_lost_response_then_other_writer)
 {
 	static const ScriptedReply replies[] = {
-		{502, NULL, "", 0},
-		{412, NULL, S3_ERROR("PreconditionFailed"), 0},
-		{200, "ETag: \"e2\"\r\nx-amz-meta-putid: 0123456789abcdef0123456789abcdef\r\n", "", 0},
+		{502, NULL, "", 0, false, false},
+		{412, NULL, S3_ERROR("PreconditionFailed"), 0, false, false},
+		{200, "ETag: \"e2\"\r\nx-amz-meta-putid: 0123456789abcdef0123456789abcdef\r\n", "", 0, false, false},
 	};
 	FakeServer	fs;
 	ObjectStore *os = start_fake_server(&fs, replies, 3);
@@ -620,25 +671,27 @@ END_TEST
 START_TEST(test_conflict_is_retried_not_ambiguous)
 {
 	static const ScriptedReply replies[] = {
-		{409, NULL, S3_ERROR("ConditionalRequestConflict"), 0},
-		{412, NULL, S3_ERROR("PreconditionFailed"), 0},
+		{409, NULL, S3_ERROR("ConditionalRequestConflict"), 0, false, false},
+		{412, NULL, S3_ERROR("PreconditionFailed"), 0, false, false},
+		{200, "ETag: \"e4\"\r\nx-amz-meta-putid: 0123456789abcdef0123456789abcdef\r\n", "", 0, false, false},
 	};
 	FakeServer	fs;
-	ObjectStore *os = start_fake_server(&fs, replies, 2);
+	ObjectStore *os = start_fake_server(&fs, replies, 3);
 	RlStatus	st = obj_put(os, "fence", "x", 1, OBJ_PUT_IF_NONE_MATCH, NULL, NULL);
 
 	stop_fake_server(&fs, os);
 	ck_assert_int_eq(st, RL_PRECONDITION);
-	ck_assert_int_eq(fs.served, 2);	/* a 409 is not a lost write: no putid HEAD */
+	ck_assert_int_eq(fs.served, 3);	/* a 409 is retried; the 412 is checked, not ours */
+	ck_assert_str_eq(fs.methods[2], "HEAD");
 }
 END_TEST
 
 START_TEST(test_slowdown_exhausts_attempts)
 {
 	static const ScriptedReply replies[] = {
-		{503, NULL, S3_ERROR("SlowDown"), 0},
-		{503, NULL, S3_ERROR("SlowDown"), 0},
-		{503, NULL, S3_ERROR("SlowDown"), 0},
+		{503, NULL, S3_ERROR("SlowDown"), 0, false, false},
+		{503, NULL, S3_ERROR("SlowDown"), 0, false, false},
+		{503, NULL, S3_ERROR("SlowDown"), 0, false, false},
 	};
 	FakeServer	fs;
 	ObjectStore *os = start_fake_server(&fs, replies, 3);
@@ -667,8 +720,8 @@ START_TEST(test_clock_skew_is_corrected)
 	time_t		server_now = time(NULL) + 2 * 3600;
 	struct tm	tm;
 	ScriptedReply replies[] = {
-		{403, skewed, S3_ERROR("RequestTimeTooSkewed"), 0},
-		{200, NULL, "ok", 0},
+		{403, skewed, S3_ERROR("RequestTimeTooSkewed"), 0, false, false},
+		{200, NULL, "ok", 0, false, false},
 	};
 	FakeServer	fs;
 	ObjectStore *os;
@@ -688,8 +741,8 @@ END_TEST
 START_TEST(test_short_body_is_retried)
 {
 	static const ScriptedReply replies[] = {
-		{200, NULL, "0123456789", 5},
-		{200, NULL, "0123456789", 0},
+		{200, NULL, "0123456789", 5, false, false},
+		{200, NULL, "0123456789", 0, false, false},
 	};
 	FakeServer	fs;
 	ObjectStore *os = start_fake_server(&fs, replies, 2);
@@ -723,6 +776,7 @@ objstore_s3_suite(void)
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, test_lost_response_then_own_object);
 	tcase_add_test(tc, test_lost_response_then_other_writer);
+	tcase_add_test(tc, test_silent_resend_after_dead_connection);
 	tcase_add_test(tc, test_conflict_is_retried_not_ambiguous);
 	tcase_add_test(tc, test_slowdown_exhausts_attempts);
 	tcase_add_test(tc, test_clock_skew_is_corrected);
