@@ -109,6 +109,7 @@ typedef struct LsmStats
 	uint64_t	flushes;
 	uint64_t	compactions;
 	uint64_t	gc_deleted;
+	uint64_t	rereads;		/* reads that failed their checks and were read again */
 	char		db_uuid[40];
 } LsmStats;
 

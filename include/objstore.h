@@ -189,6 +189,8 @@ typedef struct FaultPlan
 	FaultAction action;
 	const char *only_prefix;	/* count only mutations of keys under this prefix (NULL: all) */
 	bool		ignore_conditions;	/* behave like a store without conditional writes */
+	int			corrupt_read_at;	/* 1-based index of the GET (of keys under only_prefix)
+									 * whose bytes come back with one bit flipped; 0: never */
 	unsigned	random_seed;	/* nonzero: also fail reads/writes at random ... */
 	int			random_fail_per_mille;	/* ... with this probability (FAULT_FAIL_BEFORE) */
 } FaultPlan;

@@ -89,6 +89,8 @@ typedef struct SstReader SstReader;
 /* Verifies trailer, props, index and filter CRCs; blocks are verified when read. */
 RlStatus	sst_reader_open(const uint8_t *data, size_t len, SstReader **out);
 void		sst_reader_free(SstReader *r);
+/* Verifies every data block's CRC too: for bytes about to be kept in a cache. */
+RlStatus	sst_reader_verify(const SstReader *r);
 const SstProps *sst_reader_props(const SstReader *r);
 /* Bloom check (true when the SST has no filter). */
 bool		sst_reader_may_contain(const SstReader *r, const void *key, size_t key_len);

@@ -183,6 +183,59 @@ add_to_memtable(void *arg, const SstEntry *e)
 
 /* ---------------------------------------------------------------- store objects */
 
+/*
+ * A read is believed only after its checks: an object whose bytes fail them (a CRC,
+ * a length, its format) is read again, READ_ATTEMPTS times in all, and only damage
+ * every read agrees on is RL_CORRUPT. A bit flipped on the wire or a response cut
+ * short by a proxy must not turn a healthy store into a "corrupt" one that refuses
+ * to open. check() sees the whole object; it may act on it (apply a WAL object) only
+ * when it returns RL_OK, so a check that fails part-way has changed nothing.
+ */
+#define READ_ATTEMPTS 3
+
+typedef RlStatus (*ReadCheck) (const RlBuf *bytes, void *arg);
+
+static RlStatus
+get_checked(Lsm *lsm, const char *key, RlBuf *buf, ReadCheck check, void *arg)
+{
+	RlStatus	rc = RL_OK;
+
+	for (int attempt = 0; attempt < READ_ATTEMPTS; attempt++)
+	{
+		if (attempt > 0)
+			lsm->counters.rereads++;
+		rlbuf_reset(buf);
+		rc = obj_get(lsm->os, key, buf);
+		if (rc == RL_OK)
+			rc = check(buf, arg);
+		if (rc != RL_CORRUPT)
+			return rc;
+	}
+	return rc;
+}
+
+static RlStatus
+check_format(const RlBuf *buf, void *arg)
+{
+	char	   *db_uuid = arg;
+	json_t	   *root = json_loadb((const char *) buf->data, buf->len, 0, NULL);
+	json_int_t	format = 0;
+	const char *uuid = NULL;
+	RlStatus	rc = RL_OK;
+
+	/* meta/FORMAT has no checksum: what it holds must at least look right */
+	if (root == NULL || json_unpack(root, "{s:I, s:s}", "format", &format, "db_uuid", &uuid) != 0 ||
+		strlen(uuid) != 32 || strspn(uuid, "0123456789abcdef") != 32)
+		rc = rl_error(RL_CORRUPT, "meta/FORMAT is malformed");
+	else if (format != 1)
+		rc = rl_error(RL_CORRUPT, "store format %lld is not supported by this build",
+					  (long long) format);
+	else
+		snprintf(db_uuid, 40, "%s", uuid);
+	json_decref(root);
+	return rc;
+}
+
 static RlStatus
 read_or_create_format(Lsm *lsm, bool create, char *db_uuid)
 {
@@ -190,7 +243,7 @@ read_or_create_format(Lsm *lsm, bool create, char *db_uuid)
 	RlStatus	rc;
 
 	rlbuf_init(&buf);
-	rc = obj_get(lsm->os, FORMAT_KEY, &buf);
+	rc = get_checked(lsm, FORMAT_KEY, &buf, check_format, db_uuid);
 	if (rc == RL_NOT_FOUND && create)
 	{
 		char		uuid[33];
@@ -202,49 +255,49 @@ read_or_create_format(Lsm *lsm, bool create, char *db_uuid)
 		rc = obj_put(lsm->os, FORMAT_KEY, text.data, text.len, OBJ_PUT_IF_NONE_MATCH, NULL, NULL);
 		rlbuf_free(&text);
 		if (rc == RL_OK || rc == RL_PRECONDITION)
-			rc = obj_get(lsm->os, FORMAT_KEY, &buf);
+			rc = get_checked(lsm, FORMAT_KEY, &buf, check_format, db_uuid);
 	}
 	if (rc == RL_NOT_FOUND)
 		rc = rl_error(RL_NOT_FOUND, "no RockLake store at %s (meta/FORMAT is missing)", lsm->os->description);
-	if (rc == RL_OK)
-	{
-		json_t	   *root = json_loadb((const char *) buf.data, buf.len, 0, NULL);
-		json_int_t	format = 0;
-		const char *uuid = NULL;
-
-		if (root == NULL || json_unpack(root, "{s:I, s:s}", "format", &format, "db_uuid", &uuid) != 0)
-			rc = rl_error(RL_CORRUPT, "meta/FORMAT of %s is malformed", lsm->os->description);
-		else if (format != 1)
-			rc = rl_error(RL_CORRUPT, "store format %lld is not supported by this build", (long long) format);
-		else
-			snprintf(db_uuid, 40, "%s", uuid);
-		json_decref(root);
-	}
+	else if (rc != RL_OK)
+		rc = rl_error(rc, "%s: %s", lsm->os->description, rl_last_error());
 	rlbuf_free(&buf);
 	return rc;
 }
 
+typedef struct ManifestRead
+{
+	uint64_t	id;
+	Manifest   *m;
+} ManifestRead;
+
 static RlStatus
-fetch_manifest(ObjectStore *os, uint64_t id, Manifest *m)
+check_manifest(const RlBuf *buf, void *arg)
+{
+	ManifestRead *mr = arg;
+	RlStatus	rc = manifest_decode(buf->data, buf->len, mr->m);
+
+	if (rc == RL_OK && mr->m->manifest_id != mr->id)
+	{
+		manifest_free(mr->m);
+		return rl_error(RL_CORRUPT, "it holds manifest id %" PRIu64, mr->m->manifest_id);
+	}
+	return rc;
+}
+
+static RlStatus
+fetch_manifest(Lsm *lsm, uint64_t id, Manifest *m)
 {
 	char		key[KEY_MAX];
 	RlBuf		buf;
+	ManifestRead mr = {id, m};
 
 	manifest_object_key(id, key, sizeof(key));
 	rlbuf_init(&buf);
-	RlStatus	rc = obj_get(os, key, &buf);
+	RlStatus	rc = get_checked(lsm, key, &buf, check_manifest, &mr);
 
-	if (rc == RL_OK)
-	{
-		rc = manifest_decode(buf.data, buf.len, m);
-		if (rc == RL_OK && m->manifest_id != id)
-		{
-			rc = rl_error(RL_CORRUPT, "manifest object %s holds id %" PRIu64, key, m->manifest_id);
-			manifest_free(m);
-		}
-		else if (rc != RL_OK)
-			rc = rl_error(rc, "%s: %s", key, rl_last_error());
-	}
+	if (rc != RL_OK && rc != RL_NOT_FOUND)
+		rc = rl_error(rc, "%s: %s", key, rl_last_error());
 	rlbuf_free(&buf);
 	return rc;
 }
@@ -261,14 +314,14 @@ max_id_cb(const ObjInfo *info, void *arg)
 
 /* The newest manifest: LIST for the highest id, then probe forward past a stale list. */
 static RlStatus
-load_latest_manifest(ObjectStore *os, uint64_t at_least, Manifest *out)
+load_latest_manifest(Lsm *lsm, uint64_t at_least, Manifest *out)
 {
 	uint64_t	id = 0;
 	RlStatus	rc;
 
 	if (at_least == 0)
 	{
-		rc = obj_list(os, "manifest/", NULL, max_id_cb, &id);
+		rc = obj_list(lsm->os, "manifest/", NULL, max_id_cb, &id);
 		if (rc != RL_OK)
 			return rc;
 		if (id == 0)
@@ -276,14 +329,14 @@ load_latest_manifest(ObjectStore *os, uint64_t at_least, Manifest *out)
 	}
 	else
 		id = at_least;
-	rc = fetch_manifest(os, id, out);
+	rc = fetch_manifest(lsm, id, out);
 	if (rc != RL_OK)
 		return rc;
 	for (;;)
 	{
 		Manifest	next;
 
-		rc = fetch_manifest(os, out->manifest_id + 1, &next);
+		rc = fetch_manifest(lsm, out->manifest_id + 1, &next);
 		if (rc == RL_NOT_FOUND)
 			return RL_OK;
 		if (rc != RL_OK)
@@ -464,6 +517,25 @@ sst_unpin(Lsm *lsm, CachedSst *c)
 	cache_evict(lsm);
 }
 
+/* An SST read from the store is kept only whole: its size and every block checked. */
+static RlStatus
+check_sst(const RlBuf *buf, void *arg)
+{
+	const SstMeta *meta = arg;
+	SstReader  *r;
+	RlStatus	rc;
+
+	if (buf->len != meta->size)
+		return rl_error(RL_CORRUPT, "%zu bytes, the manifest says %" PRIu64, buf->len, meta->size);
+	rc = sst_reader_open(buf->data, buf->len, &r);
+	if (rc == RL_OK)
+	{
+		rc = sst_reader_verify(r);
+		sst_reader_free(r);
+	}
+	return rc;
+}
+
 /* The SST meta names, in memory and pinned (release with sst_unpin). */
 static RlStatus
 sst_pin(Lsm *lsm, const SstMeta *meta, CachedSst **out)
@@ -485,7 +557,7 @@ sst_pin(Lsm *lsm, const SstMeta *meta, CachedSst **out)
 
 	sst_object_key(meta->id, key, sizeof(key));
 	rlbuf_init(&buf);
-	RlStatus	rc = obj_get(lsm->os, key, &buf);
+	RlStatus	rc = get_checked(lsm, key, &buf, check_sst, (void *) meta);
 
 	if (rc == RL_NOT_FOUND)
 	{
@@ -494,33 +566,45 @@ sst_pin(Lsm *lsm, const SstMeta *meta, CachedSst **out)
 		return rl_error(RL_UNAVAILABLE, "SST %s named by manifest %" PRIu64 " is gone",
 						key, lsm->manifest.manifest_id);
 	}
-	if (rc == RL_OK && buf.len != meta->size)
-		rc = rl_error(RL_CORRUPT, "SST %s has %zu bytes, the manifest says %" PRIu64, key, buf.len, meta->size);
 	if (rc != RL_OK)
 	{
 		rlbuf_free(&buf);
-		return rc;
+		return rl_error(rc, "%s: %s", key, rl_last_error());
 	}
 	return cache_insert(lsm, meta->id, &buf, out);
 }
 
 /* ---------------------------------------------------------------- WAL */
 
-static RlStatus
-apply_wal_object(Lsm *lsm, uint64_t wal_id, const RlBuf *bytes, uint64_t *max_seq)
+typedef struct WalRead
 {
+	Lsm		   *lsm;
+	uint64_t   *max_seq;
+} WalRead;
+
+/* The check of a WAL object read is its application: whole, or not at all. */
+static RlStatus
+apply_wal_object(const RlBuf *bytes, void *arg)
+{
+	WalRead    *wr = arg;
+	Lsm		   *lsm = wr->lsm;
+
 	if (bytes->len == 0)
 		return RL_OK;			/* a fence */
 	SstReader  *r;
 	RlStatus	rc = sst_reader_open(bytes->data, bytes->len, &r);
 
 	if (rc == RL_OK && sst_reader_props(r)->type != SST_TYPE_WAL)
+	{
+		sst_reader_free(r);
 		rc = rl_error(RL_CORRUPT, "object is not a WAL SST");
+	}
 	if (rc != RL_OK)
-		return rl_error(rc, "WAL object %" PRIu64 ": %s", wal_id, rl_last_error());
+		return rc;
 	/* decode fully first: a batch is applied whole or not at all */
 	Memtable   *staged = memtable_new();
 	SstIter    *it = sst_iter_new(r);
+	uint64_t	max_seq = *wr->max_seq;
 
 	for (sst_iter_seek_first(it); sst_iter_valid(it); sst_iter_next(it))
 	{
@@ -528,13 +612,12 @@ apply_wal_object(Lsm *lsm, uint64_t wal_id, const RlBuf *bytes, uint64_t *max_se
 
 		if (e->seq > lsm->manifest.last_l0_seq)
 			memtable_insert(staged, e->key, e->key_len, e->seq, e->kind, e->value, e->value_len);
-		if (e->seq > *max_seq)
-			*max_seq = e->seq;
+		if (e->seq > max_seq)
+			max_seq = e->seq;
 	}
 	rc = sst_iter_status(it);
-	if (rc != RL_OK)
-		rc = rl_error(rc, "WAL object %" PRIu64 ": %s", wal_id, rl_last_error());
-	else
+	if (rc == RL_OK)
+	{
 		for (const MemtableNode *n = memtable_first(staged); n; n = memtable_next(n))
 		{
 			SstEntry	e;
@@ -542,9 +625,26 @@ apply_wal_object(Lsm *lsm, uint64_t wal_id, const RlBuf *bytes, uint64_t *max_se
 			memtable_node_entry(n, &e);
 			memtable_insert(lsm->mem, e.key, e.key_len, e.seq, e.kind, e.value, e.value_len);
 		}
+		*wr->max_seq = max_seq;
+	}
 	sst_iter_free(it);
 	sst_reader_free(r);
 	memtable_free(staged);
+	return rc;
+}
+
+/* Read WAL object wal_id and apply it to the memtable. */
+static RlStatus
+read_wal_object(Lsm *lsm, uint64_t wal_id, RlBuf *buf, uint64_t *max_seq)
+{
+	char		key[KEY_MAX];
+	WalRead		wr = {lsm, max_seq};
+	RlStatus	rc;
+
+	wal_object_key(wal_id, key, sizeof(key));
+	rc = get_checked(lsm, key, buf, apply_wal_object, &wr);
+	if (rc != RL_OK && rc != RL_NOT_FOUND)
+		rc = rl_error(rc, "WAL object %s: %s", key, rl_last_error());
 	return rc;
 }
 
@@ -605,7 +705,7 @@ bump_epoch(Lsm *lsm, const char *db_uuid)
 	{
 		Manifest	latest,
 					next;
-		RlStatus	rc = load_latest_manifest(lsm->os, 0, &latest);
+		RlStatus	rc = load_latest_manifest(lsm, 0, &latest);
 
 		if (rc == RL_NOT_FOUND)
 		{
@@ -674,7 +774,7 @@ write_fence(Lsm *lsm, uint64_t *fence_id)
 		/* the old writer got there first, or a newer one took over */
 		Manifest	latest;
 
-		rc = load_latest_manifest(lsm->os, lsm->manifest.manifest_id, &latest);
+		rc = load_latest_manifest(lsm, lsm->manifest.manifest_id, &latest);
 		if (rc != RL_OK)
 			break;
 		uint64_t	epoch = latest.writer_epoch;
@@ -694,12 +794,10 @@ replay_wal(Lsm *lsm, uint64_t from, uint64_t until, bool stop_at_missing, uint64
 {
 	for (uint64_t k = from; k < until; k++)
 	{
-		char		key[KEY_MAX];
 		RlBuf		buf;
 
-		wal_object_key(k, key, sizeof(key));
 		rlbuf_init(&buf);
-		RlStatus	rc = obj_get(lsm->os, key, &buf);
+		RlStatus	rc = read_wal_object(lsm, k, &buf, max_seq);
 
 		if (rc == RL_NOT_FOUND && stop_at_missing)
 		{
@@ -708,9 +806,7 @@ replay_wal(Lsm *lsm, uint64_t from, uint64_t until, bool stop_at_missing, uint64
 			return RL_OK;
 		}
 		if (rc == RL_NOT_FOUND)
-			rc = rl_error(RL_CORRUPT, "WAL object %s is missing below the fence", key);
-		if (rc == RL_OK)
-			rc = apply_wal_object(lsm, k, &buf, max_seq);
+			rc = rl_error(RL_CORRUPT, "WAL object %" PRIu64 " is missing below the fence", k);
 		rlbuf_free(&buf);
 		if (rc != RL_OK)
 			return rc;
@@ -764,7 +860,7 @@ lsm_open_follower(ObjectStore *os, const LsmOptions *opts, Lsm **out)
 	*out = NULL;
 	rc = read_or_create_format(lsm, false, db_uuid);
 	if (rc == RL_OK)
-		rc = load_latest_manifest(os, 0, &lsm->manifest);
+		rc = load_latest_manifest(lsm, 0, &lsm->manifest);
 	if (rc == RL_OK)
 		rc = replay_wal(lsm, lsm->manifest.replay_after_wal_id + 1, UINT64_MAX, true, &max_seq);
 	if (rc != RL_OK)
@@ -803,7 +899,44 @@ writable(Lsm *lsm)
 	return RL_OK;
 }
 
-/* Commit a new manifest built from the current one; fenced if someone else wrote one. */
+/*
+ * A create of ours met an object already there (RL_PRECONDITION). The object stores
+ * answer that only once they know the object is not ours (S3 checks the put id, even
+ * after a lost response), so somebody else wrote it; but this writer gives the store
+ * up for good only when a newer writer is proven, by a manifest carrying a newer
+ * epoch. Anything less (the manifest unreadable, our epoch still the newest) is an
+ * unknown outcome: the writer reopens, and reopening settles it either way.
+ */
+static RlStatus
+lost_create(Lsm *lsm, const char *key)
+{
+	Manifest	latest;
+	uint64_t	ours = lsm->manifest.writer_epoch;
+	RlStatus	rc = load_latest_manifest(lsm, lsm->manifest.manifest_id, &latest);
+
+	if (rc == RL_NOT_FOUND)		/* ours was collected by a newer writer's GC */
+		rc = load_latest_manifest(lsm, 0, &latest);
+	if (rc != RL_OK)
+	{
+		lsm->broken = RL_UNKNOWN_OUTCOME;
+		return rl_error(RL_UNKNOWN_OUTCOME, "%s was written by another writer, which could not be told: %s",
+						key, rl_last_error());
+	}
+	uint64_t	epoch = latest.writer_epoch;
+
+	manifest_free(&latest);
+	if (epoch > ours)
+	{
+		lsm->broken = RL_FENCED;
+		return rl_error(RL_FENCED, "%s exists: writer epoch %" PRIu64 " took over from %" PRIu64,
+						key, epoch, ours);
+	}
+	lsm->broken = RL_UNKNOWN_OUTCOME;
+	return rl_error(RL_UNKNOWN_OUTCOME, "%s exists, but no writer newer than epoch %" PRIu64 " is known",
+					key, ours);
+}
+
+/* Commit a new manifest built from the current one; fenced if a newer writer wrote one. */
 static RlStatus
 commit_manifest(Lsm *lsm, Manifest *next)
 {
@@ -823,9 +956,10 @@ commit_manifest(Lsm *lsm, Manifest *next)
 	manifest_free(next);
 	if (rc == RL_PRECONDITION)
 	{
-		lsm->broken = RL_FENCED;
-		return rl_error(RL_FENCED, "manifest %" PRIu64 " was written by another writer: fenced",
-						lsm->manifest.manifest_id + 1);
+		char		key[KEY_MAX];
+
+		manifest_object_key(lsm->manifest.manifest_id + 1, key, sizeof(key));
+		return lost_create(lsm, key);
 	}
 	lsm->broken = RL_UNKNOWN_OUTCOME;
 	return rl_error(RL_UNKNOWN_OUTCOME, "manifest write failed: %s", rl_last_error());
@@ -855,10 +989,7 @@ lsm_commit(Lsm *lsm, LsmBatch *const *batches, int n, uint64_t *first_seq)
 	rc = obj_put(lsm->os, key, wal.data, wal.len, OBJ_PUT_IF_NONE_MATCH, NULL, NULL);
 	rlbuf_free(&wal);
 	if (rc == RL_PRECONDITION)
-	{
-		lsm->broken = RL_FENCED;
-		return rl_error(RL_FENCED, "WAL object %s exists: a newer writer fenced this one", key);
-	}
+		return lost_create(lsm, key);
 	if (rc != RL_OK)
 	{
 		lsm->broken = RL_UNKNOWN_OUTCOME;
@@ -899,7 +1030,7 @@ lsm_check_fence(Lsm *lsm)
 
 	if (rc != RL_OK)
 		return rc;
-	rc = load_latest_manifest(lsm->os, lsm->manifest.manifest_id, &latest);
+	rc = load_latest_manifest(lsm, lsm->manifest.manifest_id, &latest);
 	if (rc != RL_OK)
 		return rc;
 	if (latest.writer_epoch != lsm->manifest.writer_epoch)
@@ -1534,7 +1665,7 @@ lsm_gc(Lsm *lsm, int64_t now_ms)
 	for (uint64_t id = delete_upto + 1; rc == RL_OK && id <= latest; id++)
 	{
 		Manifest	m;
-		RlStatus	frc = fetch_manifest(lsm->os, id, &m);
+		RlStatus	frc = fetch_manifest(lsm, id, &m);
 
 		if (frc == RL_NOT_FOUND)
 			continue;
@@ -1602,10 +1733,10 @@ static RlStatus
 follower_reload_manifest(Lsm *lsm)
 {
 	Manifest	latest;
-	RlStatus	rc = load_latest_manifest(lsm->os, lsm->manifest.manifest_id, &latest);
+	RlStatus	rc = load_latest_manifest(lsm, lsm->manifest.manifest_id, &latest);
 
 	if (rc == RL_NOT_FOUND)		/* ours was collected: list again */
-		rc = load_latest_manifest(lsm->os, 0, &latest);
+		rc = load_latest_manifest(lsm, 0, &latest);
 	if (rc != RL_OK)
 		return rc;
 	lsm->last_manifest_probe_ms = rl_now_ms();
@@ -1647,20 +1778,14 @@ lsm_follower_refresh(Lsm *lsm, int *applied)
 		rc = follower_reload_manifest(lsm);
 	for (bool reloaded = false; rc == RL_OK;)
 	{
-		char		key[KEY_MAX];
 		RlBuf		buf;
 
-		wal_object_key(lsm->next_wal, key, sizeof(key));
 		rlbuf_init(&buf);
-		rc = obj_get(lsm->os, key, &buf);
+		rc = read_wal_object(lsm, lsm->next_wal, &buf, &max_seq);
 		if (rc == RL_OK)
 		{
-			rc = apply_wal_object(lsm, lsm->next_wal, &buf, &max_seq);
-			if (rc == RL_OK)
-			{
-				lsm->next_wal++;
-				(*applied) += buf.len > 0;
-			}
+			lsm->next_wal++;
+			(*applied) += buf.len > 0;
 		}
 		rlbuf_free(&buf);
 		if (rc == RL_NOT_FOUND)

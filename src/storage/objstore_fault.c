@@ -3,9 +3,10 @@
  * crash and model tests. It counts mutations (puts and deletes, optionally only
  * under one prefix) and at the chosen one fails it, "crashes" before or after doing
  * it (every later call then returns RL_CRASHED, as if the process had died), or
- * does it and loses the response. It can also drop the conditions of conditional
- * writes, to prove that the writer refuses such a store, and fail random calls
- * from a seed, reproducibly.
+ * does it and loses the response. It can flip a bit of one read's bytes, as a bad
+ * network path would, to prove that a read is checked and read again before it is
+ * believed. It can also drop the conditions of conditional writes, to prove that
+ * the writer refuses such a store, and fail random calls from a seed, reproducibly.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,7 @@ typedef struct FaultStore
 	FaultPlan	plan;
 	char	   *only_prefix;
 	int			mutations;
+	int			reads;
 	bool		crashed;
 	unsigned	rand_state;
 } FaultStore;
@@ -31,11 +33,17 @@ random_failure(FaultStore *fs)
 	return (unsigned) rand_r(&fs->rand_state) % 1000 < (unsigned) fs->plan.random_fail_per_mille;
 }
 
+static bool
+under_prefix(FaultStore *fs, const char *key)
+{
+	return fs->only_prefix == NULL || strncmp(key, fs->only_prefix, strlen(fs->only_prefix)) == 0;
+}
+
 /* Decide what happens to the next mutation of key. */
 static FaultAction
 next_mutation(FaultStore *fs, const char *key)
 {
-	if (fs->only_prefix && strncmp(key, fs->only_prefix, strlen(fs->only_prefix)) != 0)
+	if (!under_prefix(fs, key))
 		return random_failure(fs) ? FAULT_FAIL_BEFORE : FAULT_NONE;
 	fs->mutations++;
 	if (fs->plan.at_mutation > 0 && fs->mutations == fs->plan.at_mutation)
@@ -118,7 +126,13 @@ fault_get(ObjectStore *os, const char *key, uint64_t offset, uint64_t len, RlBuf
 		return crashed_status();
 	if (random_failure(fs))
 		return rl_error(RL_UNAVAILABLE, "injected read failure");
-	return obj_get_range(fs->inner, key, offset, len, out);
+
+	size_t		start = out->len;
+	RlStatus	rc = obj_get_range(fs->inner, key, offset, len, out);
+
+	if (rc == RL_OK && under_prefix(fs, key) && ++fs->reads == fs->plan.corrupt_read_at && out->len > start)
+		out->data[start + (out->len - start) / 2] ^= 0x10;
+	return rc;
 }
 
 static RlStatus

@@ -471,6 +471,19 @@ iter_restart(const SstIter *it, size_t i)
 	return rl_load_u32le(it->restarts + 4 * i);
 }
 
+RlStatus
+sst_reader_verify(const SstReader *r)
+{
+	for (size_t i = 0; i < r->n_blocks; i++)
+	{
+		const SstBlockHandle *h = &r->blocks[i];
+
+		if (crc32c(r->data + h->off, h->len) != rl_load_u32le(r->data + h->off + h->len))
+			return rl_error(RL_CORRUPT, "sst: block %zu CRC mismatch", i);
+	}
+	return RL_OK;
+}
+
 /* Verify block idx and make it current, positioned before its first row. */
 static bool
 iter_load_block(SstIter *it, size_t idx)

@@ -2,8 +2,9 @@
  * check_lsm.c: the LSM end to end on the local object store: commit and read back,
  * group commit, reopen with WAL replay, flush / compaction / GC, fencing between
  * two writers (reference/lsm-on-s3.md §14 D1, D2), a follower reading while the
- * writer commits, compacts and collects (E1, E2), corrupt objects detected (A4),
- * and refusal of a store without conditional writes (B10).
+ * writer commits, compacts and collects (E1, E2), corrupt objects detected (A4)
+ * and a bad read read again rather than believed, only a proven newer epoch
+ * fencing, and refusal of a store without conditional writes (B10).
  *
  * With ROCKLAKE_TEST_LSM_S3_BUCKET set (and AWS_ENDPOINT_URL), every test runs on
  * the S3 backend instead, each under a fresh prefix of that bucket; the "races"
@@ -498,6 +499,63 @@ START_TEST(test_corrupt_objects_detected)
 }
 END_TEST
 
+/* A read that fails its checks once is read again, not believed: every kind of object. */
+START_TEST(test_bad_reads_are_read_again)
+{
+	static const char *const prefixes[] = {"meta/FORMAT", "manifest/", "wal/", "compacted/"};
+	Lsm		   *w;
+
+	ck_assert_int_eq(lsm_open_writer(os, &opts, &w), RL_OK);
+	commit_one(w, "in-sst", "flushed");
+	ck_assert_int_eq(lsm_flush(w), RL_OK);
+	commit_one(w, "in-wal", "replayed");
+	lsm_close(w);
+	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+	{
+		FaultPlan	plan = {.only_prefix = prefixes[i], .corrupt_read_at = 1};
+		ObjectStore *faulty = objstore_fault_wrap(store_open(), &plan);
+		LsmStats	stats;
+
+		ck_assert_msg(lsm_open_writer(faulty, &opts, &w) == RL_OK, "%s: %s", prefixes[i], rl_last_error());
+		assert_value(w, "in-sst", "flushed");
+		assert_value(w, "in-wal", "replayed");
+		lsm_stats(w, &stats);
+		ck_assert_msg(stats.rereads == 1, "%s: %" PRIu64 " rereads", prefixes[i], stats.rereads);
+		lsm_close(w);
+		obj_close(faulty);
+	}
+}
+END_TEST
+
+/*
+ * Our WAL object's id taken, by nobody newer than us (no manifest with a newer
+ * epoch): that proves no fence, so the outcome is unknown and reopening settles it.
+ */
+START_TEST(test_taken_id_without_newer_epoch_is_not_a_fence)
+{
+	Lsm		   *w;
+	LsmStats	stats;
+	char		key[64];
+	LsmBatch   *b = lsm_batch_new();
+
+	ck_assert_int_eq(lsm_open_writer(os, &opts, &w), RL_OK);
+	commit_one(w, "a", "1");
+	lsm_stats(w, &stats);
+	wal_object_key(stats.next_wal_id, key, sizeof(key));
+	ck_assert_int_eq(obj_put(os, key, "", 0, OBJ_PUT_IF_NONE_MATCH, NULL, NULL), RL_OK);
+	lsm_batch_put(b, "b", 1, "2", 1);
+	ck_assert_int_eq(lsm_commit(w, &b, 1, NULL), RL_UNKNOWN_OUTCOME);
+	ck_assert_ptr_nonnull(strstr(rl_last_error(), "no writer newer"));
+	lsm_batch_free(b);
+	lsm_close(w);
+	ck_assert_int_eq(lsm_open_writer(os, &opts, &w), RL_OK);
+	assert_value(w, "a", "1");
+	assert_value(w, "b", NULL);
+	commit_one(w, "c", "3");
+	lsm_close(w);
+}
+END_TEST
+
 START_TEST(test_refuses_store_without_conditional_writes)
 {
 	FaultPlan	plan = {.ignore_conditions = true};
@@ -704,6 +762,8 @@ main(void)
 	tcase_add_test(tc, test_follower_follows);
 	tcase_add_test(tc, test_follower_survives_collected_ssts);
 	tcase_add_test(tc, test_corrupt_objects_detected);
+	tcase_add_test(tc, test_bad_reads_are_read_again);
+	tcase_add_test(tc, test_taken_id_without_newer_epoch_is_not_a_fence);
 	tcase_add_test(tc, test_refuses_store_without_conditional_writes);
 	tcase_add_test(tc, test_auto_maintenance);
 	tcase_add_test(tc, test_split_runs_and_bounded_cache);
