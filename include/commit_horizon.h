@@ -8,6 +8,11 @@
  * until the cache has reached it, so a snapshot taken after a commit was
  * acknowledged, on any connection, still sees that commit. The wait is on a
  * futex the writer wakes once the cache's commit is done.
+ *
+ * Beside it, when the writer last showed that the database's store is still its own
+ * (a commit, or a look at the newest manifest's epoch): a backend will not serve a
+ * snapshot once that proof is older than store_check_timeout, since a newer server
+ * may have taken the store over meanwhile, or the store may be unreachable.
  */
 #ifndef RL_COMMIT_HORIZON_H
 #define RL_COMMIT_HORIZON_H
@@ -28,6 +33,11 @@ bool		commit_horizon_set(uint32_t datid, uint64_t seq);
 void		commit_horizon_visible(uint32_t datid);
 /* The writer: the database is gone. */
 void		commit_horizon_forget(uint32_t datid);
+
+/* The writer: datid's store was shown to be its own at monotonic time now_ms. */
+void		commit_horizon_proven(uint32_t datid, int64_t now_ms);
+/* Anyone: milliseconds since that proof; -1 if datid has no slot. */
+int64_t		commit_horizon_proof_age_ms(uint32_t datid);
 
 /* Anyone: the newest acknowledged commit of datid, 0 if none is recorded. */
 uint64_t	commit_horizon_get(uint32_t datid);

@@ -46,6 +46,7 @@ extern char *ConfigFileName;	/* DataDir/rocklake.conf unless config_file says ot
 /* Mirrors of settings read on every statement. */
 extern int	log_min_duration_statement;	/* ms; -1: off, 0: every statement */
 extern int	StatementTimeout;	/* statement_timeout, ms; 0: off */
+extern int	StoreCheckTimeout;	/* store_check_timeout, s; 0: off */
 
 /* Set every setting to its built-in default; call once per process, first. */
 void		InitializeGUCOptions(void);

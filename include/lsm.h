@@ -84,6 +84,11 @@ RlStatus	lsm_scan_prefix(Lsm *lsm, const void *prefix, size_t prefix_len, LsmSca
 RlStatus	lsm_flush(Lsm *lsm);
 RlStatus	lsm_compact(Lsm *lsm);
 RlStatus	lsm_gc(Lsm *lsm, int64_t now_ms);
+/*
+ * Writer: RL_OK while the handle can write; RL_FENCED, or RL_UNKNOWN_OUTCOME (reopen
+ * it) once a commit or the maintenance after one found it done, rl_last_error why.
+ */
+RlStatus	lsm_health(Lsm *lsm);
 /* Writer: check the latest manifest for a newer epoch (RL_FENCED if so). */
 RlStatus	lsm_check_fence(Lsm *lsm);
 

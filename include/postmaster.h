@@ -14,7 +14,15 @@
 
 extern pid_t PostmasterPid;
 
-/* argv is recorded in postmaster.opts for pg_ctl restart. Exits 0, or 1 on error. */
+/* argv is recorded in postmaster.opts for pg_ctl restart. Exits 0, 1 on error, or
+ * POSTMASTER_EXIT_FENCED. */
+/*
+ * The postmaster's exit status once another server has taken its store over: a
+ * supervisor must not restart it (it would take the store back, and the two would
+ * fence each other in turn); every other failure exit is 1 and may be restarted.
+ */
+#define POSTMASTER_EXIT_FENCED 3
+
 void		PostmasterMain(int argc, char **argv) __attribute__((noreturn));
 
 #endif

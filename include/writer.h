@@ -115,6 +115,8 @@ typedef struct WriterConfig
 	int			startup_delay_ms;	/* debug_startup_delay (tests) */
 	int			visible_delay_ms;	/* debug_visible_delay (tests): between a group's
 									 * acknowledgement and its cache commit */
+	int			store_check_timeout_ms; /* store_check_timeout: stores are checked every
+										 * third of it, at most every 5 s */
 } WriterConfig;
 
 /* Run the writer; exits 0 on SIGTERM, 1 on FATAL, WRITER_EXIT_FENCED, 2 on SIGQUIT. */

@@ -1295,11 +1295,22 @@ end_read_txn(void)
  * acknowledged before this statement came is seen, whichever connection made it.
  * Returns the commit sequence the transaction reflects; *open (in_read_txn or
  * in_temp_txn) says whether the transaction is open. A capture needs no such wait: its
- * BEGIN IMMEDIATE waits for the writer's transaction to end.
+ * BEGIN IMMEDIATE waits for the writer's transaction to end. No snapshot is served
+ * once the writer's last proof that the store is still its own is older than
+ * store_check_timeout.
  */
 static uint64_t
 begin_fresh(bool *open)
 {
+	int64_t		unconfirmed_ms = commit_horizon_proof_age_ms(MyDatabaseId);
+
+	/* a newer server may own the store by now, or the store is unreachable */
+	if (StoreCheckTimeout > 0 && unconfirmed_ms > StoreCheckTimeout * 1000L)
+		ereport(ERROR, errcode(ERRCODE_IO_ERROR),
+				errmsg("could not confirm that the catalog is current"),
+				errdetail("The writer has not been able to check its object store for %lld s.",
+						  (long long) (unconfirmed_ms / 1000)),
+				errhint("Reads resume once the store answers again; the server log says why it does not."));
 	for (;;)
 	{
 		uint32_t	generation = commit_horizon_generation(MyDatabaseId);

@@ -109,6 +109,7 @@ char	   *DataDir = NULL;
 char	   *ConfigFileName = NULL;
 int			log_min_duration_statement = -1;
 int			StatementTimeout = 0;
+int			StoreCheckTimeout = 30;
 
 /* between AtStart_GUC and AtEOXact_GUC: SET and RESET remember what they change */
 static bool GucInTransaction;
@@ -282,6 +283,9 @@ static ConfigOption ConfigOptions[] = {
 	STRING("store", PGC_POSTMASTER, 0,
 		   "Sets the catalog's object store: a directory (relative to the data directory) or s3://bucket/prefix.",
 		   "store", NULL, NULL),
+	INT("store_check_timeout", PGC_POSTMASTER, GUC_UNIT_S,
+		"Sets how long reads are served without the writer having confirmed that it still owns the store.",
+		"30", 0, 3600, &StoreCheckTimeout),
 	INT("superuser_reserved_connections", PGC_POSTMASTER, 0,
 		"Sets the number of connection slots reserved for superusers.", "3", 0, 10000, NULL),
 	ENUM("synchronous_commit", PGC_USERSET, 0,

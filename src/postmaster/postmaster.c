@@ -45,7 +45,9 @@
  * once it has reported, through a pipe, that the store is open: until then
  * clients get 57P03 "the database system is starting up" and postmaster.pid
  * says "starting". A writer that exits because a newer writer fenced it is not
- * restarted: another server owns the store, so this one shuts down.
+ * restarted: another server owns the store, so this one shuts down, with exit
+ * status POSTMASTER_EXIT_FENCED, which a supervisor must not restart (any other
+ * failure exit should be).
  *
  * Signals are PostgreSQL's: SIGTERM smart shutdown (wait for the sessions to
  * end), SIGINT fast (SIGTERM every backend: 57P01 to its client), SIGQUIT
@@ -90,6 +92,7 @@
 
 #include "auth.h"
 #include "backend.h"
+#include "catalog_cache.h"
 #include "commit_horizon.h"
 #include "elog.h"
 #include "guc.h"
@@ -176,7 +179,7 @@ static PMState pmState = PM_STARTUP;
 static ShutdownMode Shutdown = NoShutdown;
 static bool FatalError;			/* resetting after a crash */
 static bool RecoveryAfterCrash; /* the writer starting is a restart */
-static bool ExitWithError;		/* exit status 1 at the end */
+static int	ExitStatus;			/* the postmaster's at the end: 0, 1, POSTMASTER_EXIT_FENCED */
 static int64_t AbortDeadlineMs; /* PM_CRASH_RESET / PM_WAIT_DEAD: SIGKILL then */
 
 static int	ListenSockets[MAXLISTEN];
@@ -574,6 +577,7 @@ StartWriter(void)
 		config.ready_fd = ready[1];
 		config.startup_delay_ms = GetConfigInt("debug_startup_delay");
 		config.visible_delay_ms = GetConfigInt("debug_visible_delay");
+		config.store_check_timeout_ms = StoreCheckTimeout * 1000;
 		WriterMain(&config);
 	}
 	close(ready[1]);
@@ -622,7 +626,7 @@ HandleChildCrash(void)
 	if (!GetConfigBool("restart_after_crash"))
 	{
 		ereport(LOG, errmsg("shutting down because restart_after_crash is off"));
-		ExitWithError = true;
+		ExitStatus = 1;
 		if (Shutdown < FastShutdown)
 			Shutdown = FastShutdown;
 	}
@@ -744,7 +748,7 @@ writer_exited(pid_t pid, int status)
 	{
 		ereport(LOG, errmsg("writer process (PID %d) lost the store to another server", (int) pid),
 				errhint("Another RockLake server has opened the same store as its writer. This server shuts down; it is not restarted automatically."));
-		ExitWithError = true;
+		ExitStatus = POSTMASTER_EXIT_FENCED;
 		pmdie(SIGINT);
 		return;
 	}
@@ -1079,6 +1083,8 @@ refusal_reason(const char **sqlstate)
 		return "the database system is starting up";
 	if (pmState != PM_RUN)
 		return "the database system is shutting down";
+	if (StoreCheckTimeout > 0 && commit_horizon_proof_age_ms(CACHE_POSTGRES_DATID) > StoreCheckTimeout * 1000L)
+		return "the database system is waiting for its object store";
 	if (NumActiveBackends >= GetConfigInt("max_connections"))
 	{
 		*sqlstate = ERRCODE_TOO_MANY_CONNECTIONS;
@@ -1440,7 +1446,7 @@ PostmasterStateMachine(void)
 	if (pmState == PM_NO_CHILDREN)
 	{
 		ereport(LOG, errmsg("database system is shut down"));
-		ExitPostmaster(ExitWithError ? 1 : 0);
+		ExitPostmaster(ExitStatus);
 	}
 }
 

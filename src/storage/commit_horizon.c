@@ -33,6 +33,7 @@
 
 #include "commit_horizon.h"
 #include "elog.h"
+#include "ulid.h"
 
 #define COMMIT_HORIZON_SLOTS 256
 
@@ -42,6 +43,7 @@ typedef struct HorizonSlot
 	uint32_t	generation;		/* the futex: bumped at each cache commit */
 	uint32_t	waiters;		/* backends in commit_horizon_wait */
 	uint64_t	seq;
+	int64_t		proven_ms;		/* rl_monotonic_ms() of the last proof of ownership */
 } HorizonSlot;
 
 static HorizonSlot *horizon;
@@ -77,6 +79,8 @@ commit_horizon_set(uint32_t datid, uint64_t seq)
 
 	if (slot == NULL && (slot = slot_of(0)) != NULL)
 	{
+		/* claimed once the store is open: that is a proof too */
+		__atomic_store_n(&slot->proven_ms, rl_monotonic_ms(), __ATOMIC_RELEASE);
 		__atomic_store_n(&slot->seq, seq, __ATOMIC_RELEASE);
 		__atomic_store_n(&slot->datid, datid, __ATOMIC_RELEASE);
 		return true;
@@ -111,6 +115,23 @@ commit_horizon_forget(uint32_t datid)
 		__atomic_add_fetch(&slot->generation, 1, __ATOMIC_SEQ_CST);
 		syscall(SYS_futex, &slot->generation, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
 	}
+}
+
+void
+commit_horizon_proven(uint32_t datid, int64_t now_ms)
+{
+	HorizonSlot *slot = datid ? slot_of(datid) : NULL;
+
+	if (slot != NULL)
+		__atomic_store_n(&slot->proven_ms, now_ms, __ATOMIC_RELEASE);
+}
+
+int64_t
+commit_horizon_proof_age_ms(uint32_t datid)
+{
+	HorizonSlot *slot = datid ? slot_of(datid) : NULL;
+
+	return slot ? rl_monotonic_ms() - __atomic_load_n(&slot->proven_ms, __ATOMIC_ACQUIRE) : -1;
 }
 
 uint64_t

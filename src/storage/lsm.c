@@ -59,6 +59,7 @@ struct Lsm
 	LsmOptions	opts;
 	bool		writer;
 	RlStatus	broken;			/* RL_FENCED or RL_UNKNOWN_OUTCOME once the handle is done */
+	char		broken_why[256];
 	Manifest	manifest;
 	Memtable   *mem;
 	uint64_t	next_seq;
@@ -887,16 +888,31 @@ lsm_close(Lsm *lsm)
 
 /* ---------------------------------------------------------------- commit */
 
+/* The handle is done (st, with rl_last_error saying why): every later write says so. */
+static RlStatus
+done_with(Lsm *lsm, RlStatus st)
+{
+	lsm->broken = st;
+	snprintf(lsm->broken_why, sizeof(lsm->broken_why), "%s", rl_last_error());
+	return st;
+}
+
 static RlStatus
 writable(Lsm *lsm)
 {
 	if (!lsm->writer)
 		return rl_error(RL_INVALID, "a follower cannot write");
 	if (lsm->broken == RL_FENCED)
-		return rl_error(RL_FENCED, "this writer was fenced by a newer one");
+		return rl_error(RL_FENCED, "this writer was fenced: %s", lsm->broken_why);
 	if (lsm->broken != RL_OK)
-		return rl_error(lsm->broken, "this writer handle is poisoned after an unknown outcome; reopen");
+		return rl_error(lsm->broken, "this writer handle must be reopened: %s", lsm->broken_why);
 	return RL_OK;
+}
+
+RlStatus
+lsm_health(Lsm *lsm)
+{
+	return writable(lsm);
 }
 
 /*
@@ -917,23 +933,18 @@ lost_create(Lsm *lsm, const char *key)
 	if (rc == RL_NOT_FOUND)		/* ours was collected by a newer writer's GC */
 		rc = load_latest_manifest(lsm, 0, &latest);
 	if (rc != RL_OK)
-	{
-		lsm->broken = RL_UNKNOWN_OUTCOME;
-		return rl_error(RL_UNKNOWN_OUTCOME, "%s was written by another writer, which could not be told: %s",
-						key, rl_last_error());
-	}
+		return done_with(lsm, rl_error(RL_UNKNOWN_OUTCOME,
+									   "%s was written by another writer, which could not be told: %s",
+									   key, rl_last_error()));
 	uint64_t	epoch = latest.writer_epoch;
 
 	manifest_free(&latest);
 	if (epoch > ours)
-	{
-		lsm->broken = RL_FENCED;
-		return rl_error(RL_FENCED, "%s exists: writer epoch %" PRIu64 " took over from %" PRIu64,
-						key, epoch, ours);
-	}
-	lsm->broken = RL_UNKNOWN_OUTCOME;
-	return rl_error(RL_UNKNOWN_OUTCOME, "%s exists, but no writer newer than epoch %" PRIu64 " is known",
-					key, ours);
+		return done_with(lsm, rl_error(RL_FENCED, "%s exists: writer epoch %" PRIu64 " took over from %" PRIu64,
+									   key, epoch, ours));
+	return done_with(lsm, rl_error(RL_UNKNOWN_OUTCOME,
+								   "%s exists, but no writer newer than epoch %" PRIu64 " is known",
+								   key, ours));
 }
 
 /* Commit a new manifest built from the current one; fenced if a newer writer wrote one. */
@@ -961,8 +972,7 @@ commit_manifest(Lsm *lsm, Manifest *next)
 		manifest_object_key(lsm->manifest.manifest_id + 1, key, sizeof(key));
 		return lost_create(lsm, key);
 	}
-	lsm->broken = RL_UNKNOWN_OUTCOME;
-	return rl_error(RL_UNKNOWN_OUTCOME, "manifest write failed: %s", rl_last_error());
+	return done_with(lsm, rl_error(RL_UNKNOWN_OUTCOME, "manifest write failed: %s", rl_last_error()));
 }
 
 static RlStatus maybe_maintain(Lsm *lsm);
@@ -991,11 +1001,9 @@ lsm_commit(Lsm *lsm, LsmBatch *const *batches, int n, uint64_t *first_seq)
 	if (rc == RL_PRECONDITION)
 		return lost_create(lsm, key);
 	if (rc != RL_OK)
-	{
-		lsm->broken = RL_UNKNOWN_OUTCOME;
-		return rl_error(RL_UNKNOWN_OUTCOME, "WAL write %s failed, the commit may or may not be durable: %s",
-						key, rl_last_error());
-	}
+		return done_with(lsm, rl_error(RL_UNKNOWN_OUTCOME,
+									   "WAL write %s failed, the commit may or may not be durable: %s",
+									   key, rl_last_error()));
 	/* durable: now visible */
 	for (int i = 0; i < n; i++)
 		batch_foreach(batches[i], lsm->next_seq + (uint64_t) i, add_to_memtable, lsm->mem);
@@ -1034,11 +1042,8 @@ lsm_check_fence(Lsm *lsm)
 	if (rc != RL_OK)
 		return rc;
 	if (latest.writer_epoch != lsm->manifest.writer_epoch)
-	{
-		lsm->broken = RL_FENCED;
-		rc = rl_error(RL_FENCED, "writer epoch %" PRIu64 " took over from %" PRIu64,
-					  latest.writer_epoch, lsm->manifest.writer_epoch);
-	}
+		rc = done_with(lsm, rl_error(RL_FENCED, "writer epoch %" PRIu64 " took over from %" PRIu64,
+									 latest.writer_epoch, lsm->manifest.writer_epoch));
 	manifest_free(&latest);
 	return rc;
 }

@@ -58,8 +58,10 @@
 #define FRAME_HEADER_LEN	5
 /* a subscriber this far behind on reading is dropped (it reconnects) */
 #define MAX_PENDING_OUTPUT	(1024 * 1024)
-/* how often an idle writer checks that no newer writer has fenced it */
-#define FENCE_CHECK_INTERVAL_S 5
+/* the longest interval between two checks that a store is still ours */
+#define STORE_CHECK_INTERVAL_MAX_MS 5000
+/* a store that cannot be opened while the writer runs is tried again after 1, 2, 4 ... s */
+#define REOPEN_BACKOFF_MAX_MS 60000
 #define COMMIT_STATUS_OK	0
 #define COMMIT_STATUS_FAILED 1
 
@@ -169,12 +171,18 @@ typedef struct WriterDatabase
 	uint32_t	datid;
 	char	   *location;		/* the store root, or root/db/<datid> */
 	ObjectStore *store;
-	Lsm		   *lsm;
+	Lsm		   *lsm;			/* NULL while the store is unavailable */
 	CatalogCache *cache;
+	int64_t		next_check_ms;	/* when to check again that the store is still ours */
+	int64_t		reopen_at_ms;	/* lsm NULL: when to try to open it again */
+	int			reopen_backoff_ms;
+	char		unavailable[200];	/* lsm NULL: why */
 } WriterDatabase;
 
 static volatile sig_atomic_t shutdown_requested;
 static bool fenced;				/* a newer writer owns the store */
+static bool running;			/* told the postmaster it is ready: a store failure is not FATAL */
+static int	check_interval_ms;	/* how often a store is shown to be still ours */
 static WriterDatabase *databases;
 static int	n_databases;
 static const WriterConfig *writer_config;
@@ -276,13 +284,30 @@ open_cache(WriterDatabase *db)
 }
 
 /*
- * open_store -- open a database's store as its writer, then its cache
+ * store_proven -- the store is shown to be ours as of now: tell the backends
+ * (commit_horizon.h), and check again after store_check_interval_ms
+ */
+static void
+store_proven(WriterDatabase *db)
+{
+	int64_t		now = rl_monotonic_ms();
+
+	commit_horizon_proven(db->datid, now);
+	db->next_check_ms = now + check_interval_ms;
+}
+
+/*
+ * open_store -- open a database's store as its writer, then its cache; false if
+ * the store is unavailable (the writer is running: it is tried again later)
  *
  * RL_FENCED or RL_CONTENDED here mean another writer keeps bumping the epoch at
  * the same time: that is a second server on the same store, and fighting it
- * would only fence it in turn, so we give up like a fenced writer.
+ * would only fence it in turn, so we give up like a fenced writer. Any other
+ * failure at start is FATAL (the postmaster starts the writer again later and
+ * refuses connections meanwhile); once running, the database's commits fail with
+ * the reason until a later attempt opens it, and the other databases go on.
  */
-static void
+static bool
 open_store(WriterDatabase *db)
 {
 	LsmOptions	opts;
@@ -306,10 +331,40 @@ open_store(WriterDatabase *db)
 				errdetail("%s", rl_last_error()));
 		exit(WRITER_EXIT_FENCED);
 	}
-	if (rc != RL_OK)
+	if (rc != RL_OK && !running)
 		ereport(FATAL, errcode(ERRCODE_IO_ERROR),
 				errmsg("could not open store \"%s\": %s", db->location, rl_last_error()));
+	if (rc != RL_OK)
+	{
+		db->reopen_backoff_ms = db->reopen_backoff_ms == 0 ? 1000 :
+			db->reopen_backoff_ms * 2 > REOPEN_BACKOFF_MAX_MS ? REOPEN_BACKOFF_MAX_MS :
+			db->reopen_backoff_ms * 2;
+		db->reopen_at_ms = rl_monotonic_ms() + db->reopen_backoff_ms;
+		snprintf(db->unavailable, sizeof(db->unavailable), "%s", rl_last_error());
+		ereport(LOG, errcode(ERRCODE_IO_ERROR),
+				errmsg("could not open store \"%s\": %s", db->location, db->unavailable),
+				errdetail("Commits to this database fail until it opens; trying again in %d s.",
+						  db->reopen_backoff_ms / 1000));
+		return false;
+	}
 	open_cache(db);
+	if (db->reopen_backoff_ms > 0)
+		ereport(LOG, errmsg("store \"%s\" is available again", db->location));
+	db->reopen_backoff_ms = 0;
+	store_proven(db);
+	return true;
+}
+
+/*
+ * reopen_store -- open a database's store anew: after an unknown outcome (reopening
+ * replays the write if it landed, and the cache follows)
+ */
+static void
+reopen_store(WriterDatabase *db)
+{
+	lsm_close(db->lsm);
+	db->lsm = NULL;
+	open_store(db);
 }
 
 static WriterDatabase *
@@ -612,7 +667,7 @@ process_input(WriterClient *c)
 					WriterDatabase *db = find_database(c->datid);
 					LsmStats	stats = {0};
 
-					if (db)
+					if (db && db->lsm)
 						lsm_stats(db->lsm, &stats);
 					c->subscribed = true;
 					send_notify(c, stats.last_seq);
@@ -734,6 +789,13 @@ commit_database_group(WriterDatabase *db, PendingCommit **group, int n)
 	char		message[256];
 	bool		acknowledged;
 
+	if (db->lsm == NULL && (rl_monotonic_ms() < db->reopen_at_ms || !open_store(db)))
+	{
+		snprintf(message, sizeof(message), "the store is unavailable: %s", db->unavailable);
+		for (int i = 0; i < n; i++)
+			finish_pending(group[i], false, 0, ERRCODE_IO_ERROR, message);
+		return;
+	}
 	n = apply_group(db, group, n);
 	if (n <= 0)
 	{
@@ -755,6 +817,7 @@ commit_database_group(WriterDatabase *db, PendingCommit **group, int n)
 				commit_horizon_set(db->datid, first_seq + n - 1);
 			if (acknowledged)
 				acknowledge(group, n, first_seq, true);
+			store_proven(db);
 			sleep_ms(writer_config->visible_delay_ms);
 			if (catalog_cache_commit(db->cache, first_seq + n - 1) != RL_OK)
 			{
@@ -769,8 +832,17 @@ commit_database_group(WriterDatabase *db, PendingCommit **group, int n)
 			for (WriterClient *c = clients; c; c = c->next)
 				if (c->subscribed && c->datid == db->datid)
 					send_notify(c, first_seq + n - 1);
+			/* the commit stands; maintenance after it may have found the handle done */
+			if (lsm_health(db->lsm) == RL_FENCED)
+				report_fenced();
+			else if (lsm_health(db->lsm) != RL_OK)
+			{
+				ereport(LOG, errcode(ERRCODE_IO_ERROR),
+						errmsg("store maintenance failed: %s; reopening the store", rl_last_error()));
+				reopen_store(db);
+			}
 			if (db->datid == CACHE_POSTGRES_DATID)
-				sync_databases(true);	/* CREATE or DROP DATABASE may have committed */
+				sync_databases(true);	/* CREATE or DROP DATABASE may have committed; db moves */
 			return;
 		case RL_FENCED:
 			snprintf(message, sizeof(message), "%s",
@@ -795,12 +867,7 @@ commit_database_group(WriterDatabase *db, PendingCommit **group, int n)
 					   rc == RL_UNKNOWN_OUTCOME ? ERRCODE_TRANSACTION_RESOLUTION_UNKNOWN : ERRCODE_IO_ERROR,
 					   message);
 	if (rc == RL_UNKNOWN_OUTCOME)
-	{
-		/* reopening replays the write if it landed; the cache follows */
-		lsm_close(db->lsm);
-		db->lsm = NULL;
-		open_store(db);
-	}
+		reopen_store(db);
 }
 
 /*
@@ -1032,6 +1099,51 @@ bootstrap_registry(void)
  * SIGTERM and SIGHUP are blocked except inside ppoll, so a request to stop is
  * seen between two groups, never inside one.
  */
+/*
+ * store_upkeep -- what the stores need on a timer, whatever else the writer does;
+ * returns the milliseconds until it is needed next
+ *
+ * Every store_check_interval_ms since the store was last shown to be ours (by a
+ * commit or by a check), the newest manifest is read: a newer epoch there fences
+ * this writer, which stops the server rather than serve what may be stale; a check
+ * the store cannot answer leaves the proof as old as it is, and backends refuse
+ * reads once it is older than store_check_timeout. A store that is unavailable is
+ * opened again when its backoff has passed.
+ */
+static int
+store_upkeep(void)
+{
+	int64_t		now = rl_monotonic_ms();
+	int64_t		next = now + check_interval_ms;
+
+	for (int d = 0; d < n_databases && !fenced; d++)
+	{
+		WriterDatabase *db = &databases[d];
+
+		if (db->lsm == NULL && now >= db->reopen_at_ms)
+			open_store(db);
+		else if (db->lsm != NULL && now >= db->next_check_ms)
+		{
+			RlStatus	rc = lsm_check_fence(db->lsm);
+
+			if (rc == RL_FENCED)
+				report_fenced();
+			else if (rc == RL_OK)
+				store_proven(db);
+			else if (lsm_health(db->lsm) != RL_OK)
+				reopen_store(db);
+			else
+				db->next_check_ms = now + check_interval_ms;
+		}
+		if (db->lsm == NULL && db->reopen_at_ms < next)
+			next = db->reopen_at_ms;
+		if (db->lsm != NULL && db->next_check_ms < next)
+			next = db->next_check_ms;
+	}
+	now = rl_monotonic_ms();
+	return next > now ? (int) (next - now) : 0;
+}
+
 void
 WriterMain(const WriterConfig *config)
 {
@@ -1043,6 +1155,9 @@ WriterMain(const WriterConfig *config)
 
 	writer_config = config;
 	MyLogIdentity.backend_type = "writer";
+	check_interval_ms = config->store_check_timeout_ms > 0 &&
+		config->store_check_timeout_ms / 3 < STORE_CHECK_INTERVAL_MAX_MS ?
+		config->store_check_timeout_ms / 3 : STORE_CHECK_INTERVAL_MAX_MS;
 
 	rl_set_signal_handler(SIGTERM, writer_sigterm, false);
 	rl_set_signal_handler(SIGINT, writer_sigterm, false);
@@ -1076,18 +1191,20 @@ WriterMain(const WriterConfig *config)
 		close(config->ready_fd);
 	}
 
-	int64_t		fence_checked_ms = rl_monotonic_ms();
 	int			intent_wait_ms = -1;
 
+	running = true;
 	while (!shutdown_requested)
 	{
 		int			nfds = 0;
 		int			i;
 		int			rc;
-		struct timespec timeout = {FENCE_CHECK_INTERVAL_S, 0};
+		int			wait_ms = store_upkeep();
+		struct timespec timeout;
 
-		if (intent_wait_ms >= 0)
-			timeout = (struct timespec) {intent_wait_ms / 1000, (intent_wait_ms % 1000) * 1000000L};
+		if (intent_wait_ms >= 0 && intent_wait_ms < wait_ms)
+			wait_ms = intent_wait_ms;
+		timeout = (struct timespec) {wait_ms / 1000, (wait_ms % 1000) * 1000000L};
 
 		for (WriterClient *c = clients; c; c = c->next)
 			nfds++;
@@ -1113,14 +1230,6 @@ WriterMain(const WriterConfig *config)
 				continue;
 			ereport(FATAL, errcode(ERRCODE_SYSTEM_ERROR), errmsg("poll failed: %s", strerror(errno)));
 		}
-		if (rc == 0 && rl_monotonic_ms() - fence_checked_ms >= FENCE_CHECK_INTERVAL_S * 1000)
-		{
-			/* idle: make sure we still own the stores, or step down now */
-			for (int d = 0; d < n_databases && !fenced; d++)
-				if (lsm_check_fence(databases[d].lsm) == RL_FENCED)
-					report_fenced();
-			fence_checked_ms = rl_monotonic_ms();
-		}
 		i = 1;
 		for (WriterClient *c = clients; c && i <= nfds; c = c->next, i++)
 		{
@@ -1142,7 +1251,8 @@ WriterMain(const WriterConfig *config)
 		drop_closed_clients();
 		/* replies are out: what the next commit's WAL object needs is made now */
 		for (int d = 0; d < n_databases && !fenced; d++)
-			lsm_prepare_commit(databases[d].lsm);
+			if (databases[d].lsm)
+				lsm_prepare_commit(databases[d].lsm);
 	}
 
 	fail_pending(ERRCODE_ADMIN_SHUTDOWN, "the writer is shutting down");

@@ -145,7 +145,7 @@ tries=100
 while kill -0 "$first_pid" 2>/dev/null && [ $tries -gt 0 ]; do sleep 0.1; tries=$((tries - 1)); done
 kill -0 "$first_pid" 2>/dev/null && fail "fenced server still running"
 wait "$first_pid" && rc=0 || rc=$?
-[ "$rc" = 1 ] || fail "fenced server exited $rc, expected 1"
+[ "$rc" = 3 ] || fail "fenced server exited $rc, expected 3 (POSTMASTER_EXIT_FENCED)"
 tail -n +"$log_lines" "$first_log" | grep -q 'terminating any other active server processes\|reinitializing' &&
 	fail "fenced writer was treated as a crash"
 RL_PID=
