@@ -6,6 +6,7 @@
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "rl_status.h"
 
@@ -37,10 +38,13 @@ RlStatus
 rl_error(RlStatus status, const char *fmt, ...)
 {
 	va_list		ap;
+	char		text[sizeof(last_error)];
 
+	/* through a copy: callers pass rl_last_error() to wrap the error they got */
 	va_start(ap, fmt);
-	vsnprintf(last_error, sizeof(last_error), fmt, ap);
+	vsnprintf(text, sizeof(text), fmt, ap);
 	va_end(ap);
+	memcpy(last_error, text, sizeof(last_error));
 	return status;
 }
 

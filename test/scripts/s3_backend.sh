@@ -17,56 +17,27 @@ set -eu
 
 . "$top_srcdir/test/scripts/common.sh"
 
-moto="$top_srcdir/.venv/bin/moto_server"
 test_program="$top_builddir/test/unit/check_objstore_s3"
 for program in "$test_program" "$top_builddir/test/unit/check_lsm" "$top_builddir/rocklake-admin"; do
 	[ -x "$program" ] || rl_skip_or_fail "$program is not built"
 done
 bucket=rocklake-test
 
-[ -x "$moto" ] || rl_skip_or_fail "$moto not found (run contrib/install-deps.sh)"
-
 workdir=$(mktemp -d)
-moto_pids=""
+. "$top_srcdir/test/scripts/moto.sh"
 cleanup()
 {
-	for pid in $moto_pids; do
-		kill "$pid" 2>/dev/null || true
-		wait "$pid" 2>/dev/null || true
-	done
+	rl_stop_motos
 	rm -rf "$workdir"
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM
 
-# start_moto NAME: start a server (environment passed through), set $endpoint.
-start_moto()
-{
-	port=$(rl_free_port)
-	"$moto" -H 127.0.0.1 -p "$port" >"$workdir/$1.log" 2>&1 &
-	moto_pids="$moto_pids $!"
-	endpoint="http://127.0.0.1:$port"
-	if ! rl_wait_http "$endpoint/" 60; then
-		echo "moto ($1) did not start:" >&2
-		cat "$workdir/$1.log" >&2
-		exit 1
-	fi
-}
-
-# aws_call SERVICE ARGS...: a request signed by curl's own SigV4 code.
-aws_call()
-{
-	service=$1
-	shift
-	curl -sS --fail-with-body --aws-sigv4 "aws:amz:us-east-1:$service" \
-		--user "$AWS_ACCESS_KEY_ID:$AWS_SECRET_ACCESS_KEY" "$@"
-}
-
 export ROCKLAKE_TEST_S3_BUCKET=$bucket
 export AWS_ACCESS_KEY_ID=testing AWS_SECRET_ACCESS_KEY=testing
 
 echo "phase 1: moto without authentication"
-start_moto plain
+rl_start_moto plain
 aws_call s3 -o /dev/null -X PUT "$endpoint/$bucket"
 ROCKLAKE_TEST_S3_ENDPOINT=$endpoint "$test_program"
 
@@ -90,7 +61,7 @@ AWS_ENDPOINT_URL=$endpoint "$admin" verify "$store"
 
 echo "phase 2: moto verifying SigV4 signatures"
 # free actions: the readiness probe, three IAM calls and the bucket creation
-INITIAL_NO_AUTH_ACTION_COUNT=5 start_moto signed
+INITIAL_NO_AUTH_ACTION_COUNT=5 rl_start_moto signed
 aws_call iam -o /dev/null "$endpoint/" -d 'Action=CreateUser&UserName=rocklake&Version=2010-05-08'
 aws_call iam "$endpoint/" -d 'Action=CreateAccessKey&UserName=rocklake&Version=2010-05-08' \
 	>"$workdir/key.xml"

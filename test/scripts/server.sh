@@ -3,6 +3,7 @@
 # free port, so tests can run side by side.
 #
 #   rl_server_start DATADIR [rocklake options ...]   start, wait until ready
+#                                                    (with RL_NO_WAIT set: only start)
 #   rl_server_stop [smart|fast|immediate]            stop it, wait until it is gone
 #   rl_pidfile_status DATADIR                        line 8 of postmaster.pid
 #
@@ -49,6 +50,7 @@ rl_server_start()
 	PGHOST=$RL_HOST PGPORT=$RL_PORT PGUSER=${PGUSER:-rocklake} PGDATABASE=${PGDATABASE:-postgres}
 	export PGHOST PGPORT PGUSER PGDATABASE
 	trap 'rl_server_stop fast >/dev/null 2>&1 || true' EXIT
+	[ -z "${RL_NO_WAIT:-}" ] || return 0
 	if ! rl_wait_pidfile "$RL_DATADIR" ready 30; then
 		echo "FAIL: server did not become ready; log:" >&2
 		cat "$RL_LOG" >&2

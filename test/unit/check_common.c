@@ -5,6 +5,7 @@
  */
 #include "crc32c.h"
 #include "rl_buffer.h"
+#include "rl_status.h"
 #include "test_util.h"
 #include "ulid.h"
 
@@ -122,6 +123,18 @@ START_TEST(test_hex)
 }
 END_TEST
 
+/* An error wrapped in the text of the one it came from, as every layer does. */
+START_TEST(test_error_wraps_last_error)
+{
+	rl_error(RL_UNAVAILABLE, "gave up after %d attempts", 6);
+	ck_assert_int_eq(rl_error(RL_UNKNOWN_OUTCOME, "WAL write %s failed: %s", "wal/1", rl_last_error()),
+					 RL_UNKNOWN_OUTCOME);
+	ck_assert_str_eq(rl_last_error(), "WAL write wal/1 failed: gave up after 6 attempts");
+	rl_error(RL_IO_ERROR, "%s: %s", "store", rl_last_error());
+	ck_assert_str_eq(rl_last_error(), "store: WAL write wal/1 failed: gave up after 6 attempts");
+}
+END_TEST
+
 START_TEST(test_ulid)
 {
 	char		a[ULID_LEN + 1],
@@ -157,6 +170,7 @@ main(void)
 	tcase_add_test(tc, test_buffer_roundtrip);
 	tcase_add_test(tc, test_varint_truncated);
 	tcase_add_test(tc, test_printf_and_cstr);
+	tcase_add_test(tc, test_error_wraps_last_error);
 	tcase_add_test(tc, test_hex);
 	tcase_add_test(tc, test_ulid);
 	suite_add_tcase(s, tc);
