@@ -1356,6 +1356,28 @@ ReadPendingConn(PendingConn *pc)
 }
 
 /*
+ * close_oldest_pending -- make room for a new connection by closing the one that has
+ * waited longest for its first packet
+ *
+ * Refusing the newcomer instead let a few hundred connections that never send a
+ * byte lock every client out until authentication_timeout. A client that talks
+ * sends its first packet within milliseconds of connecting, so to push one out a
+ * flood must open the whole table's worth of connections in that time.
+ */
+static void
+close_oldest_pending(void)
+{
+	PendingConn *oldest = PendingList;
+
+	for (PendingConn *pc = PendingList; pc; pc = pc->next)
+		if (pc->deadline_ms <= oldest->deadline_ms)
+			oldest = pc;
+	ereport(LOG, errmsg("too many connections still sending their startup packet; closing the oldest, from %s",
+						oldest->remote_host));
+	close_pending(oldest);
+}
+
+/*
  * AcceptConnections -- take every waiting connection on one listen socket
  */
 static void
@@ -1379,11 +1401,7 @@ AcceptConnections(int listen_sock, bool is_unix)
 			return;
 		}
 		if (NumPending >= max_pending)
-		{
-			ereport(LOG, errmsg("too many connections still sending their startup packet; closing one"));
-			close(sock);
-			continue;
-		}
+			close_oldest_pending();
 		pc = pm_alloc(sizeof(PendingConn));
 		pc->sock = sock;
 		pc->is_unix = is_unix;

@@ -9,6 +9,8 @@ module, by raw_extended.py for extended-protocol sequences libpq never sends.
   python3 pgraw.py garbage HOST PORT       -- malformed first packets, random bytes
   python3 pgraw.py cancel HOST PORT PID KEY
   python3 pgraw.py connect HOST PORT N     -- N sessions opened and closed
+  python3 pgraw.py flood HOST PORT N       -- N connections that never send a byte,
+                                              then a session must still start at once
 """
 import os
 import random
@@ -178,8 +180,28 @@ def cmd_connect(host, port, n):
     print("%s sessions" % n)
 
 
+def cmd_flood(host, port, n):
+    silent = [socket.create_connection((host, port), timeout=10) for _ in range(int(n))]
+    start = time.monotonic()
+    s, pid, key = session(host, port)
+    took = time.monotonic() - start
+    s.close()
+    # the oldest silent ones were closed to make room for the newer connections
+    closed = 0
+    for c in silent:
+        c.setblocking(False)
+        try:
+            closed += c.recv(1) == b""
+        except BlockingIOError:
+            pass
+        except ConnectionResetError:
+            closed += 1
+        c.close()
+    print("session after %s silent connections in %.1f s; %d of them closed" % (n, took, closed))
+
+
 if __name__ == "__main__":
     cmd = sys.argv[1]
     args = sys.argv[2:]
     {"hold": cmd_hold, "garbage": cmd_garbage, "cancel": cmd_cancel,
-     "connect": cmd_connect}[cmd](*args)
+     "connect": cmd_connect, "flood": cmd_flood}[cmd](*args)

@@ -3,7 +3,7 @@
 # and closed leave no process and no descriptor behind; max_connections is enforced
 # with 53300 by the postmaster; CancelRequests are routed by PID and key (a wrong key
 # or PID is only logged); malformed first packets and random bytes get an error or a
-# closed connection, never a crash, and a silent client blocks nobody. The spares
+# closed connection, never a crash, and silent clients, however many, block nobody. The spares
 # compile the statements the last session left, and a stale or broken hint costs
 # a session nothing.
 # (Backends count against max_connections until they have exited, as in
@@ -100,6 +100,13 @@ grep -q 'terminating any other active server processes' "$RL_LOG" && fail "garba
 wait_children "$children0" || fail "children after garbage: $(nchildren), before: $children0"
 [ "$(nfds)" -eq "$fds0" ] || fail "postmaster descriptors after garbage: $(nfds)"
 echo "ok: malformed first packets"
+
+# --- a flood of connections that never send a byte: the oldest are closed to make room,
+# so they cannot lock out a client that talks (the pending table holds 2 x max_connections + 16) ---
+timeout 60 python3 "$pgraw" flood 127.0.0.1 "$RL_PORT" 400 >"$tmp/flood.out" 2>&1 || { cat "$tmp/flood.out"; fail "flood"; }
+grep -q 'session after 400 silent connections' "$tmp/flood.out" || fail "flood: $(cat "$tmp/flood.out")"
+"$PG_ISREADY" -h 127.0.0.1 -p "$RL_PORT" >/dev/null || fail "not accepting after a flood"
+echo "ok: $(cat "$tmp/flood.out")"
 # --- warm statements: a session's statements are left for the spares to compile and
 # its queries for them to parse (the idle ones do it again once the file changed); a
 # hint about a dropped database, or a broken one, costs a session nothing ---
