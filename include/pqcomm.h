@@ -85,11 +85,15 @@ int			pq_flush(void);
 int			pq_putmessages(const void *data, size_t len);
 
 /*
- * TLS: pq_secure_init loads the certificate and key (false, with a LOG line, if
- * they do not load: the backend then answers 'N' to SSLRequest);
+ * TLS: pq_secure_init loads ssl_cert_file and ssl_key_file (relative to the data
+ * directory) once per process (false, with a LOG line, if they do not load: the
+ * backend then answers 'N' to SSLRequest); the key must be private to the server's
+ * user as PostgreSQL requires. pq_secure_check loads them and lets them go, FATAL
+ * if they do not load: the postmaster's start with ssl on.
  * pq_secure_open_server runs the handshake after the 'S' (0 or EOF_ON_CLIENT).
  */
-bool		pq_secure_init(const char *cert_file, const char *key_file);
+bool		pq_secure_init(void);
+void		pq_secure_check(void);
 int			pq_secure_open_server(void);
 
 #endif

@@ -198,13 +198,7 @@ negotiate_encryption(uint32_t code, bool *ssl_done, bool *gss_done)
 					   PG_PROTOCOL_MAJOR(code), PG_PROTOCOL_MINOR(code)));
 	*done = true;
 	if (code == NEGOTIATE_SSL_CODE && !MyProcPort->is_unix && GetConfigBool("ssl"))
-	{
-		const char *cert = GetConfigOption("ssl_cert_file");
-		const char *key = GetConfigOption("ssl_key_file");
-
-		use_ssl = pq_secure_init(cert[0] == '/' ? cert : psprintf("%s/%s", DataDir, cert),
-								 key[0] == '/' ? key : psprintf("%s/%s", DataDir, key));
-	}
+		use_ssl = pq_secure_init();
 	if (pq_buffered_input() > 0)
 		ereport(FATAL,
 				errcode(ERRCODE_PROTOCOL_VIOLATION),

@@ -98,8 +98,9 @@
 #include "guc.h"
 #include "pidfile.h"
 #include "postmaster.h"
-#include "rl_signal.h"
+#include "pqcomm.h"
 #include "pqformat.h"
+#include "rl_signal.h"
 #include "ulid.h"
 #include "writer.h"
 
@@ -1674,6 +1675,8 @@ PostmasterMain(int argc, char **argv)
 	ereport(LOG, errmsg("starting RockLake %s (PostgreSQL %s compatible)", PACKAGE_VERSION,
 						PG_VERSION));
 	InitPostmasterSignals();
+	if (GetConfigBool("ssl"))
+		pq_secure_check();		/* as PostgreSQL: a server with ssl on starts only with a usable key */
 	OpenListenSockets(port);
 
 	auth_prepare_crypto();

@@ -16,12 +16,14 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <openssl/err.h>
 #include <openssl/ssl.h>
 
 #include "elog.h"
+#include "guc.h"
 #include "mcxt.h"
 #include "miscadmin.h"
 #include "pqcomm.h"
@@ -324,44 +326,107 @@ pq_putmessages(const void *data, size_t len)
 	return rc == 0 ? send_bytes(data, len) : rc;
 }
 
-/* log_ssl_error -- a LOG line with OpenSSL's reason for a failed step */
+/* ssl_error -- a report at elevel with OpenSSL's reason for a failed step */
 static void
-log_ssl_error(const char *what, const char *path)
+ssl_error(int elevel, const char *what, const char *path)
 {
 	unsigned long e = ERR_get_error();
 
-	ereport(LOG,
+	ereport(elevel,
 			errcode(ERRCODE_CONFIG_FILE_ERROR),
 			errmsg("%s \"%s\": %s", what, path,
 				   e ? ERR_reason_error_string(e) : "no SSL error reported"));
 }
 
-bool
-pq_secure_init(const char *cert_file, const char *key_file)
+/*
+ * key_file_private -- PostgreSQL's rule for the private key: a regular file, owned
+ * by the server's user with no group or world access (0600 or less), or by root with
+ * at most group read (0640); otherwise reported at elevel
+ */
+static bool
+key_file_private(int elevel, const char *key_file)
 {
-	if (ssl_context != NULL)
-		return true;
+	struct stat st;
+
+	if (stat(key_file, &st) != 0)
+	{
+		ereport(elevel, errcode(ERRCODE_CONFIG_FILE_ERROR),
+				errmsg("could not access private key file \"%s\": %s", key_file, strerror(errno)));
+		return false;
+	}
+	if (!S_ISREG(st.st_mode))
+	{
+		ereport(elevel, errcode(ERRCODE_CONFIG_FILE_ERROR),
+				errmsg("private key file \"%s\" is not a regular file", key_file));
+		return false;
+	}
+	if (st.st_uid != geteuid() && st.st_uid != 0)
+	{
+		ereport(elevel, errcode(ERRCODE_CONFIG_FILE_ERROR),
+				errmsg("private key file \"%s\" must be owned by the database user or root", key_file));
+		return false;
+	}
+	if ((st.st_uid == geteuid() && (st.st_mode & (S_IRWXG | S_IRWXO))) ||
+		(st.st_uid == 0 && (st.st_mode & (S_IWGRP | S_IXGRP | S_IRWXO))))
+	{
+		ereport(elevel, errcode(ERRCODE_CONFIG_FILE_ERROR),
+				errmsg("private key file \"%s\" has group or world access", key_file),
+				errdetail("File must have permissions u=rw (0600) or less if owned by the database user, or permissions u=rw,g=r (0640) or less if owned by root."));
+		return false;
+	}
+	return true;
+}
+
+/* load_context -- the TLS context of ssl_cert_file and ssl_key_file, or NULL */
+static SSL_CTX *
+load_context(int elevel)
+{
+	const char *cert = GetConfigOption("ssl_cert_file");
+	const char *key = GetConfigOption("ssl_key_file");
+	const char *cert_file = cert[0] == '/' ? cert : psprintf("%s/%s", DataDir, cert);
+	const char *key_file = key[0] == '/' ? key : psprintf("%s/%s", DataDir, key);
 	SSL_CTX    *ctx = SSL_CTX_new(TLS_server_method());
 
 	if (ctx == NULL)
-		return false;
+	{
+		ssl_error(elevel, "could not create an SSL context for", cert_file);
+		return NULL;
+	}
 	SSL_CTX_set_min_proto_version(ctx, TLS1_2_VERSION);
 	SSL_CTX_set_mode(ctx, SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER | SSL_MODE_AUTO_RETRY);
 	if (SSL_CTX_use_certificate_chain_file(ctx, cert_file) != 1)
 	{
-		log_ssl_error("could not load server certificate file", cert_file);
 		SSL_CTX_free(ctx);
-		return false;
+		ssl_error(elevel, "could not load server certificate file", cert_file);
+		return NULL;
+	}
+	if (!key_file_private(elevel, key_file))
+	{
+		SSL_CTX_free(ctx);
+		return NULL;
 	}
 	if (SSL_CTX_use_PrivateKey_file(ctx, key_file, SSL_FILETYPE_PEM) != 1 ||
 		SSL_CTX_check_private_key(ctx) != 1)
 	{
-		log_ssl_error("could not load private key file", key_file);
 		SSL_CTX_free(ctx);
-		return false;
+		ssl_error(elevel, "could not load private key file", key_file);
+		return NULL;
 	}
-	ssl_context = ctx;
-	return true;
+	return ctx;
+}
+
+bool
+pq_secure_init(void)
+{
+	if (ssl_context == NULL)
+		ssl_context = load_context(LOG);
+	return ssl_context != NULL;
+}
+
+void
+pq_secure_check(void)
+{
+	SSL_CTX_free(load_context(FATAL));
 }
 
 int

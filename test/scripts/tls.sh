@@ -98,4 +98,16 @@ done
 [ "$rc" -eq 1 ] || fail "pg_isready while shutting down: $rc, expected 1"
 echo "ok: refusals reach sslmode=require clients"
 wait "$holder" || fail "the holding session: $(cat "$work/holder.out")"
+rl_server_stop fast || fail "stop"
+
+# a private key others can read: the server does not start, as PostgreSQL 15 refuses
+chmod 644 "$work/server.key"
+"$RL_BIN" -D "$work/data" -p "$(rl_free_port)" -h 127.0.0.1 -k "$work/data" -c ssl=on \
+	-c ssl_cert_file="$work/server.crt" -c ssl_key_file="$work/server.key" \
+	</dev/null >"$work/badkey.log" 2>&1 && rc=0 || rc=$?
+[ "$rc" -ne 0 ] || fail "started with a world-readable key"
+grep -q "FATAL:  private key file \"$work/server.key\" has group or world access" "$work/badkey.log" ||
+	fail "no refusal of the world-readable key: $(cat "$work/badkey.log")"
+grep -q 'DETAIL:  File must have permissions u=rw (0600) or less' "$work/badkey.log" || fail "no DETAIL"
+echo "ok: a world-readable private key is refused"
 echo PASS
