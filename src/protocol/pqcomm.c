@@ -6,13 +6,18 @@
  * builder fills in place. TLS, when negotiated, sits below both buffers: the
  * buffering logic does not care whether bytes come from recv() or SSL_read().
  *
- * Blocking reads are interruptible: the backend's signal handlers are installed
- * without SA_RESTART, so recv() returns EINTR and ProcessClientReadInterrupt decides
- * (terminate: FATAL now; cancel while idle: nothing to cancel). A failed write marks
+ * Blocking reads are interruptible: a read that must wait sleeps in ppoll() with
+ * the signals unblocked only as it starts (wait_readable), after a look at the
+ * flags, so a signal that came before the wait is not slept through; EINTR goes to
+ * ProcessClientReadInterrupt, which decides (terminate: FATAL now; cancel while
+ * idle: nothing to cancel). A failed write marks
  * the connection lost; the backend then leaves at its next interrupt check instead
  * of raising errors nobody can receive.
  */
+#define _GNU_SOURCE				/* ppoll */
 #include <errno.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -64,16 +69,52 @@ pq_init(int sock, const char *remote_host, const char *remote_port,
 }
 
 /*
+ * wait_readable -- sleep until the client's socket is readable, without missing a
+ * signal; -1 with errno EINTR when one came (or had come)
+ *
+ * A SIGTERM that arrives while the backend is busy (its postmaster's death sends
+ * one too) only sets a flag; a plain blocking recv() afterwards would sleep with
+ * the flag set for as long as the client says nothing, and such backends outlived
+ * a SIGKILLed postmaster by hours. So the flags are looked at with every signal
+ * blocked, and ppoll() unblocks them atomically as it starts to sleep.
+ */
+static int
+wait_readable(void)
+{
+	sigset_t	all,
+				saved;
+	struct pollfd pfd = {port.sock, POLLIN, 0};
+	int			rc = -1;
+
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &saved);
+	if (InterruptPending)
+		errno = EINTR;
+	else
+		rc = ppoll(&pfd, 1, NULL, &saved);
+	sigprocmask(SIG_SETMASK, &saved, NULL);
+	return rc < 0 ? -1 : 0;
+}
+
+/*
  * secure_read -- one recv()/SSL_read() into buf
  *
  * Returns the byte count, 0 at EOF, -1 on error with errno set (EINTR for a
- * signal).
+ * signal). What has arrived is taken at once; only an empty socket is waited on.
  */
 static ssize_t
 secure_read(void *buf, size_t len)
 {
 	if (ssl_conn == NULL)
-		return recv(port.sock, buf, len, 0);
+	{
+		ssize_t		n = recv(port.sock, buf, len, MSG_DONTWAIT);
+
+		if (n >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK))
+			return n;
+		return wait_readable() < 0 ? -1 : recv(port.sock, buf, len, MSG_DONTWAIT);
+	}
+	if (SSL_pending(ssl_conn) == 0 && wait_readable() < 0)
+		return -1;
 
 	ERR_clear_error();
 	int			n = SSL_read(ssl_conn, buf, (int) len);

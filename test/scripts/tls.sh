@@ -81,7 +81,7 @@ settle
 
 # a session holds the one slot; then refusals, with and without TLS
 psql -X "host=$RL_HOST port=$RL_PORT dbname=postgres user=holder sslmode=disable" \
-	-c 'select pg_sleep(4)' >"$work/holder.out" 2>&1 &
+	-c 'select pg_sleep(8)' >"$work/holder.out" 2>&1 &
 holder=$!
 sleep 1
 for mode in require disable; do
