@@ -339,15 +339,23 @@ ProcessInterrupts(void)
 /*
  * ProcessClientReadInterrupt -- a signal arrived while waiting for the client
  *
- * There is no statement to cancel, so a cancel request is dropped (PostgreSQL
- * does the same); termination is immediate.
+ * Between statements there is nothing to cancel, so a cancel request is dropped
+ * (PostgreSQL does the same); termination is immediate. A statement that waits
+ * for its client (COPY FROM STDIN for its data) is cancelled in the wait too,
+ * which PostgreSQL defers until the client sends again: if the read would begin a
+ * message, at once, as the protocol allows; in the middle of one, the cancel stays
+ * pending until the message is read, so that the next message read is a whole one.
  */
 void
-ProcessClientReadInterrupt(void)
+ProcessClientReadInterrupt(bool at_message_start)
 {
-	QueryCancelPending = 0;
-	StatementTimeoutPending = 0;
-	if (ProcDiePending || ClientConnectionLost || postmaster_died)
+	if (!in_statement)
+	{
+		QueryCancelPending = 0;
+		StatementTimeoutPending = 0;
+	}
+	if (ProcDiePending || ClientConnectionLost || postmaster_died ||
+		(QueryCancelPending && at_message_start))
 		ProcessInterrupts();
-	InterruptPending = 0;
+	InterruptPending = QueryCancelPending;
 }

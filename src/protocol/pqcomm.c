@@ -8,7 +8,9 @@
  *
  * Blocking reads are interruptible: the backend's signal handlers are installed
  * without SA_RESTART, so recv() returns EINTR and ProcessClientReadInterrupt decides
- * (terminate: FATAL now; cancel while idle: nothing to cancel). A failed write marks
+ * (terminate: FATAL now; cancel while idle: nothing to cancel; cancel of a statement
+ * waiting for its client, COPY FROM STDIN: ERROR, if no byte of the next message has
+ * been read, else once the message is). A failed write marks
  * the connection lost; the backend then leaves at its next interrupt check instead
  * of raising errors nobody can receive.
  */
@@ -108,9 +110,15 @@ secure_write(const void *buf, size_t len)
 	return -1;
 }
 
-/* pq_recvbuf -- refill the receive buffer; 0, or EOF_ON_CLIENT */
+/*
+ * pq_recvbuf -- refill the receive buffer; 0, or EOF_ON_CLIENT
+ *
+ * at_message_start: what is read begins a message (see ProcessClientReadInterrupt).
+ * The flags are looked at before every read, so a signal that came before the wait
+ * is not left for after it.
+ */
 static int
-pq_recvbuf(void)
+pq_recvbuf(bool at_message_start)
 {
 	if (recv_pointer > 0)
 	{
@@ -120,6 +128,9 @@ pq_recvbuf(void)
 	}
 	for (;;)
 	{
+		if (InterruptPending)
+			ProcessClientReadInterrupt(at_message_start);
+
 		ssize_t		n = secure_read(recv_buffer + recv_length,
 									sizeof(recv_buffer) - recv_length);
 
@@ -129,10 +140,7 @@ pq_recvbuf(void)
 			return 0;
 		}
 		if (n < 0 && errno == EINTR)
-		{
-			ProcessClientReadInterrupt();
 			continue;
-		}
 		if (n < 0)
 			ereport(COMMERROR,
 					errcode(ERRCODE_CONNECTION_FAILURE),
@@ -148,7 +156,7 @@ pq_getbytes(void *buf, size_t len)
 
 	while (len > 0)
 	{
-		if (recv_pointer >= recv_length && pq_recvbuf() != 0)
+		if (recv_pointer >= recv_length && pq_recvbuf(false) != 0)
 			return EOF_ON_CLIENT;
 		size_t		n = recv_length - recv_pointer;
 
@@ -180,11 +188,9 @@ read_body(uint8_t **body, size_t len)
 int
 pq_getmsgtype(void)
 {
-	uint8_t		type;
-
-	if (pq_getbytes(&type, 1) != 0)
+	if (recv_pointer >= recv_length && pq_recvbuf(true) != 0)
 		return EOF_ON_CLIENT;
-	return type;
+	return recv_buffer[recv_pointer++];
 }
 
 int
@@ -379,7 +385,7 @@ pq_secure_open_server(void)
 			break;
 		if (SSL_get_error(ssl_conn, r) == SSL_ERROR_SYSCALL && errno == EINTR)
 		{
-			ProcessClientReadInterrupt();
+			ProcessClientReadInterrupt(false);
 			continue;
 		}
 		unsigned long e = ERR_get_error();
