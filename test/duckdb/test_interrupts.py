@@ -126,6 +126,28 @@ def test_nested_comments(rocklake_server, postgres_server, closed):
     assert answers == [expected, expected]
 
 
+def error_of(conn, sql):
+    with pytest.raises(psycopg.Error) as err:
+        conn.execute(sql)
+    e = err.value
+    return e.sqlstate, e.diag.message_primary, e.diag.statement_position
+
+
+def test_unbroken_nested_comments(rocklake_server, postgres_server):
+    """/*/*/*... with no space: PostgreSQL's lexer is quadratic in such a run (minutes
+    for 400 KB, and nothing interrupts it), RockLake's answer comes at once, closed or
+    unterminated; the error quotes the text from the comment on, as PostgreSQL's does
+    (compared on 4 KB, which PostgreSQL lexes in milliseconds)."""
+    with rocklake_server.connect(autocommit=True) as rl, postgres_server.connect(autocommit=True) as pg:
+        for sql in ["SELECT 1 /* a\n */ " + "/*" * 2000, "SELECT 1 /* x */ , /* y"]:
+            assert error_of(rl, sql) == error_of(pg, sql)
+        for closed in (True, False):
+            sql = "SELECT 1 " + "/*" * (NESTED * 3) + ("*/" * (NESTED * 3) if closed else "")
+            got, took = outcome(rl, sql)
+            assert got[:2] == (("rows", [(1,)]) if closed else ("error", "42601"))
+            assert took < STOP_BOUND
+
+
 def process_gone(pid):
     """Not running any more: no such process, or a zombie waiting for its parent."""
     try:
