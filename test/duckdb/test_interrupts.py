@@ -1,7 +1,8 @@
 """Every statement can be stopped: by a cancel request, by statement_timeout, by its
 client going away, by a fast shutdown and by the death of the postmaster. Cancels and
 timeouts run on RockLake and on PostgreSQL 15 and must end with the same SQLSTATE; the
-session must be usable afterwards. What only RockLake can show here (a backend noticing
+session must be usable afterwards; so must a cancel of a COPY FROM STDIN whose client
+stalls, and of a wait for the writer's answer. What only RockLake can show here (a backend noticing
 a gone client or postmaster, a server of its own shut down or killed, a writer that does
 not answer) runs on a server started by the test, so the session's servers are not
 disturbed.
@@ -294,17 +295,21 @@ def test_fast_shutdown(own_server):
 
 
 def test_postmaster_killed(own_server):
-    """SIGKILL of the postmaster: the backends (the busy one too) and the writer follow."""
+    """SIGKILL of the postmaster: the backends (a busy one, an idle one, those not yet
+    serving anyone) and the writer follow."""
     conn = own_server.connect(autocommit=True)
+    idle = own_server.connect(autocommit=True)
+    idle_pid = idle.execute("SELECT pg_backend_pid()").fetchone()[0]
     running = Running(conn, LONG["generate_series"][0])
     pids = children(own_server.pid)
-    assert running.pid in pids and own_server.writer_pid() in pids
+    assert {running.pid, idle_pid, own_server.writer_pid()} <= set(pids)
     os.kill(own_server.pid, signal.SIGKILL)
     own_server.proc.wait()
     left = wait_gone(pids, STOP_BOUND)
     assert not left, f"children still running after the postmaster died: {sorted(left)}"
     running.join(STOP_BOUND)
     conn.close()
+    idle.close()
 
 
 # ---------- waits for the client and for the writer ----------
