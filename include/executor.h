@@ -23,6 +23,7 @@
 
 #include "copyfmt.h"
 #include "rl_buffer.h"
+#include "rl_status.h"
 #include "typio.h"
 
 struct PgQuery__Node;
@@ -391,6 +392,8 @@ bool		CacheTransactionChanged(const char *table);
 void		CacheAbortStatement(void);
 /* End the transaction: Commit sends its changeset to the writer (may ERROR). */
 void		CacheCommitTransaction(void);
+/* The ERROR for a commit the writer did not answer (rc: writer_commit's status). */
+void		CacheCommitOutcomeUnknown(RlStatus rc) __attribute__((noreturn));
 void		CacheAbortTransaction(void);
 /* A temporary table created by this transaction (dropped by ROLLBACK, or COMMIT too). */
 void		CacheRememberTempTable(const char *name, bool on_commit_drop);

@@ -62,6 +62,8 @@ void		literals_scan(const char *text, LiteralScan *scan);
  * libpg_query, where nothing can interrupt it; spaces it reads at once.
  */
 const char *literals_quiet_comments(const char *text);
+/* A parse error's message on quiet (text's literals_quiet_comments), as on text. */
+char	   *literals_unquiet_message(const char *message, const char *text, const char *quiet);
 
 /*
  * The constant of each literal of text in tree, by position in the scan: out[i] is

@@ -6,7 +6,8 @@
  * CHECK_FOR_INTERRUPTS(), as PostgreSQL does: a cancel raises ERROR 57014 "canceling
  * statement due to user request", a termination FATAL 57P01 "terminating connection
  * due to administrator command". A flag raised while the backend waits for the
- * client is handled there (cancel: ignored; terminate: FATAL at once). SIGQUIT
+ * client is handled there (terminate: FATAL at once; cancel: ignored between
+ * statements, an ERROR in a statement that waits for its client's data). SIGQUIT
  * writes a pre-built 57P01/57P02 notice to the client and _exits(2) in the handler.
  *
  * While a statement runs (StatementInterruptsBegin to StatementInterruptsEnd) two
@@ -58,8 +59,11 @@ bool		InterruptRaisePending(void);
 void		StatementInterruptsBegin(void);
 /* Back to waiting for the client: disarm, and forget a cancel or timeout that came late. */
 void		StatementInterruptsEnd(void);
-/* The variant used while blocked reading from the client: cancel is a no-op there. */
-void		ProcessClientReadInterrupt(void);
+/*
+ * The variant used while blocked reading from the client: a cancel is a no-op
+ * between statements, and acted on in one (COPY FROM STDIN) if at_message_start.
+ */
+void		ProcessClientReadInterrupt(bool at_message_start);
 
 #define CHECK_FOR_INTERRUPTS() \
 	do { \

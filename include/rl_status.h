@@ -23,7 +23,8 @@ typedef enum RlStatus
 	RL_IO_ERROR,            /* local I/O failure (errno in the message) */
 	RL_NO_SPACE,            /* disk full */
 	RL_INVALID,             /* bad argument or configuration */
-	RL_CRASHED              /* fault injection: the simulated process is dead */
+	RL_CRASHED,             /* fault injection: the simulated process is dead */
+	RL_INTERRUPTED          /* a wait for the writer given up for a signal (writer.h) */
 } RlStatus;
 
 const char *rl_status_name(RlStatus status);

@@ -126,6 +126,17 @@ void		WriterMain(const WriterConfig *config) __attribute__((noreturn));
 
 typedef struct WriterConn WriterConn;
 
+/*
+ * Asked before a backend waits for the writer (for an answer, or to send a
+ * request) and when a signal interrupts the wait: true gives the wait up with
+ * RL_INTERRUPTED, which leaves the connection in no known state (disconnect it).
+ * NULL (the default) waits on. A backend sets InterruptRaisePending: a cancel, a
+ * shutdown, a gone client or postmaster then end a wait on a writer that does not
+ * answer, and the client check's tick (miscadmin.h) interrupts the wait every
+ * second.
+ */
+extern bool (*writer_wait_interrupted) (void);
+
 /* Connect; NULL with rl_last_error() if the writer is not there. */
 WriterConn *writer_connect(const char *socket_path);
 void		writer_disconnect(WriterConn *conn);
@@ -142,8 +153,9 @@ typedef struct WriterCommitResult
 
 /*
  * Send a transaction's changeset and wait for the reply. RL_OK: a reply came (see
- * result->committed). RL_IO_ERROR: the connection broke; the outcome is unknown.
- * Notify frames read meanwhile update writer_newest_seq().
+ * result->committed). RL_IO_ERROR: the connection broke, RL_INTERRUPTED: the wait
+ * was given up; the outcome is unknown. Notify frames read meanwhile update
+ * writer_newest_seq().
  */
 RlStatus	writer_commit(WriterConn *conn, uint64_t snapshot_seq, const void *changeset,
 						  size_t changeset_len, WriterCommitResult *result);

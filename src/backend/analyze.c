@@ -149,7 +149,7 @@ parse_overflow_handler(int signo)
 }
 
 static PgQueryProtobufParseResult
-parse_guarded(const char *query_string)
+parse_guarded(const char *text)
 {
 	static bool handler_installed;
 	PgQueryProtobufParseResult result;
@@ -177,8 +177,6 @@ parse_guarded(const char *query_string)
 				errmsg("stack depth limit exceeded"),
 				errhint("The statement nests expressions or subqueries too deeply to be parsed."));
 	}
-	const char *text = literals_quiet_comments(query_string);
-
 	parsing = 1;
 	result = pg_query_parse_protobuf(text);
 	parsing = 0;
@@ -438,11 +436,12 @@ static PgQuery__ParseResult *
 parse_and_keep(const char *query_string, const LiteralScan *scan, bool report)
 {
 	PgQuery__ParseResult *tree = NULL;
-	PgQueryProtobufParseResult result = parse_guarded(query_string);
+	const char *quiet = literals_quiet_comments(query_string);
+	PgQueryProtobufParseResult result = parse_guarded(quiet);
 
 	if (result.error != NULL)
 	{
-		char	   *message = pstrdup(result.error->message);
+		char	   *message = literals_unquiet_message(result.error->message, query_string, quiet);
 		int			cursorpos = result.error->cursorpos;
 
 		/*

@@ -430,6 +430,8 @@ run_copy_in(AnalyzedStmt *stmt)
 	pq_flush();
 	while (!done)
 	{
+		CHECK_FOR_INTERRUPTS();	/* a cancel that came during the last message */
+
 		int			type = pq_getmsgtype();
 		uint8_t    *body;
 		size_t		len;

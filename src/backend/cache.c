@@ -1416,7 +1416,10 @@ open_capture(bool paused)
 	{
 		connect_writer();
 		if (writer_conn && writer_write_intent(writer_conn) != RL_OK)
-			disconnect_writer();
+		{
+			disconnect_writer();	/* which ends the writer's hold too */
+			CHECK_FOR_INTERRUPTS(); /* if the wait was given up for one */
+		}
 		writes_held = writer_conn != NULL;
 	}
 	if (cache_capture_begin(cache_db, statements, &capture) != RL_OK)
@@ -1669,6 +1672,31 @@ CacheAbortTransaction(void)
 	end_transaction(false);
 }
 
+/*
+ * CacheCommitOutcomeUnknown -- a CommitRequest went out and no answer came back
+ *
+ * The transaction may or may not be committed. A wait given up for a cancel or a
+ * shutdown says so in a WARNING before the interrupt's own error, as PostgreSQL's
+ * does when it stops waiting for a synchronous standby; a broken connection is
+ * 08007.
+ */
+void
+CacheCommitOutcomeUnknown(RlStatus rc)
+{
+	if (rc == RL_INTERRUPTED)
+	{
+		ereport(WARNING,
+				errcode(ERRCODE_TRANSACTION_RESOLUTION_UNKNOWN),
+				errmsg("canceling the wait for the writer's answer"),
+				errdetail("The transaction may or may not have been committed."));
+		ProcessInterrupts();
+	}
+	ereport(ERROR,
+			errcode(ERRCODE_TRANSACTION_RESOLUTION_UNKNOWN),
+			errmsg("lost the connection to the writer while committing"),
+			errdetail("The transaction may or may not have been committed."));
+}
+
 void
 CacheCommitTransaction(void)
 {
@@ -1697,10 +1725,7 @@ CacheCommitTransaction(void)
 	if (rc != RL_OK)
 	{
 		disconnect_writer();
-		ereport(ERROR,
-				errcode(ERRCODE_TRANSACTION_RESOLUTION_UNKNOWN),
-				errmsg("lost the connection to the writer while committing"),
-				errdetail("The transaction may or may not have been committed."));
+		CacheCommitOutcomeUnknown(rc);
 	}
 	if (!result.committed)
 		ereport(ERROR,

@@ -15,6 +15,7 @@
 #include "catalog_cache.h"
 #include "dbcommands.h"
 #include "elog.h"
+#include "executor.h"
 #include "guc.h"
 #include "mcxt.h"
 #include "miscadmin.h"
@@ -73,8 +74,7 @@ commit_to_registry(const char *sql, const char *name)
 		writer_disconnect(conn);
 	rlbuf_free(&changeset);
 	if (rc != RL_OK)
-		ereport(ERROR, errcode(ERRCODE_TRANSACTION_RESOLUTION_UNKNOWN),
-				errmsg("lost the connection to the writer while committing"));
+		CacheCommitOutcomeUnknown(rc);
 	if (!result.committed)
 		ereport(ERROR, errcode(result.sqlstate), errmsg("%s", result.message));
 }

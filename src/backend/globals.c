@@ -4,7 +4,8 @@
  *
  * PostgreSQL's discipline: a handler sets a flag and returns; the flags are acted on
  * only where it is safe to raise an error (CHECK_FOR_INTERRUPTS in loops that may
- * run long, pg_sleep, and the blocking read of the next client message). The one
+ * run long, pg_sleep, the blocking read of the next client message, and the waits
+ * for the writer, which give up when InterruptRaisePending says so). The one
  * exception is SIGQUIT, which means "exit now": its handler writes a notice built in
  * advance with plain write(2) -- best effort, and only while no TLS session owns
  * the socket -- and calls _exit(2) without running any cleanup.
@@ -32,6 +33,7 @@
 #include "miscadmin.h"
 #include "rl_signal.h"
 #include "pqformat.h"
+#include "writer.h"
 
 volatile sig_atomic_t InterruptPending;
 volatile sig_atomic_t QueryCancelPending;
@@ -159,6 +161,7 @@ InitBackendSignals(int sock)
 	quit_notice_sock = sock;
 	client_sock = sock;
 	postmaster_pid = getppid();
+	writer_wait_interrupted = InterruptRaisePending;	/* a writer that does not answer */
 
 	rl_set_signal_handler(SIGINT, handle_sigint, false);
 	rl_set_signal_handler(SIGTERM, handle_sigterm, false);
@@ -339,15 +342,23 @@ ProcessInterrupts(void)
 /*
  * ProcessClientReadInterrupt -- a signal arrived while waiting for the client
  *
- * There is no statement to cancel, so a cancel request is dropped (PostgreSQL
- * does the same); termination is immediate.
+ * Between statements there is nothing to cancel, so a cancel request is dropped
+ * (PostgreSQL does the same); termination is immediate. A statement that waits
+ * for its client (COPY FROM STDIN for its data) is cancelled in the wait too,
+ * which PostgreSQL defers until the client sends again: if the read would begin a
+ * message, at once, as the protocol allows; in the middle of one, the cancel stays
+ * pending until the message is read, so that the next message read is a whole one.
  */
 void
-ProcessClientReadInterrupt(void)
+ProcessClientReadInterrupt(bool at_message_start)
 {
-	QueryCancelPending = 0;
-	StatementTimeoutPending = 0;
-	if (ProcDiePending || ClientConnectionLost || postmaster_died)
+	if (!in_statement)
+	{
+		QueryCancelPending = 0;
+		StatementTimeoutPending = 0;
+	}
+	if (ProcDiePending || ClientConnectionLost || postmaster_died ||
+		(QueryCancelPending && at_message_start))
 		ProcessInterrupts();
-	InterruptPending = 0;
+	InterruptPending = QueryCancelPending;
 }

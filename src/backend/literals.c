@@ -494,8 +494,10 @@ dollar_quote_tag(const char *p)
  * literals_quiet_comments -- the lexer's view of quotes, as PostgreSQL's: '...' with
  * '' (and backslash escapes after an E that starts a token), "..." with "", $tag$
  * quotes, -- comments to the end of the line; a slash-star comment nests and ends at its
- * matching star-slash. An unterminated quote or comment is left as it is, for the
- * parser's error.
+ * matching star-slash. An unterminated quote is left as it is, for the parser's error;
+ * an unterminated comment is quieted to the end too (the lexer is as slow in it), and
+ * the parser's error, which quotes it, is given its text back by
+ * literals_unquiet_message.
  */
 const char *
 literals_quiet_comments(const char *text)
@@ -561,11 +563,11 @@ literals_quiet_comments(const char *text)
 				}
 				j++;
 			}
-			if (depth > 0)
-				break;
-			for (size_t k = i + 2; k < j - 2; k++)
+			for (size_t k = i + 2; k < (depth > 0 ? j : j - 2); k++)
 				if (out[k] != '\n' && out[k] != '\r')
 					out[k] = ' ';
+			if (depth > 0)
+				break;
 			i = j - 1;
 		}
 		if (out[i] == '\0')
@@ -573,4 +575,29 @@ literals_quiet_comments(const char *text)
 		i++;
 	}
 	return out;
+}
+
+/*
+ * literals_unquiet_message -- a parse error's message on quiet, as on text
+ *
+ * Only the error of an unterminated comment quotes what was quieted: its "at or
+ * near" is the rest of the text from the comment on, which is the end of quiet; the
+ * same bytes of text (quieting keeps offsets) replace it.
+ */
+char *
+literals_unquiet_message(const char *message, const char *text, const char *quiet)
+{
+	const char *near = strstr(message, " at or near \"");
+	size_t		len = strlen(message);
+	size_t		quiet_len = strlen(quiet);
+
+	if (quiet == text || near == NULL || message[len - 1] != '"')
+		return pstrdup(message);
+
+	const char *quote = near + strlen(" at or near \"");
+	size_t		quote_len = (size_t) (message + len - 1 - quote);
+
+	if (quote_len > quiet_len || memcmp(quote, quiet + quiet_len - quote_len, quote_len) != 0)
+		return pstrdup(message);
+	return psprintf("%.*s%s\"", (int) (quote - message), message, text + quiet_len - quote_len);
 }

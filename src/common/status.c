@@ -30,6 +30,7 @@ rl_status_name(RlStatus status)
 		case RL_NO_SPACE: return "no space left";
 		case RL_INVALID: return "invalid argument";
 		case RL_CRASHED: return "crashed (fault injection)";
+		case RL_INTERRUPTED: return "interrupted";
 	}
 	return "unknown status";
 }

@@ -10,7 +10,9 @@
  * the signals unblocked only as it starts (wait_readable), after a look at the
  * flags, so a signal that came before the wait is not slept through; EINTR goes to
  * ProcessClientReadInterrupt, which decides (terminate: FATAL now; cancel while
- * idle: nothing to cancel). A failed write marks
+ * idle: nothing to cancel; cancel of a statement waiting for its client, COPY FROM
+ * STDIN: ERROR, if no byte of the next message has been read, else once the message
+ * is). A failed write marks
  * the connection lost; the backend then leaves at its next interrupt check instead
  * of raising errors nobody can receive.
  */
@@ -76,10 +78,12 @@ pq_init(int sock, const char *remote_host, const char *remote_port,
  * one too) only sets a flag; a plain blocking recv() afterwards would sleep with
  * the flag set for as long as the client says nothing, and such backends outlived
  * a SIGKILLed postmaster by hours. So the flags are looked at with every signal
- * blocked, and ppoll() unblocks them atomically as it starts to sleep.
+ * blocked, and ppoll() unblocks them atomically as it starts to sleep. A cancel in
+ * the middle of a message waits for the rest of it (ProcessClientReadInterrupt),
+ * so it alone does not end the sleep.
  */
 static int
-wait_readable(void)
+wait_readable(bool at_message_start)
 {
 	sigset_t	all,
 				saved;
@@ -88,7 +92,7 @@ wait_readable(void)
 
 	sigfillset(&all);
 	sigprocmask(SIG_BLOCK, &all, &saved);
-	if (InterruptPending)
+	if (InterruptPending && (at_message_start || !QueryCancelPending || ProcDiePending))
 		errno = EINTR;
 	else
 		rc = ppoll(&pfd, 1, NULL, &saved);
@@ -103,7 +107,7 @@ wait_readable(void)
  * signal). What has arrived is taken at once; only an empty socket is waited on.
  */
 static ssize_t
-secure_read(void *buf, size_t len)
+secure_read(void *buf, size_t len, bool at_message_start)
 {
 	if (ssl_conn == NULL)
 	{
@@ -111,9 +115,9 @@ secure_read(void *buf, size_t len)
 
 		if (n >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK))
 			return n;
-		return wait_readable() < 0 ? -1 : recv(port.sock, buf, len, MSG_DONTWAIT);
+		return wait_readable(at_message_start) < 0 ? -1 : recv(port.sock, buf, len, MSG_DONTWAIT);
 	}
-	if (SSL_pending(ssl_conn) == 0 && wait_readable() < 0)
+	if (SSL_pending(ssl_conn) == 0 && wait_readable(at_message_start) < 0)
 		return -1;
 
 	ERR_clear_error();
@@ -151,9 +155,15 @@ secure_write(const void *buf, size_t len)
 	return -1;
 }
 
-/* pq_recvbuf -- refill the receive buffer; 0, or EOF_ON_CLIENT */
+/*
+ * pq_recvbuf -- refill the receive buffer; 0, or EOF_ON_CLIENT
+ *
+ * at_message_start: what is read begins a message (see ProcessClientReadInterrupt).
+ * The flags are looked at before every read, so a signal that came before the wait
+ * is not left for after it.
+ */
 static int
-pq_recvbuf(void)
+pq_recvbuf(bool at_message_start)
 {
 	if (recv_pointer > 0)
 	{
@@ -163,8 +173,11 @@ pq_recvbuf(void)
 	}
 	for (;;)
 	{
+		if (InterruptPending)
+			ProcessClientReadInterrupt(at_message_start);
+
 		ssize_t		n = secure_read(recv_buffer + recv_length,
-									sizeof(recv_buffer) - recv_length);
+									sizeof(recv_buffer) - recv_length, at_message_start);
 
 		if (n > 0)
 		{
@@ -172,10 +185,7 @@ pq_recvbuf(void)
 			return 0;
 		}
 		if (n < 0 && errno == EINTR)
-		{
-			ProcessClientReadInterrupt();
 			continue;
-		}
 		if (n < 0)
 			ereport(COMMERROR,
 					errcode(ERRCODE_CONNECTION_FAILURE),
@@ -191,7 +201,7 @@ pq_getbytes(void *buf, size_t len)
 
 	while (len > 0)
 	{
-		if (recv_pointer >= recv_length && pq_recvbuf() != 0)
+		if (recv_pointer >= recv_length && pq_recvbuf(false) != 0)
 			return EOF_ON_CLIENT;
 		size_t		n = recv_length - recv_pointer;
 
@@ -223,11 +233,9 @@ read_body(uint8_t **body, size_t len)
 int
 pq_getmsgtype(void)
 {
-	uint8_t		type;
-
-	if (pq_getbytes(&type, 1) != 0)
+	if (recv_pointer >= recv_length && pq_recvbuf(true) != 0)
 		return EOF_ON_CLIENT;
-	return type;
+	return recv_buffer[recv_pointer++];
 }
 
 int
@@ -485,7 +493,7 @@ pq_secure_open_server(void)
 			break;
 		if (SSL_get_error(ssl_conn, r) == SSL_ERROR_SYSCALL && errno == EINTR)
 		{
-			ProcessClientReadInterrupt();
+			ProcessClientReadInterrupt(false);
 			continue;
 		}
 		unsigned long e = ERR_get_error();

@@ -1288,6 +1288,15 @@ struct WriterConn
 /*
  * writer_connect -- connect to the writer's socket
  */
+bool		(*writer_wait_interrupted) (void) = NULL;
+
+/* wait_given_up -- whether a wait for the writer is to end now (writer_wait_interrupted) */
+static bool
+wait_given_up(void)
+{
+	return writer_wait_interrupted != NULL && writer_wait_interrupted();
+}
+
 WriterConn *
 writer_connect(const char *socket_path)
 {
@@ -1372,6 +1381,11 @@ send_frame(WriterConn *conn, char type, const void *head, size_t head_len,
 	{
 		ssize_t		n = send(conn->sock, frame.data + off, frame.len - off, MSG_NOSIGNAL);
 
+		if (n < 0 && errno == EINTR && wait_given_up())
+		{
+			rc = rl_error(RL_INTERRUPTED, "gave up sending to the writer");
+			break;
+		}
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
@@ -1389,7 +1403,7 @@ send_frame(WriterConn *conn, char type, const void *head, size_t head_len,
  * read_frame -- wait up to timeout_ms for one whole frame into conn->in
  *
  * RL_OK: conn->in starts with a frame. RL_NOT_FOUND: timeout. RL_IO_ERROR:
- * connection closed or broken, or a bad length.
+ * connection closed or broken, or a bad length. RL_INTERRUPTED: given up.
  */
 static RlStatus
 read_frame(WriterConn *conn, int timeout_ms, char *type, const uint8_t **body,
@@ -1405,6 +1419,8 @@ read_frame(WriterConn *conn, int timeout_ms, char *type, const uint8_t **body,
 			return RL_OK;
 		if (rc < 0)
 			return rl_error(RL_IO_ERROR, "invalid frame length from the writer");
+		if (wait_given_up())
+			return rl_error(RL_INTERRUPTED, "gave up waiting for the writer");
 		rc = poll(&pfd, 1, timeout_ms);
 		if (rc < 0 && errno == EINTR)
 			continue;
