@@ -177,7 +177,10 @@ typedef enum CacheTarget
 {
 	CACHE_READ,					/* nothing: the transaction's snapshot */
 	CACHE_WRITE_MAIN,			/* the catalog: captured as a changeset */
-	CACHE_WRITE_TEMP			/* the session's temporary tables only */
+	CACHE_WRITE_TEMP,			/* the session's temporary tables only */
+	CACHE_ANALYZE				/* the catalog's shape, for analysis: not yet the
+								 * transaction's snapshot, which PostgreSQL takes when
+								 * the statement runs (a writing one's is its capture) */
 } CacheTarget;
 
 /* The executable part of an analysed SELECT / VALUES. */

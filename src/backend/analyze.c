@@ -4119,7 +4119,7 @@ AnalyzeStatement(const RawStatement *raw, const char *query_string,
 
 	/* the catalog as the transaction sees it, its own writes included */
 	if (uses_cache)
-		CacheStatementBegin(CACHE_READ);
+		CacheStatementBegin(CACHE_ANALYZE);
 	switch (node->node_case)
 	{
 		case PG_QUERY__NODE__NODE_SELECT_STMT:

@@ -67,6 +67,7 @@ typedef struct TempTable
 } TempTable;
 
 static sqlite3 *cache_db;
+static uint64_t read_txn_seq;	/* in_read_txn: the commit it reflects */
 static bool have_snapshot;		/* snapshot_seq is the transaction's snapshot */
 static uint64_t snapshot_seq;
 static bool in_read_txn;		/* a SQLite transaction holds the snapshot */
@@ -1453,10 +1454,12 @@ CacheStatementBegin(CacheTarget target)
 		capture_wrote |= target == CACHE_WRITE_MAIN;
 		return;
 	}
-	if (target == CACHE_READ && changeset.len == 0)
+	if (target != CACHE_WRITE_MAIN && changeset.len == 0)
 	{
 		if (!in_read_txn)
-			take_snapshot(begin_fresh(&in_read_txn));
+			read_txn_seq = begin_fresh(&in_read_txn);
+		if (target == CACHE_READ)
+			take_snapshot(read_txn_seq);
 		return;
 	}
 	open_capture(false);

@@ -301,8 +301,8 @@ def main() -> int:
     started = time.monotonic()
     problems = []
     try:
-        for _ in range(args.kills):
-            time.sleep(rng.uniform(0.05, 1.0))
+        while sum(counts.values()) < args.kills:
+            time.sleep(rng.uniform(0.05, 0.6))
             kill_one(server, rng, counts)
             recoveries.append(server.wait_serving("torture"))
     except RuntimeError as e:
