@@ -6,6 +6,7 @@
 #                                                    (with RL_NO_WAIT set: only start)
 #   rl_server_stop [smart|fast|immediate]            stop it, wait until it is gone
 #   rl_pidfile_status DATADIR                        line 8 of postmaster.pid
+#   rl_require_pg_clients                            pg_isready ($PG_ISREADY) and psql
 #
 # After rl_server_start: RL_PID (postmaster), RL_PORT, RL_HOST (127.0.0.1), RL_SOCKDIR,
 # RL_DATADIR, RL_LOG (the server's stderr), and PGHOST/PGPORT/PGUSER/PGDATABASE set for
@@ -13,6 +14,14 @@
 
 RL_BIN=${top_builddir:-.}/rocklake
 PG_BINDIR=${PG_BINDIR:-/usr/lib/postgresql/15/bin}
+PG_ISREADY=$PG_BINDIR/pg_isready
+
+# rl_require_pg_clients: skip (fail in CI) unless pg_isready and psql are there
+rl_require_pg_clients()
+{
+	[ -x "$PG_ISREADY" ] || rl_skip_or_fail "pg_isready not found in $PG_BINDIR"
+	command -v psql >/dev/null || rl_skip_or_fail "psql not found"
+}
 
 rl_pidfile_status()
 {

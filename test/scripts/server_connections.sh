@@ -12,9 +12,7 @@ set -eu
 . "$top_srcdir/test/scripts/common.sh"
 . "$top_srcdir/test/scripts/server.sh"
 
-PG_ISREADY=$PG_BINDIR/pg_isready
-[ -x "$PG_ISREADY" ] || rl_skip_or_fail "pg_isready not found in $PG_BINDIR"
-command -v psql >/dev/null || rl_skip_or_fail "psql not found"
+rl_require_pg_clients
 pgraw=$top_srcdir/test/scripts/pgraw.py
 
 tmp=$(mktemp -d /tmp/rl-conn-XXXXXX)

@@ -8,8 +8,7 @@ set -eu
 . "$top_srcdir/test/scripts/common.sh"
 . "$top_srcdir/test/scripts/server.sh"
 
-PG_ISREADY=$PG_BINDIR/pg_isready
-[ -x "$PG_ISREADY" ] || rl_skip_or_fail "pg_isready not found in $PG_BINDIR"
+rl_require_pg_clients
 
 tmp=$(mktemp -d /tmp/rl-life-XXXXXX)
 cleanup() { rl_server_stop immediate >/dev/null 2>&1 || true; rm -rf "$tmp"; }

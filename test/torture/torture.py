@@ -125,32 +125,42 @@ class Ledger:
             self.failures += 1
 
 
-def psycopg_writer(server: Server, ledger: Ledger, table: str, first_id: int, per_txn: int,
-                   stop: threading.Event) -> None:
-    next_id = first_id
+def keep_writing(ledger: Ledger, stop: threading.Event, connect, commit, error, pause: float) -> None:
+    """commit(conn) until stop, on a connection made again after each failure."""
     conn = None
     while not stop.is_set():
-        ids = list(range(next_id, next_id + per_txn))
-        next_id += per_txn
         try:
             if conn is None:
-                conn = psycopg.connect(server.dsn("torture"), autocommit=per_txn == 1)
-            ledger.send(table, ids)
-            if per_txn == 1:
-                conn.execute(f"INSERT INTO {table} VALUES (%s)", (ids[0],))
-            else:
-                with conn.transaction():
-                    for i in ids:
-                        conn.execute(f"INSERT INTO {table} VALUES (%s)", (i,))
-            ledger.ack(table, ids)
-        except psycopg.Error:
+                conn = connect()
+            commit(conn)
+        except error:
             ledger.failed()
             if conn is not None:
                 conn.close()
             conn = None
-            time.sleep(0.05)
+            time.sleep(pause)
     if conn is not None:
         conn.close()
+
+
+def psycopg_writer(server: Server, ledger: Ledger, table: str, first_id: int, per_txn: int,
+                   stop: threading.Event) -> None:
+    ids = iter(range(first_id, 10**18, per_txn))
+
+    def commit(conn):
+        start = next(ids)
+        batch = list(range(start, start + per_txn))
+        ledger.send(table, batch)
+        if per_txn == 1:
+            conn.execute(f"INSERT INTO {table} VALUES (%s)", (batch[0],))
+        else:
+            with conn.transaction():
+                for i in batch:
+                    conn.execute(f"INSERT INTO {table} VALUES (%s)", (i,))
+        ledger.ack(table, batch)
+
+    keep_writing(ledger, stop, lambda: psycopg.connect(server.dsn("torture"), autocommit=per_txn == 1),
+                 commit, psycopg.Error, 0.05)
 
 
 def duckdb_attach(server: Server, data_path: pathlib.Path):
@@ -165,24 +175,15 @@ def duckdb_attach(server: Server, data_path: pathlib.Path):
 
 def duckdb_writer(server: Server, ledger: Ledger, data_path: pathlib.Path,
                   stop: threading.Event) -> None:
-    next_id = 1
-    con = None
-    while not stop.is_set():
-        try:
-            if con is None:
-                con = duckdb_attach(server, data_path)
-            ledger.send("lake.t", [next_id])
-            con.execute("INSERT INTO lake.t VALUES (?)", [next_id])
-            ledger.ack("lake.t", [next_id])
-        except duckdb.Error:
-            ledger.failed()
-            if con is not None:
-                con.close()
-            con = None
-            time.sleep(0.1)
-        next_id += 1
-    if con is not None:
-        con.close()
+    ids = iter(range(1, 10**18))
+
+    def commit(con):
+        i = next(ids)
+        ledger.send("lake.t", [i])
+        con.execute("INSERT INTO lake.t VALUES (?)", [i])
+        ledger.ack("lake.t", [i])
+
+    keep_writing(ledger, stop, lambda: duckdb_attach(server, data_path), commit, duckdb.Error, 0.1)
 
 
 def pids_alive(pids) -> list[int]:
