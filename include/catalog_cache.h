@@ -1,6 +1,6 @@
 /*
  * catalog_cache.h: the SQLite cache of a catalog, and the writer's half of the write
- * path (DESIGN.md §2, §4).
+ * path (doc/design.md, sections 2 and 4).
  *
  * The cache is one SQLite database file, derived from the LSM store and rebuildable
  * from it at any time; only the writer commits to it. Backends read it, and compute

@@ -33,7 +33,7 @@
  *   0x09  file_column_stats            data_file_id, column_id              a row per file, column
  *   0x0A  table_stats                  table_id                             updated in place
  *   0x0B  view                         schema_id, view_id, !begin_snapshot  (id, version)
- *   0x0C..0x10 reserved: seed 004's macro, table_macro, index, type, sequence (not in 0.3)
+ *   0x0C..0x10 reserved: macro, table_macro, index, type, sequence (not in 0.3)
  *   0x11  tag                          object_id, key, !begin_snapshot      (object, key, version)
  *   0x12  column_tag                   table_id, column_id, key, !begin_snapshot
  *   0x13  table_column_stats           table_id, column_id                  a row per column
@@ -45,8 +45,9 @@
  *   0x19  column_mapping               table_id, mapping_id                 id per mapping
  *   0x1A  name_mapping                 mapping_id, column_id                field of a mapping
  *   0x1B  schema_versions              begin_snapshot                       one per snapshot
- *   Tags 0x01..0x0B follow seed 004 (its 0x01 is the catalog root: here ducklake_metadata,
- *   the catalog-wide settings; 0x03 is the gap it leaves, next to ducklake_snapshot).
+ *   Tags 0x01..0x0B follow the first key plan (its 0x01 was the catalog root: here
+ *   ducklake_metadata, the catalog-wide settings; 0x03 is the gap it leaves, next to
+ *   ducklake_snapshot).
  *   Versioned ids (schema, table, view, column, tags) are unique per (id, begin_snapshot);
  *   the parent id in front (schema_id, table_id) only groups them for prefix scans.
  *

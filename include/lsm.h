@@ -1,5 +1,5 @@
 /*
- * lsm.h: the LSM key-value store on an object store (reference/lsm-on-s3.md §13).
+ * lsm.h: the LSM key-value store on an object store (formats in doc/storage.md).
  *
  * One writer per store: opening as writer bumps the writer epoch in a new manifest
  * and writes an empty "fence" WAL object, after which any older writer's next WAL or

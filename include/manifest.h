@@ -5,8 +5,8 @@
  * create-if-absent, so exactly one writer can produce each id. A manifest names the
  * writer epoch (fencing), how far the WAL is covered by SSTs (replay_after_wal_id),
  * the L0 SSTs (newest first) and the sorted runs (newest first). Encoding: a JSON
- * object, "\n", then "crc32c=<8 hex>\n" over the JSON bytes (reference/lsm-on-s3.md
- * §13.3): readable with any S3 tool, and a torn or flipped object is detected.
+ * object, "\n", then "crc32c=<8 hex>\n" over the JSON bytes (doc/storage.md,
+ * "Manifest"): readable with any S3 tool, and a torn or flipped object is detected.
  * Binary keys are stored as hex.
  */
 #ifndef RL_MANIFEST_H

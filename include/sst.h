@@ -3,7 +3,7 @@
  *
  * Two kinds share the codec: WAL SSTs (one per group commit, rows in commit order)
  * and DATA SSTs (L0 flushes and compaction outputs, internal-key order: user key
- * ascending, seq descending). Layout, from reference/lsm-on-s3.md §13.8:
+ * ascending, seq descending). Layout (also in doc/storage.md, "SST"):
  *
  *   [block][u32 crc32c] ... [filter][u32 crc] [index][u32 crc] [props][u32 crc]
  *   trailer (24 B): u64 props_off | u32 props_len | u16 format=1 | u16 flags |

@@ -1,6 +1,7 @@
 /*
  * cache.c: the backend's connection to the SQLite catalog cache, and its
- * transactions over it (DESIGN.md §2; the cache's contract is catalog_cache.h).
+ * transactions over it (doc/design.md, section 2; the cache's contract is
+ * catalog_cache.h).
  *
  * Reads run on the backend's own connection inside a SQLite read transaction,
  * taken at a transaction's first statement and held until it ends: that is its

@@ -3,8 +3,8 @@
  *
  * Clients discover tables through PostgreSQL's system catalogs: DuckDB's postgres
  * extension loads pg_namespace, pg_class, pg_attribute, pg_type, pg_constraint,
- * pg_enum and pg_indexes at ATTACH (reference/ducklake-wire.md §4), psql's
- * describe commands read those and a dozen more (reference/pg-server.md §2.5).
+ * pg_enum and pg_indexes at ATTACH, and psql's describe commands read those and
+ * a dozen more.
  * RockLake keeps no such tables: each one is a SQLite subquery over the cache,
  * rl_relation and SQLite's table_info / index_list pragmas, that the analyser puts
  * in FROM where the client named the catalog, so it always shows the
@@ -19,7 +19,7 @@
  * relid; the index behind a key (PRIMARY KEY or UNIQUE) is INDEX_OID_BASE and its
  * constraint CONSTRAINT_OID_BASE, + relid * 256 + the index's position; types
  * keep PostgreSQL's OIDs. Every relation is in namespace public and owned by the
- * session's user (pg_roles' OID 10); relpages is 0 (DESIGN.md §7). The cache
+ * session's user (pg_roles' OID 10); relpages is 0 (doc/design.md, section 7). The cache
  * keeps a key as a SQLite UNIQUE constraint; a PRIMARY KEY's first column is
  * declared DESC there (analyze.c), which is how it is told from UNIQUE.
  * pg_settings lists the session's settings as SHOW ALL does, pg_database the

@@ -805,10 +805,11 @@ table_column_count(CatalogCache *cache, const char *name)
  * The cache's own indexes on DuckLake's tables, which belong to no relation's
  * definition, never reach the store and pg_catalog does not show: one on each
  * table's key in the store (kvcodec.h), which check_unique_key probes and which
- * serves most filters DuckLake's reads push down (table_id first), and the ones of
- * seeds/003 whose columns no key leads with. create_cache_indexes makes them
- * whenever their table is made (created, rebuilt, migrated); a table without the
- * columns (another format version) just goes without.
+ * serves most filters DuckLake's reads push down (table_id first), and two on what
+ * no key leads with: column statistics by table and column, schema versions by
+ * table. create_cache_indexes makes them whenever their table is made (created,
+ * rebuilt, migrated); a table without the columns (another format version) just
+ * goes without.
  */
 static const struct
 {

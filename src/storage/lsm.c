@@ -3,7 +3,7 @@
  * replay, group commit, reads through memtable + L0 + sorted runs, L0 flush,
  * size-tiered compaction, garbage collection, and the read-only follower.
  *
- * Object layout (reference/lsm-on-s3.md §13.2):
+ * Object layout (doc/storage.md, "Objects"):
  *   meta/FORMAT                       {"format":1,"db_uuid":...}, created once
  *   manifest/%020llu.manifest         consecutive ids, create-if-absent: the commit point
  *   wal/%020llu.sst                   one per group commit; 0 bytes = a writer's fence

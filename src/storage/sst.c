@@ -1,6 +1,6 @@
 /*
  * sst.c: the SST codec (writer, reader, iterator, point lookup) for both WAL and
- * DATA SSTs; the layout is described in sst.h and reference/lsm-on-s3.md §13.8.
+ * DATA SSTs; the layout is described in sst.h and doc/storage.md ("SST").
  *
  * Objects come from object storage and may be truncated or damaged, so the reader
  * trusts nothing: every region is bounds-checked before use and covered by a CRC

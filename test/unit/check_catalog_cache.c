@@ -1,11 +1,11 @@
 /*
  * check_catalog_cache.c: the write path from a backend's changeset to the LSM and the
- * SQLite cache (DESIGN.md §2, §4, §5.5): tables created, altered and dropped as rows of
- * rl_relation; the conflicts DuckLake retries on (23505 for a duplicate key, 40001 for
- * a row changed or deleted since it was read); inserts whose hidden row id was taken
- * meanwhile; DuckLake's tables stored in kvcodec's layout; one conflicting changeset
- * of a group leaving the others alone; and a cache rebuilt from the store equal to
- * the one it replaces.
+ * SQLite cache (doc/design.md, sections 2 and 4, invariant 5): tables created, altered
+ * and dropped as rows of rl_relation; the conflicts DuckLake retries on (23505 for a
+ * duplicate key, 40001 for a row changed or deleted since it was read); inserts whose
+ * hidden row id was taken meanwhile; DuckLake's tables stored in kvcodec's layout; one
+ * conflicting changeset of a group leaving the others alone; and a cache rebuilt from
+ * the store equal to the one it replaces.
  */
 #include <sys/stat.h>
 #include <unistd.h>

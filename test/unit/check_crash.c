@@ -1,5 +1,5 @@
 /*
- * check_crash.c: crash at every step (reference/lsm-on-s3.md §14 C1-C8).
+ * check_crash.c: crash at every step of open, commit, flush, compaction and GC.
  *
  * A fixed workload (open, commits, flush, more commits, compaction, GC, more
  * commits) runs against a fault-injecting store that hits mutation number k with

@@ -243,7 +243,7 @@ START_TEST(test_descriptor_table_consistent)
 	for (size_t i = 0; i < sizeof(versioned) / sizeof(versioned[0]); i++)
 		ck_assert_msg(kv_table_versioned(kv_table_by_name(versioned[i])), "%s", versioned[i]);
 	ck_assert_int_eq(nversioned, 6);
-	/* seed 004's tags */
+	/* the tags 0x01..0x0B of the key table */
 	ck_assert_int_eq(kv_table_by_name("ducklake_snapshot")->tag, 0x02);
 	ck_assert_int_eq(kv_table_by_name("ducklake_schema")->tag, 0x04);
 	ck_assert_int_eq(kv_table_by_name("ducklake_table")->tag, 0x05);

@@ -1,10 +1,9 @@
 /*
  * check_lsm.c: the LSM end to end on the local object store: commit and read back,
  * group commit, reopen with WAL replay, flush / compaction / GC, fencing between
- * two writers (reference/lsm-on-s3.md §14 D1, D2), a follower reading while the
- * writer commits, compacts and collects (E1, E2), corrupt objects detected (A4)
- * and a bad read read again rather than believed, only a proven newer epoch
- * fencing, and refusal of a store without conditional writes (B10).
+ * two writers, a follower reading while the writer commits, compacts and collects,
+ * corrupt objects detected and a bad read read again rather than believed, only a
+ * proven newer epoch fencing, and refusal of a store without conditional writes.
  *
  * With ROCKLAKE_TEST_LSM_S3_BUCKET set (and AWS_ENDPOINT_URL), every test runs on
  * the S3 backend instead, each under a fresh prefix of that bucket; the "races"

@@ -1,7 +1,7 @@
 /*
- * check_manifest.c: the manifest codec (reference/lsm-on-s3.md §14 A7): round trip,
- * CRC mismatch and truncation rejected, unknown fields ignored, an unknown format
- * refused; and the object-name helpers.
+ * check_manifest.c: the manifest codec: round trip, CRC mismatch and truncation
+ * rejected, unknown fields ignored, an unknown format refused; and the object-name
+ * helpers.
  */
 #include "crc32c.h"
 #include "manifest.h"

@@ -1,6 +1,5 @@
 /*
- * check_model.c: a seeded, reproducible randomised model test
- * (reference/lsm-on-s3.md §14 F).
+ * check_model.c: a seeded, reproducible randomised model test of the LSM.
  *
  * Random group commits, reads, scans, flushes, compactions, GC runs, reopens and
  * writer takeovers run against an in-memory model, on a store that fails a share of

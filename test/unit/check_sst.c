@@ -1,6 +1,6 @@
 /*
- * check_sst.c: unit tests for the SST codec and its bloom filter (reference
- * lsm-on-s3.md §14 A3-A5): round trips of WAL and DATA SSTs (restarts, many
+ * check_sst.c: unit tests for the SST codec and its bloom filter (the format is in
+ * doc/storage.md, "SST"): round trips of WAL and DATA SSTs (restarts, many
  * blocks, values larger than a block, empty values, empty SSTs), seek and
  * point-lookup semantics with seq visibility and tombstones, the bloom filter's
  * false-positive rate, and corruption: every single-byte flip and every truncation

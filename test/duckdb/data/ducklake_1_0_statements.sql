@@ -1,6 +1,6 @@
 -- The distinct statements (numbers aside) that DuckDB 1.5.5 with its ducklake and postgres
 -- extensions sent to PostgreSQL 15 while migrating a DuckLake 0.3 catalog to 1.0 and using it
--- (reference/ducklake-wire-captures/scenario5_duckdb155), one message per entry, in the order
+-- as captured on the wire, one message per entry, in the order
 -- first sent. Entries are separated by a line holding only "-- ---". Read by
 -- test_ducklake_1_0_statements.py.
 SELECT version(), (SELECT COUNT(*) FROM pg_settings WHERE name LIKE 'rds%')
