@@ -149,6 +149,28 @@ cache_progress(void *arg)
 	return InterruptPending && InterruptRaisePending();
 }
 
+/*
+ * SQLite's own limits on the statements it compiles, met by SQL the analyser made from
+ * a statement PostgreSQL would run (or refuse at its own, lower, limit): SQLite reports
+ * them as SQLITE_ERROR, told apart only by the message's start. The analyser checks
+ * PostgreSQL's limits first and writes its SQL so that SQLite's are rarely reached
+ * (analyze.c); what still reaches them gets the error PostgreSQL gives at its limit.
+ */
+static const struct
+{
+	const char *prefix;			/* of sqlite3_errmsg() */
+	const char *sqlstate;
+	const char *message;
+}			sqlite_limits[] =
+{
+	{"parser stack overflow", ERRCODE_STATEMENT_TOO_COMPLEX, "stack depth limit exceeded"},
+	{"Expression tree is too large", ERRCODE_STATEMENT_TOO_COMPLEX, "stack depth limit exceeded"},
+	{"too many terms in compound SELECT", ERRCODE_STATEMENT_TOO_COMPLEX, "stack depth limit exceeded"},
+	{"too many columns", ERRCODE_TOO_MANY_COLUMNS, "target lists can have at most 1664 entries"},
+	{"too many SQL variables", ERRCODE_PROGRAM_LIMIT_EXCEEDED, "too many constants and parameters in one statement"},
+	{"at most 64 tables in a join", ERRCODE_PROGRAM_LIMIT_EXCEEDED, "too many tables in one join"},
+};
+
 /* sqlite_error -- an ERROR for a failed SQLite call, with PostgreSQL's SQLSTATE where one fits */
 static void
 sqlite_error(int rc, const char *what)
@@ -199,12 +221,49 @@ sqlite_error(int rc, const char *what)
 			sqlstate = ERRCODE_T_R_SERIALIZATION_FAILURE;
 			text = pstrdup("could not serialize access due to concurrent update");
 			break;
+		case SQLITE_CONSTRAINT_CHECK:
+			{
+				/* "CHECK constraint failed: t_x_check" */
+				const char *name = strchr(msg, ':');
+
+				sqlstate = ERRCODE_CHECK_VIOLATION;
+				text = psprintf("new row violates check constraint \"%s\"", name ? name + 2 : msg);
+				break;
+			}
 		case SQLITE_BUSY:
 		case SQLITE_LOCKED:
 			sqlstate = ERRCODE_LOCK_NOT_AVAILABLE;
 			text = pstrdup("could not obtain lock on the catalog cache");
 			break;
 		default:
+			switch (rc & 0xff)
+			{
+				case SQLITE_FULL:
+					ereport(ERROR,
+							errcode(ERRCODE_DISK_FULL),
+							errmsg("could not write to the catalog cache: No space left on device"),
+							errhint("Check free disk space."));
+					break;
+				case SQLITE_NOMEM:
+					ereport(ERROR,
+							errcode(ERRCODE_OUT_OF_MEMORY),
+							errmsg("out of memory"),
+							errdetail("The catalog cache failed to allocate memory to %s.", what));
+					break;
+				case SQLITE_TOOBIG:
+					/* a string or bytea longer than SQLite holds, as PostgreSQL's repeat() says */
+					sqlstate = ERRCODE_PROGRAM_LIMIT_EXCEEDED;
+					text = pstrdup("requested length too large");
+					break;
+				case SQLITE_ERROR:
+					for (size_t i = 0; i < sizeof(sqlite_limits) / sizeof(sqlite_limits[0]); i++)
+						if (strncmp(msg, sqlite_limits[i].prefix, strlen(sqlite_limits[i].prefix)) == 0)
+							ereport(ERROR,
+									errcode(sqlite_limits[i].sqlstate),
+									errmsg("%s", sqlite_limits[i].message),
+									errdetail("The catalog cache refused the statement: %s.", msg));
+					break;
+			}
 			text = psprintf("catalog cache: could not %s: %s", what, msg);
 			break;
 	}
