@@ -28,6 +28,15 @@
 
 typedef PgQuery__Node Node;
 
+/*
+ * PostgreSQL's limits on a table's columns and a query's result columns
+ * (MaxHeapAttributeNumber, MaxTupleAttributeNumber), checked here with its errors:
+ * SQLite's own limit is higher (2000) and would fail the statement later with its text,
+ * or not at all.
+ */
+#define MAX_TABLE_COLUMNS	1600
+#define MAX_TARGET_ENTRIES	1664
+
 typedef struct ParseState
 {
 	const char *query;
@@ -41,6 +50,8 @@ typedef struct ParseState
 	int			nbinds;			/* the SqlStatement being generated: ?1..?nbinds */
 	Expr	  **binds;
 	bool		setop_leaf;		/* the next query is a branch of a set operation */
+	const char *agg_refused;	/* the clause being transformed, if it may hold no aggregate */
+	bool		in_aggregate;	/* transforming an aggregate's arguments */
 } ParseState;
 
 /* ---------- parsing ---------- */
@@ -1561,14 +1572,29 @@ finish_params(ParseState *ps, AnalyzedStmt *stmt)
 	stmt->paramtypes = ps->paramtypes;
 }
 
+/*
+ * transform_clause -- a clause's expression (WHERE, JOIN ... ON, LIMIT, ...) of the
+ * type context asks for, refusing aggregates as PostgreSQL does: SQLite, which would
+ * only call it a misuse, never sees one there
+ */
 static Expr *
-transform_limit(ParseState *ps, Node *node)
+transform_clause(ParseState *ps, Node *node, Oid type, const char *context, const char *clause)
+{
+	const char *saved = ps->agg_refused;
+
+	ps->agg_refused = clause;
+	Expr	   *e = transform_expr(ps, node);
+
+	ps->agg_refused = saved;
+	return coerce_or_fail(ps, e, type, context);
+}
+
+static Expr *
+transform_limit(ParseState *ps, Node *node, const char *clause)
 {
 	if (node == NULL)
 		return NULL;
-	Expr	   *e = transform_expr(ps, node);
-
-	return coerce_or_fail(ps, e, INT8OID, "LIMIT");
+	return transform_clause(ps, node, INT8OID, clause, clause);
 }
 
 static void
@@ -2129,6 +2155,16 @@ transform_aggregate(ParseState *ps, PgQuery__FuncCall *fc, const char *name)
 		found |= strcmp(name, aggs[i]) == 0;
 	if (!found || fc->over || (fc->n_funcname > 1 && strcmp(string_value(fc->funcname[0]), "pg_catalog") != 0))
 		return NULL;
+	if (ps->in_aggregate)
+		ereport(ERROR,
+				errcode(ERRCODE_GROUPING_ERROR),
+				errmsg("aggregate function calls cannot be nested"),
+				errposition(char_position(ps, fc->location)));
+	if (ps->agg_refused)
+		ereport(ERROR,
+				errcode(ERRCODE_GROUPING_ERROR),
+				errmsg("aggregate functions are not allowed in %s", ps->agg_refused),
+				errposition(char_position(ps, fc->location)));
 	if (ps->scope == NULL)
 		not_supported(ps, "aggregate functions without FROM", fc->location);
 	if (fc->n_agg_order || fc->agg_filter)
@@ -2139,7 +2175,9 @@ transform_aggregate(ParseState *ps, PgQuery__FuncCall *fc, const char *name)
 	e->agg_star = fc->agg_star;
 	e->agg_distinct = fc->agg_distinct;
 	e->nargs = (int) fc->n_args;
+	ps->in_aggregate = true;
 	e->args = transform_list(ps, fc->args, fc->n_args);
+	ps->in_aggregate = false;
 	e->sql = name;
 	int			want = strcmp(name, "string_agg") == 0 ? 2 : strcmp(name, "count") == 0 && fc->agg_star ? 0 : 1;
 
@@ -2515,7 +2553,7 @@ transform_from_item(ParseState *ps, Node *node, Scope *scope, RlBuf *sql)
 				if (j->n_using_clause)
 					on = join_using(ps, j, scope, first, middle);
 				else if (j->quals)
-					on = coerce_or_fail(ps, transform_expr(ps, j->quals), BOOLOID, "JOIN/ON");
+					on = transform_clause(ps, j->quals, BOOLOID, "JOIN/ON", "JOIN conditions");
 				ps->scope = saved;
 				if (on)
 					rlbuf_printf(sql, " ON %s", deparse_to_string(ps, on));
@@ -2619,6 +2657,16 @@ add_target(TargetList *tl, Expr *e, const char *name)
 	tl->n++;
 }
 
+/* check_target_count -- 54011 for more result columns than PostgreSQL's queries have */
+static void
+check_target_count(size_t n)
+{
+	if (n > MAX_TARGET_ENTRIES)
+		ereport(ERROR,
+				errcode(ERRCODE_TOO_MANY_COLUMNS),
+				errmsg("target lists can have at most %d entries", MAX_TARGET_ENTRIES));
+}
+
 static void
 transform_targets(ParseState *ps, Node **nodes, size_t n, TargetList *tl)
 {
@@ -2653,6 +2701,7 @@ transform_targets(ParseState *ps, Node **nodes, size_t n, TargetList *tl)
 		}
 		add_target(tl, transform_expr(ps, val), is_set(rt->name) ? rt->name : figure_colname(val));
 	}
+	check_target_count((size_t) tl->n);
 }
 
 /* sort_expr -- ORDER BY / GROUP BY item: an output position, an output name, or an expression */
@@ -2724,11 +2773,12 @@ append_limit(ParseState *ps, RlBuf *sql, PgQuery__SelectStmt *sel)
 	{
 		rlbuf_append_str(sql, " LIMIT ");
 		if (sel->limit_count)
-			rlbuf_printf(sql, "coalesce(%s, -1)", deparse_to_string(ps, transform_limit(ps, sel->limit_count)));
+			rlbuf_printf(sql, "coalesce(%s, -1)",
+						 deparse_to_string(ps, transform_limit(ps, sel->limit_count, "LIMIT")));
 		else
 			rlbuf_append_str(sql, "-1");
 		if (sel->limit_offset)
-			rlbuf_printf(sql, " OFFSET %s", deparse_to_string(ps, transform_limit(ps, sel->limit_offset)));
+			rlbuf_printf(sql, " OFFSET %s", deparse_to_string(ps, transform_limit(ps, sel->limit_offset, "OFFSET")));
 	}
 	ps->scope = saved;
 }
@@ -2871,7 +2921,12 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 	Scope	   *saved_scope = ps->scope;
 	Expr	   *saved_srf = ps->srf;
 	bool		leaf = ps->setop_leaf;
+	const char *saved_agg_refused = ps->agg_refused;
+	bool		saved_in_aggregate = ps->in_aggregate;
 
+	/* a subquery's aggregates are its own (those of outer columns are not told apart) */
+	ps->agg_refused = NULL;
+	ps->in_aggregate = false;
 	ps->srf = NULL;
 	q->scan = NULL;
 	q->scan_where = NULL;
@@ -2982,7 +3037,7 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 		}
 		rlbuf_free(&from);
 		Expr	   *where = sel->where_clause
-			? coerce_or_fail(ps, transform_expr(ps, sel->where_clause), BOOLOID, "WHERE") : NULL;
+			? transform_clause(ps, sel->where_clause, BOOLOID, "WHERE", "WHERE") : NULL;
 
 		/* in parentheses: a kept scan adds its own condition after it (keptscan.c) */
 		size_t		where_at = sql.len + strlen(" WHERE ");
@@ -2993,11 +3048,13 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 			deparse(ps, &sql, where);
 			rlbuf_append_str(&sql, ")");
 		}
+		ps->agg_refused = "GROUP BY";
 		for (size_t i = 0; i < sel->n_group_clause; i++)
 		{
 			rlbuf_append_str(&sql, i ? ", " : " GROUP BY ");
 			deparse(ps, &sql, sort_expr(ps, sel->group_clause[i], &tl, false));
 		}
+		ps->agg_refused = NULL;
 		if (sel->having_clause)
 			rlbuf_printf(&sql, " HAVING %s",
 						 deparse_to_string(ps, coerce_or_fail(ps, transform_expr(ps, sel->having_clause),
@@ -3018,6 +3075,8 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 	ps->ctes = saved_ctes;
 	ps->scope = saved_scope;
 	ps->srf = saved_srf;
+	ps->agg_refused = saved_agg_refused;
+	ps->in_aggregate = saved_in_aggregate;
 }
 
 /* add_sql -- stmt runs sql with the binds collected so far */
@@ -3317,8 +3376,7 @@ analyze_update(ParseState *ps, PgQuery__UpdateStmt *upd, AnalyzedStmt *stmt)
 	rlbuf_free(&from);
 	if (upd->where_clause)
 		rlbuf_printf(&sql, " WHERE %s",
-					 deparse_to_string(ps, coerce_or_fail(ps, transform_expr(ps, upd->where_clause),
-														  BOOLOID, "WHERE")));
+					 deparse_to_string(ps, transform_clause(ps, upd->where_clause, BOOLOID, "WHERE", "WHERE")));
 	finish_dml(ps, stmt, item, upd->returning_list, upd->n_returning_list, &sql, "UPDATE");
 }
 
@@ -3335,8 +3393,7 @@ analyze_delete(ParseState *ps, PgQuery__DeleteStmt *del, AnalyzedStmt *stmt)
 	target_relation(ps, del->relation, stmt, &sql);
 	if (del->where_clause)
 		rlbuf_printf(&sql, " WHERE %s",
-					 deparse_to_string(ps, coerce_or_fail(ps, transform_expr(ps, del->where_clause),
-														  BOOLOID, "WHERE")));
+					 deparse_to_string(ps, transform_clause(ps, del->where_clause, BOOLOID, "WHERE", "WHERE")));
 	finish_dml(ps, stmt, ps->scope->items[0], del->returning_list, del->n_returning_list, &sql, "DELETE");
 }
 
@@ -3499,6 +3556,16 @@ column_definition(ParseState *ps, PgQuery__ColumnDef *cd, bool not_null)
 					not_null ? " NOT NULL" : "", def ? " DEFAULT " : "", def ? def : "");
 }
 
+/* check_table_width -- 54011 for a table of more columns than PostgreSQL's tables have */
+static void
+check_table_width(size_t ncolumns)
+{
+	if (ncolumns > MAX_TABLE_COLUMNS)
+		ereport(ERROR,
+				errcode(ERRCODE_TOO_MANY_COLUMNS),
+				errmsg("tables can have at most %d columns", MAX_TABLE_COLUMNS));
+}
+
 static void
 analyze_create_table(ParseState *ps, PgQuery__CreateStmt *cs, AnalyzedStmt *stmt)
 {
@@ -3535,6 +3602,11 @@ analyze_create_table(ParseState *ps, PgQuery__CreateStmt *cs, AnalyzedStmt *stmt
 	}
 	rlbuf_init_in(&sql, CurrentMemoryContext);
 	rlbuf_init_in(&constraints, CurrentMemoryContext);
+	size_t		ncolumns = 0;
+
+	for (size_t i = 0; i < cs->n_table_elts; i++)
+		ncolumns += cs->table_elts[i]->node_case == PG_QUERY__NODE__NODE_COLUMN_DEF;
+	check_table_width(ncolumns);
 	for (size_t i = 0; i < cs->n_table_elts; i++)
 	{
 		Node	   *elt = cs->table_elts[i];
@@ -3634,6 +3706,11 @@ analyze_alter_table(ParseState *ps, PgQuery__AlterTableStmt *as, AnalyzedStmt *s
 	if (rel == NULL)
 		lookup_relation(ps, rv);	/* its error */
 	check_writable(ps, rel, rv->location);
+	size_t		ncolumns = (size_t) rel->ncolumns;
+
+	for (size_t i = 0; i < as->n_cmds; i++)
+		ncolumns += as->cmds[i]->alter_table_cmd->subtype == PG_QUERY__ALTER_TABLE_TYPE__AT_AddColumn;
+	check_table_width(ncolumns);
 	for (size_t i = 0; i < as->n_cmds; i++)
 	{
 		PgQuery__AlterTableCmd *cmd = as->cmds[i]->alter_table_cmd;
@@ -3854,6 +3931,7 @@ analyze_select(ParseState *ps, PgQuery__SelectStmt *sel, AnalyzedStmt *stmt)
 		analyze_values(ps, sel, stmt, plan);
 	else
 	{
+		check_target_count(sel->n_target_list);
 		plan->ntargets = (int) sel->n_target_list;
 		plan->targets = palloc(sizeof(Expr *) * (sel->n_target_list ? sel->n_target_list : 1));
 		stmt->ncolumns = plan->ntargets;
@@ -3879,10 +3957,10 @@ analyze_select(ParseState *ps, PgQuery__SelectStmt *sel, AnalyzedStmt *stmt)
 			stmt->columns[i].typmod = e->typmod;
 		}
 		if (sel->where_clause)
-			plan->where = coerce_or_fail(ps, transform_expr(ps, sel->where_clause), BOOLOID, "WHERE");
+			plan->where = transform_clause(ps, sel->where_clause, BOOLOID, "WHERE", "WHERE");
 	}
-	plan->limit = transform_limit(ps, sel->limit_count);
-	plan->offset = transform_limit(ps, sel->limit_offset);
+	plan->limit = transform_limit(ps, sel->limit_count, "LIMIT");
+	plan->offset = transform_limit(ps, sel->limit_offset, "OFFSET");
 }
 
 /* set_value_text -- the value of SET name = a, b as GUC text ("a, b") */
