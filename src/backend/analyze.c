@@ -1849,6 +1849,31 @@ deparse_in_list(ParseState *ps, RlBuf *out, Expr *e)
 	return true;
 }
 
+/*
+ * deparse_bool_chain -- args joined by sep (" AND " or " OR ") in parentheses: up to
+ * BOOL_CHAIN_FLAT of them as they are, more as two halves, each such a chain. SQLite
+ * parses a AND b AND c ... into a tree as deep as the list is long and refuses one
+ * deeper than 1000 (generated conditions and ORMs' filters are that long); halves keep
+ * it as deep as the list's logarithm. AND and OR are associative in SQL's three-valued
+ * logic, and the terms keep their order, so the value is the same.
+ */
+#define BOOL_CHAIN_FLAT 64
+
+static void
+deparse_bool_chain(ParseState *ps, RlBuf *out, Expr **args, int n, const char *sep)
+{
+	rlbuf_append_str(out, "(");
+	if (n <= BOOL_CHAIN_FLAT)
+		deparse_list(ps, out, args, n, sep);
+	else
+	{
+		deparse_bool_chain(ps, out, args, n / 2, sep);
+		rlbuf_append_str(out, sep);
+		deparse_bool_chain(ps, out, args + n / 2, n - n / 2, sep);
+	}
+	rlbuf_append_str(out, ")");
+}
+
 /* deparse_catalog_lookup -- a function that reads the catalog, as a scalar subquery (FuncDesc) */
 static void
 deparse_catalog_lookup(ParseState *ps, RlBuf *out, Expr *e)
@@ -1883,11 +1908,8 @@ deparse(ParseState *ps, RlBuf *out, Expr *e)
 			return;
 		case EXPR_AND:
 		case EXPR_OR:
-			if (deparse_in_list(ps, out, e))
-				return;
-			rlbuf_append_str(out, "(");
-			deparse_list(ps, out, e->args, e->nargs, e->kind == EXPR_AND ? " AND " : " OR ");
-			rlbuf_append_str(out, ")");
+			if (!deparse_in_list(ps, out, e))
+				deparse_bool_chain(ps, out, e->args, e->nargs, e->kind == EXPR_AND ? " AND " : " OR ");
 			return;
 		case EXPR_NOT:
 			rlbuf_append_str(out, "(NOT ");
@@ -1911,18 +1933,28 @@ deparse(ParseState *ps, RlBuf *out, Expr *e)
 				return;
 			}
 		case EXPR_CASE:
-			rlbuf_append_str(out, "CASE");
-			for (int i = 0; i < e->nargs; i += 2)
 			{
-				rlbuf_append_str(out, " WHEN ");
-				deparse(ps, out, e->args[i]);
-				rlbuf_append_str(out, " THEN ");
-				deparse(ps, out, e->args[i + 1]);
+				/*
+				 * a CASE in ELSE goes on with this one's WHENs, the same test in the same
+				 * order: an IF ... ELSIF chain then nests no deeper in SQLite's parser,
+				 * whose stack a few hundred nested CASEs overflow
+				 */
+				Expr	   *c = e;
+
+				rlbuf_append_str(out, "CASE");
+				for (; c->kind == EXPR_CASE; c = c->defresult)
+					for (int i = 0; i < c->nargs; i += 2)
+					{
+						rlbuf_append_str(out, " WHEN ");
+						deparse(ps, out, c->args[i]);
+						rlbuf_append_str(out, " THEN ");
+						deparse(ps, out, c->args[i + 1]);
+					}
+				rlbuf_append_str(out, " ELSE ");
+				deparse(ps, out, c);
+				rlbuf_append_str(out, " END");
+				return;
 			}
-			rlbuf_append_str(out, " ELSE ");
-			deparse(ps, out, e->defresult);
-			rlbuf_append_str(out, " END");
-			return;
 		case EXPR_COALESCE:
 			rlbuf_append_str(out, e->nargs > 1 ? "coalesce(" : "(");
 			deparse_list(ps, out, e->args, e->nargs, ", ");
