@@ -2308,7 +2308,9 @@ transform_sublink(ParseState *ps, PgQuery__SubLink *sl)
 							errcode(ERRCODE_SYNTAX_ERROR),
 							errmsg("subquery has too many columns"),
 							errposition(char_position(ps, sl->location)));
-				test = coerce_expr(ps, test, q.columns[0].type, -1, false);
+				/* an integer compares with an integer of another width as it is */
+				if (!same_canonical_form(q.columns[0].type, test->type, -1))
+					test = coerce_expr(ps, test, q.columns[0].type, -1, false);
 				if (test == NULL)
 					no_operator(ps, "=", transform_expr(ps, sl->testexpr),
 								make_expr(EXPR_CONST, q.columns[0].type, -1), sl->location);
@@ -2736,6 +2738,20 @@ transform_targets(ParseState *ps, Node **nodes, size_t n, TargetList *tl)
 	check_target_count((size_t) tl->n);
 }
 
+/* contains_aggregate -- whether e computes an aggregate of this query level */
+static bool
+contains_aggregate(const Expr *e)
+{
+	if (e == NULL)
+		return false;
+	if (e->kind == EXPR_AGG)
+		return true;
+	for (int i = 0; i < e->nargs; i++)
+		if (contains_aggregate(e->args[i]))
+			return true;
+	return contains_aggregate(e->defresult);
+}
+
 /* sort_expr -- ORDER BY / GROUP BY item: an output position, an output name, or an expression */
 static Expr *
 sort_expr(ParseState *ps, Node *node, TargetList *tl, bool by_name)
@@ -3083,8 +3099,16 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 		ps->agg_refused = "GROUP BY";
 		for (size_t i = 0; i < sel->n_group_clause; i++)
 		{
+			Expr	   *g = sort_expr(ps, sel->group_clause[i], &tl, false);
+
+			/* GROUP BY 1 names a result column, which may be an aggregate */
+			if (contains_aggregate(g))
+				ereport(ERROR,
+						errcode(ERRCODE_GROUPING_ERROR),
+						errmsg("aggregate functions are not allowed in GROUP BY"),
+						errposition(char_position(ps, g->location)));
 			rlbuf_append_str(&sql, i ? ", " : " GROUP BY ");
-			deparse(ps, &sql, sort_expr(ps, sel->group_clause[i], &tl, false));
+			deparse(ps, &sql, g);
 		}
 		ps->agg_refused = NULL;
 		if (sel->having_clause)

@@ -151,16 +151,17 @@ cache_progress(void *arg)
 
 /*
  * SQLite's own limits on the statements it compiles, met by SQL the analyser made from
- * a statement PostgreSQL would run (or refuse at its own, lower, limit): SQLite reports
- * them as SQLITE_ERROR, told apart only by the message's start. The analyser checks
- * PostgreSQL's limits first and writes its SQL so that SQLite's are rarely reached
- * (analyze.c); what still reaches them gets the error PostgreSQL gives at its limit.
+ * a statement PostgreSQL would run (or refuse at its own, lower, limit), and the misuses
+ * of aggregates the analyser does not check: SQLite reports them as SQLITE_ERROR, told
+ * apart only by the message's start. The analyser checks PostgreSQL's limits and rules
+ * first and writes its SQL so that SQLite's limits are rarely reached (analyze.c); what
+ * still reaches them gets the SQLSTATE PostgreSQL gives, with its message at its limit.
  */
 static const struct
 {
 	const char *prefix;			/* of sqlite3_errmsg() */
 	const char *sqlstate;
-	const char *message;
+	const char *message;		/* NULL: SQLite's, already PostgreSQL's words */
 }			sqlite_limits[] =
 {
 	{"parser stack overflow", ERRCODE_STATEMENT_TOO_COMPLEX, "stack depth limit exceeded"},
@@ -169,6 +170,9 @@ static const struct
 	{"too many columns", ERRCODE_TOO_MANY_COLUMNS, "target lists can have at most 1664 entries"},
 	{"too many SQL variables", ERRCODE_PROGRAM_LIMIT_EXCEEDED, "too many constants and parameters in one statement"},
 	{"at most 64 tables in a join", ERRCODE_PROGRAM_LIMIT_EXCEEDED, "too many tables in one join"},
+	/* what the analyser does not check yet: aggregates and ungrouped columns */
+	{"misuse of aggregate", ERRCODE_GROUPING_ERROR, NULL},
+	{"aggregate functions are not allowed in", ERRCODE_GROUPING_ERROR, NULL},
 };
 
 /* sqlite_error -- an ERROR for a failed SQLite call, with PostgreSQL's SQLSTATE where one fits */
@@ -260,7 +264,7 @@ sqlite_error(int rc, const char *what)
 						if (strncmp(msg, sqlite_limits[i].prefix, strlen(sqlite_limits[i].prefix)) == 0)
 							ereport(ERROR,
 									errcode(sqlite_limits[i].sqlstate),
-									errmsg("%s", sqlite_limits[i].message),
+									errmsg("%s", sqlite_limits[i].message ? sqlite_limits[i].message : msg),
 									errdetail("The catalog cache refused the statement: %s.", msg));
 					break;
 			}
