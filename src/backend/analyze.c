@@ -1648,6 +1648,7 @@ typedef struct RangeItem
 	int			ncolumns;
 	ResultColumn *columns;
 	bool		is_table;		/* has ctid (its _rl_rowid) */
+	bool		catalog;		/* a system catalog: a query, whose rows have no ctid */
 	bool		bare;			/* columns unqualified (SQLite's RETURNING) */
 	bool	   *merged_away;	/* per column: a USING join's merged column stands for it
 								 * in unqualified references and * (NULL: none) */
@@ -2102,13 +2103,17 @@ column_expr(const RangeItem *item, int i, int location)
 
 /* item_column -- a column of item by name (ctid for tables), or NULL; qualified or bare */
 static Expr *
-item_column(const RangeItem *item, const char *name, bool bare, int location)
+item_column(ParseState *ps, const RangeItem *item, const char *name, bool bare, int location)
 {
 	for (int i = 0; i < item->ncolumns; i++)
 		if (strcmp(item->columns[i].name, name) == 0 && (!bare || visible_column(item, i)))
 			return column_expr(item, i, location);
 	if (item->is_table && strcmp(name, "ctid") == 0)
+	{
+		if (item->catalog)
+			not_supported(ps, "ctid of system catalogs", location);
 		return make_var(item, CACHE_ROWID_COLUMN, TIDOID, -1, location);
+	}
 	return NULL;
 }
 
@@ -2141,7 +2146,7 @@ transform_column_ref(ParseState *ps, PgQuery__ColumnRef *cr)
 	if (cr->n_fields >= 2)
 	{
 		const char *alias = string_value(cr->fields[cr->n_fields - 2]);
-		Expr	   *e = item_column(find_item(ps, alias, cr->location), name, false, cr->location);
+		Expr	   *e = item_column(ps, find_item(ps, alias, cr->location), name, false, cr->location);
 
 		if (e == NULL)
 			ereport(ERROR,
@@ -2156,7 +2161,7 @@ transform_column_ref(ParseState *ps, PgQuery__ColumnRef *cr)
 
 		for (int i = 0; i < s->nitems; i++)
 		{
-			Expr	   *e = item_column(s->items[i], name, true, cr->location);
+			Expr	   *e = item_column(ps, s->items[i], name, true, cr->location);
 
 			if (e != NULL && found != NULL)
 				ereport(ERROR,
@@ -2530,6 +2535,7 @@ transform_from_item(ParseState *ps, Node *node, Scope *scope, RlBuf *sql)
 				RangeItem  *item = make_range_item(rel->name, rel->ncolumns, rel->columns, rv->alias);
 
 				item->is_table = true;
+				item->catalog = rel->sql != NULL;
 				if (!rel->temp && rel->sql == NULL)
 					item->main_table = rel->name;
 				append_aliased(sql, relation_sql(rel), item->alias);
