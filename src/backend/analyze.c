@@ -2837,7 +2837,12 @@ append_limit(ParseState *ps, RlBuf *sql, PgQuery__SelectStmt *sel)
 	ps->scope = saved;
 }
 
-/* analyze_values_query -- VALUES (...), (...) as SQLite VALUES, columns typed in common */
+/*
+ * analyze_values_query -- VALUES (...), (...) as SQLite VALUES, columns typed in common;
+ * a VALUES read as a query (not INSERT's) names its columns _rl_cN as every query's SQL
+ * does, where SQLite's are column1, column2 ...: a reference to "_rl_c1" that names no
+ * column would be read by SQLite as the string '_rl_c1'
+ */
 static void
 analyze_values_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targets, Query *q,
 					 RlBuf *sql)
@@ -2869,6 +2874,13 @@ analyze_values_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColum
 		analyze_values(ps, sel, &tmp, &plan);
 	q->ncolumns = tmp.ncolumns;
 	q->columns = tmp.columns;
+	if (targets == NULL)
+	{
+		rlbuf_append_str(sql, "SELECT ");
+		for (int c = 0; c < q->ncolumns; c++)
+			rlbuf_printf(sql, "%scolumn%d AS \"_rl_c%d\"", c ? ", " : "", c + 1, c + 1);
+		rlbuf_append_str(sql, " FROM (");
+	}
 	rlbuf_append_str(sql, "VALUES ");
 	for (int r = 0; r < plan.nvalues_rows; r++)
 	{
@@ -2885,6 +2897,8 @@ analyze_values_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColum
 		}
 		rlbuf_append_str(sql, ")");
 	}
+	if (targets == NULL)
+		rlbuf_append_str(sql, ")");
 }
 
 /* row_operand -- a column or a constant */

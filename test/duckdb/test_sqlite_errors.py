@@ -51,6 +51,11 @@ SAME_ANSWER = [
     "SELECT x FROM t WHERE " + " AND ".join(f"x + 0 <> {i}" for i in range(3, 3000)),
     # CASE in ELSE, as an IF ... ELSIF chain is written
     "SELECT " + nest("CASE WHEN x = -1 THEN 0 ELSE ", "x", " END", 300) + " FROM t",
+    # VALUES in FROM and in IN (subquery): SQLite names its columns column1, ...
+    "SELECT * FROM (VALUES (1), (2)) v(a) WHERE a IN (SELECT x FROM t)",
+    "SELECT * FROM (VALUES (1, 'a'), (2, 'q')) v(a, b), t WHERE a = x AND b = y",
+    "SELECT x FROM t WHERE x IN (VALUES (1), (2))",
+    "SELECT (VALUES (7)) FROM t",
     # parentheses the parse tree does not keep
     "SELECT " + nest("(", "x", ")", 1000) + " FROM t",
 ]
