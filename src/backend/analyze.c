@@ -1573,12 +1573,12 @@ finish_params(ParseState *ps, AnalyzedStmt *stmt)
 }
 
 /*
- * transform_clause -- a clause's expression (WHERE, JOIN ... ON, LIMIT, ...) of the
- * type context asks for, refusing aggregates as PostgreSQL does: SQLite, which would
- * only call it a misuse, never sees one there
+ * transform_no_aggregates -- an expression of a clause that may hold no aggregate
+ * (WHERE, JOIN ... ON, LIMIT, VALUES, UPDATE's SET), refused as PostgreSQL does: SQLite,
+ * which would only call it a misuse, never sees one there
  */
 static Expr *
-transform_clause(ParseState *ps, Node *node, Oid type, const char *context, const char *clause)
+transform_no_aggregates(ParseState *ps, Node *node, const char *clause)
 {
 	const char *saved = ps->agg_refused;
 
@@ -1586,7 +1586,25 @@ transform_clause(ParseState *ps, Node *node, Oid type, const char *context, cons
 	Expr	   *e = transform_expr(ps, node);
 
 	ps->agg_refused = saved;
-	return coerce_or_fail(ps, e, type, context);
+	return e;
+}
+
+/* transform_clause -- such a clause's expression, of the type context asks for */
+static Expr *
+transform_clause(ParseState *ps, Node *node, Oid type, const char *context, const char *clause)
+{
+	return coerce_or_fail(ps, transform_no_aggregates(ps, node, clause), type, context);
+}
+
+/* transform_values_row -- the items of one VALUES list */
+static Expr **
+transform_values_row(ParseState *ps, PgQuery__List *row)
+{
+	Expr	  **out = palloc(sizeof(Expr *) * (row->n_items ? row->n_items : 1));
+
+	for (size_t i = 0; i < row->n_items; i++)
+		out[i] = transform_no_aggregates(ps, row->items[i], "VALUES");
+	return out;
 }
 
 static Expr *
@@ -1613,7 +1631,7 @@ analyze_values(ParseState *ps, PgQuery__SelectStmt *sel, AnalyzedStmt *stmt, Pla
 			ereport(ERROR,
 					errcode(ERRCODE_SYNTAX_ERROR),
 					errmsg("VALUES lists must all be the same length"));
-		plan->values_rows[r] = transform_list(ps, row->items, row->n_items);
+		plan->values_rows[r] = transform_values_row(ps, row);
 	}
 	stmt->ncolumns = ncols;
 	stmt->columns = palloc0(sizeof(ResultColumn) * (size_t) ncols);
@@ -2865,7 +2883,7 @@ analyze_values_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColum
 				ereport(ERROR,
 						errcode(ERRCODE_SYNTAX_ERROR),
 						errmsg("VALUES lists must all be the same length"));
-			plan.values_rows[r] = transform_list(ps, row->items, row->n_items);
+			plan.values_rows[r] = transform_values_row(ps, row);
 		}
 		tmp.ncolumns = ncols;
 		tmp.columns = palloc(sizeof(ResultColumn) * (size_t) (ncols ? ncols : 1));
@@ -3441,7 +3459,7 @@ analyze_update(ParseState *ps, PgQuery__UpdateStmt *upd, AnalyzedStmt *stmt)
 
 		if (rt->val->node_case == PG_QUERY__NODE__NODE_SET_TO_DEFAULT)
 			not_supported(ps, "SET column = DEFAULT", rt->location);
-		const char *value = deparse_to_string(ps, finish_target(ps, transform_expr(ps, rt->val), col));
+		const char *value = deparse_to_string(ps, finish_target(ps, transform_no_aggregates(ps, rt->val, "UPDATE"), col));
 
 		append_ident(&sql, i ? ", " : " SET ", col->name);
 		rlbuf_append_str(&sql, " = ");

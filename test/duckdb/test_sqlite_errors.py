@@ -36,6 +36,9 @@ SAME_ANSWER = [
     "SELECT sum(x) FROM t HAVING sum(x) > 1",
     "SELECT (SELECT sum(x) FROM t) FROM t",
     "SELECT count(*) FROM t GROUP BY 1",
+    "UPDATE t SET z = sum(z)",
+    "INSERT INTO t VALUES (sum(1), 'x', 1)",
+    "SELECT * FROM (VALUES (count(*))) v",
     # integers of two widths compared by IN (subquery)
     "SELECT count(*) IN (SELECT z FROM t) FROM t",
     "SELECT x FROM t WHERE x IN (SELECT count(*) FROM t)",
