@@ -188,7 +188,9 @@ sqlite_error(int rc, const char *what)
 		siglongjmp(*PG_exception_stack, 1);
 	}
 	const char *sqlstate = ERRCODE_INTERNAL_ERROR;
-	char	   *text;
+	char	   *text = NULL;
+	const char *detail = NULL;
+	const char *hint = NULL;
 
 	if ((rc & 0xff) == SQLITE_INTERRUPT)
 		ProcessInterrupts();	/* cache_progress stopped it: raise what it saw */
@@ -243,16 +245,13 @@ sqlite_error(int rc, const char *what)
 			switch (rc & 0xff)
 			{
 				case SQLITE_FULL:
-					ereport(ERROR,
-							errcode(ERRCODE_DISK_FULL),
-							errmsg("could not write to the catalog cache: No space left on device"),
-							errhint("Check free disk space."));
+					sqlstate = ERRCODE_DISK_FULL;
+					text = pstrdup("could not write to the catalog cache: No space left on device");
+					hint = "Check free disk space.";
 					break;
 				case SQLITE_NOMEM:
-					ereport(ERROR,
-							errcode(ERRCODE_OUT_OF_MEMORY),
-							errmsg("out of memory"),
-							errdetail("The catalog cache failed to allocate memory to %s.", what));
+					sqlstate = ERRCODE_OUT_OF_MEMORY;
+					text = pstrdup("out of memory");
 					break;
 				case SQLITE_TOOBIG:
 					/* a string or bytea longer than SQLite holds, as PostgreSQL's repeat() says */
@@ -260,20 +259,25 @@ sqlite_error(int rc, const char *what)
 					text = pstrdup("requested length too large");
 					break;
 				case SQLITE_ERROR:
-					for (size_t i = 0; i < sizeof(sqlite_limits) / sizeof(sqlite_limits[0]); i++)
+					for (size_t i = 0; i < sizeof(sqlite_limits) / sizeof(sqlite_limits[0]) && !text; i++)
 						if (strncmp(msg, sqlite_limits[i].prefix, strlen(sqlite_limits[i].prefix)) == 0)
-							ereport(ERROR,
-									errcode(sqlite_limits[i].sqlstate),
-									errmsg("%s", sqlite_limits[i].message ? sqlite_limits[i].message : msg),
-									errdetail("The catalog cache refused the statement: %s.", msg));
+						{
+							sqlstate = sqlite_limits[i].sqlstate;
+							text = pstrdup(sqlite_limits[i].message ? sqlite_limits[i].message : msg);
+							if (sqlite_limits[i].message)
+								detail = psprintf("The catalog cache refused the statement: %s.", msg);
+						}
 					break;
 			}
-			text = psprintf("catalog cache: could not %s: %s", what, msg);
+			if (text == NULL)
+				text = psprintf("catalog cache: could not %s: %s", what, msg);
 			break;
 	}
 	ereport(ERROR,
 			errcode(sqlstate),
-			errmsg("%s", text));
+			errmsg("%s", text),
+			detail ? errdetail("%s", detail) : 0,
+			hint ? errhint("%s", hint) : 0);
 }
 
 static void
