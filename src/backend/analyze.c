@@ -3459,7 +3459,8 @@ analyze_update(ParseState *ps, PgQuery__UpdateStmt *upd, AnalyzedStmt *stmt)
 
 		if (rt->val->node_case == PG_QUERY__NODE__NODE_SET_TO_DEFAULT)
 			not_supported(ps, "SET column = DEFAULT", rt->location);
-		const char *value = deparse_to_string(ps, finish_target(ps, transform_no_aggregates(ps, rt->val, "UPDATE"), col));
+		Expr	   *e = finish_target(ps, transform_no_aggregates(ps, rt->val, "UPDATE"), col);
+		const char *value = deparse_to_string(ps, e);
 
 		append_ident(&sql, i ? ", " : " SET ", col->name);
 		rlbuf_append_str(&sql, " = ");
