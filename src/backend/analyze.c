@@ -28,6 +28,15 @@
 
 typedef PgQuery__Node Node;
 
+/*
+ * PostgreSQL's limits on a table's columns and a query's result columns
+ * (MaxHeapAttributeNumber, MaxTupleAttributeNumber), checked here with its errors:
+ * SQLite's own limit is higher (2000) and would fail the statement later with its text,
+ * or not at all.
+ */
+#define MAX_TABLE_COLUMNS	1600
+#define MAX_TARGET_ENTRIES	1664
+
 typedef struct ParseState
 {
 	const char *query;
@@ -41,6 +50,8 @@ typedef struct ParseState
 	int			nbinds;			/* the SqlStatement being generated: ?1..?nbinds */
 	Expr	  **binds;
 	bool		setop_leaf;		/* the next query is a branch of a set operation */
+	const char *agg_refused;	/* the clause being transformed, if it may hold no aggregate */
+	bool		in_aggregate;	/* transforming an aggregate's arguments */
 } ParseState;
 
 /* ---------- parsing ---------- */
@@ -1560,14 +1571,47 @@ finish_params(ParseState *ps, AnalyzedStmt *stmt)
 	stmt->paramtypes = ps->paramtypes;
 }
 
+/*
+ * transform_no_aggregates -- an expression of a clause that may hold no aggregate
+ * (WHERE, JOIN ... ON, LIMIT, VALUES, UPDATE's SET), refused as PostgreSQL does: SQLite,
+ * which would only call it a misuse, never sees one there
+ */
 static Expr *
-transform_limit(ParseState *ps, Node *node)
+transform_no_aggregates(ParseState *ps, Node *node, const char *clause)
+{
+	const char *saved = ps->agg_refused;
+
+	ps->agg_refused = clause;
+	Expr	   *e = transform_expr(ps, node);
+
+	ps->agg_refused = saved;
+	return e;
+}
+
+/* transform_clause -- such a clause's expression, of the type context asks for */
+static Expr *
+transform_clause(ParseState *ps, Node *node, Oid type, const char *context, const char *clause)
+{
+	return coerce_or_fail(ps, transform_no_aggregates(ps, node, clause), type, context);
+}
+
+/* transform_values_row -- the items of one VALUES list */
+static Expr **
+transform_values_row(ParseState *ps, PgQuery__List *row)
+{
+	Expr	  **out = palloc(sizeof(Expr *) * (row->n_items ? row->n_items : 1));
+
+	for (size_t i = 0; i < row->n_items; i++)
+		out[i] = transform_no_aggregates(ps, row->items[i], "VALUES");
+	return out;
+}
+
+static Expr *
+transform_limit(ParseState *ps, Node *node, const char *clause)
 {
 	if (node == NULL)
 		return NULL;
-	Expr	   *e = transform_expr(ps, node);
-
-	return coerce_or_fail(ps, e, INT8OID, "LIMIT");
+	return transform_clause(ps, node, INT8OID, clause, clause);
 }
 
 static void
@@ -1586,7 +1630,7 @@ analyze_values(ParseState *ps, PgQuery__SelectStmt *sel, AnalyzedStmt *stmt, Pla
 			ereport(ERROR,
 					errcode(ERRCODE_SYNTAX_ERROR),
 					errmsg("VALUES lists must all be the same length"));
-		plan->values_rows[r] = transform_list(ps, row->items, row->n_items);
+		plan->values_rows[r] = transform_values_row(ps, row);
 	}
 	stmt->ncolumns = ncols;
 	stmt->columns = palloc0(sizeof(ResultColumn) * (size_t) ncols);
@@ -1621,6 +1665,7 @@ typedef struct RangeItem
 	int			ncolumns;
 	ResultColumn *columns;
 	bool		is_table;		/* has ctid (its _rl_rowid) */
+	bool		catalog;		/* a system catalog: a query, whose rows have no ctid */
 	bool		bare;			/* columns unqualified (SQLite's RETURNING) */
 	bool	   *merged_away;	/* per column: a USING join's merged column stands for it
 								 * in unqualified references and * (NULL: none) */
@@ -1822,6 +1867,31 @@ deparse_in_list(ParseState *ps, RlBuf *out, Expr *e)
 	return true;
 }
 
+/*
+ * deparse_bool_chain -- args joined by sep (" AND " or " OR ") in parentheses: up to
+ * BOOL_CHAIN_FLAT of them as they are, more as two halves, each such a chain. SQLite
+ * parses a AND b AND c ... into a tree as deep as the list is long and refuses one
+ * deeper than 1000 (generated conditions and ORMs' filters are that long); halves keep
+ * it as deep as the list's logarithm. AND and OR are associative in SQL's three-valued
+ * logic, and the terms keep their order, so the value is the same.
+ */
+#define BOOL_CHAIN_FLAT 64
+
+static void
+deparse_bool_chain(ParseState *ps, RlBuf *out, Expr **args, int n, const char *sep)
+{
+	rlbuf_append_str(out, "(");
+	if (n <= BOOL_CHAIN_FLAT)
+		deparse_list(ps, out, args, n, sep);
+	else
+	{
+		deparse_bool_chain(ps, out, args, n / 2, sep);
+		rlbuf_append_str(out, sep);
+		deparse_bool_chain(ps, out, args + n / 2, n - n / 2, sep);
+	}
+	rlbuf_append_str(out, ")");
+}
+
 /* deparse_catalog_lookup -- a function that reads the catalog, as a scalar subquery (FuncDesc) */
 static void
 deparse_catalog_lookup(ParseState *ps, RlBuf *out, Expr *e)
@@ -1856,11 +1926,8 @@ deparse(ParseState *ps, RlBuf *out, Expr *e)
 			return;
 		case EXPR_AND:
 		case EXPR_OR:
-			if (deparse_in_list(ps, out, e))
-				return;
-			rlbuf_append_str(out, "(");
-			deparse_list(ps, out, e->args, e->nargs, e->kind == EXPR_AND ? " AND " : " OR ");
-			rlbuf_append_str(out, ")");
+			if (!deparse_in_list(ps, out, e))
+				deparse_bool_chain(ps, out, e->args, e->nargs, e->kind == EXPR_AND ? " AND " : " OR ");
 			return;
 		case EXPR_NOT:
 			rlbuf_append_str(out, "(NOT ");
@@ -1884,18 +1951,28 @@ deparse(ParseState *ps, RlBuf *out, Expr *e)
 				return;
 			}
 		case EXPR_CASE:
-			rlbuf_append_str(out, "CASE");
-			for (int i = 0; i < e->nargs; i += 2)
 			{
-				rlbuf_append_str(out, " WHEN ");
-				deparse(ps, out, e->args[i]);
-				rlbuf_append_str(out, " THEN ");
-				deparse(ps, out, e->args[i + 1]);
+				/*
+				 * a CASE in ELSE goes on with this one's WHENs, the same test in the same
+				 * order: an IF ... ELSIF chain then nests no deeper in SQLite's parser,
+				 * whose stack a few hundred nested CASEs overflow
+				 */
+				Expr	   *c = e;
+
+				rlbuf_append_str(out, "CASE");
+				for (; c->kind == EXPR_CASE; c = c->defresult)
+					for (int i = 0; i < c->nargs; i += 2)
+					{
+						rlbuf_append_str(out, " WHEN ");
+						deparse(ps, out, c->args[i]);
+						rlbuf_append_str(out, " THEN ");
+						deparse(ps, out, c->args[i + 1]);
+					}
+				rlbuf_append_str(out, " ELSE ");
+				deparse(ps, out, c);
+				rlbuf_append_str(out, " END");
+				return;
 			}
-			rlbuf_append_str(out, " ELSE ");
-			deparse(ps, out, e->defresult);
-			rlbuf_append_str(out, " END");
-			return;
 		case EXPR_COALESCE:
 			rlbuf_append_str(out, e->nargs > 1 ? "coalesce(" : "(");
 			deparse_list(ps, out, e->args, e->nargs, ", ");
@@ -2043,13 +2120,17 @@ column_expr(const RangeItem *item, int i, int location)
 
 /* item_column -- a column of item by name (ctid for tables), or NULL; qualified or bare */
 static Expr *
-item_column(const RangeItem *item, const char *name, bool bare, int location)
+item_column(ParseState *ps, const RangeItem *item, const char *name, bool bare, int location)
 {
 	for (int i = 0; i < item->ncolumns; i++)
 		if (strcmp(item->columns[i].name, name) == 0 && (!bare || visible_column(item, i)))
 			return column_expr(item, i, location);
 	if (item->is_table && strcmp(name, "ctid") == 0)
+	{
+		if (item->catalog)
+			not_supported(ps, "ctid of system catalogs", location);
 		return make_var(item, CACHE_ROWID_COLUMN, TIDOID, -1, location);
+	}
 	return NULL;
 }
 
@@ -2082,7 +2163,7 @@ transform_column_ref(ParseState *ps, PgQuery__ColumnRef *cr)
 	if (cr->n_fields >= 2)
 	{
 		const char *alias = string_value(cr->fields[cr->n_fields - 2]);
-		Expr	   *e = item_column(find_item(ps, alias, cr->location), name, false, cr->location);
+		Expr	   *e = item_column(ps, find_item(ps, alias, cr->location), name, false, cr->location);
 
 		if (e == NULL)
 			ereport(ERROR,
@@ -2097,7 +2178,7 @@ transform_column_ref(ParseState *ps, PgQuery__ColumnRef *cr)
 
 		for (int i = 0; i < s->nitems; i++)
 		{
-			Expr	   *e = item_column(s->items[i], name, true, cr->location);
+			Expr	   *e = item_column(ps, s->items[i], name, true, cr->location);
 
 			if (e != NULL && found != NULL)
 				ereport(ERROR,
@@ -2128,6 +2209,16 @@ transform_aggregate(ParseState *ps, PgQuery__FuncCall *fc, const char *name)
 		found |= strcmp(name, aggs[i]) == 0;
 	if (!found || fc->over || (fc->n_funcname > 1 && strcmp(string_value(fc->funcname[0]), "pg_catalog") != 0))
 		return NULL;
+	if (ps->in_aggregate)
+		ereport(ERROR,
+				errcode(ERRCODE_GROUPING_ERROR),
+				errmsg("aggregate function calls cannot be nested"),
+				errposition(char_position(ps, fc->location)));
+	if (ps->agg_refused)
+		ereport(ERROR,
+				errcode(ERRCODE_GROUPING_ERROR),
+				errmsg("aggregate functions are not allowed in %s", ps->agg_refused),
+				errposition(char_position(ps, fc->location)));
 	if (ps->scope == NULL)
 		not_supported(ps, "aggregate functions without FROM", fc->location);
 	if (fc->n_agg_order || fc->agg_filter)
@@ -2138,7 +2229,9 @@ transform_aggregate(ParseState *ps, PgQuery__FuncCall *fc, const char *name)
 	e->agg_star = fc->agg_star;
 	e->agg_distinct = fc->agg_distinct;
 	e->nargs = (int) fc->n_args;
+	ps->in_aggregate = true;
 	e->args = transform_list(ps, fc->args, fc->n_args);
+	ps->in_aggregate = false;
 	e->sql = name;
 	int			want = strcmp(name, "string_agg") == 0 ? 2 : strcmp(name, "count") == 0 && fc->agg_star ? 0 : 1;
 
@@ -2237,7 +2330,9 @@ transform_sublink(ParseState *ps, PgQuery__SubLink *sl)
 							errcode(ERRCODE_SYNTAX_ERROR),
 							errmsg("subquery has too many columns"),
 							errposition(char_position(ps, sl->location)));
-				test = coerce_expr(ps, test, q.columns[0].type, -1, false);
+				/* an integer compares with an integer of another width as it is */
+				if (!same_canonical_form(q.columns[0].type, test->type, -1))
+					test = coerce_expr(ps, test, q.columns[0].type, -1, false);
 				if (test == NULL)
 					no_operator(ps, "=", transform_expr(ps, sl->testexpr),
 								make_expr(EXPR_CONST, q.columns[0].type, -1), sl->location);
@@ -2457,6 +2552,7 @@ transform_from_item(ParseState *ps, Node *node, Scope *scope, RlBuf *sql)
 				RangeItem  *item = make_range_item(rel->name, rel->ncolumns, rel->columns, rv->alias);
 
 				item->is_table = true;
+				item->catalog = rel->sql != NULL;
 				if (!rel->temp && rel->sql == NULL)
 					item->main_table = rel->name;
 				append_aliased(sql, relation_sql(rel), item->alias);
@@ -2514,7 +2610,7 @@ transform_from_item(ParseState *ps, Node *node, Scope *scope, RlBuf *sql)
 				if (j->n_using_clause)
 					on = join_using(ps, j, scope, first, middle);
 				else if (j->quals)
-					on = coerce_or_fail(ps, transform_expr(ps, j->quals), BOOLOID, "JOIN/ON");
+					on = transform_clause(ps, j->quals, BOOLOID, "JOIN/ON", "JOIN conditions");
 				ps->scope = saved;
 				if (on)
 					rlbuf_printf(sql, " ON %s", deparse_to_string(ps, on));
@@ -2618,6 +2714,16 @@ add_target(TargetList *tl, Expr *e, const char *name)
 	tl->n++;
 }
 
+/* check_target_count -- 54011 for more result columns than PostgreSQL's queries have */
+static void
+check_target_count(size_t n)
+{
+	if (n > MAX_TARGET_ENTRIES)
+		ereport(ERROR,
+				errcode(ERRCODE_TOO_MANY_COLUMNS),
+				errmsg("target lists can have at most %d entries", MAX_TARGET_ENTRIES));
+}
+
 static void
 transform_targets(ParseState *ps, Node **nodes, size_t n, TargetList *tl)
 {
@@ -2652,6 +2758,21 @@ transform_targets(ParseState *ps, Node **nodes, size_t n, TargetList *tl)
 		}
 		add_target(tl, transform_expr(ps, val), is_set(rt->name) ? rt->name : figure_colname(val));
 	}
+	check_target_count((size_t) tl->n);
+}
+
+/* contains_aggregate -- whether e computes an aggregate of this query level */
+static bool
+contains_aggregate(const Expr *e)
+{
+	if (e == NULL)
+		return false;
+	if (e->kind == EXPR_AGG)
+		return true;
+	for (int i = 0; i < e->nargs; i++)
+		if (contains_aggregate(e->args[i]))
+			return true;
+	return contains_aggregate(e->defresult);
 }
 
 /* sort_expr -- ORDER BY / GROUP BY item: an output position, an output name, or an expression */
@@ -2723,16 +2844,22 @@ append_limit(ParseState *ps, RlBuf *sql, PgQuery__SelectStmt *sel)
 	{
 		rlbuf_append_str(sql, " LIMIT ");
 		if (sel->limit_count)
-			rlbuf_printf(sql, "coalesce(%s, -1)", deparse_to_string(ps, transform_limit(ps, sel->limit_count)));
+			rlbuf_printf(sql, "coalesce(%s, -1)",
+						 deparse_to_string(ps, transform_limit(ps, sel->limit_count, "LIMIT")));
 		else
 			rlbuf_append_str(sql, "-1");
 		if (sel->limit_offset)
-			rlbuf_printf(sql, " OFFSET %s", deparse_to_string(ps, transform_limit(ps, sel->limit_offset)));
+			rlbuf_printf(sql, " OFFSET %s", deparse_to_string(ps, transform_limit(ps, sel->limit_offset, "OFFSET")));
 	}
 	ps->scope = saved;
 }
 
-/* analyze_values_query -- VALUES (...), (...) as SQLite VALUES, columns typed in common */
+/*
+ * analyze_values_query -- VALUES (...), (...) as SQLite VALUES, columns typed in common;
+ * a VALUES read as a query (not INSERT's) names its columns _rl_cN as every query's SQL
+ * does, where SQLite's are column1, column2 ...: a reference to "_rl_c1" that names no
+ * column would be read by SQLite as the string '_rl_c1'
+ */
 static void
 analyze_values_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targets, Query *q,
 					 RlBuf *sql)
@@ -2755,7 +2882,7 @@ analyze_values_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColum
 				ereport(ERROR,
 						errcode(ERRCODE_SYNTAX_ERROR),
 						errmsg("VALUES lists must all be the same length"));
-			plan.values_rows[r] = transform_list(ps, row->items, row->n_items);
+			plan.values_rows[r] = transform_values_row(ps, row);
 		}
 		tmp.ncolumns = ncols;
 		tmp.columns = palloc(sizeof(ResultColumn) * (size_t) (ncols ? ncols : 1));
@@ -2764,6 +2891,13 @@ analyze_values_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColum
 		analyze_values(ps, sel, &tmp, &plan);
 	q->ncolumns = tmp.ncolumns;
 	q->columns = tmp.columns;
+	if (targets == NULL)
+	{
+		rlbuf_append_str(sql, "SELECT ");
+		for (int c = 0; c < q->ncolumns; c++)
+			rlbuf_printf(sql, "%scolumn%d AS \"_rl_c%d\"", c ? ", " : "", c + 1, c + 1);
+		rlbuf_append_str(sql, " FROM (");
+	}
 	rlbuf_append_str(sql, "VALUES ");
 	for (int r = 0; r < plan.nvalues_rows; r++)
 	{
@@ -2780,6 +2914,8 @@ analyze_values_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColum
 		}
 		rlbuf_append_str(sql, ")");
 	}
+	if (targets == NULL)
+		rlbuf_append_str(sql, ")");
 }
 
 /* row_operand -- a column or a constant */
@@ -2870,7 +3006,12 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 	Scope	   *saved_scope = ps->scope;
 	Expr	   *saved_srf = ps->srf;
 	bool		leaf = ps->setop_leaf;
+	const char *saved_agg_refused = ps->agg_refused;
+	bool		saved_in_aggregate = ps->in_aggregate;
 
+	/* a subquery's aggregates are its own (those of outer columns are not told apart) */
+	ps->agg_refused = NULL;
+	ps->in_aggregate = false;
 	ps->srf = NULL;
 	q->scan = NULL;
 	q->scan_where = NULL;
@@ -2981,7 +3122,7 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 		}
 		rlbuf_free(&from);
 		Expr	   *where = sel->where_clause
-			? coerce_or_fail(ps, transform_expr(ps, sel->where_clause), BOOLOID, "WHERE") : NULL;
+			? transform_clause(ps, sel->where_clause, BOOLOID, "WHERE", "WHERE") : NULL;
 
 		/* in parentheses: a kept scan adds its own condition after it (keptscan.c) */
 		size_t		where_at = sql.len + strlen(" WHERE ");
@@ -2992,11 +3133,21 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 			deparse(ps, &sql, where);
 			rlbuf_append_str(&sql, ")");
 		}
+		ps->agg_refused = "GROUP BY";
 		for (size_t i = 0; i < sel->n_group_clause; i++)
 		{
+			Expr	   *g = sort_expr(ps, sel->group_clause[i], &tl, false);
+
+			/* GROUP BY 1 names a result column, which may be an aggregate */
+			if (contains_aggregate(g))
+				ereport(ERROR,
+						errcode(ERRCODE_GROUPING_ERROR),
+						errmsg("aggregate functions are not allowed in GROUP BY"),
+						errposition(char_position(ps, g->location)));
 			rlbuf_append_str(&sql, i ? ", " : " GROUP BY ");
-			deparse(ps, &sql, sort_expr(ps, sel->group_clause[i], &tl, false));
+			deparse(ps, &sql, g);
 		}
+		ps->agg_refused = NULL;
 		if (sel->having_clause)
 			rlbuf_printf(&sql, " HAVING %s",
 						 deparse_to_string(ps, coerce_or_fail(ps, transform_expr(ps, sel->having_clause),
@@ -3017,6 +3168,8 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 	ps->ctes = saved_ctes;
 	ps->scope = saved_scope;
 	ps->srf = saved_srf;
+	ps->agg_refused = saved_agg_refused;
+	ps->in_aggregate = saved_in_aggregate;
 }
 
 /* add_sql -- stmt runs sql with the binds collected so far */
@@ -3305,7 +3458,8 @@ analyze_update(ParseState *ps, PgQuery__UpdateStmt *upd, AnalyzedStmt *stmt)
 
 		if (rt->val->node_case == PG_QUERY__NODE__NODE_SET_TO_DEFAULT)
 			not_supported(ps, "SET column = DEFAULT", rt->location);
-		const char *value = deparse_to_string(ps, finish_target(ps, transform_expr(ps, rt->val), col));
+		Expr	   *e = finish_target(ps, transform_no_aggregates(ps, rt->val, "UPDATE"), col);
+		const char *value = deparse_to_string(ps, e);
 
 		append_ident(&sql, i ? ", " : " SET ", col->name);
 		rlbuf_append_str(&sql, " = ");
@@ -3316,8 +3470,7 @@ analyze_update(ParseState *ps, PgQuery__UpdateStmt *upd, AnalyzedStmt *stmt)
 	rlbuf_free(&from);
 	if (upd->where_clause)
 		rlbuf_printf(&sql, " WHERE %s",
-					 deparse_to_string(ps, coerce_or_fail(ps, transform_expr(ps, upd->where_clause),
-														  BOOLOID, "WHERE")));
+					 deparse_to_string(ps, transform_clause(ps, upd->where_clause, BOOLOID, "WHERE", "WHERE")));
 	finish_dml(ps, stmt, item, upd->returning_list, upd->n_returning_list, &sql, "UPDATE");
 }
 
@@ -3334,8 +3487,7 @@ analyze_delete(ParseState *ps, PgQuery__DeleteStmt *del, AnalyzedStmt *stmt)
 	target_relation(ps, del->relation, stmt, &sql);
 	if (del->where_clause)
 		rlbuf_printf(&sql, " WHERE %s",
-					 deparse_to_string(ps, coerce_or_fail(ps, transform_expr(ps, del->where_clause),
-														  BOOLOID, "WHERE")));
+					 deparse_to_string(ps, transform_clause(ps, del->where_clause, BOOLOID, "WHERE", "WHERE")));
 	finish_dml(ps, stmt, ps->scope->items[0], del->returning_list, del->n_returning_list, &sql, "DELETE");
 }
 
@@ -3498,6 +3650,16 @@ column_definition(ParseState *ps, PgQuery__ColumnDef *cd, bool not_null)
 					not_null ? " NOT NULL" : "", def ? " DEFAULT " : "", def ? def : "");
 }
 
+/* check_table_width -- 54011 for a table of more columns than PostgreSQL's tables have */
+static void
+check_table_width(size_t ncolumns)
+{
+	if (ncolumns > MAX_TABLE_COLUMNS)
+		ereport(ERROR,
+				errcode(ERRCODE_TOO_MANY_COLUMNS),
+				errmsg("tables can have at most %d columns", MAX_TABLE_COLUMNS));
+}
+
 static void
 analyze_create_table(ParseState *ps, PgQuery__CreateStmt *cs, AnalyzedStmt *stmt)
 {
@@ -3534,6 +3696,11 @@ analyze_create_table(ParseState *ps, PgQuery__CreateStmt *cs, AnalyzedStmt *stmt
 	}
 	rlbuf_init_in(&sql, CurrentMemoryContext);
 	rlbuf_init_in(&constraints, CurrentMemoryContext);
+	size_t		ncolumns = 0;
+
+	for (size_t i = 0; i < cs->n_table_elts; i++)
+		ncolumns += cs->table_elts[i]->node_case == PG_QUERY__NODE__NODE_COLUMN_DEF;
+	check_table_width(ncolumns);
 	for (size_t i = 0; i < cs->n_table_elts; i++)
 	{
 		Node	   *elt = cs->table_elts[i];
@@ -3633,6 +3800,11 @@ analyze_alter_table(ParseState *ps, PgQuery__AlterTableStmt *as, AnalyzedStmt *s
 	if (rel == NULL)
 		lookup_relation(ps, rv);	/* its error */
 	check_writable(ps, rel, rv->location);
+	size_t		ncolumns = (size_t) rel->ncolumns;
+
+	for (size_t i = 0; i < as->n_cmds; i++)
+		ncolumns += as->cmds[i]->alter_table_cmd->subtype == PG_QUERY__ALTER_TABLE_TYPE__AT_AddColumn;
+	check_table_width(ncolumns);
 	for (size_t i = 0; i < as->n_cmds; i++)
 	{
 		PgQuery__AlterTableCmd *cmd = as->cmds[i]->alter_table_cmd;
@@ -3853,6 +4025,7 @@ analyze_select(ParseState *ps, PgQuery__SelectStmt *sel, AnalyzedStmt *stmt)
 		analyze_values(ps, sel, stmt, plan);
 	else
 	{
+		check_target_count(sel->n_target_list);
 		plan->ntargets = (int) sel->n_target_list;
 		plan->targets = palloc(sizeof(Expr *) * (sel->n_target_list ? sel->n_target_list : 1));
 		stmt->ncolumns = plan->ntargets;
@@ -3878,10 +4051,10 @@ analyze_select(ParseState *ps, PgQuery__SelectStmt *sel, AnalyzedStmt *stmt)
 			stmt->columns[i].typmod = e->typmod;
 		}
 		if (sel->where_clause)
-			plan->where = coerce_or_fail(ps, transform_expr(ps, sel->where_clause), BOOLOID, "WHERE");
+			plan->where = transform_clause(ps, sel->where_clause, BOOLOID, "WHERE", "WHERE");
 	}
-	plan->limit = transform_limit(ps, sel->limit_count);
-	plan->offset = transform_limit(ps, sel->limit_offset);
+	plan->limit = transform_limit(ps, sel->limit_count, "LIMIT");
+	plan->offset = transform_limit(ps, sel->limit_offset, "OFFSET");
 }
 
 /* set_value_text -- the value of SET name = a, b as GUC text ("a, b") */

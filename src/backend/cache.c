@@ -151,6 +151,32 @@ cache_progress(void *arg)
 	return InterruptPending && InterruptRaisePending();
 }
 
+/*
+ * SQLite's own limits on the statements it compiles, met by SQL the analyser made from
+ * a statement PostgreSQL would run (or refuse at its own, lower, limit), and the misuses
+ * of aggregates the analyser does not check: SQLite reports them as SQLITE_ERROR, told
+ * apart only by the message's start. The analyser checks PostgreSQL's limits and rules
+ * first and writes its SQL so that SQLite's limits are rarely reached (analyze.c); what
+ * still reaches them gets the SQLSTATE PostgreSQL gives, with its message at its limit.
+ */
+static const struct
+{
+	const char *prefix;			/* of sqlite3_errmsg() */
+	const char *sqlstate;
+	const char *message;		/* NULL: SQLite's, already PostgreSQL's words */
+}			sqlite_limits[] =
+{
+	{"parser stack overflow", ERRCODE_STATEMENT_TOO_COMPLEX, "stack depth limit exceeded"},
+	{"Expression tree is too large", ERRCODE_STATEMENT_TOO_COMPLEX, "stack depth limit exceeded"},
+	{"too many terms in compound SELECT", ERRCODE_STATEMENT_TOO_COMPLEX, "stack depth limit exceeded"},
+	{"too many columns", ERRCODE_TOO_MANY_COLUMNS, "target lists can have at most 1664 entries"},
+	{"too many SQL variables", ERRCODE_PROGRAM_LIMIT_EXCEEDED, "too many constants and parameters in one statement"},
+	{"at most 64 tables in a join", ERRCODE_PROGRAM_LIMIT_EXCEEDED, "too many tables in one join"},
+	/* what the analyser does not check yet: aggregates and ungrouped columns */
+	{"misuse of aggregate", ERRCODE_GROUPING_ERROR, NULL},
+	{"aggregate functions are not allowed in", ERRCODE_GROUPING_ERROR, NULL},
+};
+
 /* sqlite_error -- an ERROR for a failed SQLite call, with PostgreSQL's SQLSTATE where one fits */
 static void
 sqlite_error(int rc, const char *what)
@@ -164,7 +190,9 @@ sqlite_error(int rc, const char *what)
 		siglongjmp(*PG_exception_stack, 1);
 	}
 	const char *sqlstate = ERRCODE_INTERNAL_ERROR;
-	char	   *text;
+	char	   *text = NULL;
+	const char *detail = NULL;
+	const char *hint = NULL;
 
 	if ((rc & 0xff) == SQLITE_INTERRUPT)
 		ProcessInterrupts();	/* cache_progress stopped it: raise what it saw */
@@ -201,18 +229,57 @@ sqlite_error(int rc, const char *what)
 			sqlstate = ERRCODE_T_R_SERIALIZATION_FAILURE;
 			text = pstrdup("could not serialize access due to concurrent update");
 			break;
+		case SQLITE_CONSTRAINT_CHECK:
+			{
+				/* "CHECK constraint failed: t_x_check" */
+				const char *name = strchr(msg, ':');
+
+				sqlstate = ERRCODE_CHECK_VIOLATION;
+				text = psprintf("new row violates check constraint \"%s\"", name ? name + 2 : msg);
+				break;
+			}
 		case SQLITE_BUSY:
 		case SQLITE_LOCKED:
 			sqlstate = ERRCODE_LOCK_NOT_AVAILABLE;
 			text = pstrdup("could not obtain lock on the catalog cache");
 			break;
 		default:
-			text = psprintf("catalog cache: could not %s: %s", what, msg);
+			switch (rc & 0xff)
+			{
+				case SQLITE_FULL:
+					sqlstate = ERRCODE_DISK_FULL;
+					text = pstrdup("could not write to the catalog cache: No space left on device");
+					hint = "Check free disk space.";
+					break;
+				case SQLITE_NOMEM:
+					sqlstate = ERRCODE_OUT_OF_MEMORY;
+					text = pstrdup("out of memory");
+					break;
+				case SQLITE_TOOBIG:
+					/* a string or bytea longer than SQLite holds, as PostgreSQL's repeat() says */
+					sqlstate = ERRCODE_PROGRAM_LIMIT_EXCEEDED;
+					text = pstrdup("requested length too large");
+					break;
+				case SQLITE_ERROR:
+					for (size_t i = 0; i < sizeof(sqlite_limits) / sizeof(sqlite_limits[0]) && !text; i++)
+						if (strncmp(msg, sqlite_limits[i].prefix, strlen(sqlite_limits[i].prefix)) == 0)
+						{
+							sqlstate = sqlite_limits[i].sqlstate;
+							text = pstrdup(sqlite_limits[i].message ? sqlite_limits[i].message : msg);
+							if (sqlite_limits[i].message)
+								detail = psprintf("The catalog cache refused the statement: %s.", msg);
+						}
+					break;
+			}
+			if (text == NULL)
+				text = psprintf("catalog cache: could not %s: %s", what, msg);
 			break;
 	}
 	ereport(ERROR,
 			errcode(sqlstate),
-			errmsg("%s", text));
+			errmsg("%s", text),
+			detail ? errdetail("%s", detail) : 0,
+			hint ? errhint("%s", hint) : 0);
 }
 
 static void
