@@ -2714,14 +2714,17 @@ add_target(TargetList *tl, Expr *e, const char *name)
 	tl->n++;
 }
 
-/* check_target_count -- 54011 for more result columns than PostgreSQL's queries have */
+/*
+ * check_column_limit -- 54011 past one of PostgreSQL's limits: "what can have at most
+ * limit items" (its target lists' entries, its tables' columns)
+ */
 static void
-check_target_count(size_t n)
+check_column_limit(size_t n, int limit, const char *what, const char *items)
 {
-	if (n > MAX_TARGET_ENTRIES)
+	if (n > (size_t) limit)
 		ereport(ERROR,
 				errcode(ERRCODE_TOO_MANY_COLUMNS),
-				errmsg("target lists can have at most %d entries", MAX_TARGET_ENTRIES));
+				errmsg("%s can have at most %d %s", what, limit, items));
 }
 
 static void
@@ -2758,7 +2761,7 @@ transform_targets(ParseState *ps, Node **nodes, size_t n, TargetList *tl)
 		}
 		add_target(tl, transform_expr(ps, val), is_set(rt->name) ? rt->name : figure_colname(val));
 	}
-	check_target_count((size_t) tl->n);
+	check_column_limit((size_t) tl->n, MAX_TARGET_ENTRIES, "target lists", "entries");
 }
 
 /* contains_aggregate -- whether e computes an aggregate of this query level */
@@ -3650,15 +3653,6 @@ column_definition(ParseState *ps, PgQuery__ColumnDef *cd, bool not_null)
 					not_null ? " NOT NULL" : "", def ? " DEFAULT " : "", def ? def : "");
 }
 
-/* check_table_width -- 54011 for a table of more columns than PostgreSQL's tables have */
-static void
-check_table_width(size_t ncolumns)
-{
-	if (ncolumns > MAX_TABLE_COLUMNS)
-		ereport(ERROR,
-				errcode(ERRCODE_TOO_MANY_COLUMNS),
-				errmsg("tables can have at most %d columns", MAX_TABLE_COLUMNS));
-}
 
 static void
 analyze_create_table(ParseState *ps, PgQuery__CreateStmt *cs, AnalyzedStmt *stmt)
@@ -3700,7 +3694,7 @@ analyze_create_table(ParseState *ps, PgQuery__CreateStmt *cs, AnalyzedStmt *stmt
 
 	for (size_t i = 0; i < cs->n_table_elts; i++)
 		ncolumns += cs->table_elts[i]->node_case == PG_QUERY__NODE__NODE_COLUMN_DEF;
-	check_table_width(ncolumns);
+	check_column_limit(ncolumns, MAX_TABLE_COLUMNS, "tables", "columns");
 	for (size_t i = 0; i < cs->n_table_elts; i++)
 	{
 		Node	   *elt = cs->table_elts[i];
@@ -3804,7 +3798,7 @@ analyze_alter_table(ParseState *ps, PgQuery__AlterTableStmt *as, AnalyzedStmt *s
 
 	for (size_t i = 0; i < as->n_cmds; i++)
 		ncolumns += as->cmds[i]->alter_table_cmd->subtype == PG_QUERY__ALTER_TABLE_TYPE__AT_AddColumn;
-	check_table_width(ncolumns);
+	check_column_limit(ncolumns, MAX_TABLE_COLUMNS, "tables", "columns");
 	for (size_t i = 0; i < as->n_cmds; i++)
 	{
 		PgQuery__AlterTableCmd *cmd = as->cmds[i]->alter_table_cmd;
@@ -4025,7 +4019,7 @@ analyze_select(ParseState *ps, PgQuery__SelectStmt *sel, AnalyzedStmt *stmt)
 		analyze_values(ps, sel, stmt, plan);
 	else
 	{
-		check_target_count(sel->n_target_list);
+		check_column_limit(sel->n_target_list, MAX_TARGET_ENTRIES, "target lists", "entries");
 		plan->ntargets = (int) sel->n_target_list;
 		plan->targets = palloc(sizeof(Expr *) * (sel->n_target_list ? sel->n_target_list : 1));
 		stmt->ncolumns = plan->ntargets;

@@ -8,6 +8,8 @@ import psycopg
 import pytest
 from psycopg.types.string import TextLoader
 
+from answers import answer
+
 # values compared as the text the server sent (psycopg cannot hold infinite dates)
 TEXT_TYPES = ["date", "time", "timestamp", "timestamptz", "interval", "numeric", "int2", "int4",
               "int8", "oid", "float8", "bool", "regclass", "regtype"]
@@ -31,18 +33,6 @@ SAME_ANSWER = [
     "SELECT 'infinity'::timestamp - 'infinity'::timestamp",
     "SELECT timestamp '294276-12-31' + interval '1 day'",
 ]
-
-
-def answer(conn: psycopg.Connection, sql: str):
-    try:
-        with conn.cursor() as cur:
-            cur.execute(sql)
-            if cur.description is None:
-                return ("status", cur.statusmessage)
-            return ("rows", [tuple(str(v) for v in row) for row in cur.fetchall()])
-    except psycopg.Error as e:
-        assert e.sqlstate is not None and not conn.closed, f"{sql[:80]}: connection lost: {e}"
-        return ("error", e.sqlstate)
 
 
 @pytest.fixture

@@ -13,6 +13,8 @@ import random
 import psycopg
 import pytest
 
+import answers
+
 SETUP = [
     "CREATE TABLE t (x int, y text, z int)",
     "INSERT INTO t VALUES (1, 'a', 10), (2, 'b', 20), (NULL, NULL, 30), (2, 'c', NULL)",
@@ -78,15 +80,7 @@ DEEP = [
 
 
 def answer(conn: psycopg.Connection, sql: str):
-    try:
-        with conn.cursor() as cur:
-            cur.execute(sql)
-            if cur.description is None:
-                return ("status", cur.statusmessage)
-            return ("rows", sorted((tuple(str(v) for v in row) for row in cur.fetchall())))
-    except psycopg.Error as e:
-        assert e.sqlstate is not None and not conn.closed, f"{sql[:80]}: connection lost: {e}"
-        return ("error", e.sqlstate, e.diag.message_primary)
+    return answers.answer(conn, sql, sort_rows=True, with_message=True)
 
 
 @pytest.fixture(scope="module")
@@ -139,48 +133,43 @@ SCALARS = ["x", "z", "x + z", "1", "NULL", "coalesce(x, z)", "length(y)", "x * 2
 
 def expression(rnd: random.Random, depth: int, aggregates: bool) -> str:
     """a random expression; aggregates only where the caller allows them"""
-    kinds = ["scalar", "op", "case", "sub", "paren", "in", "exists"]
-    if aggregates:
-        kinds += ["agg", "agg"]
-    kind = rnd.choice(kinds) if depth > 0 else "scalar"
     sub = lambda agg=aggregates: expression(rnd, depth - 1, agg)
+    kinds = {
+        "op": lambda: f"({sub()} {rnd.choice(['+', '-', '*'])} {sub()})",
+        "case": lambda: f"CASE WHEN {sub()} > 1 THEN {sub()} ELSE {sub()} END",
+        "sub": lambda: f"(SELECT {expression(rnd, depth - 1, rnd.random() < 0.5)} FROM t LIMIT 1)",
+        "paren": lambda: "(" * 30 + sub() + ")" * 30,
+        "in": lambda: f"(CASE WHEN {sub()} IN (SELECT z FROM t) THEN 1 ELSE 0 END)",
+        "exists": lambda: f"(CASE WHEN EXISTS (SELECT 1 FROM t u WHERE u.x = {sub()}) THEN 1 ELSE 0 END)",
+    }
+    choices = ["scalar"] + list(kinds) + (["agg", "agg"] if aggregates else [])
+    kind = rnd.choice(choices) if depth > 0 else "scalar"
     if kind == "scalar":
         return rnd.choice(SCALARS)
     if kind == "agg":
         return rnd.choice(AGGREGATES) if rnd.random() < 0.8 else f"sum({sub(True)})"
-    if kind == "op":
-        return f"({sub()} {rnd.choice(['+', '-', '*'])} {sub()})"
-    if kind == "case":
-        return f"CASE WHEN {sub()} > 1 THEN {sub()} ELSE {sub()} END"
-    if kind == "sub":
-        return f"(SELECT {expression(rnd, depth - 1, rnd.random() < 0.5)} FROM t LIMIT 1)"
-    if kind == "paren":
-        return "(" * 30 + sub() + ")" * 30
-    if kind == "in":
-        return f"(CASE WHEN {sub()} IN (SELECT z FROM t) THEN 1 ELSE 0 END)"
-    return f"(CASE WHEN EXISTS (SELECT 1 FROM t u WHERE u.x = {sub()}) THEN 1 ELSE 0 END)"
+    return kinds[kind]()
 
 
 def generated(seed: int, n: int):
     rnd = random.Random(seed)
+    e = lambda agg=False: expression(rnd, rnd.randint(0, 3), agg)
+
+    def chain():
+        op = rnd.choice([" OR ", " AND ", " + "])
+        return f"SELECT ({op.join(e() for _ in range(rnd.randint(500, 1500)))}) IS NULL FROM t"
+
+    shapes = {
+        "select": lambda: f"SELECT {e(True)}, {e()} FROM t",
+        "where": lambda: f"SELECT x FROM t WHERE {e(rnd.random() < 0.3)} > 0",
+        "group": lambda: f"SELECT {e(True)} FROM t GROUP BY {e(rnd.random() < 0.2)}",
+        "having": lambda: f"SELECT count(*) FROM t GROUP BY x HAVING {e(True)} > 0",
+        "order": lambda: f"SELECT x FROM t ORDER BY {e(rnd.random() < 0.2)} LIMIT 2",
+        "wide": lambda: "SELECT " + ", ".join(e() for _ in range(rnd.randint(100, 1700))) + " FROM t LIMIT 1",
+        "chain": chain,
+    }
     for _ in range(n):
-        shape = rnd.choice(["select", "where", "group", "having", "order", "wide", "chain"])
-        e = lambda agg=False: expression(rnd, rnd.randint(0, 3), agg)
-        if shape == "select":
-            yield f"SELECT {e(True)}, {e()} FROM t"
-        elif shape == "where":
-            yield f"SELECT x FROM t WHERE {e(rnd.random() < 0.3)} > 0"
-        elif shape == "group":
-            yield f"SELECT {e(True)} FROM t GROUP BY {e(rnd.random() < 0.2)}"
-        elif shape == "having":
-            yield f"SELECT count(*) FROM t GROUP BY x HAVING {e(True)} > 0"
-        elif shape == "order":
-            yield f"SELECT x FROM t ORDER BY {e(rnd.random() < 0.2)} LIMIT 2"
-        elif shape == "wide":
-            yield "SELECT " + ", ".join(e() for _ in range(rnd.randint(100, 1700))) + " FROM t LIMIT 1"
-        else:
-            op = rnd.choice([" OR ", " AND ", " + "])
-            yield f"SELECT ({op.join(e() for _ in range(rnd.randint(500, 1500)))}) IS NULL FROM t"
+        yield shapes[rnd.choice(list(shapes))]()
 
 
 def test_generated_statements(both):
