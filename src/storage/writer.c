@@ -285,7 +285,7 @@ open_cache(WriterDatabase *db)
 
 /*
  * store_proven -- the store is shown to be ours as of now: tell the backends
- * (commit_horizon.h), and check again after store_check_interval_ms
+ * (commit_horizon.h), and check again after check_interval_ms
  */
 static void
 store_proven(WriterDatabase *db)
@@ -833,9 +833,10 @@ commit_database_group(WriterDatabase *db, PendingCommit **group, int n)
 				if (c->subscribed && c->datid == db->datid)
 					send_notify(c, first_seq + n - 1);
 			/* the commit stands; maintenance after it may have found the handle done */
-			if (lsm_health(db->lsm) == RL_FENCED)
+			rc = lsm_health(db->lsm);
+			if (rc == RL_FENCED)
 				report_fenced();
-			else if (lsm_health(db->lsm) != RL_OK)
+			else if (rc != RL_OK)
 			{
 				ereport(LOG, errcode(ERRCODE_IO_ERROR),
 						errmsg("store maintenance failed: %s; reopening the store", rl_last_error()));
@@ -1094,17 +1095,11 @@ bootstrap_registry(void)
 }
 
 /*
- * WriterMain -- the writer process
- *
- * SIGTERM and SIGHUP are blocked except inside ppoll, so a request to stop is
- * seen between two groups, never inside one.
- */
-/*
  * store_upkeep -- what the stores need on a timer, whatever else the writer does;
  * returns the milliseconds until it is needed next
  *
- * Every store_check_interval_ms since the store was last shown to be ours (by a
- * commit or by a check), the newest manifest is read: a newer epoch there fences
+ * Every check_interval_ms (a third of store_check_timeout, at most 5 s) since the
+ * store was last shown to be ours (by a commit or by a check), the newest manifest is read: a newer epoch there fences
  * this writer, which stops the server rather than serve what may be stale; a check
  * the store cannot answer leaves the proof as old as it is, and backends refuse
  * reads once it is older than store_check_timeout. A store that is unavailable is
@@ -1144,6 +1139,12 @@ store_upkeep(void)
 	return next > now ? (int) (next - now) : 0;
 }
 
+/*
+ * WriterMain -- the writer process
+ *
+ * SIGTERM and SIGHUP are blocked except inside ppoll, so a request to stop is
+ * seen between two groups, never inside one.
+ */
 void
 WriterMain(const WriterConfig *config)
 {
