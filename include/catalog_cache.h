@@ -29,6 +29,16 @@
  * timestamps (microseconds since 2000-01-01 UTC, PostgreSQL's binary form) as
  * INTEGER, floats as REAL, text as TEXT, bytea and uuid (16 bytes) as BLOB.
  *
+ * Names. SQLite compares names without regard to ASCII case, PostgreSQL exactly, so
+ * "T" and t are two tables to PostgreSQL and one to SQLite. Every name the cache holds
+ * (tables, columns, rl_relation.relname, constraints, the aliases of generated SQL) is
+ * therefore the PostgreSQL name with a '^' written before each ASCII capital and each
+ * '^' doubled: "Ducklake_Snapshot" is ^Ducklake_^Snapshot, "a^b" is a^^b. Two names
+ * that differ in case differ apart from case once written so, and a name without
+ * capitals or '^' (DuckLake's, all folded identifiers) is written as it is. Other
+ * letters need nothing: SQLite folds ASCII only. cache_name_len and cache_put_name
+ * write the cache's form, cache_pg_name reads a name back.
+ *
  * In the store a relation whose name and columns are those of a DuckLake table that
  * kvcodec.h knows uses that table's key layout; every other relation's rows are
  * generic rows keyed by (relid, _rl_rowid); rl_relation itself is relation 0 and
@@ -37,6 +47,7 @@
 #ifndef RL_CATALOG_CACHE_H
 #define RL_CATALOG_CACHE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #define SQLITE_ENABLE_SESSION 1
@@ -80,6 +91,21 @@
 typedef struct CatalogCache CatalogCache;
 
 /* Open (creating if needed) the cache file; WAL mode. */
+/* whether the cache's form of a name writes '^' before this character */
+static inline bool
+cache_name_escaped(char c)
+{
+	return (c >= 'A' && c <= 'Z') || c == '^';
+}
+
+/* the cache's form of a PostgreSQL name (see "Names" above): its length, and the
+ * name written at out (no terminator), returning the end */
+size_t		cache_name_len(const char *name);
+char	   *cache_put_name(char *out, const char *name);
+/* a cache name read back as PostgreSQL's, at out (strlen(name) + 1 bytes suffice);
+ * returns out */
+char	   *cache_pg_name(char *out, const char *name);
+
 RlStatus	catalog_cache_open(const char *path, CatalogCache **out);
 void		catalog_cache_close(CatalogCache *cache);
 sqlite3    *catalog_cache_db(CatalogCache *cache);
@@ -155,13 +181,18 @@ int			cache_apply_changeset(sqlite3 *db, StmtCache *stmts, const void *changeset
 typedef struct CacheCapture CacheCapture;
 
 /*
- * Every connection to a cache waits for the write lock another one holds (the
- * writer's group, a backend's statement) up to CACHE_BUSY_TIMEOUT_MS, retrying
- * every 200 microseconds: SQLite's own busy timeout sleeps 1, 2, 5, 10 ... 100 ms
- * between tries, which would add up to that much to a commit queued behind a
- * writer holding the lock for a few milliseconds.
+ * cache_connection_setup -- what every connection to a cache needs.
+ *
+ * It waits for the write lock another one holds (the writer's group, a backend's
+ * statement) up to CACHE_BUSY_TIMEOUT_MS, retrying every 200 microseconds: SQLite's
+ * own busy timeout sleeps 1, 2, 5, 10 ... 100 ms between tries, which would add up to
+ * that much to a commit queued behind a writer holding the lock for a few
+ * milliseconds. And a name in double quotes is a name only: SQLite's legacy rule
+ * would make one that names no column a string, so that an index of DuckLake's
+ * columns on a table of that name but other columns, or a generated statement's
+ * mistake, would be made silently on a constant.
  */
-void		cache_wait_when_busy(sqlite3 *db);
+void		cache_connection_setup(sqlite3 *db);
 
 /*
  * The changeset is made by capture.c (a preupdate hook, not SQLite's session module):

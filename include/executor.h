@@ -325,6 +325,11 @@ void		CacheOpen(const char *path);
 #define CACHE_WARM_FILE "rl_warm_statements"
 void		CacheRememberStatements(void);
 void		CacheWarm(const char *data_directory);
+/*
+ * the cache's form of a PostgreSQL name (catalog_cache.h, "Names"): name itself when
+ * it has nothing to escape, as nearly every name
+ */
+const char *CacheSqliteName(const char *name);
 /* NULL if there is none; schema NULL searches pg_temp, pg_catalog, then public. */
 CacheRelation *CacheLookupRelation(const char *schema, const char *name);
 /* A pg_catalog relation (syscat.c); NULL if there is none of that name. */

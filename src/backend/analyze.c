@@ -1705,7 +1705,10 @@ typedef struct Query
 static void analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targets,
 						  Query *q);
 
-/* put_quoted -- name in double quotes (each one inside doubled) at out; returns the end */
+/*
+ * put_quoted -- name in the cache's form (catalog_cache.h, "Names"), in double quotes
+ * (each one inside doubled), at out; returns the end
+ */
 static char *
 put_quoted(char *out, const char *name)
 {
@@ -1714,20 +1717,22 @@ put_quoted(char *out, const char *name)
 	{
 		if (*p == '"')
 			*out++ = '"';
+		else if (cache_name_escaped(*p))
+			*out++ = '^';
 		*out++ = *p;
 	}
 	*out++ = '"';
 	return out;
 }
 
-/* quoted_len -- the length of name in double quotes */
+/* quoted_len -- the length of what put_quoted writes */
 static size_t
 quoted_len(const char *name)
 {
 	size_t		len = 2;
 
 	for (const char *p = name; *p; p++)
-		len += *p == '"' ? 2 : 1;
+		len += *p == '"' || cache_name_escaped(*p) ? 2 : 1;
 	return len;
 }
 
@@ -3745,7 +3750,8 @@ analyze_create_table(ParseState *ps, PgQuery__CreateStmt *cs, AnalyzedStmt *stmt
 	}
 	else
 	{
-		Expr	   *args[2] = {make_const(typio_string(TEXTOID, table, strlen(table)), -1),
+		const char *relname = CacheSqliteName(table);
+		Expr	   *args[2] = {make_const(typio_string(TEXTOID, relname, strlen(relname)), -1),
 		make_const(typio_string(TEXTOID, rlbuf_cstr(&sql), sql.len), -1)};
 
 		add_sql(ps, stmt, psprintf("INSERT INTO main.%s (relname, sql) VALUES (%s, %s)", CACHE_RELATION_TABLE,
@@ -3886,7 +3892,8 @@ analyze_drop(ParseState *ps, PgQuery__DropStmt *ds, AnalyzedStmt *stmt)
 			stmt->target = CACHE_WRITE_TEMP;
 		else
 		{
-			Expr	   *arg = make_const(typio_string(TEXTOID, name, strlen(name)), -1);
+			const char *relname = CacheSqliteName(name);
+			Expr	   *arg = make_const(typio_string(TEXTOID, relname, strlen(relname)), -1);
 
 			add_sql(ps, stmt, psprintf("DELETE FROM main.%s WHERE relname = %s", CACHE_RELATION_TABLE,
 									   deparse_to_string(ps, arg)));

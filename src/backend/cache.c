@@ -32,7 +32,8 @@
  * functions) it calls back into the executor through rl_eval(). The other
  * functions registered here serve pg_catalog (syscat.c): rl_array_agg for
  * ARRAY(subquery), rl_array_json for json_each() to iterate a set-returning
- * function's result, rl_quote_ident, rl_default_expr for pg_attrdef, and
+ * function's result, rl_pg_name for the names the cache writes in its own form,
+ * rl_quote_ident, rl_default_expr for pg_attrdef, and
  * rl_type_oid / rl_type_typmod for a column's declared type.
  *
  * Every statement on the connection can be stopped: SQLite calls a progress
@@ -177,6 +178,49 @@ static const struct
 	{"aggregate functions are not allowed in", ERRCODE_GROUPING_ERROR, NULL},
 };
 
+const char *
+CacheSqliteName(const char *name)
+{
+	size_t		len = cache_name_len(name);
+
+	if (len == strlen(name))
+		return name;
+	char	   *out = palloc(len + 1);
+
+	*cache_put_name(out, name) = '\0';
+	return out;
+}
+
+/* pg_name -- a name of the cache read back as PostgreSQL's, palloc'd */
+static char *
+pg_name(const char *name)
+{
+	return cache_pg_name(palloc(strlen(name) + 1), name);
+}
+
+/*
+ * key_is_primary -- whether table's key of ncols columns that starts with first is
+ * its primary key (analyze.c's add_key declares a primary key's first column DESC)
+ */
+static bool
+key_is_primary(const char *table, const char *first, int ncols)
+{
+	sqlite3_stmt *stmt = stmt_cache_get(statements, "SELECT 1 FROM pragma_index_list(?1) AS i WHERE i.origin = 'u'"
+										  " AND (SELECT count(*) FROM pragma_index_info(i.name)) = ?3"
+										  " AND EXISTS (SELECT 1 FROM pragma_index_xinfo(i.name) AS x"
+										  " WHERE x.seqno = 0 AND x.name = ?2 AND x.\"desc\")");
+	bool		primary;
+
+	if (stmt == NULL)
+		return false;			/* the name PostgreSQL gives a unique key, then */
+	sqlite3_bind_text(stmt, 1, table, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(stmt, 2, first, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int(stmt, 3, ncols);
+	primary = sqlite3_step(stmt) == SQLITE_ROW;
+	stmt_cache_release(statements, stmt, false);
+	return primary;
+}
+
 /* sqlite_error -- an ERROR for a failed SQLite call, with PostgreSQL's SQLSTATE where one fits */
 static void
 sqlite_error(int rc, const char *what)
@@ -201,16 +245,29 @@ sqlite_error(int rc, const char *what)
 		case SQLITE_CONSTRAINT_UNIQUE:
 		case SQLITE_CONSTRAINT_PRIMARYKEY:
 			{
-				/* "UNIQUE constraint failed: t.a, t.b" -> t_a_b_key */
-				const char *cols = strchr(msg, ':');
+				/*
+				 * "UNIQUE constraint failed: t.a, t.b" -> t_a_b_key, as syscat.c names a
+				 * key, or t_pkey for the primary key
+				 */
+				const char *colon = strchr(msg, ':');
+				const char *dot = colon ? strchr(colon, '.') : NULL;
+				char	   *table = dot ? pnstrdup(colon + 2, (size_t) (dot - colon - 2)) : NULL;
+				char	   *first = dot ? pnstrdup(dot + 1, strcspn(dot + 1, ",")) : NULL;
 				RlBuf		name;
+				int			ncols = 1;
 
 				rlbuf_init_in(&name, CurrentMemoryContext);
-				for (cols = cols ? cols + 1 : ""; *cols; cols++)
-					if (*cols != ' ')
-						rlbuf_append(&name, *cols == '.' || *cols == ',' ? "_" : cols, 1);
+				for (const char *c = colon ? colon + 1 : ""; *c; c++)
+				{
+					ncols += *c == ',';
+					if (*c != ' ')
+						rlbuf_append(&name, *c == '.' || *c == ',' ? "_" : c, 1);
+				}
 				sqlstate = ERRCODE_UNIQUE_VIOLATION;
-				text = psprintf("duplicate key value violates unique constraint \"%s_key\"", rlbuf_cstr(&name));
+				text = table && key_is_primary(table, first, ncols)
+					? psprintf("duplicate key value violates unique constraint \"%s_pkey\"", pg_name(table))
+					: psprintf("duplicate key value violates unique constraint \"%s_key\"",
+							   pg_name(rlbuf_cstr(&name)));
 				rlbuf_free(&name);
 				break;
 			}
@@ -222,7 +279,8 @@ sqlite_error(int rc, const char *what)
 
 				sqlstate = ERRCODE_NOT_NULL_VIOLATION;
 				text = psprintf("null value in column \"%s\" of relation \"%s\" violates not-null constraint",
-								dot ? dot + 1 : "", dot ? pnstrdup(colon + 2, (size_t) (dot - colon - 2)) : "");
+								pg_name(dot ? dot + 1 : ""),
+								pg_name(dot ? pnstrdup(colon + 2, (size_t) (dot - colon - 2)) : ""));
 				break;
 			}
 		case SQLITE_BUSY_SNAPSHOT:
@@ -735,6 +793,19 @@ rl_type_typmod(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	sqlite3_result_int(ctx, typmod);
 }
 
+/* rl_pg_name(name) -- a name of the cache as PostgreSQL's (catalog_cache.h, "Names") */
+static void
+rl_pg_name(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	const char *name = (const char *) sqlite3_value_text(argv[0]);
+	size_t		len = (size_t) sqlite3_value_bytes(argv[0]);
+
+	if (name == NULL || cache_name_len(name) == len)
+		sqlite3_result_value(ctx, argv[0]);
+	else
+		sqlite3_result_text(ctx, cache_pg_name(sqlite3_malloc64(len + 1), name), -1, sqlite3_free);
+}
+
 /* rl_quote_ident(name) -- PostgreSQL's quote_ident (without its keyword list) for pg_catalog's texts */
 static void
 rl_quote_ident(sqlite3_context *ctx, int argc, sqlite3_value **argv)
@@ -900,7 +971,7 @@ CacheOpen(const char *path)
 		cache_db = NULL;
 		return;
 	}
-	cache_wait_when_busy(cache_db);
+	cache_connection_setup(cache_db);
 	cache_capture_watch(cache_db);
 	sqlite3_progress_handler(cache_db, PROGRESS_HANDLER_OPS, cache_progress, NULL);
 	statements = stmt_cache_create(cache_db, STATEMENT_CACHE_SIZE);
@@ -910,6 +981,8 @@ CacheOpen(const char *path)
 	sqlite3_create_function(cache_db, "rl_scalar", 1, SQLITE_UTF8, NULL, NULL, rl_scalar_step, rl_scalar_final);
 	sqlite3_create_function(cache_db, "rl_array_agg", 2, SQLITE_UTF8, NULL, NULL, rl_array_agg_step,
 							rl_array_agg_final);
+	sqlite3_create_function(cache_db, "rl_pg_name", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL, rl_pg_name,
+							NULL, NULL);
 	sqlite3_create_function(cache_db, "rl_quote_ident", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL, rl_quote_ident,
 							NULL, NULL);
 	sqlite3_create_function(cache_db, "rl_default_expr", 2, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
@@ -1092,6 +1165,7 @@ name_found(const char *query, const char *name)
 	return found;
 }
 
+/* load_relation -- the relation PostgreSQL calls name in schema ("main" or "temp") */
 static CacheRelation *
 load_relation(const char *schema, const char *name)
 {
@@ -1099,7 +1173,7 @@ load_relation(const char *schema, const char *name)
 	CacheRelation *rel = palloc0(sizeof(CacheRelation));
 	int			cap = 8;
 
-	sqlite3_bind_text(stmt, 1, name, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(stmt, 1, CacheSqliteName(name), -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(stmt, 2, schema, -1, SQLITE_STATIC);
 	rel->name = pstrdup(name);
 	rel->temp = strcmp(schema, "temp") == 0;
@@ -1114,7 +1188,7 @@ load_relation(const char *schema, const char *name)
 			rel->columns = repalloc(rel->columns, sizeof(ResultColumn) * (size_t) (cap *= 2));
 		ResultColumn *c = &rel->columns[rel->ncolumns++];
 
-		c->name = pstrdup(col);
+		c->name = pg_name(col);
 		c->type = decl_type((const char *) sqlite3_column_text(stmt, 1), &c->typmod);
 	}
 	release_statement(stmt, false);
@@ -1194,9 +1268,9 @@ user_relation(const char *schema, const char *name)
 	CacheRelation *rel = NULL;
 
 	if (strcmp(schema, "temp") != 0 ||
-		name_found("SELECT 1 FROM temp.sqlite_master WHERE type = 'table' AND name = ?1", name))
+		name_found("SELECT 1 FROM temp.sqlite_master WHERE type = 'table' AND name = ?1", CacheSqliteName(name)))
 		if (strcmp(schema, "main") != 0 ||
-			name_found("SELECT 1 FROM main." CACHE_RELATION_TABLE " WHERE relname = ?1", name))
+			name_found("SELECT 1 FROM main." CACHE_RELATION_TABLE " WHERE relname = ?1", CacheSqliteName(name)))
 			rel = load_relation(schema, name);
 
 	if (RelationCacheContext == NULL)
@@ -1217,7 +1291,7 @@ void
 CacheTableDropping(const char *name)
 {
 	if (capture != NULL)
-		cache_capture_dropping(capture, name);
+		cache_capture_dropping(capture, CacheSqliteName(name));
 }
 
 bool
@@ -1580,7 +1654,7 @@ CacheAlterTableEnd(const char *table)
 	cache_capture_pause(capture, capture_paused = false);
 	stmt = cached_statement("UPDATE main." CACHE_RELATION_TABLE " SET sql = (SELECT sql FROM main.sqlite_master"
 							" WHERE type = 'table' AND name = ?1) WHERE relname = ?1");
-	sqlite3_bind_text(stmt, 1, table, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(stmt, 1, CacheSqliteName(table), -1, SQLITE_TRANSIENT);
 	int			rc = sqlite3_step(stmt);
 
 	release_statement(stmt, rc != SQLITE_DONE);
@@ -1613,6 +1687,8 @@ CacheScanSince(const char *table, uint64_t kept_seq, int64_t kept_rowid, uint64_
 {
 	sqlite3_stmt *stmt;
 	int64_t		base = INT64_MAX;
+
+	table = CacheSqliteName(table);
 	char	   *sql = sqlite3_mprintf("SELECT (SELECT max(seq) FROM main." CACHE_SCAN_BASE_TABLE
 									  " WHERE relname IN ('%q', '')), (SELECT max(" CACHE_ROWID_COLUMN
 									  ") FROM main.\"%w\")", table, table);
@@ -1654,6 +1730,7 @@ CacheTransactionChanged(const char *table)
 	ChangesetIter it;
 	bool		changed = false;
 
+	table = CacheSqliteName(table);
 	close_capture();			/* the message's earlier statements' changes too */
 	changeset_begin(&it, changeset.data, changeset.len);
 	while (!changed && changeset_next(&it) == CHANGESET_ROW)
@@ -1697,7 +1774,7 @@ CacheRememberTempTable(const char *name, bool on_commit_drop)
 {
 	TempTable  *t = malloc(sizeof(TempTable));
 
-	t->name = strdup(name);
+	t->name = strdup(CacheSqliteName(name));
 	t->on_commit_drop = on_commit_drop;
 	t->next = temp_tables;
 	temp_tables = t;

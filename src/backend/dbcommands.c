@@ -40,7 +40,7 @@ commit_to_registry(const char *sql, const char *name)
 		rc = rl_error(RL_IO_ERROR, "%s", sqlite3_errmsg(db));
 	else
 	{
-		cache_wait_when_busy(db);
+		cache_connection_setup(db);
 		rc = cache_capture_begin(db, NULL, &capture);
 	}
 	if (rc == RL_OK)

@@ -34,6 +34,7 @@
 #include "guc.h"
 #include "mcxt.h"
 #include "miscadmin.h"
+#include "rl_buffer.h"
 
 #define FirstGenbkiObjectId		10000	/* PostgreSQL's built-in types are below */
 #define INDEX_OID_BASE			0x20000000
@@ -226,12 +227,12 @@ static const ResultColumn pg_rewrite_cols[] = {
 #define KEYS_SQL \
 	"SELECT k.relid AS relid, k.relname AS relname, k.seq AS seq, k.idx AS idx, k.is_primary AS is_primary," \
 	" k.keyname AS keyname, k.keycols AS keycols, k.conkey AS conkey, k.indkey AS indkey, k.nkeys AS nkeys," \
-	" 'CREATE UNIQUE INDEX ' || rl_quote_ident(k.keyname) || ' ON public.' || rl_quote_ident(k.relname)" \
+	" 'CREATE UNIQUE INDEX ' || rl_quote_ident(k.keyname) || ' ON public.' || rl_quote_ident(rl_pg_name(k.relname))" \
 	" || ' USING btree (' || k.keycols || ')' AS indexdef FROM (" \
 	"SELECT k.relid AS relid, k.relname AS relname, k.seq AS seq, k.idx AS idx, k.is_primary AS is_primary," \
-	" CASE WHEN k.is_primary THEN k.relname || '_pkey'" \
-	" ELSE k.relname || " KEY_COLUMNS("group_concat('_' || c.name, '')") " || '_key' END AS keyname," \
-	" " KEY_COLUMNS("group_concat(rl_quote_ident(c.name), ', ')") " AS keycols," \
+	" rl_pg_name(CASE WHEN k.is_primary THEN k.relname || '_pkey'" \
+	" ELSE k.relname || " KEY_COLUMNS("group_concat('_' || c.name, '')") " || '_key' END) AS keyname," \
+	" " KEY_COLUMNS("group_concat(rl_quote_ident(rl_pg_name(c.name)), ', ')") " AS keycols," \
 	" '{' || " KEY_COLUMNS("group_concat(c.cid, ',')") " || '}' AS conkey," \
 	" " KEY_COLUMNS("group_concat(c.cid, ' ')") " AS indkey," \
 	" " KEY_COLUMNS("count(*)") " AS nkeys FROM (" \
@@ -243,7 +244,7 @@ static const ResultColumn pg_rewrite_cols[] = {
 #define INDEX_OID(k) XSTR(INDEX_OID_BASE) " + " k ".relid * 256 + " k ".seq"
 
 static const char *const pg_class_sql =
-	"SELECT " XSTR(FirstNormalObjectId) " + r.relid AS oid, r.relname AS relname, "
+	"SELECT " XSTR(FirstNormalObjectId) " + r.relid AS oid, rl_pg_name(r.relname) AS relname, "
 	XSTR(PG_PUBLIC_NAMESPACE) " AS relnamespace, 0 AS reltype, " XSTR(BOOTSTRAP_SUPERUSERID) " AS relowner, "
 	XSTR(HEAP_AM_OID) " AS relam, 0 AS reltablespace, 0 AS relpages, -1.0 AS reltuples,"
 	" EXISTS (SELECT 1 FROM pragma_index_list(r.relname, 'main') WHERE origin = 'u') AS relhasindex,"
@@ -310,7 +311,7 @@ build_pg_type(void)
 static char *
 build_pg_attribute(void)
 {
-	return psprintf("SELECT " XSTR(FirstNormalObjectId) " + r.relid AS attrelid, a.name AS attname,"
+	return psprintf("SELECT " XSTR(FirstNormalObjectId) " + r.relid AS attrelid, rl_pg_name(a.name) AS attname,"
 					" t.oid AS atttypid, a.cid AS attnum, 0 AS attndims, rl_type_typmod(a.type) AS atttypmod,"
 					" a.\"notnull\" AS attnotnull, a.dflt_value IS NOT NULL AS atthasdef, 0 AS attisdropped,"
 					" t.typcollation AS attcollation, '' AS attidentity, '' AS attgenerated,"
@@ -319,7 +320,7 @@ build_pg_attribute(void)
 					" FROM main." CACHE_RELATION_TABLE " AS r CROSS JOIN pragma_table_info(r.relname, 'main') AS a"
 					" CROSS JOIN (%s) AS t ON t.oid = rl_type_oid(a.type)"
 					" WHERE a.name <> '" CACHE_ROWID_COLUMN "'"
-					" UNION ALL SELECT " INDEX_OID("k") ", c.name, t.oid, c.seqno + 1, 0, rl_type_typmod(a.type), 0, 0,"
+					" UNION ALL SELECT " INDEX_OID("k") ", rl_pg_name(c.name), t.oid, c.seqno + 1, 0, rl_type_typmod(a.type), 0, 0,"
 					" 0, t.typcollation, '', '', t.typstorage, '', -1, t.typlen, NULL FROM (" KEYS_SQL ") AS k"
 					" CROSS JOIN pragma_index_info(k.idx, 'main') AS c CROSS JOIN pragma_table_info(k.relname, 'main') AS a"
 					" CROSS JOIN (%s) AS t ON t.oid = rl_type_oid(a.type) WHERE a.cid = c.cid",
@@ -457,7 +458,7 @@ static const SystemRelation system_relations[] = {
 		" k.indkey AS indkey, NULL AS indexprs, NULL AS indpred FROM (" KEYS_SQL ") AS k", NULL},
 	{"pg_enum", NCOLS(pg_enum_cols), pg_enum_cols, NULL, NULL},
 	{"pg_indexes", NCOLS(pg_indexes_cols), pg_indexes_cols,
-		"SELECT 'public' AS schemaname, k.relname AS tablename, k.keyname AS indexname, NULL AS tablespace,"
+		"SELECT 'public' AS schemaname, rl_pg_name(k.relname) AS tablename, k.keyname AS indexname, NULL AS tablespace,"
 		" k.indexdef AS indexdef FROM (" KEYS_SQL ") AS k", NULL},
 	{"pg_settings", NCOLS(pg_settings_cols), pg_settings_cols, NULL, build_pg_settings},
 	{"pg_am", NCOLS(pg_am_cols), pg_am_cols,
@@ -543,7 +544,7 @@ build_schemata(void)
 static char *
 build_tables(void)
 {
-	char	   *sql = sqlite3_mprintf("SELECT %Q AS table_catalog, 'public' AS table_schema, r.relname AS table_name,"
+	char	   *sql = sqlite3_mprintf("SELECT %Q AS table_catalog, 'public' AS table_schema, rl_pg_name(r.relname) AS table_name,"
 									  " 'BASE TABLE' AS table_type, NULL AS self_referencing_column_name,"
 									  " NULL AS reference_generation, NULL AS user_defined_type_catalog,"
 									  " NULL AS user_defined_type_schema, NULL AS user_defined_type_name,"
@@ -560,7 +561,8 @@ static char *
 build_columns(void)
 {
 	char	   *sql = sqlite3_mprintf(
-		"SELECT %Q AS table_catalog, 'public' AS table_schema, r.relname AS table_name, a.name AS column_name,"
+		"SELECT %Q AS table_catalog, 'public' AS table_schema, rl_pg_name(r.relname) AS table_name,"
+		" rl_pg_name(a.name) AS column_name,"
 		" a.cid AS ordinal_position, rl_default_expr(a.dflt_value, a.type) AS column_default,"
 		" CASE WHEN a.\"notnull\" THEN 'NO' ELSE 'YES' END AS is_nullable, t._rl_format AS data_type,"
 		" CASE WHEN t.oid IN (%u, %u) AND rl_type_typmod(a.type) >= 4 THEN rl_type_typmod(a.type) - 4 END AS character_maximum_length,"
@@ -605,7 +607,7 @@ static const ResultColumn index_definition_cols[] = {
 static const SystemRelation function_relations[] = {
 	{"index_definition", NCOLS(index_definition_cols), index_definition_cols,
 		"SELECT " INDEX_OID("k") " AS indexrelid, 0 AS colno, k.indexdef AS definition FROM (" KEYS_SQL ") AS k"
-		" UNION ALL SELECT " INDEX_OID("k") ", c.seqno + 1, rl_quote_ident(c.name) FROM (" KEYS_SQL ") AS k,"
+		" UNION ALL SELECT " INDEX_OID("k") ", c.seqno + 1, rl_quote_ident(rl_pg_name(c.name)) FROM (" KEYS_SQL ") AS k,"
 		" pragma_index_info(k.idx, 'main') AS c", NULL},
 };
 
@@ -684,12 +686,74 @@ SystemRegOutput(Oid type, Oid value)
 						   &oid);
 }
 
+/*
+ * split_qualified -- a possibly qualified name as PostgreSQL's reg* input reads it:
+ * parts split at dots, a part in double quotes kept as written ("" a quote), any
+ * other folded to lower case; the last part, and in *schema the one before (NULL if
+ * none). NULL for what is not a name (an unterminated quote, an empty part, more
+ * than three parts).
+ */
+static char *
+split_qualified(const char *in, char **schema)
+{
+	char	   *parts[3] = {NULL, NULL, NULL};
+	int			n = 0;
+	const char *p = in;
+
+	for (;;)
+	{
+		RlBuf		part;
+
+		while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+			p++;
+		rlbuf_init_in(&part, CurrentMemoryContext);
+		if (*p == '"')
+		{
+			for (p++;; p++)
+			{
+				if (*p == '\0')
+					return NULL;
+				if (*p == '"' && p[1] != '"')
+					break;
+				p += *p == '"';
+				rlbuf_append(&part, p, 1);
+			}
+			p++;
+		}
+		else
+			for (; *p && *p != '.' && *p != ' ' && *p != '\t' && *p != '\n' && *p != '\r'; p++)
+			{
+				char		c = *p >= 'A' && *p <= 'Z' ? (char) (*p + 'a' - 'A') : *p;
+
+				rlbuf_append(&part, &c, 1);
+			}
+		while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+			p++;
+		if (part.len == 0 || n == 3 || (*p != '.' && *p != '\0'))
+			return NULL;
+		parts[n++] = pstrdup(rlbuf_cstr(&part));
+		rlbuf_free(&part);
+		if (*p++ == '\0')
+			break;
+	}
+	*schema = n > 1 ? parts[n - 2] : NULL;
+	return parts[n - 1];
+}
+
 Oid
 SystemRegLookup(Oid type, const char *name)
 {
-	const char *dot = strchr(name, '.');
-	const char *bare = type == REGCLASSOID && dot &&
-		(strncmp(name, "public.", 7) == 0 || strncmp(name, "pg_catalog.", 11) == 0) ? dot + 1 : name;
+	char	   *schema = NULL;
+	const char *bare = type == REGTYPEOID ? name : split_qualified(name, &schema);
+
+	if (bare == NULL)
+		ereport(ERROR,
+				errcode(ERRCODE_INVALID_NAME),
+				errmsg("invalid name syntax"));
+	if (schema != NULL && (type != REGCLASSOID ||
+						   (strcmp(schema, "public") != 0 && strcmp(schema, "pg_catalog") != 0)))
+		return InvalidOid;
+
 	Value		key = typio_string(TEXTOID, bare, strlen(bare));
 	char	   *found = type == REGTYPEOID
 		? (typio_type_by_name(name) != InvalidOid ? psprintf("%u", typio_type_by_name(name)) : NULL)

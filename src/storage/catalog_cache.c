@@ -22,6 +22,7 @@
  * as are the tables' columns while the schema does not change; the cache's WAL is
  * checkpointed by a thread of its own, beside the commits (checkpoint_wal).
  */
+#include <alloca.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <signal.h>
@@ -218,6 +219,46 @@ set_conflict(ApplyState *st, const char *sqlstate, const char *fmt, ...)
 	va_end(ap);
 }
 
+size_t
+cache_name_len(const char *name)
+{
+	size_t		len = 0;
+
+	for (const char *p = name; *p; p++)
+		len += cache_name_escaped(*p) ? 2 : 1;
+	return len;
+}
+
+char *
+cache_put_name(char *out, const char *name)
+{
+	for (const char *p = name; *p; p++)
+	{
+		if (cache_name_escaped(*p))
+			*out++ = '^';
+		*out++ = *p;
+	}
+	return out;
+}
+
+char *
+cache_pg_name(char *out, const char *name)
+{
+	char	   *o = out;
+
+	for (const char *p = name; *p; p++)
+	{
+		if (*p == '^' && p[1] != '\0')
+			p++;
+		*o++ = *p;
+	}
+	*o = '\0';
+	return out;
+}
+
+/* a name of the cache as PostgreSQL's, for a message, in a buffer of the caller's stack */
+#define PG_NAME(name) cache_pg_name(alloca(strlen(name) + 1), (name))
+
 /* "name" quoted as an SQL identifier, into out. */
 static void
 append_identifier(RlBuf *out, const char *name)
@@ -367,7 +408,7 @@ catalog_cache_open(const char *path, CatalogCache **out)
 		rc = sqlite_failure(cache->db, path);
 	/* backends take the write lock for a statement at a time to compute changesets */
 	if (rc == RL_OK)
-		cache_wait_when_busy(cache->db);
+		cache_connection_setup(cache->db);
 	if (rc == RL_OK && (cache->statements = stmt_cache_create(cache->db, 64)) == NULL)
 		rc = rl_error(RL_IO_ERROR, "out of memory");
 	/* NORMAL is enough: the cache is derived data, and its commit_seq says how far it got */
@@ -1453,11 +1494,11 @@ on_conflict(void *arg, int reason, const ChangesetIter *it)
 			return SQLITE_CHANGESET_ABORT;
 		case SQLITE_CHANGESET_CONSTRAINT:
 			set_conflict(st, ERRCODE_UNIQUE_VIOLATION,
-						 "duplicate key value violates unique constraint \"%s_key\"", table);
+						 "duplicate key value violates unique constraint \"%s_key\"", PG_NAME(table));
 			return SQLITE_CHANGESET_ABORT;
 		default:
 			set_conflict(st, ERRCODE_INTEGRITY_CONSTRAINT_VIOLATION,
-						 "change to \"%s\" violates a constraint", table);
+						 "change to \"%s\" violates a constraint", PG_NAME(table));
 			return SQLITE_CHANGESET_ABORT;
 	}
 }
@@ -1487,7 +1528,7 @@ insert_again(ApplyState *st, Reinsert *r)
 	sqlite3_finalize(stmt);
 	if (step == SQLITE_CONSTRAINT)
 		set_conflict(st, ERRCODE_UNIQUE_VIOLATION,
-					 "duplicate key value violates unique constraint \"%s_key\"", r->table);
+					 "duplicate key value violates unique constraint \"%s_key\"", PG_NAME(r->table));
 	else if (step != SQLITE_DONE)
 		return sqlite_failure(db, "insert again");
 	r->new_rowid = sqlite3_last_insert_rowid(db);
@@ -1662,7 +1703,7 @@ check_unique_key(ApplyState *st, RelationMap *map, int64_t rowid, const KvDatum 
 		return sqlite_failure(st->cache->db, "check key");
 	if (matches > 1)
 		set_conflict(st, ERRCODE_UNIQUE_VIOLATION,
-					 "duplicate key value violates unique constraint \"%s_pkey\"", map->name);
+					 "duplicate key value violates unique constraint \"%s_pkey\"", PG_NAME(map->name));
 	return RL_OK;
 }
 
@@ -2145,9 +2186,11 @@ retry_when_busy(void *arg, int tries)
 }
 
 void
-cache_wait_when_busy(sqlite3 *db)
+cache_connection_setup(sqlite3 *db)
 {
 	sqlite3_busy_handler(db, retry_when_busy, NULL);
+	sqlite3_db_config(db, SQLITE_DBCONFIG_DQS_DML, 0, (int *) NULL);
+	sqlite3_db_config(db, SQLITE_DBCONFIG_DQS_DDL, 0, (int *) NULL);
 }
 
 /* ---------------------------------------------------------------- databases */
@@ -2176,7 +2219,7 @@ catalog_find_database(const char *data_directory, const char *name, uint32_t *da
 		sqlite3_close(db);
 		return rc;
 	}
-	cache_wait_when_busy(db);
+	cache_connection_setup(db);
 	stmt = prepare(db, "SELECT datid FROM " CACHE_DATABASE_TABLE " WHERE datname = ?");
 	if (stmt == NULL)
 		rc = sqlite_failure(db, "look up database");

@@ -7,6 +7,8 @@
 # Prints "ready HOST PORT USER PID" once the server accepts connections, then reads
 # commands from stdin, one a line:
 #   restart    stop (fast) and start again on the same data; prints "ready ..." again
+#   rebuild    the same with the catalog caches removed in between (RockLake only),
+#              so that the next start rebuilds them from the store
 # End of input stops the server, so it never outlives the test process.
 set -eu
 . "$top_srcdir/test/scripts/common.sh"
@@ -20,6 +22,7 @@ case $kind in
 rocklake)
 	start() { rl_server_start "$dir/data"; echo "ready $RL_HOST $RL_PORT rocklake $RL_PID"; }
 	restart() { rl_server_stop fast; start; }
+	rebuild() { rl_server_stop fast; rm -f "$dir"/data/catalog*.sqlite*; start; }
 	stop() { rl_server_stop fast; }
 	;;
 postgres)
@@ -48,6 +51,7 @@ trap 'exit 1' INT TERM HUP
 while read -r command; do
 	case $command in
 	restart) restart ;;
+	rebuild) rebuild ;;
 	*) echo "server_ctl.sh: unknown command $command" >&2 ;;
 	esac
 done

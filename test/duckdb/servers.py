@@ -40,9 +40,10 @@ class Server:
         self.host, port, self.user, pid = line[1:]
         self.port, self.pid = int(port), int(pid)
 
-    def restart(self) -> None:
-        """Fast shutdown and start on the same data; the port may change."""
-        self._proc.stdin.write("restart\n")
+    def restart(self, rebuild: bool = False) -> None:
+        """Fast shutdown and start on the same data; the port may change. With
+        rebuild (RockLake only), the catalog caches are removed in between."""
+        self._proc.stdin.write("rebuild\n" if rebuild else "restart\n")
         self._proc.stdin.flush()
         self._await_ready()
 

@@ -113,3 +113,61 @@ def test_writes_of_a_large_table(rocklake_server, both):
         assert answer(again, check) == answer(pg, check)
         again.execute("DROP TABLE rb_big")
     pg.execute("DROP TABLE rb_big")
+
+
+# names as PostgreSQL compares them: exactly, after folding what is not quoted
+NAMES = [
+    'CREATE TABLE "Rb_Names" (a int, "A" int PRIMARY KEY, "b^" text)',
+    "CREATE TABLE rb_names (a int)",
+    'CREATE TABLE "RB_NAMES" ("X" int)',
+    'CREATE TABLE "rb^names" (x int)',
+    "CREATE TABLE RB_NAMES (a int)",
+    'INSERT INTO "Rb_Names" VALUES (1, 2, \'x\')',
+    "INSERT INTO rb_names VALUES (3)",
+    'INSERT INTO "RB_NAMES" VALUES (4)',
+    'INSERT INTO "rb^names" VALUES (5)',
+    'INSERT INTO "Rb_Names" VALUES (1, 2, \'y\')',
+    'INSERT INTO "Rb_Names" (a) VALUES (1)',
+    'SELECT * FROM "Rb_Names"',
+    "SELECT * FROM rb_names",
+    'SELECT * FROM "RB_NAMES"',
+    'SELECT * FROM "rb^names"',
+    "SELECT * FROM Rb_Names",
+    'SELECT "A", a, "b^" FROM "Rb_Names"',
+    'SELECT "a" FROM "RB_NAMES"',
+    'SELECT x.a, y."X" FROM "Rb_Names" x, "RB_NAMES" y',
+    'SELECT * FROM (SELECT 1 AS "A", 2 AS a) s',
+    'SELECT s."A", s.a, s.A FROM (SELECT 1 AS "A", 2 AS a) s',
+    'SELECT "Q".a FROM rb_names AS "Q"',
+    'SELECT q.a FROM rb_names AS "Q"',
+    "SELECT relname FROM pg_class WHERE relname ILIKE 'rb%names%' ORDER BY relname COLLATE \"C\"",
+    "SELECT attname FROM pg_attribute WHERE attrelid = '\"Rb_Names\"'::regclass AND attnum > 0 ORDER BY attnum",
+    "SELECT '\"RB_NAMES\"'::regclass, 'RB_NAMES'::regclass, ' public . \"rb^names\" '::regclass",
+    "SELECT to_regclass('\"Rb_names\"'), to_regclass('nope.rb_names')",
+    "SELECT to_regclass('\"x')",
+    "SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'Rb_Names'",
+    "SELECT table_name, column_name FROM information_schema.columns"
+    " WHERE table_name ILIKE 'rb%names%' ORDER BY table_name COLLATE \"C\", column_name COLLATE \"C\"",
+    'ALTER TABLE "RB_NAMES" ADD COLUMN "x" int',
+    'ALTER TABLE "RB_NAMES" DROP COLUMN "X"',
+    'SELECT * FROM "RB_NAMES"',
+    "DROP TABLE rb_names",
+    'SELECT * FROM "Rb_Names"',
+    'DROP TABLE "Rb_Names", "RB_NAMES", "rb^names"',
+]
+
+
+def test_names_that_differ_in_case(rocklake_server, both):
+    """Quoted names that differ only in case are different tables, columns and aliases,
+    as in PostgreSQL, and stay so when the cache is rebuilt from the store."""
+    rl, pg = both
+    for conn in (rl, pg):
+        conn.execute('DROP TABLE IF EXISTS rb_names, "Rb_Names", "RB_NAMES", "rb^names"')
+    for sql in NAMES[:14]:
+        assert answer(rl, sql, with_message=True) == answer(pg, sql, with_message=True), sql
+    rocklake_server.restart(rebuild=True)
+    with rocklake_server.connect(autocommit=True) as again:
+        for t in TEXT_TYPES:
+            again.adapters.register_loader(t, TextLoader)
+        for sql in NAMES[14:]:
+            assert answer(again, sql, with_message=True) == answer(pg, sql, with_message=True), sql
