@@ -1995,7 +1995,15 @@ deparse(ParseState *ps, RlBuf *out, Expr *e)
 			{
 				rlbuf_append_str(out, "(");
 				deparse(ps, out, e->args[0]);
-				rlbuf_printf(out, " IN (%s))", e->sql);
+				rlbuf_append_str(out, " IN (");
+				if (e->nargs == 2)
+				{
+					rlbuf_append_str(out, "SELECT ");
+					deparse(ps, out, e->args[1]);
+					rlbuf_printf(out, " FROM (%s)))", e->sql);
+				}
+				else
+					rlbuf_printf(out, "%s))", e->sql);
 			}
 			else if (e->sublink == SUBLINK_EXISTS)
 				rlbuf_printf(out, "EXISTS (%s)", e->sql);
@@ -2335,15 +2343,29 @@ transform_sublink(ParseState *ps, PgQuery__SubLink *sl)
 							errcode(ERRCODE_SYNTAX_ERROR),
 							errmsg("subquery has too many columns"),
 							errposition(char_position(ps, sl->location)));
-				/* an integer compares with an integer of another width as it is */
-				if (!same_canonical_form(q.columns[0].type, test->type, -1))
-					test = coerce_expr(ps, test, q.columns[0].type, -1, false);
-				if (test == NULL)
-					no_operator(ps, "=", transform_expr(ps, sl->testexpr),
-								make_expr(EXPR_CONST, q.columns[0].type, -1), sl->location);
+				/*
+				 * an integer compares with an integer of another width as it is; else
+				 * the side that casts implicitly to the other's type is cast (numeric
+				 * IN (SELECT int) compares numerics), the subquery's column by a
+				 * SELECT around it
+				 */
+				Expr	   *column = make_expr(EXPR_VAR, q.columns[0].type, sl->location);
+
+				column->sql = "\"_rl_c1\"";
 				e->sublink = SUBLINK_IN;
 				e->nargs = 1;
-				e->args = palloc(sizeof(Expr *));
+				e->args = palloc(sizeof(Expr *) * 2);
+				if (!same_canonical_form(q.columns[0].type, test->type, -1))
+				{
+					Expr	   *cast = coerce_expr(ps, test, q.columns[0].type, -1, false);
+
+					if (cast == NULL && (column = coerce_expr(ps, column, test->type, -1, false)) != NULL)
+						e->args[e->nargs++] = column;
+					else if (cast == NULL)
+						no_operator(ps, "=", test, make_expr(EXPR_CONST, q.columns[0].type, -1), sl->location);
+					else
+						test = cast;
+				}
 				e->args[0] = test;
 				return e;
 			}

@@ -44,6 +44,10 @@ SAME_ANSWER = [
     # integers of two widths compared by IN (subquery)
     "SELECT count(*) IN (SELECT z FROM t) FROM t",
     "SELECT x FROM t WHERE x IN (SELECT count(*) FROM t)",
+    # ... and of types one casts to the other's: the subquery's column is cast
+    "SELECT 1.5::numeric IN (SELECT 1), 1::numeric IN (SELECT 1), 2.0::float8 IN (SELECT 2::int8)",
+    "SELECT x FROM t WHERE x::numeric IN (SELECT z / 10 FROM t)",
+    "SELECT 'a'::text IN (SELECT 1)",
     # PostgreSQL's limits on columns (SQLite's are 2000)
     "SELECT " + ", ".join(["1"] * 1665),
     "SELECT " + ", ".join(["x"] * 1665) + " FROM t",
