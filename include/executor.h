@@ -154,6 +154,8 @@ typedef struct Expr
 	struct Expr **args;			/* CASE: WHEN/THEN pairs; COALESCE etc.: the list */
 	struct Expr *defresult;		/* CASE: ELSE (NULL const if absent) */
 	const char *sql;			/* EXPR_VAR, EXPR_AGG, EXPR_SUBLINK */
+	const void *range;			/* EXPR_VAR: the analyser's FROM item it reads (NULL: none) */
+	int			column;			/* EXPR_VAR of a range: the column's index (-1: ctid) */
 	SubLinkKind sublink;		/* EXPR_SUBLINK */
 	bool		agg_star;		/* EXPR_AGG: count(*) */
 	bool		agg_distinct;	/* EXPR_AGG: f(DISTINCT x) */
@@ -294,6 +296,8 @@ typedef struct CacheRelation
 	int			ncolumns;
 	ResultColumn *columns;
 	const char *sql;			/* a system catalog: the SQLite query computing it */
+	int			npkey;			/* its primary key's columns (indexes into columns) */
+	int		   *pkey;
 } CacheRelation;
 
 /* Fixed OIDs of pg_catalog (PostgreSQL's) that syscat.c and the functions share. */

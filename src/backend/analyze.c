@@ -1524,6 +1524,21 @@ figure_colname_strength(Node *node, int *strength)
 				return "array";
 			if (node->sub_link->sub_link_type == PG_QUERY__SUB_LINK_TYPE__EXISTS_SUBLINK)
 				return "exists";
+			if (node->sub_link->sub_link_type == PG_QUERY__SUB_LINK_TYPE__EXPR_SUBLINK &&
+				node->sub_link->subselect->node_case == PG_QUERY__NODE__NODE_SELECT_STMT)
+			{
+				/* (SELECT ...): the name of its first result column */
+				PgQuery__SelectStmt *sel = node->sub_link->subselect->select_stmt;
+
+				while (sel->op != PG_QUERY__SET_OPERATION__SETOP_NONE && sel->larg)
+					sel = sel->larg;
+				if (sel->n_target_list && sel->target_list[0]->node_case == PG_QUERY__NODE__NODE_RES_TARGET)
+				{
+					PgQuery__ResTarget *rt = sel->target_list[0]->res_target;
+
+					return is_set(rt->name) ? rt->name : figure_colname_strength(rt->val, &(int) {0});
+				}
+			}
 			break;
 		case PG_QUERY__NODE__NODE_SQLVALUE_FUNCTION:
 			{
@@ -1674,6 +1689,8 @@ typedef struct RangeItem
 	const char **column_sql;	/* each column's SQLite expression; NULL: "alias"."column" */
 	const char *main_table;		/* a table of the catalog (not temporary, not a system
 								 * catalog): its name */
+	int			npkey;			/* a table: its primary key's columns */
+	const int  *pkey;
 } RangeItem;
 
 typedef struct Scope
@@ -2100,6 +2117,8 @@ make_var(const RangeItem *item, const char *column, Oid type, int32_t typmod, in
 
 	e->typmod = typmod;
 	e->sql = quote_qualified(item->bare ? NULL : item->alias, column);
+	e->range = item;
+	e->column = -1;
 	return e;
 }
 
@@ -2126,6 +2145,7 @@ column_expr(const RangeItem *item, int i, int location)
 	Expr	   *e = make_var(item, item->columns[i].name, item->columns[i].type, item->columns[i].typmod,
 							 location);
 
+	e->column = i;
 	if (item->column_sql)
 		e->sql = item->column_sql[i];
 	return e;
@@ -2580,6 +2600,8 @@ transform_from_item(ParseState *ps, Node *node, Scope *scope, RlBuf *sql)
 
 				item->is_table = true;
 				item->catalog = rel->sql != NULL;
+				item->npkey = rel->npkey;
+				item->pkey = rel->pkey;
 				if (!rel->temp && rel->sql == NULL)
 					item->main_table = rel->name;
 				append_aliased(sql, relation_sql(rel), item->alias);
@@ -2832,9 +2854,13 @@ sort_expr(ParseState *ps, Node *node, TargetList *tl, bool by_name)
 	return transform_expr(ps, node);
 }
 
+/* append_order_by -- ORDER BY's SQLite text; its expressions (palloc'd) in sorts, if not NULL */
 static void
-append_order_by(ParseState *ps, RlBuf *sql, PgQuery__SelectStmt *sel, TargetList *tl, bool positions)
+append_order_by(ParseState *ps, RlBuf *sql, PgQuery__SelectStmt *sel, TargetList *tl, bool positions,
+				Expr ***sorts)
 {
+	if (sorts)
+		*sorts = palloc(sizeof(Expr *) * (sel->n_sort_clause ? sel->n_sort_clause : 1));
 	for (size_t i = 0; i < sel->n_sort_clause; i++)
 	{
 		PgQuery__SortBy *sb = sel->sort_clause[i]->sort_by;
@@ -2846,6 +2872,9 @@ append_order_by(ParseState *ps, RlBuf *sql, PgQuery__SelectStmt *sel, TargetList
 			not_supported(ps, "ORDER BY USING", sb->location);
 		rlbuf_append_str(sql, i ? ", " : " ORDER BY ");
 		Expr	   *e = sort_expr(ps, sb->node, tl, true);
+
+		if (sorts)
+			(*sorts)[i] = e;
 
 		if (positions)
 		{
@@ -3022,6 +3051,122 @@ plain_scan(ParseState *ps, PgQuery__SelectStmt *sel, const TargetList *tl, const
 	return item;
 }
 
+/* expr_equal -- whether a and b are the same expression (GROUP BY's matching) */
+static bool
+expr_equal(const Expr *a, const Expr *b)
+{
+	if (a == b)
+		return true;
+	if (a == NULL || b == NULL || a->kind != b->kind || a->type != b->type || a->nargs != b->nargs ||
+		a->op != b->op || a->func != b->func || a->booltest != b->booltest || a->sublink != b->sublink ||
+		a->agg_star != b->agg_star || a->agg_distinct != b->agg_distinct || a->range != b->range ||
+		a->column != b->column || (a->sql == NULL) != (b->sql == NULL) || (a->sql && strcmp(a->sql, b->sql) != 0))
+		return false;
+	if (a->kind == EXPR_PARAM && a->paramno != b->paramno)
+		return false;
+	if (a->kind == EXPR_CONST &&
+		(a->constval.isnull != b->constval.isnull ||
+		 (!a->constval.isnull && strcmp(typio_output(&a->constval, NULL), typio_output(&b->constval, NULL)) != 0)))
+		return false;
+	for (int i = 0; i < a->nargs; i++)
+		if (!expr_equal(a->args[i], b->args[i]))
+			return false;
+	return expr_equal(a->defresult, b->defresult);
+}
+
+/* A grouped query's GROUP BY expressions, and the FROM items of its own level. */
+typedef struct Grouping
+{
+	Expr	  **groups;
+	int			ngroups;
+	const Scope *scope;
+} Grouping;
+
+/* grouped_by -- whether GROUP BY holds e itself */
+static bool
+grouped_by(const Grouping *g, const Expr *e)
+{
+	for (int i = 0; i < g->ngroups; i++)
+		if (expr_equal(g->groups[i], e))
+			return true;
+	return false;
+}
+
+/*
+ * depends_on_key -- whether GROUP BY holds every column of the primary key of the
+ * table var reads, so that var's value is one per group (PostgreSQL's functional
+ * dependency)
+ */
+static bool
+depends_on_key(const Grouping *g, const Expr *var)
+{
+	const RangeItem *item = var->range;
+
+	for (int k = 0; k < item->npkey; k++)
+	{
+		bool		found = false;
+
+		for (int i = 0; i < g->ngroups && !found; i++)
+			found = g->groups[i]->kind == EXPR_VAR && g->groups[i]->range == item &&
+				g->groups[i]->column == item->pkey[k];
+		if (!found)
+			return false;
+	}
+	return item->npkey > 0;
+}
+
+/*
+ * ungrouped_column -- a column of the query's own FROM that e uses outside an
+ * aggregate and outside the GROUP BY expressions, or NULL. A subquery's uses are
+ * not looked into (its text is made already).
+ */
+static const Expr *
+ungrouped_column(const Grouping *g, const Expr *e)
+{
+	if (e == NULL || e->kind == EXPR_AGG || e->kind == EXPR_SUBLINK || grouped_by(g, e))
+		return NULL;
+	if (e->kind == EXPR_VAR)
+	{
+		for (int i = 0; e->range && g->scope && i < g->scope->nitems; i++)
+			if (g->scope->items[i] == e->range)
+				return depends_on_key(g, e) ? NULL : e;
+		return NULL;
+	}
+	for (int i = 0; i < e->nargs; i++)
+	{
+		const Expr *found = ungrouped_column(g, e->args[i]);
+
+		if (found)
+			return found;
+	}
+	return ungrouped_column(g, e->defresult);
+}
+
+/*
+ * check_grouped -- PostgreSQL's rule for the select list, HAVING and ORDER BY of a
+ * grouped query: 42803 for a column of its FROM used outside an aggregate that GROUP
+ * BY neither holds nor determines (by its table's primary key)
+ */
+static void
+check_grouped(ParseState *ps, const Grouping *g, Expr *const *exprs, int n)
+{
+	for (int i = 0; i < n; i++)
+	{
+		const Expr *var = ungrouped_column(g, exprs[i]);
+
+		if (var)
+		{
+			const RangeItem *item = var->range;
+
+			ereport(ERROR,
+					errcode(ERRCODE_GROUPING_ERROR),
+					errmsg("column \"%s.%s\" must appear in the GROUP BY clause or be used in an aggregate function",
+						   item->alias, var->column >= 0 ? item->columns[var->column].name : "ctid"),
+					errposition(char_position(ps, var->location)));
+		}
+	}
+}
+
 /*
  * analyze_query -- a SELECT (or VALUES, or a set operation) as SQLite SQL
  *
@@ -3087,10 +3232,11 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 				q->columns[c].typmod = -1;
 			tl.exprs[c] = make_var(&(RangeItem) {.alias = "_rl_set"}, q->columns[c].name,
 								   q->columns[c].type, q->columns[c].typmod, -1);
+			tl.exprs[c]->range = NULL;	/* no FROM item of this query's */
 		}
 		rlbuf_printf(&sql, "SELECT * FROM (SELECT * FROM (%s)%s%sSELECT * FROM (%s))",
 					 l.sql, ops[sel->op], sel->all ? "ALL " : "", r.sql);
-		append_order_by(ps, &sql, sel, &tl, true);
+		append_order_by(ps, &sql, sel, &tl, true, NULL);
 		append_limit(ps, &sql, sel);
 	}
 	else if (sel->n_values_lists > 0)
@@ -3126,6 +3272,9 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 			ps->srf = NULL;
 		}
 		rlbuf_append_str(&sql, sel->n_distinct_clause ? "SELECT DISTINCT " : "SELECT ");
+		size_t		first_at = sql.len,
+					first_end = sql.len + strlen("NULL");
+
 		for (int i = 0; i < tl.n; i++)
 		{
 			/* a set operation resolves its branches' unknown columns together */
@@ -3138,6 +3287,8 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 			if (i)
 				rlbuf_append_str(&sql, ", ");
 			deparse(ps, &sql, tl.exprs[i]);
+			if (i == 0)
+				first_end = sql.len;
 			/* for rl_scalar(): AS "_rl_c<n>" */
 			rlbuf_append_str(&sql, " AS \"_rl_c");
 			rlbuf_append_int(&sql, i + 1);
@@ -3163,6 +3314,9 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 			deparse(ps, &sql, where);
 			rlbuf_append_str(&sql, ")");
 		}
+		Grouping	grouping = {.groups = palloc(sizeof(Expr *) * (sel->n_group_clause ? sel->n_group_clause : 1)),
+		.scope = ps->scope};
+
 		ps->agg_refused = "GROUP BY";
 		for (size_t i = 0; i < sel->n_group_clause; i++)
 		{
@@ -3176,13 +3330,45 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 						errposition(char_position(ps, g->location)));
 			rlbuf_append_str(&sql, i ? ", " : " GROUP BY ");
 			deparse(ps, &sql, g);
+			grouping.groups[grouping.ngroups++] = g;
 		}
 		ps->agg_refused = NULL;
-		if (sel->having_clause)
-			rlbuf_printf(&sql, " HAVING %s",
-						 deparse_to_string(ps, coerce_or_fail(ps, transform_expr(ps, sel->having_clause),
-															  BOOLOID, "HAVING")));
-		append_order_by(ps, &sql, sel, &tl, sel->n_distinct_clause > 0);
+		Expr	   *having = sel->having_clause
+			? coerce_or_fail(ps, transform_expr(ps, sel->having_clause), BOOLOID, "HAVING") : NULL;
+		Expr	  **sorts;
+
+		if (having)
+			rlbuf_printf(&sql, " HAVING %s", deparse_to_string(ps, having));
+		append_order_by(ps, &sql, sel, &tl, sel->n_distinct_clause > 0, &sorts);
+
+		/* a grouped query: GROUP BY, HAVING or an aggregate anywhere */
+		bool		aggregated_targets = false;
+		bool		grouped = sel->n_group_clause || having;
+
+		for (int i = 0; i < tl.n; i++)
+			aggregated_targets |= contains_aggregate(tl.exprs[i]);
+		for (size_t i = 0; i < sel->n_sort_clause; i++)
+			grouped |= contains_aggregate(sorts[i]);
+		if (grouped || aggregated_targets)
+		{
+			check_grouped(ps, &grouping, tl.exprs, tl.n);
+			check_grouped(ps, &grouping, &having, 1);
+			check_grouped(ps, &grouping, sorts, (int) sel->n_sort_clause);
+		}
+		if (grouped && !sel->n_group_clause && !aggregated_targets)
+		{
+			/*
+			 * SQLite groups a query without GROUP BY only for an aggregate in its
+			 * select list: the first result gets one that changes nothing
+			 */
+			char	   *text = psprintf("%.*scoalesce(%.*s, max(NULL))%s", (int) first_at, rlbuf_cstr(&sql),
+										(int) (first_end - first_at), rlbuf_cstr(&sql) + first_at,
+										rlbuf_cstr(&sql) + first_end);
+
+			rlbuf_reset(&sql);
+			rlbuf_append_str(&sql, text);
+			where_at += strlen("coalesce(, max(NULL))");
+		}
 		append_limit(ps, &sql, sel);
 		if (ps->srf != NULL)
 			not_supported(ps, "set-returning functions outside the select list and FROM", ps->srf->location);

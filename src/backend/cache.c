@@ -1192,6 +1192,17 @@ load_relation(const char *schema, const char *name)
 		c->type = decl_type((const char *) sqlite3_column_text(stmt, 1), &c->typmod);
 	}
 	release_statement(stmt, false);
+
+	/* the primary key: the UNIQUE index whose first column is DESC (analyze.c's add_key) */
+	stmt = cached_statement("SELECT x.cid FROM pragma_index_list(?1, ?2) AS i, pragma_index_xinfo(i.name, ?2) AS x"
+							" WHERE i.origin = 'u' AND x.key AND (SELECT f.\"desc\" FROM pragma_index_xinfo(i.name, ?2)"
+							" AS f WHERE f.seqno = 0) ORDER BY x.seqno");
+	sqlite3_bind_text(stmt, 1, CacheSqliteName(name), -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(stmt, 2, schema, -1, SQLITE_STATIC);
+	rel->pkey = palloc(sizeof(int) * (size_t) (rel->ncolumns ? rel->ncolumns : 1));
+	while (sqlite3_step(stmt) == SQLITE_ROW && rel->npkey < rel->ncolumns)
+		rel->pkey[rel->npkey++] = sqlite3_column_int(stmt, 0) - 1;	/* after _rl_rowid */
+	release_statement(stmt, false);
 	return rel;
 }
 
@@ -1203,6 +1214,11 @@ copy_relation(const CacheRelation *rel)
 
 	*copy = *rel;
 	copy->name = pstrdup(rel->name);
+	if (rel->pkey)
+	{
+		copy->pkey = palloc(sizeof(int) * (size_t) (rel->npkey ? rel->npkey : 1));
+		memcpy(copy->pkey, rel->pkey, sizeof(int) * (size_t) rel->npkey);
+	}
 	copy->columns = palloc(sizeof(ResultColumn) * (size_t) (rel->ncolumns ? rel->ncolumns : 1));
 	for (int i = 0; i < rel->ncolumns; i++)
 	{
