@@ -260,6 +260,93 @@ cache_pg_name(char *out, const char *name)
 #define PG_NAME(name) cache_pg_name(alloca(strlen(name) + 1), (name))
 
 /* "name" quoted as an SQL identifier, into out. */
+static void append_identifier(RlBuf *out, const char *name);
+
+/*
+ * Names written before the cache had a form of its own ("Names" in catalog_cache.h)
+ * are PostgreSQL's as they were, which shows where one holds a capital or a '^' the
+ * cache's form would have escaped. A rebuild reads such rows of rl_relation into the
+ * cache's form (in the store they keep their old text until the relation's DDL next
+ * writes it), and a cache made before, holding relations, has no CACHE_NAMES_MARK:
+ * its commit_seq is not believed, so the writer rebuilds it once.
+ */
+#define CACHE_NAMES_MARK "names"
+
+static bool
+in_cache_form(const char *name, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+	{
+		if (name[i] >= 'A' && name[i] <= 'Z')
+			return false;
+		if (name[i] == '^' && (++i == len || !cache_name_escaped(name[i])))
+			return false;
+	}
+	return true;
+}
+
+/* append_in_cache_form -- a name of either form, in the cache's, appended to out */
+static void
+append_in_cache_form(RlBuf *out, const char *name, size_t len)
+{
+	bool		old = !in_cache_form(name, len);
+
+	for (size_t i = 0; i < len; i++)
+	{
+		if (old && cache_name_escaped(name[i]))
+			rlbuf_put_u8(out, '^');
+		rlbuf_put_u8(out, (uint8_t) name[i]);
+	}
+}
+
+/* create_in_cache_form -- a CREATE TABLE's text with each "name" in the cache's form (malloc'd) */
+static char *
+create_in_cache_form(const char *sql, size_t len)
+{
+	RlBuf		out,
+				name;
+	const char *end = sql + len;
+
+	rlbuf_init(&out);
+	rlbuf_init(&name);
+	for (const char *p = sql; p < end;)
+	{
+		char		quote = *p;
+
+		if (quote != '"' && quote != '\'')
+		{
+			rlbuf_put_u8(&out, (uint8_t) *p++);
+			continue;
+		}
+		/* a quoted name or string, each quote inside doubled */
+		rlbuf_reset(&name);
+		for (p++; p < end && (*p != quote || (p + 1 < end && p[1] == quote)); p++)
+			rlbuf_put_u8(&name, (uint8_t) *(p += *p == quote));
+		p += p < end;
+		if (quote == '"')
+		{
+			RlBuf		converted;
+
+			rlbuf_init(&converted);
+			append_in_cache_form(&converted, (const char *) name.data, name.len);
+			append_identifier(&out, rlbuf_cstr(&converted));
+			rlbuf_free(&converted);
+			continue;
+		}
+		rlbuf_put_u8(&out, '\'');
+		for (size_t i = 0; i < name.len; i++)
+		{
+			if (name.data[i] == '\'')
+				rlbuf_put_u8(&out, '\'');
+			rlbuf_put_u8(&out, name.data[i]);
+		}
+		rlbuf_put_u8(&out, '\'');
+	}
+	rlbuf_free(&name);
+	rlbuf_cstr(&out);
+	return (char *) rlbuf_steal(&out, NULL);
+}
+
 static void
 append_identifier(RlBuf *out, const char *name)
 {
@@ -291,7 +378,9 @@ prepare(sqlite3 *db, const char *sql)
 static RlStatus
 read_seq(CatalogCache *cache)
 {
-	sqlite3_stmt *stmt = prepare(cache->db, "SELECT value FROM " CACHE_META_TABLE " WHERE name = 'commit_seq'");
+	sqlite3_stmt *stmt = prepare(cache->db, "SELECT value FROM " CACHE_META_TABLE " WHERE name = 'commit_seq'"
+								 " AND EXISTS (SELECT 1 FROM " CACHE_META_TABLE
+								 " WHERE name = '" CACHE_NAMES_MARK "')");
 
 	if (stmt == NULL)
 		return sqlite_failure(cache->db, "read commit_seq");
@@ -424,7 +513,9 @@ catalog_cache_open(const char *path, CatalogCache **out)
 					  " (datid INTEGER PRIMARY KEY, datname TEXT NOT NULL UNIQUE);"
 					  "CREATE TABLE IF NOT EXISTS " CACHE_SCAN_BASE_TABLE
 					  " (relname TEXT PRIMARY KEY, seq INTEGER NOT NULL);"
-					  "INSERT OR IGNORE INTO " CACHE_META_TABLE " VALUES ('" CACHE_ID_NAME "', random());");
+					  "INSERT OR IGNORE INTO " CACHE_META_TABLE " VALUES ('" CACHE_ID_NAME "', random());"
+					  "INSERT OR IGNORE INTO " CACHE_META_TABLE " SELECT '" CACHE_NAMES_MARK "', 1"
+					  " WHERE NOT EXISTS (SELECT 1 FROM " CACHE_RELATION_TABLE ");");
 	if (rc == RL_OK)
 		rc = read_seq(cache);
 	if (rc == RL_OK)
@@ -2081,12 +2172,16 @@ rebuild_relation_row_cb(const uint8_t *key, size_t klen, const uint8_t *value, s
 	}
 	if (rc == RL_OK)
 	{
-		char	   *create = strndup(row.columns[1].s, row.columns[1].len);
+		char	   *create = create_in_cache_form(row.columns[1].s, row.columns[1].len);
+		RlBuf		relname;
 
+		rlbuf_init(&relname);
+		append_in_cache_form(&relname, row.columns[0].s, row.columns[0].len);
 		sqlite3_reset(scan->insert);
 		sqlite3_bind_int64(scan->insert, 1, (int64_t) rowkey);
-		bind_datum(scan->insert, 2, &row.columns[0]);
-		bind_datum(scan->insert, 3, &row.columns[1]);
+		sqlite3_bind_text(scan->insert, 2, rlbuf_cstr(&relname), -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(scan->insert, 3, create, -1, SQLITE_STATIC);
+		rlbuf_free(&relname);
 		if (sqlite3_step(scan->insert) != SQLITE_DONE)
 			rc = sqlite_failure(scan->db, "rebuild: insert relation");
 		else
@@ -2160,7 +2255,8 @@ catalog_cache_rebuild(CatalogCache *cache, Lsm *lsm)
 	/* every row has a new row id: no kept scan goes on from the old ones, nor a published one */
 	if (rc == RL_OK)
 		rc = exec_sql(cache->db, "DELETE FROM " CACHE_SCAN_BASE_TABLE ";"
-					  "INSERT OR REPLACE INTO " CACHE_META_TABLE " VALUES ('" CACHE_ID_NAME "', random())");
+					  "INSERT OR REPLACE INTO " CACHE_META_TABLE " VALUES ('" CACHE_ID_NAME "', random());"
+					  "INSERT OR IGNORE INTO " CACHE_META_TABLE " VALUES ('" CACHE_NAMES_MARK "', 1)");
 	if (rc == RL_OK)
 		rc = record_rescan(cache, "", stats.last_seq + 1);
 	if (rc == RL_OK)

@@ -508,6 +508,41 @@ START_TEST(test_rebuild_equals_the_old_cache)
 }
 END_TEST
 
+/*
+ * A store written before the cache had a form of its own for names: its relations'
+ * names and CREATE statements hold PostgreSQL's names as they are. A rebuild reads
+ * them into the cache's form, and a cache made then is not believed up to date.
+ */
+#define OLD_TABLE(q) "CREATE TABLE \"Old^T\" (_rl_rowid INTEGER PRIMARY KEY, \"A\" text DEFAULT " q "\"Q\"" q ", x int4)"
+
+START_TEST(test_rebuild_reads_old_names)
+{
+	sqlite3    *db = backend_open();
+
+	commit_sql(db, "INSERT INTO rl_relation VALUES (7, 'Old^T', '" OLD_TABLE("''") "');" OLD_TABLE("'") ";"
+			   "INSERT INTO \"Old^T\" VALUES (NULL, 'x', 2);");
+	sqlite3_close(db);
+	catalog_cache_close(cache);
+	/* the cache of that release: no mark of the names' form */
+	ck_assert_int_eq(sqlite3_open(cache_path, &db), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_exec(db, "DELETE FROM rl_meta WHERE name = 'names'", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+	ck_assert_int_eq(catalog_cache_open(cache_path, &cache), RL_OK);
+	ck_assert_uint_eq(catalog_cache_seq(cache), 0);
+	ck_assert_msg(catalog_cache_rebuild(cache, lsm) == RL_OK, "rebuild: %s", rl_last_error());
+	ck_assert_uint_eq(catalog_cache_seq(cache), 1);
+	db = backend_open();
+	assert_query(db, "SELECT relname FROM rl_relation", "^Old^^^T;");
+	assert_query(db, "SELECT \"^A\", x FROM \"^Old^^^T\"", "x|2;");
+	assert_query(db, "SELECT dflt_value FROM pragma_table_info('^Old^^^T') WHERE name = '^A'", "'\"Q\"';");
+	sqlite3_close(db);
+	/* a rebuilt cache is believed: reopened, it says how far it got */
+	catalog_cache_close(cache);
+	ck_assert_int_eq(catalog_cache_open(cache_path, &cache), RL_OK);
+	ck_assert_uint_eq(catalog_cache_seq(cache), 1);
+}
+END_TEST
+
 START_TEST(test_abort_leaves_nothing)
 {
 	sqlite3    *db = backend_open();
@@ -1061,6 +1096,7 @@ main(void)
 	tcase_add_test(tc, test_ducklake_key_unique);
 	tcase_add_test(tc, test_alter_and_drop);
 	tcase_add_test(tc, test_rebuild_equals_the_old_cache);
+	tcase_add_test(tc, test_rebuild_reads_old_names);
 	tcase_add_test(tc, test_abort_leaves_nothing);
 	tcase_add_test(tc, test_apply_changeset_like_sqlite);
 	tcase_add_test(tc, test_changeset_reader);
