@@ -2167,6 +2167,18 @@ item_column(ParseState *ps, const RangeItem *item, const char *name, bool bare, 
 	return NULL;
 }
 
+/* input_column -- whether a FROM item in scope has a column of that bare name */
+static bool
+input_column(ParseState *ps, const char *name)
+{
+	for (Scope *s = ps->scope; s != NULL; s = s->parent)
+		for (int i = 0; i < s->nitems; i++)
+			for (int c = 0; c < s->items[i]->ncolumns; c++)
+				if (strcmp(s->items[i]->columns[c].name, name) == 0 && visible_column(s->items[i], c))
+					return true;
+	return false;
+}
+
 static const RangeItem *
 find_item(ParseState *ps, const char *alias, int location)
 {
@@ -3320,7 +3332,13 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 		ps->agg_refused = "GROUP BY";
 		for (size_t i = 0; i < sel->n_group_clause; i++)
 		{
-			Expr	   *g = sort_expr(ps, sel->group_clause[i], &tl, false);
+			/* a bare name is an input column's, else a result column's (PostgreSQL's rule) */
+			Node	   *node = sel->group_clause[i];
+			bool		output = node->node_case == PG_QUERY__NODE__NODE_COLUMN_REF &&
+				node->column_ref->n_fields == 1 &&
+				node->column_ref->fields[0]->node_case == PG_QUERY__NODE__NODE_STRING &&
+				!input_column(ps, string_value(node->column_ref->fields[0]));
+			Expr	   *g = sort_expr(ps, node, &tl, output);
 
 			/* GROUP BY 1 names a result column, which may be an aggregate */
 			if (contains_aggregate(g))

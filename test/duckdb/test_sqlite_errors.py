@@ -64,6 +64,11 @@ SAME_ANSWER = [
     "SELECT count(*) FROM t ORDER BY count(*)",
     "SELECT DISTINCT x, count(*) FROM t GROUP BY x",
     "SELECT (SELECT z FROM t LIMIT 1), count(*) FROM t",
+    # GROUP BY a bare name: an input column's, else a result column's
+    "SELECT x AS a, count(*) FROM t GROUP BY a",
+    "SELECT z + 1 AS q, count(*) FROM t GROUP BY q",
+    "SELECT x AS y, count(*) FROM t GROUP BY y",
+    "SELECT count(*) AS q FROM t GROUP BY q",
     # grouped without GROUP BY by HAVING or ORDER BY alone (SQLite: not an aggregate query)
     "SELECT 1 FROM t HAVING count(*) > 0",
     "SELECT 1 FROM t HAVING true",
