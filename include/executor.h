@@ -152,7 +152,7 @@ typedef struct Expr
 	const FuncDesc *func;		/* EXPR_FUNC */
 	int			nargs;
 	struct Expr **args;			/* CASE: WHEN/THEN pairs; COALESCE etc.: the list */
-	struct Expr *defresult;		/* CASE: ELSE (NULL const if absent) */
+	struct Expr *defresult;		/* CASE: ELSE (NULL const if absent); EXPR_AGG: FILTER */
 	const char *sql;			/* EXPR_VAR, EXPR_AGG, EXPR_SUBLINK */
 	const void *range;			/* EXPR_VAR: the analyser's FROM item it reads (NULL: none) */
 	int			column;			/* EXPR_VAR of a range: the column's index (-1: ctid) */

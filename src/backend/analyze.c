@@ -1197,10 +1197,10 @@ transform_func(ParseState *ps, PgQuery__FuncCall *fc)
 
 	if (agg != NULL)
 		return agg;
-	if (fc->agg_star || fc->agg_distinct || fc->n_agg_order || fc->agg_filter)
-		not_supported(ps, "aggregate functions", fc->location);
 	if (fc->over)
 		not_supported(ps, "window functions", fc->location);
+	if (fc->agg_star || fc->agg_distinct || fc->n_agg_order || fc->agg_filter)
+		not_supported(ps, "aggregate functions", fc->location);
 	Expr	  **args = transform_list(ps, fc->args, fc->n_args);
 	Oid			argtypes[3] = {0, 0, 0};
 
@@ -2006,6 +2006,12 @@ deparse(ParseState *ps, RlBuf *out, Expr *e)
 				rlbuf_append_str(out, "*");
 			deparse_list(ps, out, e->args, e->nargs, ", ");
 			rlbuf_append_str(out, ")");
+			if (e->defresult)
+			{
+				rlbuf_append_str(out, " FILTER (WHERE ");
+				deparse(ps, out, e->defresult);
+				rlbuf_append_str(out, ")");
+			}
 			return;
 		case EXPR_SUBLINK:
 			if (e->sublink == SUBLINK_IN)
@@ -2266,8 +2272,8 @@ transform_aggregate(ParseState *ps, PgQuery__FuncCall *fc, const char *name)
 				errposition(char_position(ps, fc->location)));
 	if (ps->scope == NULL)
 		not_supported(ps, "aggregate functions without FROM", fc->location);
-	if (fc->n_agg_order || fc->agg_filter)
-		not_supported(ps, "ORDER BY or FILTER in aggregates", fc->location);
+	if (fc->n_agg_order)
+		not_supported(ps, "ORDER BY in aggregates", fc->location);
 
 	Expr	   *e = make_expr(EXPR_AGG, INT8OID, fc->location);
 
@@ -2277,6 +2283,8 @@ transform_aggregate(ParseState *ps, PgQuery__FuncCall *fc, const char *name)
 	ps->in_aggregate = true;
 	e->args = transform_list(ps, fc->args, fc->n_args);
 	ps->in_aggregate = false;
+	if (fc->agg_filter)
+		e->defresult = transform_clause(ps, fc->agg_filter, BOOLOID, "FILTER", "FILTER");
 	e->sql = name;
 	int			want = strcmp(name, "string_agg") == 0 ? 2 : strcmp(name, "count") == 0 && fc->agg_star ? 0 : 1;
 

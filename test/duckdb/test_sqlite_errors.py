@@ -64,6 +64,12 @@ SAME_ANSWER = [
     "SELECT count(*) FROM t ORDER BY count(*)",
     "SELECT DISTINCT x, count(*) FROM t GROUP BY x",
     "SELECT (SELECT z FROM t LIMIT 1), count(*) FROM t",
+    # FILTER (WHERE ...) of aggregates
+    "SELECT x, count(*) FILTER (WHERE z > 1) FROM t GROUP BY x",
+    "SELECT count(*) FILTER (WHERE z > 10), sum(z) FILTER (WHERE x = 1),"
+    " string_agg(y, ',') FILTER (WHERE y <> 'a') FROM t",
+    "SELECT count(*) FILTER (WHERE count(*) > 1) FROM t",
+    "SELECT count(*) FILTER (WHERE 1) FROM t",
     # GROUP BY a bare name: an input column's, else a result column's
     "SELECT x AS a, count(*) FROM t GROUP BY a",
     "SELECT z + 1 AS q, count(*) FROM t GROUP BY q",
