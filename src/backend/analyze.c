@@ -1722,6 +1722,9 @@ typedef struct Query
 static void analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targets,
 						  Query *q);
 
+/* the most terms SQLite takes in one compound SELECT (its SQLITE_MAX_COMPOUND_SELECT, 500) */
+#define SQLITE_COMPOUND_TERMS 500
+
 /*
  * put_quoted -- name in the cache's form (catalog_cache.h, "Names"), in double quotes
  * (each one inside doubled), at out; returns the end
@@ -3223,39 +3226,115 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 	if (sel->op != PG_QUERY__SET_OPERATION__SETOP_NONE)
 	{
 		static const char *const ops[] = {"", "", " UNION ", " INTERSECT ", " EXCEPT "};
-		Query		l,
-					r;
+		static const char *const opnames[] = {"", "", "UNION", "INTERSECT", "EXCEPT"};
+		Query		l;
 		TargetList	tl = {0};
 
 		if (sel->op > PG_QUERY__SET_OPERATION__SETOP_EXCEPT)
 			not_supported(ps, "this set operation", -1);
-		ps->setop_leaf = true;
-		analyze_query(ps, sel->larg, targets, &l);
-		ps->setop_leaf = true;
-		analyze_query(ps, sel->rarg, targets, &r);
-		if (l.ncolumns != r.ncolumns)
-			ereport(ERROR,
-					errcode(ERRCODE_SYNTAX_ERROR),
-					errmsg("each %s query must have the same number of columns", ops[sel->op] + 1));
+
+		/*
+		 * a chain of one operation (a UNION ALL b UNION ALL c ..., a left-deep tree)
+		 * is one compound SELECT, as SQLite reads it left to right: nested, each
+		 * link would take a level of SQLite's parser stack. SQLite takes at most
+		 * SQLITE_COMPOUND_TERMS terms in one compound, so a longer one is nested
+		 * that often.
+		 */
+		int			narms = 0,
+					cap = 8;
+		PgQuery__SelectStmt **arms = palloc(sizeof(PgQuery__SelectStmt *) * (size_t) cap);
+		PgQuery__SelectStmt *link = sel;
+
+		for (;;)
+		{
+			if (narms == cap)
+				arms = repalloc(arms, sizeof(PgQuery__SelectStmt *) * (size_t) (cap *= 2));
+			arms[narms++] = link->rarg;
+			link = link->larg;
+			if (link->op != sel->op || link->all != sel->all || link->n_sort_clause || link->limit_count ||
+				link->limit_offset || link->with_clause)
+				break;
+		}
+		if (narms == cap)
+			arms = repalloc(arms, sizeof(PgQuery__SelectStmt *) * (size_t) (cap + 1));
+		arms[narms++] = link;
+		for (int i = 0; i < narms / 2; i++)
+		{
+			PgQuery__SelectStmt *swap = arms[i];
+
+			arms[i] = arms[narms - 1 - i];
+			arms[narms - 1 - i] = swap;
+		}
+		Query	   *arm = palloc(sizeof(Query) * (size_t) narms);
+
+		for (int a = 0; a < narms; a++)
+		{
+			ps->setop_leaf = true;
+			analyze_query(ps, arms[a], targets, &arm[a]);
+			if (arm[a].ncolumns != arm[0].ncolumns)
+				ereport(ERROR,
+						errcode(ERRCODE_SYNTAX_ERROR),
+						errmsg("each %s query must have the same number of columns", opnames[sel->op]));
+			for (int c = 0; a > 0 && c < arm[0].ncolumns; c++)
+			{
+				Expr	   *pair[2] = {make_expr(EXPR_CONST, arm[0].columns[c].type, -1),
+				make_expr(EXPR_CONST, arm[a].columns[c].type, -1)};
+				Oid			type = select_common_type(ps, pair, 2, opnames[sel->op]);
+
+				if (type != arm[a].columns[c].type)
+					arm[0].columns[c].typmod = -1;
+				arm[0].columns[c].type = type;
+			}
+		}
+		l = arm[0];
 		q->ncolumns = l.ncolumns;
 		q->columns = l.columns;
+
+		/* each arm's columns in the result's types */
+		RlBuf		compound;
+		int			terms = 0;
+
+		rlbuf_init_in(&compound, CurrentMemoryContext);
+		for (int a = 0; a < narms; a++)
+		{
+			if (terms == SQLITE_COMPOUND_TERMS)
+			{
+				char	   *inner = pstrdup(rlbuf_cstr(&compound));
+
+				rlbuf_reset(&compound);
+				rlbuf_printf(&compound, "SELECT * FROM (%s)", inner);
+				terms = 1;
+			}
+			if (a > 0)
+				rlbuf_printf(&compound, "%s%s", ops[sel->op], sel->all ? "ALL " : "");
+			rlbuf_append_str(&compound, "SELECT ");
+			for (int c = 0; c < l.ncolumns; c++)
+			{
+				Expr	   *column = make_expr(EXPR_VAR, arm[a].columns[c].type, -1);
+				char	   *name = psprintf("\"_rl_c%d\"", c + 1);
+
+				column->sql = name;
+				if (!same_canonical_form(arm[a].columns[c].type, l.columns[c].type, -1))
+					column = coerce_expr(ps, column, l.columns[c].type, -1, false);
+				if (c)
+					rlbuf_append_str(&compound, ", ");
+				deparse(ps, &compound, column);
+				rlbuf_printf(&compound, " AS %s", name);
+			}
+			rlbuf_printf(&compound, "%s FROM (%s)", l.ncolumns ? "" : "NULL", arm[a].sql);
+			terms++;
+		}
 		tl.exprs = palloc(sizeof(Expr *) * (size_t) (l.ncolumns ? l.ncolumns : 1));
 		tl.columns = q->columns;
 		tl.n = l.ncolumns;
 		for (int c = 0; c < l.ncolumns; c++)
 		{
-			Expr	   *pair[2] = {make_expr(EXPR_CONST, l.columns[c].type, -1),
-			make_expr(EXPR_CONST, r.columns[c].type, -1)};
-
-			q->columns[c].type = select_common_type(ps, pair, 2, ops[sel->op] + 1);
-			if (q->columns[c].type != r.columns[c].type)
-				q->columns[c].typmod = -1;
 			tl.exprs[c] = make_var(&(RangeItem) {.alias = "_rl_set"}, q->columns[c].name,
 								   q->columns[c].type, q->columns[c].typmod, -1);
 			tl.exprs[c]->range = NULL;	/* no FROM item of this query's */
 		}
-		rlbuf_printf(&sql, "SELECT * FROM (SELECT * FROM (%s)%s%sSELECT * FROM (%s))",
-					 l.sql, ops[sel->op], sel->all ? "ALL " : "", r.sql);
+		rlbuf_printf(&sql, "SELECT * FROM (%s)", rlbuf_cstr(&compound));
+		rlbuf_free(&compound);
 		append_order_by(ps, &sql, sel, &tl, true, NULL);
 		append_limit(ps, &sql, sel);
 	}

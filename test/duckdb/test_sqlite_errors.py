@@ -108,6 +108,19 @@ SAME_ANSWER = [
     "SELECT * FROM (VALUES (1, 'a'), (2, 'q')) v(a, b), t WHERE a = x AND b = y",
     "SELECT x FROM t WHERE x IN (VALUES (1), (2))",
     "SELECT (VALUES (7)) FROM t",
+    # chains of one set operation, longer than SQLite's 500 terms of a compound SELECT,
+    # and arms whose columns are of other types than the result's
+    "SELECT count(*), sum(x) FROM (" + " UNION ALL ".join(["SELECT x FROM t"] * 2000) + ") s",
+    "SELECT count(*) FROM (" + " UNION ".join(["SELECT x FROM t"] * 1200) + ") s",
+    "SELECT 1 AS a UNION ALL SELECT 2.5 UNION ALL SELECT 3 ORDER BY 1",
+    "SELECT NULL UNION ALL SELECT 2 UNION ALL SELECT NULL ORDER BY 1",
+    "SELECT 1 UNION SELECT 2 UNION ALL SELECT 1 ORDER BY 1",
+    "SELECT 1 UNION ALL (SELECT 2 UNION SELECT 2) ORDER BY 1",
+    "(SELECT 1 ORDER BY 1 LIMIT 1) UNION ALL SELECT 2 UNION ALL SELECT 3 ORDER BY 1",
+    "SELECT 3 UNION SELECT 1 INTERSECT SELECT 1 ORDER BY 1",
+    "SELECT 1 EXCEPT SELECT 2 EXCEPT SELECT 1",
+    "SELECT 1 AS a UNION ALL SELECT 2.5 UNION ALL SELECT 'x'::text",
+    "SELECT 1, 2 UNION ALL SELECT 1 UNION ALL SELECT 3",
     # parentheses the parse tree does not keep
     "SELECT " + nest("(", "x", ")", 1000) + " FROM t",
 ]
