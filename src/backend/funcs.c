@@ -89,19 +89,56 @@ f_current_setting(ExecState *es, const Value *args, int nargs)
 	return typio_null(TEXTOID);
 }
 
+/* reset_value -- the value RESET would give a setting (DescribeConfigOptions' callback) */
+static void
+reset_value(const GucInfo *info, void *arg)
+{
+	const char **found = arg;
+
+	if (strcmp(info->name, found[0]) == 0)
+		found[1] = info->reset_val;
+}
+
+/*
+ * f_set_config -- set_config(name, value, is_local), not strict: a NULL value is the
+ * setting's reset value, a NULL is_local false, as in PostgreSQL
+ */
 static Value
 f_set_config(ExecState *es, const Value *args, int nargs)
 {
 	const char *msg = NULL,
 			   *sqlstate = NULL;
+	bool		local = !args[2].isnull && args[2].u.b;
 
-	if (!(args[2].u.b ?
-		  set_config_option_local(args[0].u.s.data, args[1].u.s.data, &msg, &sqlstate) :
-		  set_config_option(args[0].u.s.data, args[1].u.s.data, PGC_S_SESSION, false, &msg, &sqlstate)))
+	if (args[0].isnull)
+		ereport(ERROR,
+				errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				errmsg("SET requires parameter name"));
+
+	const char *name = args[0].u.s.data;
+	const char *value = args[1].isnull ? NULL : args[1].u.s.data;
+
+	if (value == NULL && !local)
+	{
+		if (!ResetConfigOption(name))
+			ereport(ERROR,
+					errcode(ERRCODE_UNDEFINED_OBJECT),
+					errmsg("unrecognized configuration parameter \"%s\"", name));
+		return text_value(GetConfigOption(name));
+	}
+	if (value == NULL)
+	{
+		const char *found[2] = {name, NULL};
+
+		DescribeConfigOptions(reset_value, found);
+		value = found[1] ? found[1] : "";
+	}
+	if (!(local ? set_config_option_local(name, value, &msg, &sqlstate) :
+		  set_config_option(name, value, PGC_S_SESSION, false, &msg, &sqlstate)))
 		ereport(ERROR,
 				errcode(sqlstate ? sqlstate : ERRCODE_INVALID_PARAMETER_VALUE),
 				errmsg("%s", msg ? msg : "invalid configuration change"));
-	return text_value(GetConfigOption(args[0].u.s.data));
+	return text_value(GetConfigOption(name));
 }
 
 static Value

@@ -4,6 +4,8 @@ both must give the same answer or the same SQLSTATE, with the server still servi
 same sessions afterwards (a crashed backend would reset them all).
 """
 
+import itertools
+
 import psycopg
 import pytest
 from psycopg.types.string import TextLoader
@@ -32,6 +34,9 @@ SAME_ANSWER = [
     "SELECT -1::oid",
     "SELECT 'infinity'::timestamp - 'infinity'::timestamp",
     "SELECT timestamp '294276-12-31' + interval '1 day'",
+    "SELECT set_config(NULL, NULL, NULL)",
+    "SELECT set_config('work_mem', '1MB', NULL), set_config('work_mem', NULL, false)",
+    "SELECT set_config('nonexistent_setting', NULL, false)",
 ]
 
 
@@ -67,6 +72,45 @@ def test_every_cast_pair_answers(rocklake_server, both):
                     kind, what = answer(rl, sql)
                     assert what != "XX000", sql
         assert bystander.execute("SELECT 42").fetchone() == (42,)
+
+
+# the built-in functions (by arity) and the special forms the analyser knows, each called
+# with every combination of these literals
+FUNCTIONS = {
+    0: ["version", "now", "clock_timestamp", "current_database", "current_schema", "current_user",
+        "localtime", "localtimestamp", "pg_backend_pid", "pg_is_in_recovery", "session_user",
+        "statement_timestamp", "transaction_timestamp"],
+    1: ["length", "lower", "upper", "current_setting", "pg_database_size", "pg_encoding_to_char",
+        "pg_function_is_visible", "pg_get_function_arguments", "pg_get_function_result",
+        "pg_get_function_sqlbody", "pg_get_statisticsobjdef_columns", "pg_get_userbyid",
+        "pg_relation_is_publishable", "pg_relation_size", "pg_size_pretty", "pg_table_is_visible",
+        "pg_table_size", "pg_tablespace_location", "pg_tablespace_size", "pg_total_relation_size",
+        "to_regclass", "to_regnamespace", "to_regtype", "coalesce", "nullif", "greatest", "least",
+        "generate_series", "unnest", "array_length", "pg_get_constraintdef", "pg_get_indexdef",
+        "format_type", "abs", "quote_ident", "obj_description", "col_description"],
+    2: ["array_to_string", "array_upper", "current_setting", "format_type", "has_database_privilege",
+        "pg_get_expr", "pg_get_triggerdef", "pg_get_viewdef", "pg_has_role", "coalesce", "nullif",
+        "greatest", "least", "generate_series", "array_length", "pg_get_constraintdef",
+        "obj_description", "col_description"],
+    3: ["pg_get_expr", "set_config", "generate_series", "pg_get_indexdef"],
+}
+FUNCTION_LITERALS = ["NULL", "1", "-1", "2.5", "'x'", "true", "'2024-01-01'::date",
+                     "'1 day'::interval", "'{1,2}'::int4[]", "''"]
+
+
+def test_every_function_answers(rocklake_server, both):
+    """Every function with every argument type: no crash and no internal error."""
+    rl, _ = both
+    found = []
+    with rocklake_server.connect(autocommit=True) as bystander:
+        for arity, names in FUNCTIONS.items():
+            for name in names:
+                for args in itertools.product(FUNCTION_LITERALS, repeat=arity):
+                    sql = f"SELECT {name}({', '.join(args)})"
+                    if answer(rl, sql)[:2] == ("error", "XX000"):
+                        found.append(sql)
+        assert bystander.execute("SELECT 42").fetchone() == (42,)
+    assert found == []
 
 
 def test_long_in_lists_over_a_table(both):
