@@ -113,6 +113,19 @@ def test_every_function_answers(rocklake_server, both):
     assert found == []
 
 
+OPERATORS = ["+", "-", "*", "/", "%", "=", "<>", "<", "<=", ">", ">=", "||", "LIKE", "ILIKE", "~",
+             "IS DISTINCT FROM", "AND", "OR"]
+
+
+def test_every_operator_answers(rocklake_server, both):
+    """Every operator between every two of those literals: no crash, no internal error."""
+    rl, _ = both
+    found = [sql for op in OPERATORS for a in FUNCTION_LITERALS for b in FUNCTION_LITERALS
+             for sql in [f"SELECT {a} {op} {b}", f"SELECT - {a}", f"SELECT NOT {a}"]
+             if answer(rl, sql)[:2] == ("error", "XX000")]
+    assert found == []
+
+
 def test_long_in_lists_over_a_table(both):
     """IN lists, NOT IN and OR chains far longer than SQLite's expression depth (1000)."""
     rl, pg = both
