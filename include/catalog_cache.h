@@ -27,7 +27,9 @@
  *
  * Values are stored in their canonical SQLite form: integers, booleans (0/1) and
  * timestamps (microseconds since 2000-01-01 UTC, PostgreSQL's binary form) as
- * INTEGER, floats as REAL, text as TEXT, bytea and uuid (16 bytes) as BLOB.
+ * INTEGER, floats as REAL (but NaN, which SQLite would make NULL, as the text NaN:
+ * SQLite orders text after every number and compares it equal to itself, as
+ * PostgreSQL does NaN), text as TEXT, bytea and uuid (16 bytes) as BLOB.
  *
  * Names. SQLite compares names without regard to ASCII case, PostgreSQL exactly, so
  * "T" and t are two tables to PostgreSQL and one to SQLite. Every name the cache holds

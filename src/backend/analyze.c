@@ -1048,6 +1048,9 @@ make_op(ParseState *ps, const char *opname, Expr *l, Expr *r, int location)
 		/* oids compare as oids; arithmetic takes them as bigint */
 		if (common == OIDOID && !comparison)
 			common = INT8OID;
+		/* real with anything but real: double precision, PostgreSQL's preferred type */
+		if (common == FLOAT4OID && (l->type != FLOAT4OID || r->type != FLOAT4OID))
+			common = FLOAT8OID;
 		if (op == OP_MOD && (common == FLOAT4OID || common == FLOAT8OID))
 			no_operator(ps, opname, l, r, location);
 		l = coerce_expr(ps, l, common, -1, l->type == OIDOID);
@@ -2314,6 +2317,9 @@ transform_aggregate(ParseState *ps, PgQuery__FuncCall *fc, const char *name)
 					errposition(char_position(ps, fc->location)));
 		e->type = t == FLOAT4OID || t == FLOAT8OID ? (name[0] == 's' ? t : FLOAT8OID)
 			: name[0] == 's' && (t == INT2OID || t == INT4OID) ? INT8OID : NUMERICOID;
+		/* PostgreSQL's float arithmetic: NaN, Infinity - Infinity, overflow (cache.c) */
+		if (t == FLOAT4OID || t == FLOAT8OID)
+			e->sql = name[0] == 'a' ? "rl_float_avg" : t == FLOAT4OID ? "rl_float4_sum" : "rl_float_sum";
 	}
 	else if (strcmp(name, "string_agg") == 0)
 	{

@@ -30,11 +30,12 @@
  * Values cross into SQLite in their canonical forms (catalog_cache.h), and
  * whatever SQLite cannot compute with PostgreSQL's semantics (arithmetic, casts,
  * functions) it calls back into the executor through rl_eval(). The other
- * functions registered here serve pg_catalog (syscat.c): rl_array_agg for
- * ARRAY(subquery), rl_array_json for json_each() to iterate a set-returning
- * function's result, rl_pg_name for the names the cache writes in its own form,
- * rl_quote_ident, rl_default_expr for pg_attrdef, and
- * rl_type_oid / rl_type_typmod for a column's declared type.
+ * functions registered here: rl_scalar for a scalar subquery's value, rl_float_sum
+ * and rl_float_avg for sum() and avg() of floats, rl_array_agg for ARRAY(subquery),
+ * rl_array_json for json_each() to iterate a set-returning function's result; and
+ * for pg_catalog (syscat.c) rl_pg_name for the names the cache writes in its own
+ * form, rl_quote_ident, rl_default_expr for pg_attrdef, and rl_type_oid /
+ * rl_type_typmod for a column's declared type.
  *
  * Every statement on the connection can be stopped: SQLite calls a progress
  * handler every PROGRESS_HANDLER_OPS virtual machine instructions, which stops the
@@ -42,6 +43,7 @@
  * then raises it (sqlite_error). The check is a read of InterruptPending unless a
  * signal set it, so the common path pays one function call per thousand steps.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -439,6 +441,14 @@ to_sqlite(const SqliteSink *sink, const Value *v)
 			break;
 		case FLOAT4OID:
 		case FLOAT8OID:
+			if (isnan(v->u.f))
+			{
+				/* SQLite makes a NaN REAL NULL: it is the text NaN (catalog_cache.h) */
+				is_int = false;
+				bytes = "NaN";
+				len = 3;
+				break;
+			}
 			if (sink->ctx)
 				sqlite3_result_double(sink->ctx, v->u.f);
 			else
@@ -654,7 +664,9 @@ rl_scalar_final(sqlite3_context *ctx)
 	sigjmp_buf *save = PG_exception_stack;
 	sigjmp_buf	local;
 
-	if (st == NULL || st->rows == 0)
+	if (callback_failed)
+		sqlite3_result_error(ctx, "an earlier error", -1);	/* the statement's first error stands */
+	else if (st == NULL || st->rows == 0)
 		sqlite3_result_null(ctx);
 	else if (st->rows == 1)
 		sqlite3_result_value(ctx, st->value);
@@ -669,6 +681,76 @@ rl_scalar_final(sqlite3_context *ctx)
 	}
 	if (st != NULL)
 		sqlite3_value_free(st->value);
+}
+
+/*
+ * rl_float_sum(x), rl_float4_sum(x), rl_float_avg(x): sum() and avg() of floats with
+ * PostgreSQL's arithmetic. SQLite's would read a NaN (the text NaN) as 0 and make
+ * Infinity - Infinity NULL. A float4 sum adds in float4, as PostgreSQL's float4pl
+ * does; a sum that overflows where no input was infinite is 22003.
+ */
+typedef struct FloatAggState
+{
+	double		sum;
+	int64_t		n;
+	bool		overflow;
+} FloatAggState;
+
+static void
+rl_float_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	FloatAggState *st = sqlite3_aggregate_context(ctx, sizeof(FloatAggState));
+	int			type = sqlite3_value_type(argv[0]);
+
+	if (st == NULL || type == SQLITE_NULL)
+		return;
+
+	double		x = type == SQLITE_TEXT ? NAN : sqlite3_value_double(argv[0]);
+	double		sum = sqlite3_user_data(ctx) ? (double) ((float) st->sum + (float) x) : st->sum + x;
+
+	st->overflow |= isinf(sum) && !isinf(st->sum) && !isinf(x);
+	st->sum = sum;
+	st->n++;
+}
+
+static void
+float_final(sqlite3_context *ctx, bool avg)
+{
+	FloatAggState *st = sqlite3_aggregate_context(ctx, 0);
+	sigjmp_buf *save = PG_exception_stack;
+	sigjmp_buf	local;
+
+	if (callback_failed)
+		sqlite3_result_error(ctx, "an earlier error", -1);	/* the statement's first error stands */
+	else if (st == NULL || st->n == 0)
+		sqlite3_result_null(ctx);
+	else if (!st->overflow)
+	{
+		Value		v = typio_float(FLOAT8OID, avg ? st->sum / (double) st->n : st->sum);
+
+		to_sqlite(&(SqliteSink) {.ctx = ctx}, &v);
+	}
+	else if (sigsetjmp(local, 0) != 0)
+		callback_caught(ctx, save, CurrentMemoryContext);
+	else
+	{
+		PG_exception_stack = &local;
+		ereport(ERROR,
+				errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				errmsg("value out of range: overflow"));
+	}
+}
+
+static void
+rl_float_sum_final(sqlite3_context *ctx)
+{
+	float_final(ctx, false);
+}
+
+static void
+rl_float_avg_final(sqlite3_context *ctx)
+{
+	float_final(ctx, true);
 }
 
 /* ---------- arrays inside SQLite ---------- */
@@ -979,6 +1061,12 @@ CacheOpen(const char *path)
 		ereport(FATAL, errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory"));
 	sqlite3_create_function(cache_db, "rl_eval", -1, SQLITE_UTF8, NULL, rl_eval, NULL, NULL);
 	sqlite3_create_function(cache_db, "rl_scalar", 1, SQLITE_UTF8, NULL, NULL, rl_scalar_step, rl_scalar_final);
+	sqlite3_create_function(cache_db, "rl_float_sum", 1, SQLITE_UTF8, NULL, NULL, rl_float_step,
+							rl_float_sum_final);
+	sqlite3_create_function(cache_db, "rl_float4_sum", 1, SQLITE_UTF8, (void *) 1, NULL, rl_float_step,
+							rl_float_sum_final);
+	sqlite3_create_function(cache_db, "rl_float_avg", 1, SQLITE_UTF8, NULL, NULL, rl_float_step,
+							rl_float_avg_final);
 	sqlite3_create_function(cache_db, "rl_array_agg", 2, SQLITE_UTF8, NULL, NULL, rl_array_agg_step,
 							rl_array_agg_final);
 	sqlite3_create_function(cache_db, "rl_pg_name", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL, rl_pg_name,

@@ -172,6 +172,53 @@ def test_writes_of_a_large_table(rocklake_server, both):
     pg.execute("DROP TABLE rb_big")
 
 
+# NaN and the infinities of float4 and float8: stored, compared, ordered and summed as
+# PostgreSQL does (SQLite makes a NaN NULL and sums it as 0)
+FLOATS_SETUP = [
+    "CREATE TABLE rb_float (id int, f float8, r real)",
+    "INSERT INTO rb_float VALUES (1, 'NaN', 'NaN'), (2, 'Infinity', '-Infinity'), (3, 1.5, -0.0),"
+    " (4, NULL, 2), (5, '-Infinity', 'Infinity'), (6, 'nan', 1e30)",
+]
+FLOATS = [
+    "SELECT id, f, r FROM rb_float ORDER BY id",
+    "SELECT id FROM rb_float WHERE f = 'NaN' ORDER BY id",
+    "SELECT id FROM rb_float WHERE r <> 'NaN' ORDER BY id",
+    "SELECT id, f > 1e308, f < 0, f + 1, f * 0, r / 2 FROM rb_float ORDER BY id",
+    "SELECT id FROM rb_float ORDER BY f, id",
+    "SELECT id FROM rb_float ORDER BY r DESC, id",
+    "SELECT sum(f), avg(f), max(f), min(f), sum(r), avg(r), max(r), min(r) FROM rb_float",
+    "SELECT sum(f), avg(r) FROM rb_float WHERE id IN (2, 5)",
+    "SELECT f, count(*) FROM rb_float GROUP BY f ORDER BY f",
+    "SELECT count(DISTINCT f), sum(DISTINCT r) FROM rb_float",
+    "SELECT 'NaN'::float8 = 'NaN'::float8, 'NaN'::float8 > 'Infinity'::float8, 'NaN'::real::text",
+    "SELECT sum(x), avg(x) FROM (VALUES (1e308::float8), (1e308::float8)) v(x)",
+    "SELECT sum(x) FROM (VALUES (3.4e38::float4), (3.4e38::float4)) v(x)",
+    "SELECT sum(x), avg(x) FROM (VALUES (0.1::float4), (0.2::float4), (0.3::float4)) v(x)",
+]
+
+
+def test_float_specials(rocklake_server, both):
+    """NaN and ±Infinity round-trip, also through a cache rebuilt from the store."""
+    rl, pg = both
+    for conn in (rl, pg):
+        conn.execute("DROP TABLE IF EXISTS rb_float")
+        for sql in FLOATS_SETUP:
+            conn.execute(sql)
+    for sql in FLOATS:
+        assert answer(rl, sql, with_message=True) == answer(pg, sql, with_message=True), sql
+    rocklake_server.restart(rebuild=True)
+    with rocklake_server.connect(autocommit=True) as again:
+        for t in TEXT_TYPES:
+            again.adapters.register_loader(t, TextLoader)
+        with again.cursor(binary=True) as cur, pg.cursor(binary=True) as pgcur:
+            sql = "SELECT id, f, r FROM rb_float ORDER BY id"
+            assert str(cur.execute(sql).fetchall()) == str(pgcur.execute(sql).fetchall())
+        for sql in FLOATS:
+            assert answer(again, sql, with_message=True) == answer(pg, sql, with_message=True), sql
+        again.execute("DROP TABLE rb_float")
+    pg.execute("DROP TABLE rb_float")
+
+
 # names as PostgreSQL compares them: exactly, after folding what is not quoted
 NAMES = [
     'CREATE TABLE "Rb_Names" (a int, "A" int PRIMARY KEY, "b^" text)',
