@@ -159,10 +159,12 @@ ExecCastValue(const Value *v, Oid target, int32_t typmod)
 		if (from && from->category == TYPCATEGORY_NUMERIC)
 			return cast_to_int(v, target);
 	}
+	/* a numeric's text read as the float's input, with its range errors (PostgreSQL's way) */
+	if ((target == FLOAT4OID || target == FLOAT8OID) && v->type == NUMERICOID)
+		return typio_input(target, typio_output(v, NULL), -1);
 	if ((target == FLOAT4OID || target == FLOAT8OID) && from && from->category == TYPCATEGORY_NUMERIC)
 	{
-		double		d = v->type == NUMERICOID ? numeric_to_double(v)
-			: (v->type == FLOAT4OID || v->type == FLOAT8OID) ? v->u.f : (double) v->u.i;
+		double		d = (v->type == FLOAT4OID || v->type == FLOAT8OID) ? v->u.f : (double) v->u.i;
 
 		if (target == FLOAT4OID && isfinite(d) && !isfinite((float) d))
 			ereport(ERROR,
