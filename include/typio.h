@@ -55,6 +55,7 @@ typedef uint32_t Oid;
 #define DATEOID				1082
 #define TIMEOID				1083
 #define TIMESTAMPOID		1114
+#define TIMETZOID			1266
 #define TIMESTAMPTZOID		1184
 #define INTERVALOID			1186
 #define NUMERICOID			1700
@@ -226,6 +227,34 @@ Value		numeric_from_scaled(__int128 mantissa, int scale);
 double		numeric_to_double(const Value *v);
 /* Round to scale digits after the point, half away from zero. */
 Value		numeric_round(const Value *v, int scale);
+
+/*
+ * time with time zone is held as one integer (Value.u.i, INTEGER in SQLite) that
+ * orders as PostgreSQL orders timetz: by the time in UTC, then by the zone. zone is
+ * PostgreSQL's, seconds west of UTC (within +-15:59:59).
+ */
+#define TIMETZ_ZONE_SPAN	131072
+static inline int64_t
+timetz_pack(int64_t usecs, int32_t zone)
+{
+	return (usecs + (int64_t) zone * 1000000) * TIMETZ_ZONE_SPAN + (zone + TIMETZ_ZONE_SPAN / 2);
+}
+
+static inline int32_t
+timetz_zone(int64_t packed)
+{
+	int64_t		r = packed % TIMETZ_ZONE_SPAN;
+
+	return (int32_t) ((r < 0 ? r + TIMETZ_ZONE_SPAN : r) - TIMETZ_ZONE_SPAN / 2);
+}
+
+static inline int64_t
+timetz_usecs(int64_t packed)
+{
+	int32_t		zone = timetz_zone(packed);
+
+	return (packed - (zone + TIMETZ_ZONE_SPAN / 2)) / TIMETZ_ZONE_SPAN - (int64_t) zone * 1000000;
+}
 
 /* Days since 2000-01-01 <-> calendar date (proleptic Gregorian). */
 int64_t		date_from_ymd(int year, int month, int day);

@@ -677,6 +677,8 @@ can_cast(Oid from, Oid to)
 		return false;
 	if (from == to || from == UNKNOWNOID || is_string(from) || is_string(to))
 		return true;
+	if (from == TIMETZOID || to == TIMETZOID)
+		return from == TIMEOID || to == TIMEOID || from == TIMESTAMPTZOID;
 	if (f->category == t->category && f->category != TYPCATEGORY_USER && f->category != TYPCATEGORY_ARRAY)
 		return !(from == TIMEOID && to != TIMEOID && to != INTERVALOID) &&
 			!(to == TIMEOID && from == DATEOID);
@@ -697,6 +699,8 @@ can_coerce_implicitly(Oid from, Oid to)
 		return numeric_rank(from) <= numeric_rank(to) && from != OIDOID;
 	if (is_string(from) && is_string(to))
 		return to == TEXTOID || to == VARCHAROID;
+	if (from == TIMEOID && to == TIMETZOID)
+		return true;
 	if (from == DATEOID && (to == TIMESTAMPOID || to == TIMESTAMPTZOID))
 		return true;
 	return from == TIMESTAMPOID && to == TIMESTAMPTZOID;

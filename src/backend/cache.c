@@ -395,6 +395,7 @@ integer_form(Oid type)
 		case TIDOID:
 		case DATEOID:
 		case TIMEOID:
+		case TIMETZOID:
 		case TIMESTAMPOID:
 		case TIMESTAMPTZOID:
 			return true;

@@ -190,6 +190,15 @@ ExecCastValue(const Value *v, Oid target, int32_t typmod)
 			return typio_int(DATEOID, v->u.i == DT_NOEND ? DATE_NOEND : DATE_NOBEGIN);
 		return typio_int(DATEOID, v->u.i < 0 && v->u.i % USECS_PER_DAY ? days - 1 : days);
 	}
+	/* the session's zone is UTC (typio.h): time and timestamptz get +00 */
+	if (target == TIMETZOID && v->type == TIMEOID)
+		return typio_int(TIMETZOID, timetz_pack(v->u.i, 0));
+	if (target == TIMETZOID && v->type == TIMESTAMPTZOID)
+		return TIMESTAMP_IS_FINITE(v->u.i)
+			? typio_int(TIMETZOID, timetz_pack(((v->u.i % USECS_PER_DAY) + USECS_PER_DAY) % USECS_PER_DAY, 0))
+			: typio_null(TIMETZOID);
+	if (target == TIMEOID && v->type == TIMETZOID)
+		return typio_int(TIMEOID, timetz_usecs(v->u.i));
 	if (target == TIMEOID && (v->type == TIMESTAMPOID || v->type == TIMESTAMPTZOID))
 	{
 		if (!TIMESTAMP_IS_FINITE(v->u.i))

@@ -34,6 +34,8 @@
 #define USECS_PER_MINUTE	(60 * USECS_PER_SEC)
 #define USECS_PER_HOUR		(60 * USECS_PER_MINUTE)
 #define USECS_PER_DAY		(24 * USECS_PER_HOUR)
+/* the largest zone displacement PostgreSQL takes, 15:59:59 */
+#define TIMETZ_ZONE_LIMIT	(15 * 3600 + 59 * 60 + 59)
 #define NBASE				10000
 
 #define TYPE_INDEX_SIZE 8192
@@ -55,6 +57,7 @@ static const TypeInfo types[] = {
 	{VARCHAROID, "varchar", "character varying", -1, TYPCATEGORY_STRING, 0, 0},
 	{DATEOID, "date", "date", 4, TYPCATEGORY_DATETIME, 0, 0},
 	{TIMEOID, "time", "time without time zone", 8, TYPCATEGORY_DATETIME, 0, 0},
+	{TIMETZOID, "timetz", "time with time zone", 12, TYPCATEGORY_DATETIME, 0, 0},
 	{TIMESTAMPOID, "timestamp", "timestamp without time zone", 8, TYPCATEGORY_DATETIME, 0, 0},
 	{TIMESTAMPTZOID, "timestamptz", "timestamp with time zone", 8, TYPCATEGORY_DATETIME, 0, 0},
 	{INTERVALOID, "interval", "interval", 16, TYPCATEGORY_TIMESPAN, 0, 0},
@@ -100,6 +103,7 @@ static const struct
 	{"timestamp without time zone", TIMESTAMPOID},
 	{"timestamp with time zone", TIMESTAMPTZOID},
 	{"time without time zone", TIMEOID},
+	{"time with time zone", TIMETZOID},
 };
 
 const TypeInfo *
@@ -1051,6 +1055,37 @@ format_time(RlBuf *out, int64_t usecs)
 	}
 }
 
+/* timetz_in -- a time of day and a zone (+00, the session's, when none is written) */
+static Value
+timetz_in(const char *str)
+{
+	const char *s = skip_space(str);
+	int64_t		usecs,
+				east = 0;
+
+	if (!parse_time_of_day(&s, &usecs, str) || (*skip_space(s) != '\0' && !parse_zone(&s, &east)) ||
+		*skip_space(s) != '\0')
+		invalid_datetime(TIMETZOID, str);
+	if (east < -TIMETZ_ZONE_LIMIT || east > TIMETZ_ZONE_LIMIT)
+		ereport(ERROR,
+				errcode(ERRCODE_INVALID_TIME_ZONE_DISPLACEMENT_VALUE),
+				errmsg("time zone displacement out of range: \"%s\"", str));
+	return typio_int(TIMETZOID, timetz_pack(usecs, (int32_t) -east));
+}
+
+/* format_zone -- a zone (seconds west of UTC) as PostgreSQL shows it: +02, -08, +05:30 */
+static void
+format_zone(RlBuf *out, int32_t zone)
+{
+	int32_t		east = zone < 0 ? -zone : zone;
+
+	rlbuf_printf(out, "%c%02d", zone <= 0 ? '+' : '-', east / 3600);
+	if (east % 3600)
+		rlbuf_printf(out, ":%02d", east / 60 % 60);
+	if (east % 60)
+		rlbuf_printf(out, ":%02d", east % 60);
+}
+
 static Value
 time_in(const char *str)
 {
@@ -1638,6 +1673,8 @@ typio_input(Oid type, const char *str, int32_t typmod)
 			return date_in(str);
 		case TIMEOID:
 			return time_in(str);
+		case TIMETZOID:
+			return timetz_in(str);
 		case TIMESTAMPOID:
 		case TIMESTAMPTZOID:
 			return timestamp_in(type, str);
@@ -1716,6 +1753,10 @@ typio_output(const Value *v, size_t *len)
 		case TIMEOID:
 			format_time(&out, v->u.i);
 			break;
+		case TIMETZOID:
+			format_time(&out, timetz_usecs(v->u.i));
+			format_zone(&out, timetz_zone(v->u.i));
+			break;
 		case TIMESTAMPOID:
 		case TIMESTAMPTZOID:
 			format_timestamp(&out, v->u.i, v->type == TIMESTAMPTZOID);
@@ -1787,6 +1828,18 @@ typio_receive(Oid type, const uint8_t *data, size_t len)
 		case TIMESTAMPTZOID:
 			expect_len(type, len, 8);
 			return typio_int(type, (int64_t) rl_load_u64be(data));
+		case TIMETZOID:
+			{
+				expect_len(type, len, 12);
+				int64_t		usecs = (int64_t) rl_load_u64be(data);
+				int32_t		zone = (int32_t) rl_load_u32be(data + 8);
+
+				if (usecs < 0 || usecs > USECS_PER_DAY || zone < -TIMETZ_ZONE_LIMIT || zone > TIMETZ_ZONE_LIMIT)
+					ereport(ERROR,
+							errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+							errmsg("time with time zone out of range"));
+				return typio_int(type, timetz_pack(usecs, zone));
+			}
 		case FLOAT4OID:
 			{
 				uint32_t	bits = rl_load_u32be(data);
@@ -1864,6 +1917,10 @@ typio_send(PqMsgBuilder *msg, const Value *v)
 		case TIMESTAMPOID:
 		case TIMESTAMPTZOID:
 			pq_sendint64(msg, (uint64_t) v->u.i);
+			break;
+		case TIMETZOID:
+			pq_sendint64(msg, (uint64_t) timetz_usecs(v->u.i));
+			pq_sendint32(msg, (uint32_t) timetz_zone(v->u.i));
 			break;
 		case FLOAT4OID:
 			{
