@@ -932,9 +932,12 @@ parse_date_part(const char **s, int64_t *days, const char *orig)
 	return true;
 }
 
-/* parse_zone -- "Z", "UTC", "+HH", "+HH:MM", "+HHMM" into seconds east of UTC */
+/*
+ * parse_zone -- "Z", "UTC", "+HH", "+HH:MM", "+HHMM" into seconds east of UTC; more
+ * than 15 hours is 22009 for orig, as PostgreSQL says
+ */
 static bool
-parse_zone(const char **s, int64_t *offset)
+parse_zone(const char **s, int64_t *offset, const char *orig)
 {
 	const char *p = skip_space(*s);
 
@@ -972,8 +975,12 @@ parse_zone(const char **s, int64_t *offset)
 		if ((mm = parse_number(&p, NULL)) < 0)
 			return false;
 	}
-	if (hh > 15 || mm > 59)
+	if (mm > 59)
 		return false;
+	if (hh > 15)
+		ereport(ERROR,
+				errcode(ERRCODE_INVALID_TIME_ZONE_DISPLACEMENT_VALUE),
+				errmsg("time zone displacement out of range: \"%s\"", orig));
 	*offset = sign * (hh * 3600 + mm * 60);
 	*s = p;
 	return true;
@@ -1012,7 +1019,7 @@ date_in(const char *str)
 		if (*t && parse_time_of_day(&t, &usecs, str))
 		{
 			s = t;
-			parse_zone(&s, &offset);
+			parse_zone(&s, &offset, str);
 		}
 	}
 	if (*skip_space(s) != '\0')
@@ -1063,13 +1070,9 @@ timetz_in(const char *str)
 	int64_t		usecs,
 				east = 0;
 
-	if (!parse_time_of_day(&s, &usecs, str) || (*skip_space(s) != '\0' && !parse_zone(&s, &east)) ||
+	if (!parse_time_of_day(&s, &usecs, str) || (*skip_space(s) != '\0' && !parse_zone(&s, &east, str)) ||
 		*skip_space(s) != '\0')
 		invalid_datetime(TIMETZOID, str);
-	if (east < -TIMETZ_ZONE_LIMIT || east > TIMETZ_ZONE_LIMIT)
-		ereport(ERROR,
-				errcode(ERRCODE_INVALID_TIME_ZONE_DISPLACEMENT_VALUE),
-				errmsg("time zone displacement out of range: \"%s\"", str));
 	return typio_int(TIMETZOID, timetz_pack(usecs, (int32_t) -east));
 }
 
@@ -1121,7 +1124,7 @@ timestamp_in(Oid type, const char *str)
 			invalid_datetime(type, str);
 		s = t;
 	}
-	if (*skip_space(s) != '\0' && !parse_zone(&s, &offset))
+	if (*skip_space(s) != '\0' && !parse_zone(&s, &offset, str))
 		invalid_datetime(type, str);
 	if (*skip_space(s) != '\0')
 		invalid_datetime(type, str);

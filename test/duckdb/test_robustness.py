@@ -237,6 +237,8 @@ TIMETZ = [
     "SELECT max(t), min(t), count(DISTINCT t) FROM rb_timetz",
     "SELECT '2024-01-01 10:00:00+03'::timestamptz::timetz, '12:34:56.789-08'::timetz, '13:00'::time::timetz",
     "SELECT 'x'::timetz",
+    "SELECT '12:00:00+16'::timetz",
+    "SELECT '2024-01-01 10:00+16'::timestamptz",
     "SELECT format_type(atttypid, atttypmod) FROM pg_attribute"
     " WHERE attrelid = 'rb_timetz'::regclass AND attnum > 0 ORDER BY attnum",
     "SELECT typname, typlen FROM pg_type WHERE oid = 1266",
