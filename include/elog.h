@@ -78,6 +78,23 @@ int			errcontext_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)))
 int			errposition(int cursorpos);
 
 /*
+ * Context callbacks, as PostgreSQL's error_context_stack: errfinish calls each on the
+ * stack, innermost first, before the report goes anywhere, so that it can add to the
+ * report (errposition, errcontext_msg) of whatever code raised it. Whoever pushes one
+ * pops it, also when an ERROR passes (catching it, popping, and resuming the recovery
+ * with siglongjmp to the recovery point it found).
+ */
+typedef struct ErrorContextCallback
+{
+	struct ErrorContextCallback *previous;
+	void		(*callback) (void *arg);
+	void	   *arg;
+} ErrorContextCallback;
+extern ErrorContextCallback *error_context_stack;
+/* the report being finished, for a context callback (its cursorpos, to set one) */
+ErrorData  *CurrentErrorData(void);
+
+/*
  * Recovery point for ERROR. A process sets PG_exception_stack to its own jmp_buf
  * (sigsetjmp) before its loop; ERROR then longjmps there with the report still
  * available through CopyErrorData() until FlushErrorState().

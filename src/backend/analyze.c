@@ -706,6 +706,48 @@ can_coerce_implicitly(Oid from, Oid to)
 	return from == TIMESTAMPOID && to == TIMESTAMPTZOID;
 }
 
+/* literal_position -- an input error's position: the literal's, unless it has one */
+static void
+literal_position(void *arg)
+{
+	ErrorData  *e = CurrentErrorData();
+
+	if (e->cursorpos == 0)
+		e->cursorpos = *(const int *) arg;
+}
+
+/*
+ * literal_input -- a literal's text as a value of type, its input error pointing at
+ * the literal (location) as PostgreSQL's does
+ */
+static Value
+literal_input(ParseState *ps, Oid type, const char *text, int32_t typmod, int location)
+{
+	sigjmp_buf *save = PG_exception_stack;
+	int			position = char_position(ps, location);
+	ErrorContextCallback callback = {.previous = error_context_stack, .callback = literal_position,
+	.arg = &position};
+	sigjmp_buf	local;
+
+	if (save == NULL || position == 0)
+		return typio_input(type, text, typmod);
+	if (sigsetjmp(local, 0) != 0)
+	{
+		/* the report, sent with its position, stands: on to the recovery point */
+		error_context_stack = callback.previous;
+		PG_exception_stack = save;
+		siglongjmp(*save, 1);
+	}
+	error_context_stack = &callback;
+	PG_exception_stack = &local;
+
+	Value		v = typio_input(type, text, typmod);
+
+	error_context_stack = callback.previous;
+	PG_exception_stack = save;
+	return v;
+}
+
 /*
  * coerce_expr -- make e of type target
  *
@@ -728,7 +770,7 @@ coerce_expr(ParseState *ps, Expr *e, Oid target, int32_t typmod, bool explicit)
 	else if (e->kind == EXPR_CONST && e->type == UNKNOWNOID)
 	{
 		Value		v = e->constval.isnull ? typio_null(target)
-			: typio_input(target, e->constval.u.s.data, typmod);
+			: literal_input(ps, target, e->constval.u.s.data, typmod, e->location);
 
 		Expr	   *c = make_const(v, e->location);
 

@@ -368,11 +368,22 @@ errposition(int cursorpos)
 	return 0;
 }
 
+ErrorContextCallback *error_context_stack;
+
+ErrorData *
+CurrentErrorData(void)
+{
+	return &errordata[errordata_depth];
+}
+
 void
 errfinish(void)
 {
 	ErrorData  *e = &errordata[errordata_depth];
 	int			elevel = e->elevel;
+
+	for (ErrorContextCallback *c = error_context_stack; c != NULL; c = c->previous)
+		c->callback(c->arg);
 
 	if (emit_to_server[errordata_depth])
 		send_to_server_log(e);

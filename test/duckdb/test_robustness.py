@@ -176,6 +176,23 @@ def test_writes_of_a_large_table(rocklake_server, both):
     pg.execute("DROP TABLE rb_big")
 
 
+def error_position(conn, sql):
+    try:
+        conn.execute(sql)
+    except psycopg.Error as e:
+        return e.sqlstate, e.diag.statement_position
+    return None
+
+
+def test_literal_errors_point_at_the_literal(both):
+    """A literal's input error carries the literal's position, as PostgreSQL's does."""
+    rl, pg = both
+    for sql in ["SELECT 1 + 'x'", "SELECT   'x'::int", "SELECT cast('x' AS int)",
+                "SELECT '12:00+16'::timetz", "SELECT 1 WHERE 'a' = 1 OR 2 = 'b'",
+                "SELECT '2024-13-01'::date", "SELECT 1/0"]:
+        assert error_position(rl, sql) == error_position(pg, sql), sql
+
+
 # NaN and the infinities of float4 and float8: stored, compared, ordered and summed as
 # PostgreSQL does (SQLite makes a NaN NULL and sums it as 0)
 FLOATS_SETUP = [
