@@ -159,6 +159,7 @@ typedef struct Expr
 	SubLinkKind sublink;		/* EXPR_SUBLINK */
 	bool		agg_star;		/* EXPR_AGG: count(*) */
 	bool		agg_distinct;	/* EXPR_AGG: f(DISTINCT x) */
+	bool		cast_explicit;	/* EXPR_CAST: written (CAST, ::), not an assignment's */
 } Expr;
 
 /*
@@ -284,7 +285,8 @@ bool		FunctionNeedsCache(const char *name);
 /* Evaluate an analysed expression (used by the executor and by functions). */
 Value		ExecEvalExpr(ExecState *es, const Expr *expr);
 /* Cast a value to another type as CAST(... AS type) does. */
-Value		ExecCastValue(const Value *v, Oid target, int32_t typmod);
+/* explicit: a cast the query wrote, which cuts a too long varchar(n) rather than fail */
+Value		ExecCastValue(const Value *v, Oid target, int32_t typmod, bool explicit);
 
 /* ---------- the catalog cache (cache.c) ---------- */
 

@@ -220,6 +220,14 @@ Value		typio_receive(Oid type, const uint8_t *data, size_t len);
 /* Binary output: append the value's bytes (without the length word) to msg. */
 void		typio_send(PqMsgBuilder *msg, const Value *v);
 
+/*
+ * varchar(n) and character(n) of a value: PostgreSQL's length coercion. A value
+ * longer than n characters is 22001 unless what goes is spaces, or the cast is
+ * explicit (then it is cut); character(n) is padded with spaces to n. Text input
+ * with a typmod follows the implicit rule, as PostgreSQL's varcharin does.
+ */
+Value		typio_char_length(const Value *v, int32_t typmod, bool explicit);
+
 /* Numeric helpers shared by the executor's arithmetic. */
 /* Parse canonical numeric text into an exact scaled integer; false if it does not fit. */
 bool		numeric_to_scaled(const char *s, __int128 *mantissa, int *scale);

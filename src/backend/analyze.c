@@ -753,11 +753,23 @@ literal_input(ParseState *ps, Oid type, const char *text, int32_t typmod, int lo
  *
  * Unknown literals are converted now (their input errors point at them);
  * parameters of unknown type simply become target. Returns NULL when an
- * implicit coercion is not allowed.
+ * implicit coercion is not allowed. An assignment (a value for a column) may
+ * cast as an explicit cast may, but a too long varchar(n) fails where the
+ * explicit cast cuts it (PostgreSQL's length coercion).
  */
-static Expr *
-coerce_expr(ParseState *ps, Expr *e, Oid target, int32_t typmod, bool explicit)
+typedef enum CoercionMode
 {
+	COERCE_IMPLICIT,
+	COERCE_ASSIGNMENT,
+	COERCE_EXPLICIT
+} CoercionMode;
+
+static Expr *
+coerce_expr(ParseState *ps, Expr *e, Oid target, int32_t typmod, CoercionMode mode)
+{
+	bool		explicit = mode != COERCE_IMPLICIT;
+	bool		char_length = (target == VARCHAROID || target == BPCHAROID) && typmod >= 4;
+
 	if (e->type == target && (typmod < 0 || e->typmod == typmod))
 		return e;
 	if (e->kind == EXPR_PARAM && e->type == UNKNOWNOID)
@@ -770,7 +782,10 @@ coerce_expr(ParseState *ps, Expr *e, Oid target, int32_t typmod, bool explicit)
 	else if (e->kind == EXPR_CONST && e->type == UNKNOWNOID)
 	{
 		Value		v = e->constval.isnull ? typio_null(target)
-			: literal_input(ps, target, e->constval.u.s.data, typmod, e->location);
+			: literal_input(ps, target, e->constval.u.s.data, char_length ? -1 : typmod, e->location);
+
+		if (char_length && !v.isnull)
+			v = typio_char_length(&v, typmod, mode == COERCE_EXPLICIT);
 
 		Expr	   *c = make_const(v, e->location);
 
@@ -782,6 +797,7 @@ coerce_expr(ParseState *ps, Expr *e, Oid target, int32_t typmod, bool explicit)
 	Expr	   *cast = make_expr(EXPR_CAST, target, e->location);
 
 	cast->typmod = typmod;
+	cast->cast_explicit = mode == COERCE_EXPLICIT;
 	cast->nargs = 1;
 	cast->args = palloc(sizeof(Expr *));
 	cast->args[0] = e;
@@ -791,7 +807,7 @@ coerce_expr(ParseState *ps, Expr *e, Oid target, int32_t typmod, bool explicit)
 static Expr *
 coerce_or_fail(ParseState *ps, Expr *e, Oid target, const char *context)
 {
-	Expr	   *r = coerce_expr(ps, e, target, -1, false);
+	Expr	   *r = coerce_expr(ps, e, target, -1, COERCE_IMPLICIT);
 
 	if (r == NULL)
 		ereport(ERROR,
@@ -945,7 +961,7 @@ transform_cast(ParseState *ps, PgQuery__TypeCast *tc)
 	int32_t		typmod;
 	Oid			target = type_from_typename(ps, tc->type_name, &typmod);
 	Expr	   *arg = transform_expr(ps, tc->arg);
-	Expr	   *r = coerce_expr(ps, arg, target, typmod, true);
+	Expr	   *r = coerce_expr(ps, arg, target, typmod, COERCE_EXPLICIT);
 
 	if (r == NULL)
 		ereport(ERROR,
@@ -1059,15 +1075,15 @@ make_op(ParseState *ps, const char *opname, Expr *l, Expr *r, int location)
 
 	if (l->type == UNKNOWNOID && r->type == UNKNOWNOID && (comparison || textual))
 	{
-		l = coerce_expr(ps, l, TEXTOID, -1, false);
-		r = coerce_expr(ps, r, TEXTOID, -1, false);
+		l = coerce_expr(ps, l, TEXTOID, -1, COERCE_IMPLICIT);
+		r = coerce_expr(ps, r, TEXTOID, -1, COERCE_IMPLICIT);
 	}
 	else if (l->type == UNKNOWNOID)
 		l = coerce_expr(ps, l, op == OP_CONCAT && !is_string(r->type) && !is_array(r->type) ? TEXTOID : r->type,
-						-1, false);
+						-1, COERCE_IMPLICIT);
 	else if (r->type == UNKNOWNOID)
 		r = coerce_expr(ps, r, op == OP_CONCAT && !is_string(l->type) && !is_array(l->type) ? TEXTOID : l->type,
-						-1, false);
+						-1, COERCE_IMPLICIT);
 
 	if (op == OP_CONCAT && (is_array(l->type) || is_array(r->type)))
 	{
@@ -1079,6 +1095,11 @@ make_op(ParseState *ps, const char *opname, Expr *l, Expr *r, int location)
 	{
 		if (!is_string(l->type) && !is_string(r->type))
 			no_operator(ps, opname, l, r, location);
+		/* character(n) is concatenated as text: without its trailing spaces */
+		if (l->type == BPCHAROID)
+			l = coerce_expr(ps, l, TEXTOID, -1, COERCE_IMPLICIT);
+		if (r->type == BPCHAROID)
+			r = coerce_expr(ps, r, TEXTOID, -1, COERCE_IMPLICIT);
 		return op_expr(op, TEXTOID, l, r, location);
 	}
 	if (textual)
@@ -1099,22 +1120,22 @@ make_op(ParseState *ps, const char *opname, Expr *l, Expr *r, int location)
 			common = FLOAT8OID;
 		if (op == OP_MOD && (common == FLOAT4OID || common == FLOAT8OID))
 			no_operator(ps, opname, l, r, location);
-		l = coerce_expr(ps, l, common, -1, l->type == OIDOID);
-		r = coerce_expr(ps, r, common, -1, r->type == OIDOID);
+		l = coerce_expr(ps, l, common, -1, l->type == OIDOID ? COERCE_EXPLICIT : COERCE_IMPLICIT);
+		r = coerce_expr(ps, r, common, -1, r->type == OIDOID ? COERCE_EXPLICIT : COERCE_IMPLICIT);
 		return op_expr(op, comparison ? BOOLOID : common, l, r, location);
 	}
 	if (comparison)
 	{
 		if (is_string(l->type) && is_string(r->type))
 		{
-			l = coerce_expr(ps, l, TEXTOID, -1, false);
-			r = coerce_expr(ps, r, TEXTOID, -1, false);
+			l = coerce_expr(ps, l, TEXTOID, -1, COERCE_IMPLICIT);
+			r = coerce_expr(ps, r, TEXTOID, -1, COERCE_IMPLICIT);
 		}
 		else if (l->type != r->type)
 		{
 			/* date < timestamp and the like: widen one side */
-			Expr	   *lw = coerce_expr(ps, l, r->type, -1, false);
-			Expr	   *rw = lw ? NULL : coerce_expr(ps, r, l->type, -1, false);
+			Expr	   *lw = coerce_expr(ps, l, r->type, -1, COERCE_IMPLICIT);
+			Expr	   *rw = lw ? NULL : coerce_expr(ps, r, l->type, -1, COERCE_IMPLICIT);
 
 			if (lw == NULL && rw == NULL)
 				no_operator(ps, opname, l, r, location);
@@ -1156,7 +1177,7 @@ make_any(ParseState *ps, const char *opname, Expr *l, Expr *r, int location)
 
 		if (array == InvalidOid)
 			no_operator(ps, opname, l, r, location);
-		r = coerce_expr(ps, r, array, -1, false);
+		r = coerce_expr(ps, r, array, -1, COERCE_IMPLICIT);
 	}
 	if (!is_array(r->type))
 		ereport(ERROR,
@@ -1285,7 +1306,7 @@ transform_func(ParseState *ps, PgQuery__FuncCall *fc)
 	for (int i = 0; i < e->nargs; i++)
 	{
 		if (f->argtypes[i] != ANYARRAYOID)
-			e->args[i] = coerce_expr(ps, args[i], f->argtypes[i], -1, false);
+			e->args[i] = coerce_expr(ps, args[i], f->argtypes[i], -1, COERCE_IMPLICIT);
 		else if (f->rettype == ANYELEMENTOID)
 			e->type = typio_lookup(args[i]->type)->elem;	/* unnest(text[]) is text */
 	}
@@ -1469,7 +1490,7 @@ transform_expr(ParseState *ps, Node *node)
 				Expr	   *arg = transform_expr(ps, t->arg);
 
 				if (arg->type == UNKNOWNOID)
-					arg = coerce_expr(ps, arg, TEXTOID, -1, false);
+					arg = coerce_expr(ps, arg, TEXTOID, -1, COERCE_IMPLICIT);
 				return make_bool_expr(t->nulltesttype == PG_QUERY__NULL_TEST_TYPE__IS_NULL
 									  ? EXPR_IS_NULL : EXPR_IS_NOT_NULL, arg, NULL, t->location);
 			}
@@ -1625,7 +1646,7 @@ finish_params(ParseState *ps, AnalyzedStmt *stmt)
 	for (int i = 0; i < ps->nparams; i++)
 	{
 		if (ps->paramtypes[i] == UNKNOWNOID && ps->params_seen[i] != NULL)
-			coerce_expr(ps, ps->params_seen[i], TEXTOID, -1, false);
+			coerce_expr(ps, ps->params_seen[i], TEXTOID, -1, COERCE_IMPLICIT);
 		else if (ps->paramtypes[i] == UNKNOWNOID || ps->paramtypes[i] == InvalidOid)
 			ereport(ERROR,
 					errcode(ERRCODE_INDETERMINATE_DATATYPE),
@@ -1872,8 +1893,9 @@ same_canonical_form(Oid from, Oid to, int32_t typmod)
 {
 	if (typmod >= 0)
 		return false;
+	/* character(n) to text drops its trailing spaces */
 	if (is_string(from) && is_string(to))
-		return to == TEXTOID || to == VARCHAROID;
+		return from != BPCHAROID && (to == TEXTOID || to == VARCHAROID);
 	if (typio_is_oid(from) && typio_is_oid(to))
 		return true;
 	return (from == INT2OID || from == INT4OID) && (to == INT4OID || to == INT8OID) &&
@@ -2347,7 +2369,7 @@ transform_aggregate(ParseState *ps, PgQuery__FuncCall *fc, const char *name)
 				errposition(char_position(ps, fc->location)));
 	for (int i = 0; i < e->nargs; i++)
 		if (e->args[i]->type == UNKNOWNOID)
-			e->args[i] = coerce_expr(ps, e->args[i], TEXTOID, -1, false);
+			e->args[i] = coerce_expr(ps, e->args[i], TEXTOID, -1, COERCE_IMPLICIT);
 	Oid			t = e->nargs ? e->args[0]->type : InvalidOid;
 
 	if (strcmp(name, "count") == 0)
@@ -2425,7 +2447,7 @@ transform_sublink(ParseState *ps, PgQuery__SubLink *sl)
 				e->sublink = SUBLINK_ARRAY;
 				e->nargs = 1;
 				e->args = palloc(sizeof(Expr *));
-				e->args[0] = coerce_expr(ps, column, TEXTOID, -1, true);
+				e->args[0] = coerce_expr(ps, column, TEXTOID, -1, COERCE_EXPLICIT);
 				return e;
 			}
 		case PG_QUERY__SUB_LINK_TYPE__ANY_SUBLINK:
@@ -2452,9 +2474,9 @@ transform_sublink(ParseState *ps, PgQuery__SubLink *sl)
 				e->args = palloc(sizeof(Expr *) * 2);
 				if (!same_canonical_form(q.columns[0].type, test->type, -1))
 				{
-					Expr	   *cast = coerce_expr(ps, test, q.columns[0].type, -1, false);
+					Expr	   *cast = coerce_expr(ps, test, q.columns[0].type, -1, COERCE_IMPLICIT);
 
-					if (cast == NULL && (column = coerce_expr(ps, column, test->type, -1, false)) != NULL)
+					if (cast == NULL && (column = coerce_expr(ps, column, test->type, -1, COERCE_IMPLICIT)) != NULL)
 						e->args[e->nargs++] = column;
 					else if (cast == NULL)
 						no_operator(ps, "=", test, make_expr(EXPR_CONST, q.columns[0].type, -1), sl->location);
@@ -2806,7 +2828,7 @@ finish_target(ParseState *ps, Expr *e, const ResultColumn *target)
 {
 	if (target != NULL)
 	{
-		Expr	   *c = coerce_expr(ps, e, target->type, target->typmod, true);
+		Expr	   *c = coerce_expr(ps, e, target->type, target->typmod, COERCE_ASSIGNMENT);
 
 		if (c == NULL)
 			ereport(ERROR,
@@ -2817,7 +2839,7 @@ finish_target(ParseState *ps, Expr *e, const ResultColumn *target)
 					errposition(char_position(ps, e->location)));
 		return c;
 	}
-	return e->type == UNKNOWNOID ? coerce_expr(ps, e, TEXTOID, -1, false) : e;
+	return e->type == UNKNOWNOID ? coerce_expr(ps, e, TEXTOID, -1, COERCE_IMPLICIT) : e;
 }
 
 /* Result columns being built. */
@@ -3367,7 +3389,7 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 
 				column->sql = name;
 				if (!same_canonical_form(arm[a].columns[c].type, l.columns[c].type, -1))
-					column = coerce_expr(ps, column, l.columns[c].type, -1, false);
+					column = coerce_expr(ps, column, l.columns[c].type, -1, COERCE_IMPLICIT);
 				if (c)
 					rlbuf_append_str(&compound, ", ");
 				deparse(ps, &compound, column);
@@ -4005,11 +4027,12 @@ column_definition(ParseState *ps, PgQuery__ColumnDef *cd, bool not_null)
 				break;
 			case PG_QUERY__CONSTR_TYPE__CONSTR_DEFAULT:
 				{
-					Expr	   *e = coerce_expr(ps, transform_expr(ps, con->raw_expr), type, typmod, true);
+					Expr	   *e = coerce_expr(ps, transform_expr(ps, con->raw_expr), type, typmod,
+												COERCE_ASSIGNMENT);
 
 					/* a constant of another type (bigint DEFAULT 5): its value, cast now */
 					if (e != NULL && e->kind == EXPR_CAST && e->args[0]->kind == EXPR_CONST)
-						e = make_const(ExecCastValue(&e->args[0]->constval, type, typmod), e->location);
+						e = make_const(ExecCastValue(&e->args[0]->constval, type, typmod, false), e->location);
 					if (e == NULL || e->kind != EXPR_CONST)
 						not_supported(ps, "DEFAULT expressions other than constants", con->location);
 					def = sqlite_literal(&e->constval);
@@ -4313,7 +4336,14 @@ analyze_copy_table(ParseState *ps, PgQuery__CopyStmt *cs, AnalyzedStmt *stmt)
 			Expr	   *p = make_expr(EXPR_PARAM, cols[i].type, -1);
 
 			p->paramno = i;
-			rlbuf_printf(&sql, "%s?%d", i ? ", " : "", add_bind(ps, p));
+			if (cols[i].typmod >= 0)
+			{
+				/* varchar(n), numeric(p, s): the value is the column's, as an INSERT's */
+				rlbuf_append_str(&sql, i ? ", " : "");
+				deparse(ps, &sql, coerce_expr(ps, p, cols[i].type, cols[i].typmod, COERCE_ASSIGNMENT));
+			}
+			else
+				rlbuf_printf(&sql, "%s?%d", i ? ", " : "", add_bind(ps, p));
 		}
 		rlbuf_append_str(&sql, ")");
 		stmt->kind = STMT_COPY_IN;
@@ -4410,7 +4440,7 @@ analyze_select(ParseState *ps, PgQuery__SelectStmt *sel, AnalyzedStmt *stmt)
 				e = make_expr(EXPR_SRF_VALUE, e->type, e->location);
 			}
 			if (e->type == UNKNOWNOID)
-				e = coerce_expr(ps, e, TEXTOID, -1, false);
+				e = coerce_expr(ps, e, TEXTOID, -1, COERCE_IMPLICIT);
 			plan->targets[i] = e;
 			stmt->columns[i].name = is_set(rt->name) ? rt->name : figure_colname(rt->val);
 			stmt->columns[i].type = e->type;

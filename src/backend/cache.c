@@ -2001,7 +2001,7 @@ bound_statement(const SqlStatement *s, const Value *params)
 			to_sqlite(&sink, &e->constval);
 		else if (e->kind == EXPR_PARAM)
 		{
-			Value		v = ExecCastValue(&params[e->paramno], e->type, -1);
+			Value		v = ExecCastValue(&params[e->paramno], e->type, -1, true);
 
 			to_sqlite(&sink, &v);
 		}

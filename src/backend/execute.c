@@ -141,12 +141,27 @@ cast_to_int(const Value *v, Oid target)
 }
 
 Value
-ExecCastValue(const Value *v, Oid target, int32_t typmod)
+ExecCastValue(const Value *v, Oid target, int32_t typmod, bool explicit)
 {
 	if (v->isnull)
 		return typio_null(target);
 	if (v->type == target && typmod < 0)
 		return *v;
+	if ((target == VARCHAROID || target == BPCHAROID) && typmod >= 4)
+	{
+		Value		s = ExecCastValue(v, target, -1, explicit);
+
+		return typio_char_length(&s, typmod, explicit);
+	}
+	if (v->type == BPCHAROID && is_text_type(target) && target != BPCHAROID)
+	{
+		/* character(n) to text or varchar: without its trailing spaces (PostgreSQL's rtrim) */
+		size_t		len = v->u.s.len;
+
+		while (len > 0 && v->u.s.data[len - 1] == ' ')
+			len--;
+		return typio_string(target, v->u.s.data, len);
+	}
 	const TypeInfo *from = typio_lookup(v->type);
 
 	if (typio_is_oid(target) && typio_is_oid(v->type))
@@ -884,7 +899,7 @@ ExecEvalExpr(ExecState *es, const Expr *e)
 			{
 				Value		v = ExecEvalExpr(es, e->args[0]);
 
-				return ExecCastValue(&v, e->type, e->typmod);
+				return ExecCastValue(&v, e->type, e->typmod, e->cast_explicit);
 			}
 		case EXPR_AND:
 		case EXPR_OR:

@@ -185,7 +185,7 @@ f_current_date(ExecState *es, const Value *args, int nargs)
 {
 	Value		now = f_now(es, args, nargs);
 
-	return ExecCastValue(&now, DATEOID, -1);
+	return ExecCastValue(&now, DATEOID, -1, true);
 }
 
 static Value
@@ -193,7 +193,7 @@ f_localtime(ExecState *es, const Value *args, int nargs)
 {
 	Value		now = f_now(es, args, nargs);
 
-	return ExecCastValue(&now, TIMEOID, -1);
+	return ExecCastValue(&now, TIMEOID, -1, true);
 }
 
 static Value

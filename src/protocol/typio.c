@@ -183,6 +183,39 @@ typio_format_type_typmod(Oid type, int32_t typmod)
 }
 
 Value
+typio_char_length(const Value *v, int32_t typmod, bool explicit)
+{
+	size_t		max = typmod >= 4 ? (size_t) typmod - 4 : SIZE_MAX;
+	size_t		chars = 0,
+				cut = v->u.s.len;
+
+	/* UTF-8: a character starts at every byte that is not a continuation byte */
+	for (size_t i = 0; i < v->u.s.len; i++)
+		if (((uint8_t) v->u.s.data[i] & 0xc0) != 0x80 && chars++ == max)
+			cut = i;
+	if (chars > max && !explicit)
+		for (size_t i = cut; i < v->u.s.len; i++)
+			if (v->u.s.data[i] != ' ')
+				ereport(ERROR,
+						errcode(ERRCODE_STRING_DATA_RIGHT_TRUNCATION),
+						errmsg("value too long for type %s(%zu)",
+							   v->type == BPCHAROID ? "character" : "character varying", max));
+	if (chars > max)
+		return typio_string(v->type, v->u.s.data, cut);
+	if (v->type != BPCHAROID || chars == max || max == SIZE_MAX)
+		return *v;
+
+	/* character(n): padded to n characters */
+	Value		padded = typio_string(BPCHAROID, v->u.s.data, v->u.s.len);
+
+	padded.u.s.data = repalloc(padded.u.s.data, v->u.s.len + (max - chars) + 1);
+	memset(padded.u.s.data + v->u.s.len, ' ', max - chars);
+	padded.u.s.len = v->u.s.len + (max - chars);
+	padded.u.s.data[padded.u.s.len] = '\0';
+	return padded;
+}
+
+Value
 typio_string(Oid type, const char *data, size_t len)
 {
 	Value		v = {.type = type};
@@ -1692,13 +1725,12 @@ typio_input(Oid type, const char *str, int32_t typmod)
 		case NAMEOID:
 			return typio_string(type, str, strnlen(str, NAMEDATALEN - 1));
 		case BPCHAROID:
-			if (typmod > 4 && strlen(str) < (size_t) (typmod - 4))
+		case VARCHAROID:
 			{
-				char	   *padded = psprintf("%-*s", typmod - 4, str);
+				Value		v = typio_string(type, str, strlen(str));
 
-				return typio_string(type, padded, strlen(padded));
+				return typmod >= 4 ? typio_char_length(&v, typmod, false) : v;
 			}
-			return typio_string(type, str, strlen(str));
 		case VOIDOID:
 			return typio_null(VOIDOID);
 		case JSONOID:

@@ -240,6 +240,45 @@ def test_float_specials(rocklake_server, both):
     pg.execute("DROP TABLE rb_float")
 
 
+# varchar(n) and character(n): PostgreSQL's length coercion and padding
+CHARS = [
+    "SELECT 'abc'::varchar(2), 'abc'::char(2), 'a'::char(3) || '|', cast('abcdef' AS varchar(3))",
+    "SELECT 'éèàü'::varchar(2), 'é'::char(3) || '|', length('x'::char(4))",
+    "CREATE TABLE rb_chars (v varchar(3), c char(2))",
+    "INSERT INTO rb_chars VALUES ('abcd', 'x')",
+    "INSERT INTO rb_chars VALUES ('ab', 'abc')",
+    "INSERT INTO rb_chars VALUES ('ab  ', 'x  ')",
+    "INSERT INTO rb_chars VALUES ('éèà', 'ü')",
+    "INSERT INTO rb_chars SELECT 'éèàü', 'ü'",
+    "INSERT INTO rb_chars VALUES ('a'::text, 'b')",
+    "UPDATE rb_chars SET v = 'toolong' WHERE c = 'b'",
+    "UPDATE rb_chars SET v = 'toolong'::varchar(3) WHERE c = 'b'",
+    "SELECT v, c, length(c), c || '|', c = 'x' FROM rb_chars ORDER BY v, c",
+    "DROP TABLE rb_chars",
+]
+
+
+def test_char_lengths(both):
+    rl, pg = both
+    for conn in (rl, pg):
+        conn.execute("DROP TABLE IF EXISTS rb_chars")
+    for sql in CHARS:
+        assert answer(rl, sql, with_message=True) == answer(pg, sql, with_message=True), sql
+    # COPY into such columns: the same checks
+    for conn in (rl, pg):
+        conn.execute("CREATE TABLE rb_chars (v varchar(3), c char(2))")
+        with conn.cursor().copy("COPY rb_chars FROM STDIN") as copy:
+            copy.write("ab  \tx\n")
+    for conn in (rl, pg):
+        with pytest.raises(psycopg.errors.StringDataRightTruncation):
+            with conn.cursor().copy("COPY rb_chars FROM STDIN") as copy:
+                copy.write("abcd\tx\n")
+    sql = "SELECT v, c || '|' FROM rb_chars"
+    assert answer(rl, sql) == answer(pg, sql)
+    for conn in (rl, pg):
+        conn.execute("DROP TABLE rb_chars")
+
+
 # time with time zone, as DuckLake 1.0 stores TIME WITH TIME ZONE columns
 TIMETZ_SETUP = [
     "CREATE TABLE rb_timetz (id int, t timetz, u time with time zone)",
