@@ -91,12 +91,15 @@ FUNCTIONS = {
         "pg_table_size", "pg_tablespace_location", "pg_tablespace_size", "pg_total_relation_size",
         "to_regclass", "to_regnamespace", "to_regtype", "coalesce", "nullif", "greatest", "least",
         "generate_series", "unnest", "array_length", "pg_get_constraintdef", "pg_get_indexdef",
-        "format_type", "abs", "quote_ident", "obj_description", "col_description"],
+        "format_type", "abs", "quote_ident", "obj_description", "col_description", "char_length",
+        "character_length", "octet_length", "btrim", "ltrim", "rtrim", "reverse"],
     2: ["array_to_string", "array_upper", "current_setting", "format_type", "has_database_privilege",
         "pg_get_expr", "pg_get_triggerdef", "pg_get_viewdef", "pg_has_role", "coalesce", "nullif",
         "greatest", "least", "generate_series", "array_length", "pg_get_constraintdef",
-        "obj_description", "col_description"],
-    3: ["pg_get_expr", "set_config", "generate_series", "pg_get_indexdef"],
+        "obj_description", "col_description", "substring", "substr", "strpos", "position", "btrim",
+        "ltrim", "rtrim", "left", "right", "lpad", "rpad", "repeat", "starts_with"],
+    3: ["pg_get_expr", "set_config", "generate_series", "pg_get_indexdef", "substring", "substr",
+        "replace", "lpad", "rpad", "split_part"],
 }
 FUNCTION_LITERALS = ["NULL", "1", "-1", "2.5", "'x'", "true", "'2024-01-01'::date",
                      "'1 day'::interval", "'{1,2}'::int4[]", "''"]
@@ -238,6 +241,29 @@ def test_float_specials(rocklake_server, both):
             assert answer(again, sql, with_message=True) == answer(pg, sql, with_message=True), sql
         again.execute("DROP TABLE rb_float")
     pg.execute("DROP TABLE rb_float")
+
+
+# string functions, with characters counted in UTF-8 and PostgreSQL's edge cases
+STRING_FUNCTIONS = [
+    "select char_length('abé'), character_length(''), octet_length('é'), length('x')",
+    "select substring('abcdef' from 2 for 3), substring('abcdef' from 0 for 3), substring('abcdef', -1, 3), substring('abcdef' from 4), substr('héllo', 2, 2), substring('abc' from 10)",
+    "select substring('abc', 1, -1)",
+    "select position('c' in 'abc'), position('' in 'abc'), strpos('héllo', 'l'), strpos('abc', 'z')",
+    "select replace('abcabc','b','xy'), replace('abc','','x'), replace('aaa','aa','b')",
+    "select trim('  a  ') || '|', trim(leading from '  a  ') || '|', trim(trailing 'x' from 'xxaxx'), trim(both 'xy' from 'xyaxy'), btrim('ééaé', 'é'), ltrim('  a'), rtrim('a  ') || '|'",
+    "select left('abcdé', 2), left('abcdé', -2), left('ab', 10), right('abcdé', 2), right('abcdé', -2), right('ab', -5) || '|'",
+    "select lpad('a', 3, '*'), lpad('hello', 2), rpad('a', 4, 'xy'), lpad('a', 3), rpad('é', 3, 'é'), lpad('a', -1) || '|', lpad('ab', 5, '')",
+    "select split_part('a,b,c', ',', 2), split_part('a,b,c', ',', 4) || '|', split_part('a,b,c', ',', -1), split_part('a,,c', ',', 2) || '|', split_part('abc', '', 1), split_part('a--b--c', '--', 3)",
+    "select split_part('a,b', ',', 0)",
+    "select repeat('ab', 3), repeat('x', 0) || '|', repeat('x', -1) || '|', reverse('héllo'), starts_with('abc', 'ab'), starts_with('abc', 'b')",
+    "select substring(null, 1, 2), lpad(null, 2), position('a' in null)",
+]
+
+
+def test_string_functions(both):
+    rl, pg = both
+    for sql in STRING_FUNCTIONS:
+        assert answer(rl, sql, with_message=True) == answer(pg, sql, with_message=True), sql
 
 
 # varchar(n) and character(n): PostgreSQL's length coercion and padding
