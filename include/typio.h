@@ -235,6 +235,8 @@ Value		numeric_from_scaled(__int128 mantissa, int scale);
 double		numeric_to_double(const Value *v);
 /* Round to scale digits after the point, half away from zero. */
 Value		numeric_round(const Value *v, int scale);
+/* Cut to scale digits after the point: toward zero (direction 0), down (< 0, floor), up (> 0, ceil). */
+Value		numeric_trunc(const Value *v, int scale, int direction);
 
 /*
  * time with time zone is held as one integer (Value.u.i, INTEGER in SQLite) that

@@ -11,11 +11,16 @@
  * regclass, unknown literals to anything), as PostgreSQL's function resolution
  * would, and anyarray takes any array.
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
+
+#include <openssl/evp.h>
+#include <openssl/md5.h>
+#include <openssl/rand.h>
 
 #include "elog.h"
 #include "executor.h"
@@ -555,6 +560,167 @@ f_upper(ExecState *es, const Value *args, int nargs)
 	return change_case(&args[0], true);
 }
 
+/* ---------- numbers ---------- */
+
+static Value
+f_abs_int(ExecState *es, const Value *args, int nargs)
+{
+	Oid			type = args[0].type;
+	int64_t		min = type == INT2OID ? INT16_MIN : type == INT4OID ? INT32_MIN : INT64_MIN;
+
+	if (args[0].u.i == min)
+		ereport(ERROR,
+				errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				errmsg("%s out of range", type == INT2OID ? "smallint" : type == INT4OID ? "integer" : "bigint"));
+	return typio_int(type, args[0].u.i < 0 ? -args[0].u.i : args[0].u.i);
+}
+
+static Value
+f_abs_float(ExecState *es, const Value *args, int nargs)
+{
+	return typio_float(args[0].type, fabs(args[0].u.f));
+}
+
+static Value
+f_abs_numeric(ExecState *es, const Value *args, int nargs)
+{
+	const char *s = args[0].u.s.data;
+
+	return s[0] == '-' ? typio_string(NUMERICOID, s + 1, args[0].u.s.len - 1) : args[0];
+}
+
+/* f_round_float -- round(double precision): to the nearest integer, halves to even (rint) */
+static Value
+f_round_float(ExecState *es, const Value *args, int nargs)
+{
+	return typio_float(FLOAT8OID, rint(args[0].u.f));
+}
+
+static Value
+f_floor_float(ExecState *es, const Value *args, int nargs)
+{
+	return typio_float(FLOAT8OID, floor(args[0].u.f));
+}
+
+static Value
+f_ceil_float(ExecState *es, const Value *args, int nargs)
+{
+	return typio_float(FLOAT8OID, ceil(args[0].u.f));
+}
+
+static Value
+f_trunc_float(ExecState *es, const Value *args, int nargs)
+{
+	return typio_float(FLOAT8OID, trunc(args[0].u.f));
+}
+
+/* f_round_numeric -- round(numeric [, scale]): half away from zero */
+static Value
+f_round_numeric(ExecState *es, const Value *args, int nargs)
+{
+	return numeric_round(&args[0], nargs > 1 ? (int) args[1].u.i : 0);
+}
+
+static Value
+f_trunc_numeric(ExecState *es, const Value *args, int nargs)
+{
+	return numeric_trunc(&args[0], nargs > 1 ? (int) args[1].u.i : 0, 0);
+}
+
+static Value
+f_floor_numeric(ExecState *es, const Value *args, int nargs)
+{
+	return numeric_trunc(&args[0], 0, -1);
+}
+
+static Value
+f_ceil_numeric(ExecState *es, const Value *args, int nargs)
+{
+	return numeric_trunc(&args[0], 0, 1);
+}
+
+static Value
+f_sqrt(ExecState *es, const Value *args, int nargs)
+{
+	if (args[0].u.f < 0)
+		ereport(ERROR,
+				errcode(ERRCODE_INVALID_ARGUMENT_FOR_POWER_FUNCTION),
+				errmsg("cannot take square root of a negative number"));
+	return typio_float(FLOAT8OID, sqrt(args[0].u.f));
+}
+
+/* f_power -- power(x, y), pow: PostgreSQL's errors for what has no real value */
+static Value
+f_power(ExecState *es, const Value *args, int nargs)
+{
+	double		x = args[0].u.f,
+				y = args[1].u.f;
+
+	if (x == 0 && y < 0)
+		ereport(ERROR,
+				errcode(ERRCODE_INVALID_ARGUMENT_FOR_POWER_FUNCTION),
+				errmsg("zero raised to a negative power is undefined"));
+	if (x < 0 && floor(y) != y)
+		ereport(ERROR,
+				errcode(ERRCODE_INVALID_ARGUMENT_FOR_POWER_FUNCTION),
+				errmsg("a negative number raised to a non-integer power yields a complex result"));
+
+	double		r = pow(x, y);
+
+	if (isinf(r) && !isinf(x) && !isinf(y))
+		ereport(ERROR,
+				errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				errmsg("value out of range: overflow"));
+	return typio_float(FLOAT8OID, r);
+}
+
+static Value
+f_mod(ExecState *es, const Value *args, int nargs)
+{
+	if (args[1].u.i == 0)
+		ereport(ERROR,
+				errcode(ERRCODE_DIVISION_BY_ZERO),
+				errmsg("division by zero"));
+	/* INT64_MIN % -1 traps in C; it is 0 */
+	return typio_int(args[0].type, args[1].u.i == -1 ? 0 : args[0].u.i % args[1].u.i);
+}
+
+static Value
+f_random(ExecState *es, const Value *args, int nargs)
+{
+	uint64_t	bits;
+
+	if (RAND_bytes((unsigned char *) &bits, sizeof(bits)) != 1)
+		elog(ERROR, "could not generate random bytes");
+	return typio_float(FLOAT8OID, (double) (bits >> 11) / (double) (UINT64_C(1) << 53));
+}
+
+/* f_gen_random_uuid -- a version 4 UUID */
+static Value
+f_gen_random_uuid(ExecState *es, const Value *args, int nargs)
+{
+	Value		v = {.type = UUIDOID};
+
+	if (RAND_bytes(v.u.uuid, sizeof(v.u.uuid)) != 1)
+		elog(ERROR, "could not generate random bytes");
+	v.u.uuid[6] = (uint8_t) ((v.u.uuid[6] & 0x0f) | 0x40);
+	v.u.uuid[8] = (uint8_t) ((v.u.uuid[8] & 0x3f) | 0x80);
+	return v;
+}
+
+static Value
+f_md5(ExecState *es, const Value *args, int nargs)
+{
+	unsigned char digest[MD5_DIGEST_LENGTH];
+	char		hex[2 * MD5_DIGEST_LENGTH + 1];
+
+	if (EVP_Digest(args[0].u.s.data, args[0].u.s.len, digest, NULL, EVP_md5(), NULL) != 1)
+		elog(ERROR, "could not compute an MD5 digest");
+	for (int i = 0; i < MD5_DIGEST_LENGTH; i++)
+		snprintf(hex + 2 * i, 3, "%02x", digest[i]);
+	return text_of(hex, 2 * MD5_DIGEST_LENGTH);
+}
+
 /* ---------- arrays ---------- */
 
 static Value
@@ -769,6 +935,33 @@ f_no_definition(ExecState *es, const Value *args, int nargs)
 
 static const FuncDesc builtins[] = {
 	BUILTIN("version", 0, {0}, TEXTOID, true, f_version),
+	BUILTIN("abs", 1, {INT2OID}, INT2OID, true, f_abs_int),
+	BUILTIN("abs", 1, {INT4OID}, INT4OID, true, f_abs_int),
+	BUILTIN("abs", 1, {INT8OID}, INT8OID, true, f_abs_int),
+	BUILTIN("abs", 1, {FLOAT4OID}, FLOAT4OID, true, f_abs_float),
+	BUILTIN("abs", 1, {FLOAT8OID}, FLOAT8OID, true, f_abs_float),
+	BUILTIN("abs", 1, {NUMERICOID}, NUMERICOID, true, f_abs_numeric),
+	BUILTIN("round", 1, {FLOAT8OID}, FLOAT8OID, true, f_round_float),
+	BUILTIN("round", 1, {NUMERICOID}, NUMERICOID, true, f_round_numeric),
+	BUILTIN("round", 2, ARGS(NUMERICOID, INT4OID), NUMERICOID, true, f_round_numeric),
+	BUILTIN("trunc", 1, {FLOAT8OID}, FLOAT8OID, true, f_trunc_float),
+	BUILTIN("trunc", 1, {NUMERICOID}, NUMERICOID, true, f_trunc_numeric),
+	BUILTIN("trunc", 2, ARGS(NUMERICOID, INT4OID), NUMERICOID, true, f_trunc_numeric),
+	BUILTIN("floor", 1, {FLOAT8OID}, FLOAT8OID, true, f_floor_float),
+	BUILTIN("floor", 1, {NUMERICOID}, NUMERICOID, true, f_floor_numeric),
+	BUILTIN("ceil", 1, {FLOAT8OID}, FLOAT8OID, true, f_ceil_float),
+	BUILTIN("ceil", 1, {NUMERICOID}, NUMERICOID, true, f_ceil_numeric),
+	BUILTIN("ceiling", 1, {FLOAT8OID}, FLOAT8OID, true, f_ceil_float),
+	BUILTIN("ceiling", 1, {NUMERICOID}, NUMERICOID, true, f_ceil_numeric),
+	BUILTIN("sqrt", 1, {FLOAT8OID}, FLOAT8OID, true, f_sqrt),
+	BUILTIN("power", 2, ARGS(FLOAT8OID, FLOAT8OID), FLOAT8OID, true, f_power),
+	BUILTIN("pow", 2, ARGS(FLOAT8OID, FLOAT8OID), FLOAT8OID, true, f_power),
+	BUILTIN("mod", 2, ARGS(INT2OID, INT2OID), INT2OID, true, f_mod),
+	BUILTIN("mod", 2, ARGS(INT4OID, INT4OID), INT4OID, true, f_mod),
+	BUILTIN("mod", 2, ARGS(INT8OID, INT8OID), INT8OID, true, f_mod),
+	BUILTIN("random", 0, {0}, FLOAT8OID, false, f_random),
+	BUILTIN("gen_random_uuid", 0, {0}, UUIDOID, false, f_gen_random_uuid),
+	BUILTIN("md5", 1, {TEXTOID}, TEXTOID, true, f_md5),
 	BUILTIN("char_length", 1, {TEXTOID}, INT4OID, true, f_length),
 	BUILTIN("character_length", 1, {TEXTOID}, INT4OID, true, f_length),
 	BUILTIN("octet_length", 1, {TEXTOID}, INT4OID, true, f_octet_length),
@@ -889,6 +1082,10 @@ arg_cost(Oid given, Oid wanted)
 	const TypeInfo *g = typio_lookup(given),
 			   *w = typio_lookup(wanted);
 
+	/* double precision is the numbers' preferred type, as in PostgreSQL: abs(1.5::real), round(4) */
+	if (g && w && g->category == TYPCATEGORY_NUMERIC && wanted == FLOAT8OID && given != OIDOID &&
+		w->category == TYPCATEGORY_NUMERIC && given != NUMERICOID)
+		return 1;
 	if (g && w && g->category == w->category &&
 		(g->category == TYPCATEGORY_STRING ||
 		 (g->category == TYPCATEGORY_NUMERIC && g->numeric_rank <= w->numeric_rank && given != OIDOID)))

@@ -544,9 +544,19 @@ decimal_parse(const char *s, Decimal *d)
 	return true;
 }
 
-/* decimal_round -- round to scale digits after the point, half away from zero */
+/*
+ * decimal_round -- round to scale digits after the point: half away from zero
+ * (ROUND_HALF), toward zero (ROUND_DOWN) or away from zero (ROUND_UP)
+ */
+typedef enum
+{
+	ROUND_HALF,
+	ROUND_DOWN,
+	ROUND_UP
+} RoundMode;
+
 static void
-decimal_round(Decimal *d, int scale)
+decimal_round(Decimal *d, int scale, RoundMode mode)
 {
 	int			nd = (int) strlen(d->digits);
 
@@ -562,7 +572,10 @@ decimal_round(Decimal *d, int scale)
 		return;
 	}
 	int			keep = nd - (d->scale - scale);
-	bool		round_up = keep >= 0 && keep < nd && d->digits[keep] >= '5';
+	bool		round_up = mode == ROUND_HALF && keep >= 0 && keep < nd && d->digits[keep] >= '5';
+
+	for (int i = keep > 0 ? keep : 0; mode == ROUND_UP && i < nd; i++)
+		round_up |= d->digits[i] != '0';
 	char	   *out = palloc((size_t) (keep > 0 ? keep : 0) + 2);
 
 	out[0] = '0';				/* room for a carry */
@@ -585,6 +598,19 @@ decimal_round(Decimal *d, int scale)
 		out++;
 	d->digits = out;
 	d->scale = scale;
+	if (scale < 0 && *out)
+	{
+		/* round(x, -2): to hundreds, written with no digits after the point */
+		size_t		n = strlen(out);
+		char	   *whole = palloc(n + (size_t) -scale + 1);
+
+		memcpy(whole, out, n);
+		memset(whole + n, '0', (size_t) -scale);
+		whole[n + (size_t) -scale] = '\0';
+		d->digits = whole;
+	}
+	if (scale < 0)
+		d->scale = 0;
 }
 
 static Value
@@ -609,7 +635,7 @@ numeric_apply_typmod(Decimal *d, int32_t typmod)
 	int			precision = ((typmod - 4) >> 16) & 0xffff;
 	int			scale = (typmod - 4) & 0xffff;
 
-	decimal_round(d, scale);
+	decimal_round(d, scale, ROUND_HALF);
 	int			intdigits = (int) strlen(d->digits) - d->scale;
 
 	if (intdigits > precision - scale)
@@ -650,7 +676,22 @@ numeric_round(const Value *v, int scale)
 
 	if (!decimal_parse(v->u.s.data, &d))
 		return *v;				/* NaN and infinities stay as they are */
-	decimal_round(&d, scale);
+	decimal_round(&d, scale, ROUND_HALF);
+	char	   *s = decimal_format(&d);
+
+	return typio_string(NUMERICOID, s, strlen(s));
+}
+
+Value
+numeric_trunc(const Value *v, int scale, int direction)
+{
+	Decimal		d;
+
+	if (!decimal_parse(v->u.s.data, &d))
+		return *v;
+	decimal_round(&d, scale, direction != 0 && (direction < 0) == d.neg ? ROUND_UP : ROUND_DOWN);
+	if (d.digits[0] == '\0')
+		d.neg = false;			/* no -0 */
 	char	   *s = decimal_format(&d);
 
 	return typio_string(NUMERICOID, s, strlen(s));
@@ -812,7 +853,7 @@ numeric_recv(const uint8_t *data, size_t len)
 	Decimal		d = {.neg = sign == 0x4000, .digits = pstrdup(p), .scale = scale};
 
 	rlbuf_free(&digits);
-	decimal_round(&d, dscale);
+	decimal_round(&d, dscale, ROUND_HALF);
 	char	   *s = decimal_format(&d);
 
 	return typio_string(NUMERICOID, s, strlen(s));

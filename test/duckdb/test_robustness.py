@@ -83,6 +83,7 @@ def test_every_cast_pair_answers(rocklake_server, both):
 FUNCTIONS = {
     0: ["version", "now", "clock_timestamp", "current_database", "current_schema", "current_user",
         "localtime", "localtimestamp", "pg_backend_pid", "pg_is_in_recovery", "session_user",
+        "random", "gen_random_uuid",
         "statement_timestamp", "transaction_timestamp"],
     1: ["length", "lower", "upper", "current_setting", "pg_database_size", "pg_encoding_to_char",
         "pg_function_is_visible", "pg_get_function_arguments", "pg_get_function_result",
@@ -92,12 +93,14 @@ FUNCTIONS = {
         "to_regclass", "to_regnamespace", "to_regtype", "coalesce", "nullif", "greatest", "least",
         "generate_series", "unnest", "array_length", "pg_get_constraintdef", "pg_get_indexdef",
         "format_type", "abs", "quote_ident", "obj_description", "col_description", "char_length",
-        "character_length", "octet_length", "btrim", "ltrim", "rtrim", "reverse"],
+        "character_length", "octet_length", "btrim", "ltrim", "rtrim", "reverse", "round", "trunc",
+        "floor", "ceil", "ceiling", "sqrt", "md5"],
     2: ["array_to_string", "array_upper", "current_setting", "format_type", "has_database_privilege",
         "pg_get_expr", "pg_get_triggerdef", "pg_get_viewdef", "pg_has_role", "coalesce", "nullif",
         "greatest", "least", "generate_series", "array_length", "pg_get_constraintdef",
         "obj_description", "col_description", "substring", "substr", "strpos", "position", "btrim",
-        "ltrim", "rtrim", "left", "right", "lpad", "rpad", "repeat", "starts_with"],
+        "ltrim", "rtrim", "left", "right", "lpad", "rpad", "repeat", "starts_with", "round", "trunc",
+        "power", "pow", "mod"],
     3: ["pg_get_expr", "set_config", "generate_series", "pg_get_indexdef", "substring", "substr",
         "replace", "lpad", "rpad", "split_part"],
 }
@@ -260,9 +263,27 @@ STRING_FUNCTIONS = [
 ]
 
 
-def test_string_functions(both):
+# numeric functions: PostgreSQL's types (round(4) is double precision), rounding and errors
+MATH_FUNCTIONS = [
+    'select abs(-2), abs(-2::int2), abs(-2::int8), abs(-1.5::real), abs(-1.5::float8), abs(-1.50), abs(0.0)',
+    'select abs((-2147483647)::int4 - 1)',
+    'select abs((-32768)::int2)',
+    'select round(4), round(2.5::float8), round(3.5::float8), round(-2.5), round(2.567, 2), round(2.5, 3), round(1234.5, -2), round(0.5), round(-0.4)',
+    'select trunc(2.7), trunc(-2.7), trunc(2.789, 2), trunc(2.5, 3), trunc(2.7::float8), trunc(-0.5)',
+    'select floor(2.5), floor(-2.5), floor(-0.5), ceil(2.1), ceil(-2.1), ceil(-0.5), ceiling(2.0), floor(4), ceil(4.5::float8), floor(-0.0::float8)',
+    'select sqrt(4), sqrt(2.0), power(2, 10), pow(2.0, 0.5), power(-8, 1.0/3)',
+    'select sqrt(-1)',
+    'select power(0, -1)',
+    'select mod(7, 3), mod(-7, 3), mod(7::int8, -3), mod(5::int2, 2::int2)',
+    'select mod(1, 0)',
+    "select random() between 0 and 1, length(gen_random_uuid()::text), md5('a'), md5('')",
+    'select round(1234.5, -2), round(1250, -2), round(-1250.1, -2), trunc(1299.9, -2), round(0.0001, -2), round(99.9, -3), round(950, -3)',
+]
+
+
+def test_string_and_math_functions(both):
     rl, pg = both
-    for sql in STRING_FUNCTIONS:
+    for sql in STRING_FUNCTIONS + MATH_FUNCTIONS:
         assert answer(rl, sql, with_message=True) == answer(pg, sql, with_message=True), sql
 
 
