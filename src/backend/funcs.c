@@ -1,7 +1,9 @@
 /*
  * funcs.c: the builtin SQL functions: version(), pg_sleep(), current_setting(),
- * set_config(), current_user and friends, now() and the other clocks, a few
- * string helpers, arrays (array_to_string, array_upper, unnest), the
+ * set_config(), current_user and friends, now() and the other clocks, the
+ * string functions (substring, position, trim, pad, split_part ..., counting
+ * characters in UTF-8), the numeric ones (abs, round, trunc, floor, ceil, sqrt,
+ * power, mod, random, gen_random_uuid, md5), arrays (array_to_string, array_upper, unnest), the
  * set-returning generate_series(), and what psql's describe commands call to
  * read the catalog (format_type, pg_get_userbyid, pg_get_constraintdef,
  * obj_description, pg_size_pretty, ...). Those that must look a row up in the
@@ -9,7 +11,8 @@
  * writes into the query over the cache. Lookup is by name and argument count;
  * an argument may be widened implicitly (int4 to int8 or float8, oid to
  * regclass, unknown literals to anything), as PostgreSQL's function resolution
- * would, and anyarray takes any array.
+ * would (double precision first: it is the numbers' preferred type), and
+ * anyarray takes any array.
  */
 #include <math.h>
 #include <stdio.h>
