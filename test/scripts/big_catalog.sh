@@ -21,8 +21,8 @@ rl_require_pg_clients
 command -v prlimit >/dev/null || rl_skip_or_fail "prlimit not found (util-linux)"
 
 mb=${BIG_CATALOG_MB:-64}
-# a row of the table below takes about 110 bytes of the cache, index included
-rows=$((mb * 9500))
+# a row of the table below takes about 84 bytes of the cache, index included
+rows=$((mb * 12500))
 chunk=200000
 # a rebuild of the whole table must fit in this, under ASan too
 ready_within=$((60 + mb / 4))
@@ -55,6 +55,15 @@ store_data()
 	(cd "$tmp/data/store" && find . \( -path '*/wal/*' -o -path '*/compacted/*' \) -size +0 | sort | xargs md5sum)
 }
 writer_pid() { grep -o '\[[0-9]*\] LOG:  writer ready' "$RL_LOG" | tail -1 | tr -dc '0-9'; }
+peak_rss() { awk '/^VmHWM/ { print int($2 / 1024) }' "/proc/$(writer_pid)/status"; }
+# rebuild_time FROM: seconds from the first rebuild after log line FROM to the writer's
+# ready line after it
+rebuild_time()
+{
+	log_since "$1" | awk 'function s(t) { split(t, a, ":"); return a[1] * 3600 + a[2] * 60 + a[3] }
+		/rebuilding the catalog cache/ && !t0 { t0 = s($2) }
+		/writer ready/ && t0 { printf "%.1f\n", s($2) - t0; exit }'
+}
 log_since() { tail -n +"$(($1 + 1))" "$RL_LOG"; }
 log_lines() { wc -l <"$RL_LOG"; }
 # wait_log FROM PATTERN SECONDS: PATTERN in the log after line FROM
@@ -77,7 +86,12 @@ wait_ready()
 		sleep 0.2
 	done
 }
-start() { RL_NO_WAIT=1 rl_server_start "$tmp/data" -c debug_visible_delay=500; }
+# start: start the server, not waiting (rl_server_start sets its own EXIT trap)
+start()
+{
+	RL_NO_WAIT=1 rl_server_start "$tmp/data" -c debug_visible_delay=500
+	trap cleanup EXIT
+}
 # expect STATE WHAT: the table is STATE (a digest), after WHAT
 expect()
 {
@@ -146,7 +160,7 @@ while [ "$first" -le "$rows" ]; do
 done
 loaded=$(digest)
 [ "${loaded% *}" = "$rows" ] || fail "loaded ${loaded% *} rows, not $rows"
-note "loaded $rows rows"
+note "loaded $rows rows, writer's peak RSS $(peak_rss) MB"
 
 # --- the writer killed with a large UPDATE in flight ---
 bumped=$(digest 'SELECT id, path, file_size, record_count + CASE WHEN id % 4 = 0 THEN 1 ELSE 0 END,
@@ -171,7 +185,7 @@ wait_log "$from" 'rebuilding the catalog cache ".*catalog.3.sqlite"' "$ready_wit
 	fail "the kill did not fall between the answer and the cache's commit"
 wait_ready || fail "not serving after the writer was killed after a commit"
 expect "$deleted" "writer killed after an answered DELETE"
-note "writer killed after an answered DELETE of $((rows / 10)) rows: rebuilt, rows equal"
+note "writer killed after an answered DELETE of $((rows / 10)) rows: rebuilt in $(rebuild_time "$from") s, rows equal, writer's peak RSS $(peak_rss) MB"
 state=$deleted
 
 # --- the postmaster killed with an UPDATE in flight, started again ---
@@ -224,7 +238,6 @@ rm -f "$cache"
 from=$(log_lines)
 start
 wait_log "$from" 'rebuilding the catalog cache' 30 || fail "no rebuild"
-sleep 1
 writer=$(grep -o '\[[0-9]*\] LOG:  rebuilding the catalog cache' "$RL_LOG" | tail -1 | tr -dc '0-9')
 kill -9 "$writer"
 wait_log "$from" 'writer process could not start; starting it again in 1 s' 10 ||
@@ -261,7 +274,7 @@ prlimit --pid "$RL_PID" --fsize=unlimited:unlimited
 wait_ready || fail "not serving once the rebuild could succeed"
 expect "$state" "a failed rebuild"
 attempts=$(log_since "$from" | grep -c 'could not rebuild the catalog cache')
-note "a failing rebuild: 57P03, $attempts attempts with backoff, then served, rows equal"
+note "a failing rebuild: 57P03, $attempts attempts with backoff, then served, rows equal, writer's peak RSS $(peak_rss) MB"
 
 rl_server_stop fast || fail "stop"
 grep -E 'terminated by signal ([0-8]|1[0-9]|[2-9][0-9])\b|AddressSanitizer|runtime error:' "$RL_LOG" &&
