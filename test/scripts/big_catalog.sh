@@ -1,10 +1,10 @@
 #!/bin/sh
 # big_catalog.sh: crashes and damaged caches with a catalog table of BIG_CATALOG_MB
-# megabytes (64: far past SQLite's statement-journal spill and page cache, so a
+# megabytes (32: far past SQLite's statement-journal spill and page cache, so a
 # commit or a cache rebuild spills to disk), in a database of its own.
 #
-# The writer is killed with a large commit in flight (the commit must be wholly there
-# or wholly absent, and there if its client was answered) and right after one was
+# The writer is killed while it applies a large commit (the commit must be wholly
+# there or wholly absent, and there if its client was answered) and right after one was
 # answered (inside debug_visible_delay, so the cache is behind and rebuilt); the
 # postmaster is killed and started again, as systemd would. With the server stopped
 # the cache is damaged (garbage header, cut in half, its WAL deleted after a kill, a
@@ -20,7 +20,7 @@ set -eu
 rl_require_pg_clients
 command -v prlimit >/dev/null || rl_skip_or_fail "prlimit not found (util-linux)"
 
-mb=${BIG_CATALOG_MB:-64}
+mb=${BIG_CATALOG_MB:-32}
 # a row of the table below takes about 84 bytes of the cache, index included
 rows=$((mb * 12500))
 chunk=200000
@@ -107,6 +107,19 @@ in_flight()
 	(sql -c "$1" >"$job_out" 2>&1 && echo "exit 0" >>"$job_out" || echo "exit 1" >>"$job_out") &
 	job=$!
 }
+# wait_busy PID: until process PID (the writer) has spent 0.3 s of CPU from now on,
+# that is, is applying the commit in flight, or that commit's client has its answer
+wait_busy()
+{
+	ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+	t0=$(ticks "$1")
+	tries=$((ready_within * 20))
+	while kill -0 "$job" 2>/dev/null && [ $(($(ticks "$1") - t0)) -lt 30 ]; do
+		tries=$((tries - 1))
+		[ "$tries" -gt 0 ] || fail "the writer did not take up the commit"
+		sleep 0.05
+	done
+}
 # settled BEFORE AFTER WHAT: after a kill, the in-flight commit is wholly absent or
 # wholly there, and there if it was answered
 settled()
@@ -170,7 +183,7 @@ bumped=$(digest 'SELECT id, path, file_size, record_count + CASE WHEN id % 4 = 0
 from=$(log_lines)
 writer=$(writer_pid)
 in_flight 'UPDATE f SET record_count = record_count + 1 WHERE id % 4 = 0'
-sleep 1.5
+wait_busy "$writer"
 kill -9 "$writer"
 wait_log "$from" "writer process (PID $writer) was terminated by signal 9" 10 || fail "writer kill not logged"
 wait_ready || fail "not serving after the writer was killed in a commit"
@@ -194,7 +207,7 @@ state=$deleted
 bumped=$(digest 'SELECT id, path, file_size, record_count, snapshot_id + CASE WHEN id % 3 = 0 THEN 100
 	ELSE 0 END FROM f')
 in_flight 'UPDATE f SET snapshot_id = snapshot_id + 100 WHERE id % 3 = 0'
-sleep 1.5
+wait_busy "$(writer_pid)"
 stop_by_kill
 start
 wait_ready || fail "not serving after the postmaster was killed"
