@@ -137,7 +137,8 @@ settled()
 	fi
 }
 # stop_by_kill [all]: kill -9 the postmaster (all: and its children with it, as a
-# cgroup kill would), then wait until every child has gone
+# cgroup kill would), then wait until every child has gone, as systemd waits before a
+# restart: a writer told by SIGTERM that the postmaster died finishes its commit first
 stop_by_kill()
 {
 	kids=$(ps -o pid= --ppid "$RL_PID" | tr -d ' ')
@@ -149,10 +150,10 @@ stop_by_kill()
 	wait "$RL_PID" 2>/dev/null || true
 	RL_PID=
 	for k in $kids; do
-		tries=150
+		tries=$((ready_within * 10))
 		while kill -0 "$k" 2>/dev/null; do
 			tries=$((tries - 1))
-			[ "$tries" -gt 0 ] || fail "process $k outlived the postmaster by 15 s"
+			[ "$tries" -gt 0 ] || fail "process $k outlived the postmaster by $ready_within s"
 			sleep 0.1
 		done
 	done
