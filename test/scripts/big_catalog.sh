@@ -174,6 +174,7 @@ while [ "$first" -le "$rows" ]; do
 			i, i, 1000000 + i * 7, i % 977, i % 50 }' | sql -c 'COPY f FROM STDIN' || fail "load"
 	first=$((last + 1))
 done
+[ -f "$cache" ] || fail "database big has no cache file $cache"
 loaded=$(digest)
 [ "${loaded% *}" = "$rows" ] || fail "loaded ${loaded% *} rows, not $rows"
 note "loaded $rows rows, writer's peak RSS $(peak_rss) MB"
