@@ -169,9 +169,15 @@ mark_rescan(ApplyState *st, const char *table)
 		name_list_add(&st->rescan, table);
 }
 
+/* SQLite's message, and for a failed system call the system's ("File too large") */
 static RlStatus
 sqlite_failure(sqlite3 *db, const char *what)
 {
+	int			code = sqlite3_errcode(db) & 0xff;
+
+	if ((code == SQLITE_IOERR || code == SQLITE_FULL || code == SQLITE_CANTOPEN) && sqlite3_system_errno(db) != 0)
+		return rl_error(RL_IO_ERROR, "catalog cache: %s: %s (%s)", what, sqlite3_errmsg(db),
+						strerror(sqlite3_system_errno(db)));
 	return rl_error(RL_IO_ERROR, "catalog cache: %s: %s", what, sqlite3_errmsg(db));
 }
 
@@ -2064,10 +2070,16 @@ catalog_cache_commit(CatalogCache *cache, uint64_t seq)
 	return rc;
 }
 
+/*
+ * An error that ends a transaction (SQLITE_FULL, SQLITE_IOERR, SQLITE_NOMEM) has
+ * rolled it back already: a ROLLBACK then would fail and replace the error that
+ * says why in rl_last_error.
+ */
 void
 catalog_cache_abort(CatalogCache *cache)
 {
-	exec_sql(cache->db, "ROLLBACK");
+	if (!sqlite3_get_autocommit(cache->db))
+		exec_sql(cache->db, "ROLLBACK");
 	forget_shapes(cache);
 	cache->in_transaction = false;
 	read_seq(cache);
