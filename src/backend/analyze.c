@@ -1276,6 +1276,10 @@ transform_func(ParseState *ps, PgQuery__FuncCall *fc)
 
 	for (size_t i = 0; i < fc->n_args && i < 3; i++)
 		argtypes[i] = args[i]->type;
+	/* pg_typeof(any): its argument's type, known now */
+	if (strcmp(name, "pg_typeof") == 0 && fc->n_args == 1 &&
+		(fc->n_funcname == 1 || strcmp(string_value(fc->funcname[0]), "pg_catalog") == 0))
+		return make_const(typio_int(REGTYPEOID, args[0]->type), fc->location);
 	const FuncDesc *f = NULL;
 
 	if (fc->n_funcname == 1 ||

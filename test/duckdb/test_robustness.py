@@ -265,6 +265,9 @@ STRING_FUNCTIONS = [
 
 # numeric functions: PostgreSQL's types (round(4) is double precision), rounding and errors
 MATH_FUNCTIONS = [
+    "SELECT pg_typeof(1), pg_typeof('a'), pg_typeof(1.5), pg_typeof(round(4)), pg_typeof(floor(4)),"
+    " pg_typeof(abs(4::int2)), pg_typeof(trunc(2.7)), pg_typeof(mod(5, 3)), pg_typeof(null),"
+    " pg_typeof('10:00'::timetz), pg_typeof(1.5::real / 2), pg_typeof(1)::text",
     'select abs(-2), abs(-2::int2), abs(-2::int8), abs(-1.5::real), abs(-1.5::float8), abs(-1.50), abs(0.0)',
     'select abs((-2147483647)::int4 - 1)',
     'select abs((-32768)::int2)',
