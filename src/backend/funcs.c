@@ -724,6 +724,315 @@ f_md5(ExecState *es, const Value *args, int nargs)
 	return text_of(hex, 2 * MD5_DIGEST_LENGTH);
 }
 
+/* ---------- parts of dates and times: extract, date_part, date_trunc ---------- */
+
+#define USECS_PER_DAY_ INT64_C(86400000000)
+#define UNIX_EPOCH_SECS INT64_C(946684800)	/* 1970-01-01 to 2000-01-01 */
+
+typedef enum
+{
+	F_MICROSECONDS, F_MILLISECONDS, F_SECOND, F_MINUTE, F_HOUR, F_DAY, F_WEEK, F_MONTH,
+	F_QUARTER, F_YEAR, F_DECADE, F_CENTURY, F_MILLENNIUM, F_DOW, F_ISODOW, F_DOY, F_ISOYEAR,
+	F_EPOCH, F_NONE
+} DateField;
+
+static const struct
+{
+	const char *name;
+	DateField	field;
+	bool		of_date;		/* also a field of a date */
+	bool		truncates;		/* a unit of date_trunc */
+	bool		monotonic;		/* +-Infinity of an infinite value, not NULL */
+}			date_fields[] = {
+	{"microsecond", F_MICROSECONDS, false, true, false}, {"microseconds", F_MICROSECONDS, false, true, false},
+	{"us", F_MICROSECONDS, false, true, false},
+	{"millisecond", F_MILLISECONDS, false, true, false}, {"milliseconds", F_MILLISECONDS, false, true, false},
+	{"ms", F_MILLISECONDS, false, true, false},
+	{"second", F_SECOND, false, true, false}, {"seconds", F_SECOND, false, true, false},
+	{"minute", F_MINUTE, false, true, false}, {"minutes", F_MINUTE, false, true, false},
+	{"hour", F_HOUR, false, true, false}, {"hours", F_HOUR, false, true, false},
+	{"day", F_DAY, true, true, false}, {"days", F_DAY, true, true, false},
+	{"week", F_WEEK, true, true, false}, {"weeks", F_WEEK, true, true, false},
+	{"month", F_MONTH, true, true, false}, {"months", F_MONTH, true, true, false},
+	{"quarter", F_QUARTER, true, true, false},
+	{"year", F_YEAR, true, true, true}, {"years", F_YEAR, true, true, true},
+	{"decade", F_DECADE, true, true, true}, {"decades", F_DECADE, true, true, true},
+	{"century", F_CENTURY, true, true, true}, {"centuries", F_CENTURY, true, true, true},
+	{"millennium", F_MILLENNIUM, true, true, true}, {"millennia", F_MILLENNIUM, true, true, true},
+	{"dow", F_DOW, true, false, false}, {"isodow", F_ISODOW, true, false, false},
+	{"doy", F_DOY, true, false, false}, {"isoyear", F_ISOYEAR, true, false, true},
+	{"epoch", F_EPOCH, true, false, true},
+};
+
+/*
+ * date_field -- the field a unit names (any case): 22023 for a name of none (or of
+ * no unit of date_trunc), 0A000 for one that is no field of a date, as PostgreSQL says
+ */
+static int
+date_field(const Value *unit, Oid type, bool trunc)
+{
+	char	   *lower = change_case(unit, false).u.s.data;
+
+	for (size_t i = 0; i < sizeof(date_fields) / sizeof(date_fields[0]); i++)
+	{
+		if (strcmp(lower, date_fields[i].name) != 0 || (trunc && !date_fields[i].truncates))
+			continue;
+		if (type == DATEOID && !date_fields[i].of_date)
+			ereport(ERROR,
+					errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					errmsg("unit \"%s\" not supported for type %s", lower, typio_format_type(type)));
+		return (int) i;
+	}
+	ereport(ERROR,
+			errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			errmsg("unit \"%s\" not recognized for type %s", lower, typio_format_type(type)));
+	return -1;
+}
+
+/* The calendar parts of a finite timestamp (microseconds since 2000-01-01). */
+typedef struct DateParts
+{
+	int64_t		days;			/* since 2000-01-01 */
+	int64_t		usecs;			/* of the day */
+	int			year,			/* astronomical: 0 is 1 BC */
+				month,
+				day;
+} DateParts;
+
+static DateParts
+date_parts(int64_t ts)
+{
+	DateParts	p = {.days = ts / USECS_PER_DAY_, .usecs = ts % USECS_PER_DAY_};
+
+	if (p.usecs < 0)
+	{
+		p.usecs += USECS_PER_DAY_;
+		p.days--;
+	}
+	date_to_ymd(p.days, &p.year, &p.month, &p.day);
+	return p;
+}
+
+/* iso_week -- the ISO 8601 week and its year of a day: the week of its Thursday */
+static int
+iso_week(int64_t days, int *isoyear)
+{
+	int			isodow = (int) (((days + 5) % 7 + 7) % 7) + 1;	/* 2000-01-01 was a Saturday */
+	int64_t		thursday = days - isodow + 4;
+	int			y,
+				m,
+				d;
+
+	date_to_ymd(thursday, &y, &m, &d);
+	*isoyear = y;
+	return (int) ((thursday - date_from_ymd(y, 1, 1)) / 7) + 1;
+}
+
+/* bc -- PostgreSQL's year of an astronomical one: no year 0, 1 BC is -1 */
+static int64_t
+bc(int year)
+{
+	return year > 0 ? year : year - 1;
+}
+
+/*
+ * date_part_of -- field of ts as a scaled integer (value = *scaled / 10^*scale),
+ * false for the NULL of an infinite value's non-monotonic field
+ */
+static bool
+date_part_of(int64_t ts, DateField f, bool infinite_sign, __int128 *scaled, int *scale, double *inf)
+{
+	*scale = 0;
+	*inf = 0;
+	if (!TIMESTAMP_IS_FINITE(ts))
+	{
+		*inf = infinite_sign ? INFINITY : -INFINITY;
+		return false;
+	}
+	DateParts	p = date_parts(ts);
+	int64_t		y = bc(p.year),
+				sec_us = p.usecs % (60 * INT64_C(1000000));
+	int			isoyear;
+
+	switch (f)
+	{
+		case F_MICROSECONDS:
+			*scaled = sec_us;
+			break;
+		case F_MILLISECONDS:
+			*scaled = sec_us;
+			*scale = 3;
+			break;
+		case F_SECOND:
+			*scaled = sec_us;
+			*scale = 6;
+			break;
+		case F_MINUTE:
+			*scaled = p.usecs / (60 * INT64_C(1000000)) % 60;
+			break;
+		case F_HOUR:
+			*scaled = p.usecs / (3600 * INT64_C(1000000));
+			break;
+		case F_DAY:
+			*scaled = p.day;
+			break;
+		case F_MONTH:
+			*scaled = p.month;
+			break;
+		case F_QUARTER:
+			*scaled = (p.month - 1) / 3 + 1;
+			break;
+		case F_YEAR:
+			*scaled = y;
+			break;
+		case F_DECADE:			/* PostgreSQL's rules, on the astronomical year */
+			*scaled = p.year >= 0 ? p.year / 10 : -((8 - (p.year - 1)) / 10);
+			break;
+		case F_CENTURY:
+			*scaled = p.year > 0 ? (p.year + 99) / 100 : -((99 - (p.year - 1)) / 100);
+			break;
+		case F_MILLENNIUM:
+			*scaled = p.year > 0 ? (p.year + 999) / 1000 : -((999 - (p.year - 1)) / 1000);
+			break;
+		case F_DOW:
+			*scaled = ((p.days + 6) % 7 + 7) % 7;
+			break;
+		case F_ISODOW:
+			*scaled = ((p.days + 5) % 7 + 7) % 7 + 1;
+			break;
+		case F_DOY:
+			*scaled = p.days - date_from_ymd(p.year, 1, 1) + 1;
+			break;
+		case F_WEEK:
+			*scaled = iso_week(p.days, &isoyear);
+			break;
+		case F_ISOYEAR:
+			iso_week(p.days, &isoyear);
+			*scaled = bc(isoyear);
+			break;
+		case F_EPOCH:
+			*scaled = (__int128) ts + (__int128) UNIX_EPOCH_SECS * 1000000;
+			*scale = 6;
+			break;
+		case F_NONE:
+			break;
+	}
+	return true;
+}
+
+/* part -- extract (numeric) or date_part (double precision) of a timestamp, timestamptz or date */
+static Value
+part(const Value *unit, const Value *v, bool numeric)
+{
+	int			i = date_field(unit, v->type, false);
+	bool		is_date = v->type == DATEOID;
+	int64_t		ts = !is_date ? v->u.i
+		: v->u.i == DATE_NOEND ? DT_NOEND : v->u.i == DATE_NOBEGIN ? DT_NOBEGIN : v->u.i * USECS_PER_DAY_;
+	__int128	scaled;
+	int			scale;
+	double		inf;
+
+	if (!date_part_of(ts, date_fields[i].field, ts == DT_NOEND, &scaled, &scale, &inf))
+	{
+		if (!date_fields[i].monotonic)
+			return typio_null(numeric ? NUMERICOID : FLOAT8OID);
+		return numeric ? typio_string(NUMERICOID, inf > 0 ? "Infinity" : "-Infinity", inf > 0 ? 8 : 9)
+			: typio_float(FLOAT8OID, inf);
+	}
+	if (is_date && date_fields[i].field == F_EPOCH)
+	{
+		scaled /= 1000000;		/* a date's epoch has no fraction */
+		scale = 0;
+	}
+	if (!numeric)
+	{
+		double		d = (double) scaled;
+
+		for (int k = 0; k < scale; k++)
+			d /= 10;
+		return typio_float(FLOAT8OID, d);
+	}
+	return numeric_from_scaled(scaled, scale);
+}
+
+static Value
+f_extract(ExecState *es, const Value *args, int nargs)
+{
+	return part(&args[0], &args[1], true);
+}
+
+static Value
+f_date_part(ExecState *es, const Value *args, int nargs)
+{
+	return part(&args[0], &args[1], false);
+}
+
+/* f_date_trunc -- date_trunc(unit, timestamp or timestamptz): the start of its unit */
+static Value
+f_date_trunc(ExecState *es, const Value *args, int nargs)
+{
+	int			i = date_field(&args[0], args[1].type, true);
+	int64_t		ts = args[1].u.i;
+
+	if (!TIMESTAMP_IS_FINITE(ts))
+		return args[1];
+
+	DateParts	p = date_parts(ts);
+	int64_t		unit_us = 0;
+	int			y = p.year,
+				m = p.month,
+				d = p.day;
+
+	switch (date_fields[i].field)
+	{
+		case F_MICROSECONDS:
+			return args[1];
+		case F_MILLISECONDS:
+			unit_us = 1000;
+			break;
+		case F_SECOND:
+			unit_us = 1000000;
+			break;
+		case F_MINUTE:
+			unit_us = 60 * INT64_C(1000000);
+			break;
+		case F_HOUR:
+			unit_us = 3600 * INT64_C(1000000);
+			break;
+		case F_DAY:
+			break;
+		case F_WEEK:			/* its Monday */
+			return typio_int(args[1].type, (p.days - ((p.days + 5) % 7 + 7) % 7) * USECS_PER_DAY_);
+		case F_QUARTER:
+			m = (m - 1) / 3 * 3 + 1;
+			d = 1;
+			break;
+		case F_MONTH:
+			d = 1;
+			break;
+		case F_YEAR:
+			m = d = 1;
+			break;
+		case F_DECADE:			/* PostgreSQL's rules, on the astronomical year */
+			y = y > 0 ? y / 10 * 10 : -((8 - (y - 1)) / 10) * 10;
+			m = d = 1;
+			break;
+		case F_CENTURY:
+			y = y > 0 ? (y + 99) / 100 * 100 - 99 : -((99 - (y - 1)) / 100) * 100 + 1;
+			m = d = 1;
+			break;
+		case F_MILLENNIUM:
+			y = y > 0 ? (y + 999) / 1000 * 1000 - 999 : -((999 - (y - 1)) / 1000) * 1000 + 1;
+			m = d = 1;
+			break;
+		default:
+			break;
+	}
+	if (unit_us)
+		return typio_int(args[1].type, p.days * USECS_PER_DAY_ + p.usecs / unit_us * unit_us);
+	return typio_int(args[1].type, date_from_ymd(y, m, d) * USECS_PER_DAY_);
+}
+
 /* ---------- arrays ---------- */
 
 static Value
@@ -965,6 +1274,14 @@ static const FuncDesc builtins[] = {
 	BUILTIN("random", 0, {0}, FLOAT8OID, false, f_random),
 	BUILTIN("gen_random_uuid", 0, {0}, UUIDOID, false, f_gen_random_uuid),
 	BUILTIN("md5", 1, {TEXTOID}, TEXTOID, true, f_md5),
+	BUILTIN("extract", 2, ARGS(TEXTOID, TIMESTAMPOID), NUMERICOID, true, f_extract),
+	BUILTIN("extract", 2, ARGS(TEXTOID, TIMESTAMPTZOID), NUMERICOID, true, f_extract),
+	BUILTIN("extract", 2, ARGS(TEXTOID, DATEOID), NUMERICOID, true, f_extract),
+	BUILTIN("date_part", 2, ARGS(TEXTOID, TIMESTAMPOID), FLOAT8OID, true, f_date_part),
+	BUILTIN("date_part", 2, ARGS(TEXTOID, TIMESTAMPTZOID), FLOAT8OID, true, f_date_part),
+	BUILTIN("date_part", 2, ARGS(TEXTOID, DATEOID), FLOAT8OID, true, f_date_part),
+	BUILTIN("date_trunc", 2, ARGS(TEXTOID, TIMESTAMPOID), TIMESTAMPOID, true, f_date_trunc),
+	BUILTIN("date_trunc", 2, ARGS(TEXTOID, TIMESTAMPTZOID), TIMESTAMPTZOID, true, f_date_trunc),
 	BUILTIN("char_length", 1, {TEXTOID}, INT4OID, true, f_length),
 	BUILTIN("character_length", 1, {TEXTOID}, INT4OID, true, f_length),
 	BUILTIN("octet_length", 1, {TEXTOID}, INT4OID, true, f_octet_length),

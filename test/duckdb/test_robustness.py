@@ -100,7 +100,7 @@ FUNCTIONS = {
         "greatest", "least", "generate_series", "array_length", "pg_get_constraintdef",
         "obj_description", "col_description", "substring", "substr", "strpos", "position", "btrim",
         "ltrim", "rtrim", "left", "right", "lpad", "rpad", "repeat", "starts_with", "round", "trunc",
-        "power", "pow", "mod"],
+        "power", "pow", "mod", "extract", "date_part", "date_trunc"],
     3: ["pg_get_expr", "set_config", "generate_series", "pg_get_indexdef", "substring", "substr",
         "replace", "lpad", "rpad", "split_part"],
 }
@@ -284,9 +284,27 @@ MATH_FUNCTIONS = [
 ]
 
 
-def test_string_and_math_functions(both):
+# parts of dates and times: extract (numeric), date_part (double precision), date_trunc
+DATE_FUNCTIONS = [
+    "select extract(year from timestamp '2024-05-17 13:45:30.123456'), extract(month from timestamp '2024-05-17 13:45:30.123456'), extract(day from timestamp '2024-05-17 13:45:30.123456'), extract(hour from timestamp '2024-05-17 13:45:30.123456'), extract(minute from timestamp '2024-05-17 13:45:30.123456'), extract(second from timestamp '2024-05-17 13:45:30.123456')",
+    "select extract(millisecond from timestamp '2024-05-17 13:45:30.123456'), extract(microseconds from timestamp '2024-05-17 13:45:30.123456'), extract(epoch from timestamp '2024-05-17 13:45:30.123456'), extract(epoch from timestamptz '2024-05-17 13:45:30+02')",
+    "select extract(dow from date '2024-05-17'), extract(isodow from date '2024-05-19'), extract(doy from date '2024-12-31'), extract(quarter from date '2024-05-17'), extract(week from date '2024-01-01'), extract(week from date '2021-01-03'), extract(isoyear from date '2021-01-03')",
+    "select extract(decade from date '2024-05-17'), extract(century from date '2000-12-31'), extract(century from date '2001-01-01'), extract(millennium from date '2001-01-01'), extract(year from date '0044-03-15 BC'), extract(century from date '0001-01-01 BC'), extract(decade from date '0005-01-01 BC')",
+    "select extract(epoch from date '2024-01-01'), extract(YEAR from date '2024-01-01'), extract(year from 'infinity'::timestamp), extract(day from 'infinity'::timestamp), extract(epoch from '-infinity'::timestamptz)",
+    "select date_part('year', timestamp '2024-05-17 13:45:30.5'), date_part('second', timestamp '2024-05-17 13:45:30.5'), date_part('epoch', timestamp '2024-05-17 13:45:30.5'), date_part('dow', date '2024-05-17'), date_part('year', '-infinity'::timestamp)",
+    "select date_trunc('hour', timestamp '2024-05-17 13:45:30.5'), date_trunc('day', timestamp '2024-05-17 13:45:30.5'), date_trunc('week', timestamp '2024-05-19 13:45:30.5'), date_trunc('month', timestamp '2024-05-17 13:45'), date_trunc('quarter', timestamp '2024-05-17'), date_trunc('year', timestamp '2024-05-17')",
+    "select date_trunc('decade', timestamp '2024-05-17'), date_trunc('century', timestamp '2024-05-17'), date_trunc('millennium', timestamp '2024-05-17'), date_trunc('century', timestamp '2000-05-17'), date_trunc('milliseconds', timestamp '2024-05-17 13:45:30.123456'), date_trunc('second', timestamptz '2024-05-17 13:45:30.5+00'), date_trunc('day', 'infinity'::timestamp)",
+    "select date_trunc('century', timestamp '0050-01-01 BC'), date_trunc('decade', timestamp '0005-06-01 BC'), date_trunc('week', timestamp '2000-01-01')",
+    "select extract(hour from date '2024-01-01')",
+    'select extract(fortnight from now())',
+    "select date_trunc('dow', now())",
+    "select date_trunc('fortnight', timestamp '2024-01-01')",
+]
+
+
+def test_string_math_and_date_functions(both):
     rl, pg = both
-    for sql in STRING_FUNCTIONS + MATH_FUNCTIONS:
+    for sql in STRING_FUNCTIONS + MATH_FUNCTIONS + DATE_FUNCTIONS:
         assert answer(rl, sql, with_message=True) == answer(pg, sql, with_message=True), sql
 
 
