@@ -3,7 +3,8 @@
  * set_config(), current_user and friends, now() and the other clocks, the
  * string functions (substring, position, trim, pad, split_part ..., counting
  * characters in UTF-8), the numeric ones (abs, round, trunc, floor, ceil, sqrt,
- * power, mod, random, gen_random_uuid, md5), arrays (array_to_string, array_upper, unnest), the
+ * power, mod, random, gen_random_uuid, md5), extract / date_part / date_trunc,
+ * arrays (array_to_string, array_upper, unnest), the
  * set-returning generate_series(), and what psql's describe commands call to
  * read the catalog (format_type, pg_get_userbyid, pg_get_constraintdef,
  * obj_description, pg_size_pretty, ...). Those that must look a row up in the
