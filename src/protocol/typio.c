@@ -192,7 +192,7 @@ typio_string(Oid type, const char *data, size_t len)
 
 /* ---------- input errors ---------- */
 
-static void
+static void __attribute__((noreturn))
 invalid_syntax(Oid type, const char *str)
 {
 	ereport(ERROR,
@@ -1129,7 +1129,7 @@ format_timestamp(RlBuf *out, int64_t ts, bool with_zone)
 
 /* ---------- interval ---------- */
 
-static void
+static void __attribute__((noreturn))
 interval_field_overflow(const char *str)
 {
 	ereport(ERROR,
