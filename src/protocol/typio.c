@@ -1789,10 +1789,11 @@ typio_receive(Oid type, const uint8_t *data, size_t len)
 			return typio_int(type, (int64_t) rl_load_u64be(data));
 		case FLOAT4OID:
 			{
-				uint32_t	bits = rl_load_u32be(data);
+				uint32_t	bits;
 				float		f;
 
 				expect_len(type, len, 4);
+				bits = rl_load_u32be(data);
 				memcpy(&f, &bits, 4);
 				return typio_float(type, f);
 			}

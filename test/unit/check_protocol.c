@@ -409,6 +409,7 @@ START_TEST(test_typio_binary_and_errors)
 	v = typio_receive(INT2OID, int2_41, 2);
 	ck_assert_int_eq(v.u.i, 41);
 	EXPECT_ERROR(typio_receive(INT4OID, int2_41, 2));
+	EXPECT_ERROR(typio_receive(FLOAT4OID, int2_41, 2));	/* found by fuzz_types: read 4 bytes first */
 	EXPECT_ERROR(typio_input(INT4OID, "abc", -1));
 	EXPECT_ERROR(typio_input(INT4OID, "99999999999", -1));
 	EXPECT_ERROR(typio_input(INT2OID, "40000", -1));
