@@ -131,14 +131,17 @@ parse_startup_packet(StartupParams *sp, const uint8_t *body, size_t len)
 	sp->protocol_options = palloc(sizeof(char *) * (len / 2 + 1));
 	pq_initreader(&r, 0, body, len);
 	pq_getmsgint32(&r);			/* the protocol version, checked by the caller */
-	if (len < 5 || body[len - 1] != '\0')
-		ereport(FATAL,
-				errcode(ERRCODE_PROTOCOL_VIOLATION),
-				errmsg("invalid startup packet layout: expected terminator as last byte"));
-	while (pq_getmsgremaining(&r) > 1)
+	bool		terminated = len >= 5 && body[len - 1] == '\0';
+
+	/* name and value pairs, each string read up to a NUL, which the last byte is */
+	while (terminated && pq_getmsgremaining(&r) > 1)
 	{
 		/* not checked to be UTF-8, as PostgreSQL does not (application_name is cleaned) */
 		const char *name = pq_getmsgrawstring(&r);
+
+		if (pq_getmsgremaining(&r) == 0)
+			break;				/* a name without its value: the layout is wrong */
+
 		const char *value = pq_getmsgrawstring(&r);
 
 		if (strcmp(name, "user") == 0)
@@ -160,6 +163,11 @@ parse_startup_packet(StartupParams *sp, const uint8_t *body, size_t len)
 		else
 			add_setting(sp, name, value);
 	}
+	/* PostgreSQL's check: the pairs end right before that last NUL */
+	if (!terminated || pq_getmsgremaining(&r) != 1)
+		ereport(FATAL,
+				errcode(ERRCODE_PROTOCOL_VIOLATION),
+				errmsg("invalid startup packet layout: expected terminator as last byte"));
 	if (sp->user == NULL || sp->user[0] == '\0')
 		ereport(FATAL,
 				errcode(ERRCODE_INVALID_AUTHORIZATION_SPECIFICATION),
