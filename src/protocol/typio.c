@@ -1604,6 +1604,8 @@ array_send(PqMsgBuilder *msg, const Value *v)
 static Value
 reg_in(Oid type, const char *str)
 {
+	if (strcmp(str, "-") == 0)
+		return typio_int(type, InvalidOid);	/* what 0 prints as, as in PostgreSQL */
 	if (*str >= '0' && *str <= '9')
 		return typio_int(type, int_in(OIDOID, str).u.i);
 	if (typio_reg_hooks.input == NULL)
