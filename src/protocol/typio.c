@@ -854,10 +854,12 @@ parse_number(const char **s, int *ndigits)
 /*
  * parse_time_of_day -- "HH:MM[:SS[.ffffff]]" at *s into microseconds
  *
- * Returns false on bad syntax; an out-of-range field raises 22008.
+ * Returns false on bad syntax; an out-of-range field raises 22008. A time of day
+ * goes up to 24:00:00 (and a leap second); an interval's time field has any number
+ * of hours, as PostgreSQL's, and its output (25:10:32) must read back.
  */
 static bool
-parse_time_of_day(const char **s, int64_t *usecs, const char *orig)
+parse_time_of_day(const char **s, int64_t *usecs, const char *orig, bool interval)
 {
 	long		h = parse_number(s, NULL),
 				m = 0,
@@ -892,7 +894,8 @@ parse_time_of_day(const char **s, int64_t *usecs, const char *orig)
 			}
 		}
 	}
-	if (h > 24 || m > 59 || sec > 60 || (h == 24 && (m || sec || frac)))
+	if (interval ? (h >= INT64_MAX / USECS_PER_HOUR || m > 59 || sec > 59)
+		: (h > 24 || m > 59 || sec > 60 || (h == 24 && (m || sec || frac))))
 		datetime_out_of_range(orig);
 	*usecs = h * USECS_PER_HOUR + m * USECS_PER_MINUTE + sec * USECS_PER_SEC + frac;
 	return true;
@@ -1005,7 +1008,7 @@ date_in(const char *str)
 		int64_t		usecs,
 					offset;
 
-		if (*t && parse_time_of_day(&t, &usecs, str))
+		if (*t && parse_time_of_day(&t, &usecs, str, false))
 		{
 			s = t;
 			parse_zone(&s, &offset);
@@ -1057,7 +1060,7 @@ time_in(const char *str)
 	const char *s = skip_space(str);
 	int64_t		usecs;
 
-	if (!parse_time_of_day(&s, &usecs, str) || *skip_space(s) != '\0')
+	if (!parse_time_of_day(&s, &usecs, str, false) || *skip_space(s) != '\0')
 		invalid_datetime(TIMEOID, str);
 	return typio_int(TIMEOID, usecs);
 }
@@ -1082,7 +1085,7 @@ timestamp_in(Oid type, const char *str)
 	{
 		const char *t = skip_space(*s == 'T' ? s + 1 : s);
 
-		if (*t && !parse_time_of_day(&t, &usecs, str))
+		if (*t && !parse_time_of_day(&t, &usecs, str, false))
 			invalid_datetime(type, str);
 		s = t;
 	}
@@ -1179,9 +1182,10 @@ interval_in(const char *str)
 			s++;
 		size_t		ndigits = strspn(s, "0123456789");
 
-		if (ndigits > 0 && s[ndigits] == ':' && parse_time_of_day(&s, &usecs, str))
+		if (ndigits > 0 && s[ndigits] == ':' && parse_time_of_day(&s, &usecs, str, true))
 		{
-			iv.time += neg ? -usecs : usecs;
+			if (__builtin_add_overflow(iv.time, neg ? -usecs : usecs, &iv.time))
+				interval_field_overflow(str);
 			any = true;
 			s = skip_space(s);
 			continue;
