@@ -1093,11 +1093,15 @@ timestamp_in(Oid type, const char *str)
 		invalid_datetime(type, str);
 	if (*skip_space(s) != '\0')
 		invalid_datetime(type, str);
-	int64_t		ts = days * USECS_PER_DAY + usecs;
+	int64_t		ts;
 
 	/* a zone in timestamp-without-zone input is ignored, as PostgreSQL does */
-	if (type == TIMESTAMPTZOID)
-		ts -= offset * USECS_PER_SEC;
+	if (__builtin_mul_overflow(days, USECS_PER_DAY, &ts) || __builtin_add_overflow(ts, usecs, &ts) ||
+		(type == TIMESTAMPTZOID && __builtin_sub_overflow(ts, offset * USECS_PER_SEC, &ts)) ||
+		ts < MIN_TIMESTAMP || ts >= END_TIMESTAMP)
+		ereport(ERROR,
+				errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+				errmsg("timestamp out of range: \"%s\"", str));
 	return typio_int(type, ts);
 }
 
