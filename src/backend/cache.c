@@ -172,8 +172,13 @@ static const struct
 	{"too many columns", ERRCODE_TOO_MANY_COLUMNS, "target lists can have at most 1664 entries"},
 	{"too many SQL variables", ERRCODE_PROGRAM_LIMIT_EXCEEDED, "too many constants and parameters in one statement"},
 	{"at most 64 tables in a join", ERRCODE_PROGRAM_LIMIT_EXCEEDED, "too many tables in one join"},
-	/* SQLite's names are case-blind: "a" and "A", two columns to PostgreSQL, are one */
+	/*
+	 * SQLite's names are case-blind: "a" and "A", two to PostgreSQL, are one ("duplicate
+	 * column name: A", "table \"A\" already exists", "there is already another table ...")
+	 */
 	{"duplicate column name", ERRCODE_DUPLICATE_COLUMN, "column names that differ only in case are not supported"},
+	{"table \"", ERRCODE_DUPLICATE_TABLE, "relation names that differ only in case are not supported"},
+	{"there is already another table", ERRCODE_DUPLICATE_TABLE, "relation names that differ only in case are not supported"},
 	/* what the analyser does not check yet: aggregates and ungrouped columns */
 	{"misuse of aggregate", ERRCODE_GROUPING_ERROR, NULL},
 	{"aggregate functions are not allowed in", ERRCODE_GROUPING_ERROR, NULL},
