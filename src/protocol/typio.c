@@ -858,6 +858,8 @@ parse_number(const char **s, int *ndigits)
  * goes up to 24:00:00 (and a leap second); an interval's time field has any number
  * of hours, as PostgreSQL's, and its output (25:10:32) must read back.
  */
+static void interval_field_overflow(const char *str) __attribute__((noreturn));
+
 static bool
 parse_time_of_day(const char **s, int64_t *usecs, const char *orig, bool interval)
 {
@@ -894,19 +896,42 @@ parse_time_of_day(const char **s, int64_t *usecs, const char *orig, bool interva
 			}
 		}
 	}
-	if (interval ? (h >= INT64_MAX / USECS_PER_HOUR || m > 59 || sec > 59)
-		: (h > 24 || m > 59 || sec > 60 || (h == 24 && (m || sec || frac))))
+	if (interval)
+	{
+		if (m > 59 || sec > 60 || __builtin_mul_overflow((int64_t) h, USECS_PER_HOUR, usecs) ||
+			__builtin_add_overflow(*usecs, m * USECS_PER_MINUTE + sec * USECS_PER_SEC + frac, usecs))
+			interval_field_overflow(orig);
+		return true;
+	}
+	if (h > 24 || m > 59 || sec > 60 || (h == 24 && (m || sec || frac)))
 		datetime_out_of_range(orig);
 	*usecs = h * USECS_PER_HOUR + m * USECS_PER_MINUTE + sec * USECS_PER_SEC + frac;
 	return true;
 }
 
-/* parse_date_part -- "YYYY-MM-DD" at *s into days; false on bad syntax */
-static bool
-parse_date_part(const char **s, int64_t *days, const char *orig)
+/*
+ * strip_trailing_bc -- PostgreSQL writes BC last ("0001-02-03 00:00:00+00 BC"): str
+ * without that word (a copy) and *bc set, or str itself
+ */
+static const char *
+strip_trailing_bc(const char *str, bool *bc)
 {
-	int			ny;
-	long		y = parse_number(s, &ny),
+	size_t		len = strlen(str);
+
+	while (len > 0 && isspace((unsigned char) str[len - 1]))
+		len--;
+	*bc = len > 2 && strncasecmp(str + len - 2, "BC", 2) == 0 && isspace((unsigned char) str[len - 3]);
+	return *bc ? pnstrdup(str, len - 2) : str;
+}
+
+/*
+ * parse_date_part -- "YYYY-MM-DD" at *s into days (BC right after it, or bc: the
+ * input ended with BC); false on bad syntax. There is no year 0, as in PostgreSQL.
+ */
+static bool
+parse_date_part(const char **s, int64_t *days, const char *orig, bool bc)
+{
+	long		y = parse_number(s, NULL),
 				m,
 				d;
 
@@ -920,11 +945,15 @@ parse_date_part(const char **s, int64_t *days, const char *orig)
 		return false;
 	const char *rest = skip_space(*s);
 
-	if (strncasecmp(rest, "BC", 2) == 0)
+	if (!bc && strncasecmp(rest, "BC", 2) == 0)
 	{
-		y = 1 - y;
+		bc = true;
 		*s = rest + 2;
 	}
+	if (y == 0)
+		datetime_out_of_range(orig);
+	if (bc)
+		y = 1 - y;
 	if (m < 1 || m > 12 || d < 1 || d > days_in_month((int) y, (int) m))
 		datetime_out_of_range(orig);
 	*days = date_from_ymd((int) y, (int) m, (int) d);
@@ -990,7 +1019,8 @@ special_word(const char *str, const char *word)
 static Value
 date_in(const char *str)
 {
-	const char *s = skip_space(str);
+	bool		bc;
+	const char *s = skip_space(strip_trailing_bc(str, &bc));
 	int64_t		days;
 
 	if (special_word(str, "infinity"))
@@ -999,7 +1029,7 @@ date_in(const char *str)
 		return typio_int(DATEOID, DATE_NOBEGIN);
 	if (special_word(str, "epoch"))
 		return typio_int(DATEOID, date_from_ymd(1970, 1, 1));
-	if (!parse_date_part(&s, &days, str))
+	if (!parse_date_part(&s, &days, str, bc))
 		invalid_datetime(DATEOID, str);
 	/* a time of day (and zone) after the date is accepted and ignored */
 	if (*s == 'T' || *s == ' ')
@@ -1068,7 +1098,8 @@ time_in(const char *str)
 static Value
 timestamp_in(Oid type, const char *str)
 {
-	const char *s = skip_space(str);
+	bool		bc;
+	const char *s = skip_space(strip_trailing_bc(str, &bc));
 	int64_t		days,
 				usecs = 0,
 				offset = 0;
@@ -1079,7 +1110,7 @@ timestamp_in(Oid type, const char *str)
 		return typio_int(type, DT_NOBEGIN);
 	if (special_word(str, "epoch"))
 		return typio_int(type, date_from_ymd(1970, 1, 1) * USECS_PER_DAY);
-	if (!parse_date_part(&s, &days, str))
+	if (!parse_date_part(&s, &days, str, bc))
 		invalid_datetime(type, str);
 	if (*s == 'T' || *s == ' ')
 	{

@@ -32,6 +32,15 @@ SAME_ANSWER = [
     "SELECT -1::oid",
     "SELECT 'infinity'::timestamp - 'infinity'::timestamp",
     "SELECT timestamp '294276-12-31' + interval '1 day'",
+    # what the libFuzzer targets found (doc/robustness.md): values that did not read back ...
+    "SELECT '25:10:32.5'::interval, '-100:00'::interval, '1:00:60'::interval, '2562047788:00:00'::interval",
+    "SELECT '-'::regclass, '-'::regtype",
+    "SELECT '0001-02-03 00:00:00+00 BC'::timestamptz, '0001-02-03 04:05 BC'::timestamp, '0044-03-15 BC'::date",
+    # ... no year 0, and timestamps past the range
+    "SELECT '00-2-3'::date",
+    "SELECT '0000-01-01'::date",
+    "SELECT '294277-01-01'::timestamp",
+    "SELECT '294726-12-31 23:59:59.999999+00'::timestamptz",
 ]
 
 
