@@ -99,6 +99,8 @@ INVALID_VALUES = [
         "bigint": ["'9223372036854775808'", "'1e5'"],
         "numeric": ["'1..2'", "'NaNx'"],
         "numeric(2,1)": ["'100'"],
+        "numeric(-4,2)": ["'1.5'"],
+        "varchar(0)": ["'a'"],
         "real": ["'1e99'", "'x'"],
         "double precision": ["'1e999'", "'one'"],
         "boolean": ["'maybe'", "'2'"],
