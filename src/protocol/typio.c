@@ -903,9 +903,12 @@ parse_time_of_day(const char **s, int64_t *usecs, const char *orig, bool interva
 			interval_field_overflow(orig);
 		return true;
 	}
-	if (h > 24 || m > 59 || sec > 60 || (h == 24 && (m || sec || frac)))
+	/* as PostgreSQL's time_overflows: 24 hours or a leap second, but never past 24:00:00 */
+	if (h > 24 || m > 59 || sec > 60)
 		datetime_out_of_range(orig);
 	*usecs = h * USECS_PER_HOUR + m * USECS_PER_MINUTE + sec * USECS_PER_SEC + frac;
+	if (*usecs > USECS_PER_DAY)
+		datetime_out_of_range(orig);
 	return true;
 }
 

@@ -39,6 +39,14 @@ SAME_ANSWER = [
     # ... no year 0, and timestamps past the range
     "SELECT '00-2-3'::date",
     "SELECT '0000-01-01'::date",
+    "SELECT '23:59:60'::time, '12:00:60.5'::time",
+    "SELECT '23:59:60.931'::time",
+    "SELECT '2000-01-01 23:59:60.5'::timestamp",
+    # ... and type modifiers out of PostgreSQL's range, which took the backend down
+    "SELECT '1.5'::numeric(-4,2)",
+    "SELECT '1'::numeric(2147483647)",
+    "SELECT 'a'::varchar(0)",
+    "SELECT 'a'::char(2147483647)",
     "SELECT '294277-01-01'::timestamp",
     "SELECT '294726-12-31 23:59:59.999999+00'::timestamptz",
 ]

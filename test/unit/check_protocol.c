@@ -418,6 +418,9 @@ START_TEST(test_typio_binary_and_errors)
 	EXPECT_ERROR(typio_input(INTERVALOID, "1:60:00", -1));
 	EXPECT_ERROR(typio_input(INTERVALOID, "2562047788:01:00", -1));
 	EXPECT_ERROR(typio_input(TIMEOID, "25:00:00", -1));
+	EXPECT_ERROR(typio_input(TIMEOID, "23:59:60.931", -1));	/* past 24:00:00, which did not read back */
+	v = typio_input(TIMEOID, "23:59:60", -1);
+	ck_assert_str_eq(typio_output(&v, NULL), "24:00:00");
 	/* found by fuzz_types: timestamps past PostgreSQL's range, whose microseconds overflowed */
 	v = typio_input(TIMESTAMPOID, "294276-12-31 23:59:59.999999", -1);
 	ck_assert_str_eq(typio_output(&v, NULL), "294276-12-31 23:59:59.999999");
