@@ -282,5 +282,8 @@ fuzz_backend_serve(const uint8_t *data, size_t len, bool startup)
 	close(sv[0]);
 	pthread_join(reader, NULL);
 	close(sv[1]);
+	/* the reader takes everything: a failed send would end every later session at once */
+	if (ClientConnectionLost)
+		setup_failed("the backend", "lost its client");
 	reset_session(mentions(data, len, "temp"));
 }
