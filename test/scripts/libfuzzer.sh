@@ -1,7 +1,7 @@
 #!/bin/sh
 # libfuzzer.sh: the coverage-guided fuzz targets (test/fuzz/fuzz_*.c) built by clang in a
 # tree of their own under the build directory (configure --enable-libfuzzer), then each
-# run for LIBFUZZER_SECONDS (60) from a copy of its seed corpus (test/fuzz/corpus).
+# run for LIBFUZZER_SECONDS (50) from a copy of its seed corpus (test/fuzz/corpus).
 # Any crash, leak, timeout (10 s for one input), memory blow-up or sanitizer report
 # fails, and the input that caused it is printed. A longer run: LIBFUZZER_SECONDS=1800
 # make check TESTS=test/scripts/libfuzzer.sh (doc/robustness.md records them).
@@ -9,7 +9,7 @@ set -eu
 . "$top_srcdir/test/scripts/common.sh"
 
 cc=${LIBFUZZER_CC:-clang-14}
-seconds=${LIBFUZZER_SECONDS:-60}
+seconds=${LIBFUZZER_SECONDS:-50}
 command -v "$cc" >/dev/null || rl_skip_or_fail "$cc not found (run contrib/install-deps.sh)"
 tree=$top_builddir/libfuzzer
 mkdir -p "$tree"
@@ -40,7 +40,7 @@ for target in protocol sql types; do
 		-artifact_prefix="$tmp/$target-" "$tmp/$target" >"$log" 2>&1) &&
 		! grep -qE 'ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|runtime error:' "$log"; then
 		echo "fuzz_$target: $(sed -n 's/^stat::number_of_executed_units: *//p' "$log") inputs," \
-			"$(grep -E '^#[0-9]+ *DONE' "$log" | sed 's/.*\(cov: [0-9]* ft: [0-9]*\).*/\1/')"
+			"$(grep -E '^#[0-9]+[[:space:]]+DONE' "$log" | sed 's/.*\(cov: [0-9]* ft: [0-9]*\).*/\1/')"
 	else
 		echo "FAIL: fuzz_$target:" >&2
 		grep -vE '^#[0-9]+ |^	NEW_FUNC' "$log" | tail -60 >&2
