@@ -35,7 +35,8 @@ for target in protocol sql types; do
 	mkdir "$tmp/$target"
 	cp "$top_srcdir/test/fuzz/corpus/$target/"* "$tmp/$target/"
 	log=$tmp/$target.log
-	if (cd "$tmp" && nice -n 10 "$tree/test/fuzz/fuzz_$target" -max_total_time="$seconds" -timeout=10 \
+	# TMPDIR: the data directory each target makes goes where the trap removes it
+	if (cd "$tmp" && TMPDIR=$tmp nice -n 10 "$tree/test/fuzz/fuzz_$target" -max_total_time="$seconds" -timeout=10 \
 		-rss_limit_mb=2048 -print_final_stats=1 -dict="$top_srcdir/test/fuzz/sql.dict" \
 		-artifact_prefix="$tmp/$target-" "$tmp/$target" >"$log" 2>&1) &&
 		! grep -qE 'ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|runtime error:' "$log"; then
