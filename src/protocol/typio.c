@@ -485,9 +485,10 @@ decimal_parse(const char *s, Decimal *d)
 		long		e = strtol(s + 1, &end, 10);
 
 		if (end == s + 1 || e > 1000 || e < -1000)
-			any = false;
+			any = false;		/* and no arithmetic with it: it may not fit an int */
+		else
+			scale -= (int) e;
 		s = end;
-		scale -= (int) e;
 	}
 	if (!any || *skip_space(s) != '\0')
 	{

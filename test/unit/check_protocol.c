@@ -442,6 +442,7 @@ START_TEST(test_typio_binary_and_errors)
 	EXPECT_ERROR(typio_input(DATEOID, "2023-02-29", -1));
 	EXPECT_ERROR(typio_input(DATEOID, "yesterday-ish", -1));
 	EXPECT_ERROR(typio_input(NUMERICOID, "1.2.3", -1));
+	EXPECT_ERROR(typio_input(NUMERICOID, "0e-2147483648", -1));	/* found by fuzz_types: int overflow */
 	EXPECT_ERROR(typio_input(NUMERICOID, "12345", (4 << 16 | 2) + 4));
 	EXPECT_ERROR(typio_input(UUIDOID, "a0eebc99", -1));
 	EXPECT_ERROR(typio_input(FLOAT8OID, "1e400", -1));
