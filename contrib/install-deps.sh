@@ -12,7 +12,8 @@ PACKAGES="build-essential autoconf automake libtool pkg-config
   libsqlite3-dev libcurl4-openssl-dev libprotobuf-c-dev protobuf-c-compiler
   libjansson-dev check libssl-dev libpg-query-dev libpq-dev
   python3 python3-venv python3-pip postgresql-15 postgresql-client-15 curl
-  libpostgresql-jdbc-java default-jdk-headless nodejs"
+  libpostgresql-jdbc-java default-jdk-headless nodejs
+  clang-14 libclang-rt-14-dev"
 missing=""
 for p in $PACKAGES; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"

@@ -11,6 +11,7 @@
 #ifndef RL_BACKEND_H
 #define RL_BACKEND_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /* The longest first packet the postmaster accepts (PostgreSQL's MAX_STARTUP_PACKET_LENGTH). */
@@ -61,6 +62,29 @@ typedef enum QuitSignalReason
 	PM_QUIT_IMMEDIATE = 1,
 	PM_QUIT_CRASH = 2
 } QuitSignalReason;
+
+/* What a StartupMessage asks for (BackendReadStartup) */
+typedef struct StartupParams
+{
+	const char *user;
+	const char *database;
+	int			nsettings;
+	const char **names;			/* settings to apply after authentication */
+	const char **values;
+	int			nprotocol_options;
+	const char **protocol_options;	/* unrecognized _pq_.* */
+} StartupParams;
+
+/*
+ * The two halves of a session that take apart what the client sends, run by
+ * BackendMain (and by the fuzz targets, test/fuzz/, on a socket of their own after
+ * pq_init): BackendReadStartup answers SSLRequest and GSSENCRequest and reads the
+ * StartupMessage into sp (FATAL if it is malformed), false if the client went away
+ * or sent a CancelRequest; BackendMessageLoop serves messages until Terminate or
+ * the end of the connection, each ERROR recovered from, and returns.
+ */
+bool		BackendReadStartup(StartupParams *sp);
+void		BackendMessageLoop(void);
 
 /*
  * Serve the connection; exits the process (status 0, or 1 after FATAL). On entry

@@ -36,6 +36,9 @@ typedef PgQuery__Node Node;
  */
 #define MAX_TABLE_COLUMNS	1600
 #define MAX_TARGET_ENTRIES	1664
+/* PostgreSQL's limits of type modifiers: numeric's precision, varchar's and char's length */
+#define NUMERIC_MAX_PRECISION 1000
+#define MAX_CHAR_LENGTH		10485760
 
 typedef struct ParseState
 {
@@ -936,6 +939,24 @@ type_from_typename(ParseState *ps, PgQuery__TypeName *tn, int32_t *typmod)
 						errposition(char_position(ps, tn->location)));
 			mods[i] = m->a_const->ival->ival;
 		}
+		/* PostgreSQL's limits (numeric_typmod_in, anychar_typmod_in), before any arithmetic */
+		if (type == NUMERICOID && (mods[0] < 1 || mods[0] > NUMERIC_MAX_PRECISION))
+			ereport(ERROR,
+					errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					errmsg("NUMERIC precision %d must be between 1 and %d", mods[0], NUMERIC_MAX_PRECISION),
+					errposition(char_position(ps, tn->location)));
+		if (type == NUMERICOID && (mods[1] < 0 || mods[1] > mods[0]))
+			ereport(ERROR,
+					errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					errmsg("NUMERIC scale %d outside 0 to the precision %d is not supported", mods[1], mods[0]),
+					errposition(char_position(ps, tn->location)));
+		if ((type == VARCHAROID || type == BPCHAROID) && (mods[0] < 1 || mods[0] > MAX_CHAR_LENGTH))
+			ereport(ERROR,
+					errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					mods[0] < 1 ? errmsg("length for type %s must be at least 1", type == VARCHAROID ? "varchar" : "char")
+					: errmsg("length for type %s cannot exceed %d", type == VARCHAROID ? "varchar" : "char",
+							 MAX_CHAR_LENGTH),
+					errposition(char_position(ps, tn->location)));
 		if (type == NUMERICOID)
 			*typmod = ((mods[0] << 16) | mods[1]) + 4;
 		else if (type == VARCHAROID || type == BPCHAROID)

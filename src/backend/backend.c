@@ -54,17 +54,6 @@ static Portal *pending_portal;
 
 /* ---------- start-up ---------- */
 
-typedef struct StartupParams
-{
-	const char *user;
-	const char *database;
-	int			nsettings;
-	const char **names;			/* settings to apply after authentication */
-	const char **values;
-	int			nprotocol_options;
-	const char **protocol_options;	/* unrecognized _pq_.* */
-} StartupParams;
-
 static void
 add_setting(StartupParams *sp, const char *name, const char *value)
 {
@@ -142,14 +131,17 @@ parse_startup_packet(StartupParams *sp, const uint8_t *body, size_t len)
 	sp->protocol_options = palloc(sizeof(char *) * (len / 2 + 1));
 	pq_initreader(&r, 0, body, len);
 	pq_getmsgint32(&r);			/* the protocol version, checked by the caller */
-	if (len < 5 || body[len - 1] != '\0')
-		ereport(FATAL,
-				errcode(ERRCODE_PROTOCOL_VIOLATION),
-				errmsg("invalid startup packet layout: expected terminator as last byte"));
-	while (pq_getmsgremaining(&r) > 1)
+	bool		terminated = len >= 5 && body[len - 1] == '\0';
+
+	/* name and value pairs, each string read up to a NUL, which the last byte is */
+	while (terminated && pq_getmsgremaining(&r) > 1)
 	{
 		/* not checked to be UTF-8, as PostgreSQL does not (application_name is cleaned) */
 		const char *name = pq_getmsgrawstring(&r);
+
+		if (pq_getmsgremaining(&r) == 0)
+			break;				/* a name without its value: the layout is wrong */
+
 		const char *value = pq_getmsgrawstring(&r);
 
 		if (strcmp(name, "user") == 0)
@@ -171,6 +163,11 @@ parse_startup_packet(StartupParams *sp, const uint8_t *body, size_t len)
 		else
 			add_setting(sp, name, value);
 	}
+	/* PostgreSQL's check: the pairs end right before that last NUL */
+	if (!terminated || pq_getmsgremaining(&r) != 1)
+		ereport(FATAL,
+				errcode(ERRCODE_PROTOCOL_VIOLATION),
+				errmsg("invalid startup packet layout: expected terminator as last byte"));
 	if (sp->user == NULL || sp->user[0] == '\0')
 		ereport(FATAL,
 				errcode(ERRCODE_INVALID_AUTHORIZATION_SPECIFICATION),
@@ -210,9 +207,14 @@ negotiate_encryption(uint32_t code, bool *ssl_done, bool *gss_done)
 		exit(0);
 }
 
-/* read_startup_message -- through any encryption requests to the StartupMessage */
-static void
-read_startup_message(StartupParams *sp)
+/*
+ * BackendReadStartup -- through any encryption requests to the StartupMessage
+ *
+ * false: the client went away, or sent a CancelRequest (the postmaster routes
+ * those; there is nothing to say).
+ */
+bool
+BackendReadStartup(StartupParams *sp)
 {
 	bool		ssl_done = false,
 				gss_done = false;
@@ -223,7 +225,7 @@ read_startup_message(StartupParams *sp)
 		size_t		len;
 
 		if (pq_getstartuppacket(&body, &len, MAX_STARTUP_PACKET_LENGTH) != 0)
-			exit(0);
+			return false;
 		uint32_t	code = rl_load_u32be(body);
 
 		if (code == NEGOTIATE_SSL_CODE || code == NEGOTIATE_GSS_CODE)
@@ -232,7 +234,7 @@ read_startup_message(StartupParams *sp)
 			continue;
 		}
 		if (code == CANCEL_REQUEST_CODE)
-			exit(0);			/* the postmaster routes these; nothing to say */
+			return false;
 		if (PG_PROTOCOL_MAJOR(code) != 3)
 			ereport(FATAL,
 					errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
@@ -250,7 +252,7 @@ read_startup_message(StartupParams *sp)
 				pq_sendstring(&msg, sp->protocol_options[i]);
 			pq_endmsg(&msg);
 		}
-		return;
+		return true;
 	}
 }
 
@@ -303,7 +305,8 @@ start_session(const BackendStartupInfo *info)
 		else
 			ereport(LOG, errmsg("connection received: host=%s", info->remote_host));
 	}
-	read_startup_message(&sp);
+	if (!BackendReadStartup(&sp))
+		exit(0);
 	MyUserName = MemoryContextAlloc(TopMemoryContext, strlen(sp.user) + 1);
 	strcpy((char *) MyUserName, sp.user);
 	MyDatabaseName = MemoryContextAlloc(TopMemoryContext, strlen(sp.database) + 1);
@@ -353,7 +356,6 @@ start_session(const BackendStartupInfo *info)
 /* ---------- running statements ---------- */
 
 static size_t max_message_length(int type);
-static void client_gone(void) __attribute__((noreturn));
 
 /* when the message being processed started, for log_min_duration_statement */
 static struct timespec statement_start;
@@ -436,8 +438,11 @@ run_copy_in(AnalyzedStmt *stmt)
 		uint8_t    *body;
 		size_t		len;
 
+		/* PostgreSQL's words; the message loop then finds the connection gone */
 		if (type == EOF_ON_CLIENT || pq_getmsgbody((char) type, &body, &len, max_message_length(type)) != 0)
-			client_gone();
+			ereport(ERROR,
+					errcode(ERRCODE_CONNECTION_FAILURE),
+					errmsg("unexpected EOF on client connection with an open transaction"));
 		switch (type)
 		{
 			case PqMsg_CopyData:
@@ -889,16 +894,6 @@ max_message_length(int type)
 	}
 }
 
-static void
-client_gone(void)
-{
-	if (IsTransactionBlock())
-		ereport(COMMERROR,
-				errcode(ERRCODE_PROTOCOL_VIOLATION),
-				errmsg("unexpected EOF on client connection with an open transaction"));
-	exit(0);
-}
-
 /* recover_from_error -- the loop's sigsetjmp landing point for ERROR */
 static void
 recover_from_error(void)
@@ -920,11 +915,15 @@ recover_from_error(void)
 		send_ready_for_query = true;
 }
 
-static void __attribute__((noreturn))
-message_loop(void)
+/* BackendMessageLoop -- serve messages until Terminate or the end of the connection */
+void
+BackendMessageLoop(void)
 {
 	sigjmp_buf	local_sigjmp_buf;
 
+	doing_extended_query = false;
+	ignore_till_sync = false;
+	send_ready_for_query = true;
 	if (sigsetjmp(local_sigjmp_buf, 1) != 0)
 		recover_from_error();
 	PG_exception_stack = &local_sigjmp_buf;
@@ -962,10 +961,18 @@ message_loop(void)
 		PqMsgReader r;
 
 		if (type == EOF_ON_CLIENT || pq_getmsgbody((char) type, &body, &len, max_message_length(type)) != 0)
-			client_gone();
+		{
+			if (IsTransactionBlock())
+				ereport(COMMERROR,
+						errcode(ERRCODE_PROTOCOL_VIOLATION),
+						errmsg("unexpected EOF on client connection with an open transaction"));
+			break;
+		}
+		if (type == PqMsg_Terminate)
+			break;
 		pq_initreader(&r, (char) type, body, len);
 		doing_extended_query = strchr("PBEDCHS", type) != NULL;
-		if (ignore_till_sync && type != PqMsg_Sync && type != PqMsg_Terminate)
+		if (ignore_till_sync && type != PqMsg_Sync)
 			continue;
 
 		switch (type)
@@ -1004,8 +1011,6 @@ message_loop(void)
 				CommitTransactionCommand();
 				send_ready_for_query = true;
 				break;
-			case PqMsg_Terminate:
-				exit(0);
 			case PqMsg_CopyData:
 			case PqMsg_CopyDone:
 			case PqMsg_CopyFail:
@@ -1021,6 +1026,7 @@ message_loop(void)
 						errmsg("invalid frontend message type %d", type));
 		}
 	}
+	PG_exception_stack = NULL;
 }
 
 void
@@ -1037,5 +1043,6 @@ BackendMain(const BackendStartupInfo *info)
 
 	MemoryContextSwitchTo(SessionContext);
 	start_session(info);
-	message_loop();
+	BackendMessageLoop();
+	exit(0);
 }

@@ -1084,7 +1084,7 @@ CacheOpen(const char *path)
 							NULL, NULL);
 	sqlite3_create_function(cache_db, "rl_type_typmod", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
 							rl_type_typmod, NULL, NULL);
-	rlbuf_init(&changeset);	/* lives across messages: malloc, not a context */
+	rlbuf_free(&changeset);	/* lives across messages: malloc, not a context */
 	if (stat(path, &cache_file) == 0)
 		cache_path = strdup(path);
 	else

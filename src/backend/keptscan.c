@@ -876,7 +876,8 @@ KeptScanSend(KeptScanRun *run)
 			}
 		}
 	}
-	pq_putmessages(out->data + sent, out->len - sent);
+	if (out->len > sent)		/* else data may be NULL, and NULL + 0 is undefined */
+		pq_putmessages(out->data + sent, out->len - sent);
 	if (out == &k->messages && copy_len(k) < KEPT_SCAN_MIN_BYTES)
 		pause_keeping(k);
 	else if (out == &k->messages)

@@ -61,7 +61,7 @@ pq_init(int sock, const char *remote_host, const char *remote_port,
 	snprintf(port.remote_host, sizeof(port.remote_host), "%s", remote_host);
 	snprintf(port.remote_port, sizeof(port.remote_port), "%s", remote_port);
 	MyProcPort = &port;
-	rlbuf_init(&send_buffer);
+	rlbuf_free(&send_buffer);	/* one an earlier pq_init left (the fuzz targets') */
 	if (prefetched_len > sizeof(recv_buffer))
 		prefetched_len = 0;		/* the postmaster bounds it; be safe anyway */
 	if (prefetched_len > 0)

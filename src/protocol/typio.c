@@ -229,7 +229,7 @@ typio_string(Oid type, const char *data, size_t len)
 
 /* ---------- input errors ---------- */
 
-static void
+static void __attribute__((noreturn))
 invalid_syntax(Oid type, const char *str)
 {
 	ereport(ERROR,
@@ -522,9 +522,10 @@ decimal_parse(const char *s, Decimal *d)
 		long		e = strtol(s + 1, &end, 10);
 
 		if (end == s + 1 || e > 1000 || e < -1000)
-			any = false;
+			any = false;		/* and no arithmetic with it: it may not fit an int */
+		else
+			scale -= (int) e;
 		s = end;
-		scale -= (int) e;
 	}
 	if (!any || *skip_space(s) != '\0')
 	{
@@ -932,10 +933,14 @@ parse_number(const char **s, int *ndigits)
 /*
  * parse_time_of_day -- "HH:MM[:SS[.ffffff]]" at *s into microseconds
  *
- * Returns false on bad syntax; an out-of-range field raises 22008.
+ * Returns false on bad syntax; an out-of-range field raises 22008. A time of day
+ * goes up to 24:00:00 (and a leap second); an interval's time field has any number
+ * of hours, as PostgreSQL's, and its output (25:10:32) must read back.
  */
+static void interval_field_overflow(const char *str) __attribute__((noreturn));
+
 static bool
-parse_time_of_day(const char **s, int64_t *usecs, const char *orig)
+parse_time_of_day(const char **s, int64_t *usecs, const char *orig, bool interval)
 {
 	long		h = parse_number(s, NULL),
 				m = 0,
@@ -970,18 +975,45 @@ parse_time_of_day(const char **s, int64_t *usecs, const char *orig)
 			}
 		}
 	}
-	if (h > 24 || m > 59 || sec > 60 || (h == 24 && (m || sec || frac)))
+	if (interval)
+	{
+		if (m > 59 || sec > 60 || __builtin_mul_overflow((int64_t) h, USECS_PER_HOUR, usecs) ||
+			__builtin_add_overflow(*usecs, m * USECS_PER_MINUTE + sec * USECS_PER_SEC + frac, usecs))
+			interval_field_overflow(orig);
+		return true;
+	}
+	/* as PostgreSQL's time_overflows: 24 hours or a leap second, but never past 24:00:00 */
+	if (h > 24 || m > 59 || sec > 60)
 		datetime_out_of_range(orig);
 	*usecs = h * USECS_PER_HOUR + m * USECS_PER_MINUTE + sec * USECS_PER_SEC + frac;
+	if (*usecs > USECS_PER_DAY)
+		datetime_out_of_range(orig);
 	return true;
 }
 
-/* parse_date_part -- "YYYY-MM-DD" at *s into days; false on bad syntax */
-static bool
-parse_date_part(const char **s, int64_t *days, const char *orig)
+/*
+ * strip_trailing_bc -- PostgreSQL writes BC last ("0001-02-03 00:00:00+00 BC"): str
+ * without that word (a copy) and *bc set, or str itself
+ */
+static const char *
+strip_trailing_bc(const char *str, bool *bc)
 {
-	int			ny;
-	long		y = parse_number(s, &ny),
+	size_t		len = strlen(str);
+
+	while (len > 0 && isspace((unsigned char) str[len - 1]))
+		len--;
+	*bc = len > 2 && strncasecmp(str + len - 2, "BC", 2) == 0 && isspace((unsigned char) str[len - 3]);
+	return *bc ? pnstrdup(str, len - 2) : str;
+}
+
+/*
+ * parse_date_part -- "YYYY-MM-DD" at *s into days (BC right after it, or bc: the
+ * input ended with BC); false on bad syntax. There is no year 0, as in PostgreSQL.
+ */
+static bool
+parse_date_part(const char **s, int64_t *days, const char *orig, bool bc)
+{
+	long		y = parse_number(s, NULL),
 				m,
 				d;
 
@@ -995,11 +1027,15 @@ parse_date_part(const char **s, int64_t *days, const char *orig)
 		return false;
 	const char *rest = skip_space(*s);
 
-	if (strncasecmp(rest, "BC", 2) == 0)
+	if (!bc && strncasecmp(rest, "BC", 2) == 0)
 	{
-		y = 1 - y;
+		bc = true;
 		*s = rest + 2;
 	}
+	if (y == 0)
+		datetime_out_of_range(orig);
+	if (bc)
+		y = 1 - y;
 	if (m < 1 || m > 12 || d < 1 || d > days_in_month((int) y, (int) m))
 		datetime_out_of_range(orig);
 	*days = date_from_ymd((int) y, (int) m, (int) d);
@@ -1072,7 +1108,8 @@ special_word(const char *str, const char *word)
 static Value
 date_in(const char *str)
 {
-	const char *s = skip_space(str);
+	bool		bc;
+	const char *s = skip_space(strip_trailing_bc(str, &bc));
 	int64_t		days;
 
 	if (special_word(str, "infinity"))
@@ -1081,7 +1118,7 @@ date_in(const char *str)
 		return typio_int(DATEOID, DATE_NOBEGIN);
 	if (special_word(str, "epoch"))
 		return typio_int(DATEOID, date_from_ymd(1970, 1, 1));
-	if (!parse_date_part(&s, &days, str))
+	if (!parse_date_part(&s, &days, str, bc))
 		invalid_datetime(DATEOID, str);
 	/* a time of day (and zone) after the date is accepted and ignored */
 	if (*s == 'T' || *s == ' ')
@@ -1090,7 +1127,7 @@ date_in(const char *str)
 		int64_t		usecs,
 					offset;
 
-		if (*t && parse_time_of_day(&t, &usecs, str))
+		if (*t && parse_time_of_day(&t, &usecs, str, false))
 		{
 			s = t;
 			parse_zone(&s, &offset, str);
@@ -1169,7 +1206,7 @@ time_in(const char *str)
 	const char *s = skip_space(str);
 	int64_t		usecs;
 
-	if (!parse_time_of_day(&s, &usecs, str) || *skip_space(s) != '\0')
+	if (!parse_time_of_day(&s, &usecs, str, false) || *skip_space(s) != '\0')
 		invalid_datetime(TIMEOID, str);
 	return typio_int(TIMEOID, usecs);
 }
@@ -1177,7 +1214,8 @@ time_in(const char *str)
 static Value
 timestamp_in(Oid type, const char *str)
 {
-	const char *s = skip_space(str);
+	bool		bc;
+	const char *s = skip_space(strip_trailing_bc(str, &bc));
 	int64_t		days,
 				usecs = 0,
 				offset = 0;
@@ -1188,13 +1226,13 @@ timestamp_in(Oid type, const char *str)
 		return typio_int(type, DT_NOBEGIN);
 	if (special_word(str, "epoch"))
 		return typio_int(type, date_from_ymd(1970, 1, 1) * USECS_PER_DAY);
-	if (!parse_date_part(&s, &days, str))
+	if (!parse_date_part(&s, &days, str, bc))
 		invalid_datetime(type, str);
 	if (*s == 'T' || *s == ' ')
 	{
 		const char *t = skip_space(*s == 'T' ? s + 1 : s);
 
-		if (*t && !parse_time_of_day(&t, &usecs, str))
+		if (*t && !parse_time_of_day(&t, &usecs, str, false))
 			invalid_datetime(type, str);
 		s = t;
 	}
@@ -1202,11 +1240,15 @@ timestamp_in(Oid type, const char *str)
 		invalid_datetime(type, str);
 	if (*skip_space(s) != '\0')
 		invalid_datetime(type, str);
-	int64_t		ts = days * USECS_PER_DAY + usecs;
+	int64_t		ts;
 
 	/* a zone in timestamp-without-zone input is ignored, as PostgreSQL does */
-	if (type == TIMESTAMPTZOID)
-		ts -= offset * USECS_PER_SEC;
+	if (__builtin_mul_overflow(days, USECS_PER_DAY, &ts) || __builtin_add_overflow(ts, usecs, &ts) ||
+		(type == TIMESTAMPTZOID && __builtin_sub_overflow(ts, offset * USECS_PER_SEC, &ts)) ||
+		ts < MIN_TIMESTAMP || ts >= END_TIMESTAMP)
+		ereport(ERROR,
+				errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+				errmsg("timestamp out of range: \"%s\"", str));
 	return typio_int(type, ts);
 }
 
@@ -1241,7 +1283,7 @@ format_timestamp(RlBuf *out, int64_t ts, bool with_zone)
 
 /* ---------- interval ---------- */
 
-static void
+static void __attribute__((noreturn))
 interval_field_overflow(const char *str)
 {
 	ereport(ERROR,
@@ -1291,9 +1333,10 @@ interval_in(const char *str)
 			s++;
 		size_t		ndigits = strspn(s, "0123456789");
 
-		if (ndigits > 0 && s[ndigits] == ':' && parse_time_of_day(&s, &usecs, str))
+		if (ndigits > 0 && s[ndigits] == ':' && parse_time_of_day(&s, &usecs, str, true))
 		{
-			iv.time += neg ? -usecs : usecs;
+			if (__builtin_add_overflow(iv.time, neg ? -usecs : usecs, &iv.time))
+				interval_field_overflow(str);
 			any = true;
 			s = skip_space(s);
 			continue;
@@ -1716,6 +1759,8 @@ array_send(PqMsgBuilder *msg, const Value *v)
 static Value
 reg_in(Oid type, const char *str)
 {
+	if (strcmp(str, "-") == 0)
+		return typio_int(type, InvalidOid);	/* what 0 prints as, as in PostgreSQL */
 	if (*str >= '0' && *str <= '9')
 		return typio_int(type, int_in(OIDOID, str).u.i);
 	if (typio_reg_hooks.input == NULL)
@@ -1918,10 +1963,11 @@ typio_receive(Oid type, const uint8_t *data, size_t len)
 			}
 		case FLOAT4OID:
 			{
-				uint32_t	bits = rl_load_u32be(data);
+				uint32_t	bits;
 				float		f;
 
 				expect_len(type, len, 4);
+				bits = rl_load_u32be(data);
 				memcpy(&f, &bits, 4);
 				return typio_float(type, f);
 			}

@@ -41,6 +41,23 @@ SAME_ANSWER = [
     "SELECT set_config(NULL, NULL, NULL)",
     "SELECT set_config('work_mem', '1MB', NULL), set_config('work_mem', NULL, false)",
     "SELECT set_config('nonexistent_setting', NULL, false)",
+    # what the libFuzzer targets found (doc/robustness.md): values that did not read back ...
+    "SELECT '25:10:32.5'::interval, '-100:00'::interval, '1:00:60'::interval, '2562047788:00:00'::interval",
+    "SELECT '-'::regclass, '-'::regtype",
+    "SELECT '0001-02-03 00:00:00+00 BC'::timestamptz, '0001-02-03 04:05 BC'::timestamp, '0044-03-15 BC'::date",
+    # ... no year 0, and timestamps past the range
+    "SELECT '00-2-3'::date",
+    "SELECT '0000-01-01'::date",
+    "SELECT '23:59:60'::time, '12:00:60.5'::time",
+    "SELECT '23:59:60.931'::time",
+    "SELECT '2000-01-01 23:59:60.5'::timestamp",
+    # ... and type modifiers out of PostgreSQL's range, which took the backend down
+    "SELECT '1.5'::numeric(-4,2)",
+    "SELECT '1'::numeric(2147483647)",
+    "SELECT 'a'::varchar(0)",
+    "SELECT 'a'::char(2147483647)",
+    "SELECT '294277-01-01'::timestamp",
+    "SELECT '294726-12-31 23:59:59.999999+00'::timestamptz",
 ]
 
 

@@ -409,6 +409,32 @@ START_TEST(test_typio_binary_and_errors)
 	v = typio_receive(INT2OID, int2_41, 2);
 	ck_assert_int_eq(v.u.i, 41);
 	EXPECT_ERROR(typio_receive(INT4OID, int2_41, 2));
+	EXPECT_ERROR(typio_receive(FLOAT4OID, int2_41, 2));	/* found by fuzz_types: read 4 bytes first */
+	/* found by fuzz_types: an interval's hours go past 24, as its output shows them */
+	v = typio_input(INTERVALOID, "25:10:32.5", -1);
+	ck_assert_str_eq(typio_output(&v, NULL), "25:10:32.5");
+	v = typio_input(INTERVALOID, "2562047788:00:00", -1);
+	ck_assert_str_eq(typio_output(&v, NULL), "2562047788:00:00");
+	EXPECT_ERROR(typio_input(INTERVALOID, "1:60:00", -1));
+	EXPECT_ERROR(typio_input(INTERVALOID, "2562047788:01:00", -1));
+	EXPECT_ERROR(typio_input(TIMEOID, "25:00:00", -1));
+	EXPECT_ERROR(typio_input(TIMEOID, "23:59:60.931", -1));	/* past 24:00:00, which did not read back */
+	v = typio_input(TIMEOID, "23:59:60", -1);
+	ck_assert_str_eq(typio_output(&v, NULL), "24:00:00");
+	/* found by fuzz_types: timestamps past PostgreSQL's range, whose microseconds overflowed */
+	v = typio_input(TIMESTAMPOID, "294276-12-31 23:59:59.999999", -1);
+	ck_assert_str_eq(typio_output(&v, NULL), "294276-12-31 23:59:59.999999");
+	EXPECT_ERROR(typio_input(TIMESTAMPOID, "294277-01-01", -1));
+	EXPECT_ERROR(typio_input(TIMESTAMPTZOID, "294726-12-31 23:59:59+00", -1));
+	/* found by fuzz_types: BC after the time and zone, as the output writes it; no year 0 */
+	v = typio_input(TIMESTAMPTZOID, "0001-02-03 00:00:00+00 BC", -1);
+	ck_assert_str_eq(typio_output(&v, NULL), "0001-02-03 00:00:00+00 BC");
+	EXPECT_ERROR(typio_input(DATEOID, "00-2-3", -1));
+	EXPECT_ERROR(typio_input(DATEOID, "0000-01-01", -1));
+	/* found by fuzz_types: a reg* 0 prints as "-", which reads back as 0 */
+	v = typio_input(REGTYPEOID, "-", -1);
+	ck_assert_int_eq(v.u.i, 0);
+	ck_assert_str_eq(typio_output(&v, NULL), "-");
 	EXPECT_ERROR(typio_input(INT4OID, "abc", -1));
 	EXPECT_ERROR(typio_input(INT4OID, "99999999999", -1));
 	EXPECT_ERROR(typio_input(INT2OID, "40000", -1));
@@ -416,6 +442,7 @@ START_TEST(test_typio_binary_and_errors)
 	EXPECT_ERROR(typio_input(DATEOID, "2023-02-29", -1));
 	EXPECT_ERROR(typio_input(DATEOID, "yesterday-ish", -1));
 	EXPECT_ERROR(typio_input(NUMERICOID, "1.2.3", -1));
+	EXPECT_ERROR(typio_input(NUMERICOID, "0e-2147483648", -1));	/* found by fuzz_types: int overflow */
 	EXPECT_ERROR(typio_input(NUMERICOID, "12345", (4 << 16 | 2) + 4));
 	EXPECT_ERROR(typio_input(UUIDOID, "a0eebc99", -1));
 	EXPECT_ERROR(typio_input(FLOAT8OID, "1e400", -1));
