@@ -1181,7 +1181,7 @@ timetz_in(const char *str)
 	int64_t		usecs,
 				east = 0;
 
-	if (!parse_time_of_day(&s, &usecs, str) || (*skip_space(s) != '\0' && !parse_zone(&s, &east, str)) ||
+	if (!parse_time_of_day(&s, &usecs, str, false) || (*skip_space(s) != '\0' && !parse_zone(&s, &east, str)) ||
 		*skip_space(s) != '\0')
 		invalid_datetime(TIMETZOID, str);
 	return typio_int(TIMETZOID, timetz_pack(usecs, (int32_t) -east));
