@@ -658,28 +658,40 @@ rl_scalar_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 		st->value = sqlite3_value_dup(argv[0]);
 }
 
+/*
+ * final_error -- an aggregate's final call fails with ERROR (sqlstate, message), caught
+ * as rl_eval catches one; when an earlier call of the statement failed, that error
+ * stands (SQLite calls every aggregate's final before it looks)
+ */
 static void
-rl_scalar_final(sqlite3_context *ctx)
+final_error(sqlite3_context *ctx, const char *sqlstate, const char *message)
 {
-	ScalarState *st = sqlite3_aggregate_context(ctx, 0);
 	sigjmp_buf *save = PG_exception_stack;
 	sigjmp_buf	local;
 
 	if (callback_failed)
-		sqlite3_result_error(ctx, "an earlier error", -1);	/* the statement's first error stands */
-	else if (st == NULL || st->rows == 0)
-		sqlite3_result_null(ctx);
-	else if (st->rows == 1)
-		sqlite3_result_value(ctx, st->value);
+		sqlite3_result_error(ctx, "an earlier error", -1);
 	else if (sigsetjmp(local, 0) != 0)
 		callback_caught(ctx, save, CurrentMemoryContext);
 	else
 	{
 		PG_exception_stack = &local;
-		ereport(ERROR,
-				errcode(ERRCODE_CARDINALITY_VIOLATION),
-				errmsg("more than one row returned by a subquery used as an expression"));
+		ereport(ERROR, errcode(sqlstate), errmsg("%s", message));
 	}
+}
+
+static void
+rl_scalar_final(sqlite3_context *ctx)
+{
+	ScalarState *st = sqlite3_aggregate_context(ctx, 0);
+
+	if (callback_failed || (st != NULL && st->rows > 1))
+		final_error(ctx, ERRCODE_CARDINALITY_VIOLATION,
+					"more than one row returned by a subquery used as an expression");
+	else if (st == NULL || st->rows == 0)
+		sqlite3_result_null(ctx);
+	else
+		sqlite3_result_value(ctx, st->value);
 	if (st != NULL)
 		sqlite3_value_free(st->value);
 }
@@ -718,27 +730,16 @@ static void
 float_final(sqlite3_context *ctx, bool avg)
 {
 	FloatAggState *st = sqlite3_aggregate_context(ctx, 0);
-	sigjmp_buf *save = PG_exception_stack;
-	sigjmp_buf	local;
 
-	if (callback_failed)
-		sqlite3_result_error(ctx, "an earlier error", -1);	/* the statement's first error stands */
+	if (callback_failed || (st != NULL && st->overflow))
+		final_error(ctx, ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE, "value out of range: overflow");
 	else if (st == NULL || st->n == 0)
 		sqlite3_result_null(ctx);
-	else if (!st->overflow)
+	else
 	{
 		Value		v = typio_float(FLOAT8OID, avg ? st->sum / (double) st->n : st->sum);
 
 		to_sqlite(&(SqliteSink) {.ctx = ctx}, &v);
-	}
-	else if (sigsetjmp(local, 0) != 0)
-		callback_caught(ctx, save, CurrentMemoryContext);
-	else
-	{
-		PG_exception_stack = &local;
-		ereport(ERROR,
-				errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-				errmsg("value out of range: overflow"));
 	}
 }
 

@@ -4,6 +4,7 @@ both must give the same answer or the same SQLSTATE, with the server still servi
 same sessions afterwards (a crashed backend would reset them all).
 """
 
+import contextlib
 import itertools
 
 import psycopg
@@ -69,6 +70,21 @@ def both(rocklake_server, postgres_server):
             for t in TEXT_TYPES:
                 conn.adapters.register_loader(t, TextLoader)
         yield rl, pg
+
+
+def same_answers(rl, pg, queries):
+    for sql in queries:
+        assert answer(rl, sql, with_message=True) == answer(pg, sql, with_message=True), sql
+
+
+@contextlib.contextmanager
+def after_rebuild(rocklake_server):
+    """A session of the server started again with its caches rebuilt from the store."""
+    rocklake_server.restart(rebuild=True)
+    with rocklake_server.connect(autocommit=True) as again:
+        for t in TEXT_TYPES:
+            again.adapters.register_loader(t, TextLoader)
+        yield again
 
 
 def test_same_answers(rocklake_server, both):
@@ -248,17 +264,12 @@ def test_float_specials(rocklake_server, both):
         conn.execute("DROP TABLE IF EXISTS rb_float")
         for sql in FLOATS_SETUP:
             conn.execute(sql)
-    for sql in FLOATS:
-        assert answer(rl, sql, with_message=True) == answer(pg, sql, with_message=True), sql
-    rocklake_server.restart(rebuild=True)
-    with rocklake_server.connect(autocommit=True) as again:
-        for t in TEXT_TYPES:
-            again.adapters.register_loader(t, TextLoader)
+    same_answers(rl, pg, FLOATS)
+    with after_rebuild(rocklake_server) as again:
         with again.cursor(binary=True) as cur, pg.cursor(binary=True) as pgcur:
             sql = "SELECT id, f, r FROM rb_float ORDER BY id"
             assert str(cur.execute(sql).fetchall()) == str(pgcur.execute(sql).fetchall())
-        for sql in FLOATS:
-            assert answer(again, sql, with_message=True) == answer(pg, sql, with_message=True), sql
+        same_answers(again, pg, FLOATS)
         again.execute("DROP TABLE rb_float")
     pg.execute("DROP TABLE rb_float")
 
@@ -321,8 +332,7 @@ DATE_FUNCTIONS = [
 
 def test_string_math_and_date_functions(both):
     rl, pg = both
-    for sql in STRING_FUNCTIONS + MATH_FUNCTIONS + DATE_FUNCTIONS:
-        assert answer(rl, sql, with_message=True) == answer(pg, sql, with_message=True), sql
+    same_answers(rl, pg, STRING_FUNCTIONS + MATH_FUNCTIONS + DATE_FUNCTIONS)
 
 
 # varchar(n) and character(n): PostgreSQL's length coercion and padding
@@ -347,8 +357,7 @@ def test_char_lengths(both):
     rl, pg = both
     for conn in (rl, pg):
         conn.execute("DROP TABLE IF EXISTS rb_chars")
-    for sql in CHARS:
-        assert answer(rl, sql, with_message=True) == answer(pg, sql, with_message=True), sql
+    same_answers(rl, pg, CHARS)
     # COPY into such columns: the same checks
     for conn in (rl, pg):
         conn.execute("CREATE TABLE rb_chars (v varchar(3), c char(2))")
@@ -395,12 +404,8 @@ def test_timetz(rocklake_server, both):
         conn.execute("DROP TABLE IF EXISTS rb_timetz")
         for sql in TIMETZ_SETUP:
             conn.execute(sql)
-    for sql in TIMETZ:
-        assert answer(rl, sql, with_message=True) == answer(pg, sql, with_message=True), sql
-    rocklake_server.restart(rebuild=True)
-    with rocklake_server.connect(autocommit=True) as again:
-        for t in TEXT_TYPES:
-            again.adapters.register_loader(t, TextLoader)
+    same_answers(rl, pg, TIMETZ)
+    with after_rebuild(rocklake_server) as again:
         with again.cursor(binary=True) as cur, pg.cursor(binary=True) as pgcur:
             sql = "SELECT id, t, u FROM rb_timetz WHERE id < 5 ORDER BY id"  # psycopg has no 24:00
             assert cur.execute(sql).fetchall() == pgcur.execute(sql).fetchall()
@@ -458,11 +463,6 @@ def test_names_that_differ_in_case(rocklake_server, both):
     rl, pg = both
     for conn in (rl, pg):
         conn.execute('DROP TABLE IF EXISTS rb_names, "Rb_Names", "RB_NAMES", "rb^names"')
-    for sql in NAMES[:14]:
-        assert answer(rl, sql, with_message=True) == answer(pg, sql, with_message=True), sql
-    rocklake_server.restart(rebuild=True)
-    with rocklake_server.connect(autocommit=True) as again:
-        for t in TEXT_TYPES:
-            again.adapters.register_loader(t, TextLoader)
-        for sql in NAMES[14:]:
-            assert answer(again, sql, with_message=True) == answer(pg, sql, with_message=True), sql
+    same_answers(rl, pg, NAMES[:14])
+    with after_rebuild(rocklake_server) as again:
+        same_answers(again, pg, NAMES[14:])
