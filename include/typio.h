@@ -84,6 +84,13 @@ typedef uint32_t Oid;
 
 /* infinite dates and timestamps, PostgreSQL's values (days and microseconds since 2000) */
 #define DT_NOBEGIN			INT64_MIN
+/* microseconds, the unit of time, time with time zone, timestamp and interval */
+#define USECS_PER_SEC		INT64_C(1000000)
+#define USECS_PER_MINUTE	(60 * USECS_PER_SEC)
+#define USECS_PER_HOUR		(60 * USECS_PER_MINUTE)
+#define USECS_PER_DAY		(24 * USECS_PER_HOUR)
+/* seconds from 1970-01-01 (Unix time) to 2000-01-01 (PostgreSQL's epoch) */
+#define UNIX_EPOCH_SECS		INT64_C(946684800)
 #define DT_NOEND			INT64_MAX
 #define DATE_NOBEGIN		((int64_t) INT32_MIN)
 #define DATE_NOEND			((int64_t) INT32_MAX)
@@ -247,7 +254,7 @@ Value		numeric_trunc(const Value *v, int scale, int direction);
 static inline int64_t
 timetz_pack(int64_t usecs, int32_t zone)
 {
-	return (usecs + (int64_t) zone * 1000000) * TIMETZ_ZONE_SPAN + (zone + TIMETZ_ZONE_SPAN / 2);
+	return (usecs + zone * USECS_PER_SEC) * TIMETZ_ZONE_SPAN + (zone + TIMETZ_ZONE_SPAN / 2);
 }
 
 static inline int32_t
@@ -263,7 +270,7 @@ timetz_usecs(int64_t packed)
 {
 	int32_t		zone = timetz_zone(packed);
 
-	return (packed - (zone + TIMETZ_ZONE_SPAN / 2)) / TIMETZ_ZONE_SPAN - (int64_t) zone * 1000000;
+	return (packed - (zone + TIMETZ_ZONE_SPAN / 2)) / TIMETZ_ZONE_SPAN - zone * USECS_PER_SEC;
 }
 
 /* Days since 2000-01-01 <-> calendar date (proleptic Gregorian). */

@@ -29,8 +29,6 @@
 #include "portal.h"
 #include "xact.h"
 
-#define USECS_PER_DAY INT64_C(86400000000)
-
 struct ExecState
 {
 	AnalyzedStmt *stmt;

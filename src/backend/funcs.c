@@ -180,7 +180,7 @@ f_clock_timestamp(ExecState *es, const Value *args, int nargs)
 	struct timeval tv;
 
 	gettimeofday(&tv, NULL);
-	return typio_int(TIMESTAMPTZOID, ((int64_t) tv.tv_sec - 946684800) * 1000000 + tv.tv_usec);
+	return typio_int(TIMESTAMPTZOID, ((int64_t) tv.tv_sec - UNIX_EPOCH_SECS) * USECS_PER_SEC + tv.tv_usec);
 }
 
 static Value
@@ -727,14 +727,12 @@ f_md5(ExecState *es, const Value *args, int nargs)
 
 /* ---------- parts of dates and times: extract, date_part, date_trunc ---------- */
 
-#define USECS_PER_DAY_ INT64_C(86400000000)
-#define UNIX_EPOCH_SECS INT64_C(946684800)	/* 1970-01-01 to 2000-01-01 */
 
 typedef enum
 {
 	F_MICROSECONDS, F_MILLISECONDS, F_SECOND, F_MINUTE, F_HOUR, F_DAY, F_WEEK, F_MONTH,
 	F_QUARTER, F_YEAR, F_DECADE, F_CENTURY, F_MILLENNIUM, F_DOW, F_ISODOW, F_DOY, F_ISOYEAR,
-	F_EPOCH, F_NONE
+	F_EPOCH
 } DateField;
 
 static const struct
@@ -803,11 +801,11 @@ typedef struct DateParts
 static DateParts
 date_parts(int64_t ts)
 {
-	DateParts	p = {.days = ts / USECS_PER_DAY_, .usecs = ts % USECS_PER_DAY_};
+	DateParts	p = {.days = ts / USECS_PER_DAY, .usecs = ts % USECS_PER_DAY};
 
 	if (p.usecs < 0)
 	{
-		p.usecs += USECS_PER_DAY_;
+		p.usecs += USECS_PER_DAY;
 		p.days--;
 	}
 	date_to_ymd(p.days, &p.year, &p.month, &p.day);
@@ -843,6 +841,7 @@ bc(int year)
 static bool
 date_part_of(int64_t ts, DateField f, bool infinite_sign, __int128 *scaled, int *scale, double *inf)
 {
+	*scaled = 0;
 	*scale = 0;
 	*inf = 0;
 	if (!TIMESTAMP_IS_FINITE(ts))
@@ -852,7 +851,7 @@ date_part_of(int64_t ts, DateField f, bool infinite_sign, __int128 *scaled, int 
 	}
 	DateParts	p = date_parts(ts);
 	int64_t		y = bc(p.year),
-				sec_us = p.usecs % (60 * INT64_C(1000000));
+				sec_us = p.usecs % USECS_PER_MINUTE;
 	int			isoyear;
 
 	switch (f)
@@ -869,10 +868,10 @@ date_part_of(int64_t ts, DateField f, bool infinite_sign, __int128 *scaled, int 
 			*scale = 6;
 			break;
 		case F_MINUTE:
-			*scaled = p.usecs / (60 * INT64_C(1000000)) % 60;
+			*scaled = p.usecs / USECS_PER_MINUTE % 60;
 			break;
 		case F_HOUR:
-			*scaled = p.usecs / (3600 * INT64_C(1000000));
+			*scaled = p.usecs / USECS_PER_HOUR;
 			break;
 		case F_DAY:
 			*scaled = p.day;
@@ -912,10 +911,8 @@ date_part_of(int64_t ts, DateField f, bool infinite_sign, __int128 *scaled, int 
 			*scaled = bc(isoyear);
 			break;
 		case F_EPOCH:
-			*scaled = (__int128) ts + (__int128) UNIX_EPOCH_SECS * 1000000;
+			*scaled = (__int128) ts + (__int128) UNIX_EPOCH_SECS * USECS_PER_SEC;
 			*scale = 6;
-			break;
-		case F_NONE:
 			break;
 	}
 	return true;
@@ -928,7 +925,7 @@ part(const Value *unit, const Value *v, bool numeric)
 	int			i = date_field(unit, v->type, false);
 	bool		is_date = v->type == DATEOID;
 	int64_t		ts = !is_date ? v->u.i
-		: v->u.i == DATE_NOEND ? DT_NOEND : v->u.i == DATE_NOBEGIN ? DT_NOBEGIN : v->u.i * USECS_PER_DAY_;
+		: v->u.i == DATE_NOEND ? DT_NOEND : v->u.i == DATE_NOBEGIN ? DT_NOBEGIN : v->u.i * USECS_PER_DAY;
 	__int128	scaled;
 	int			scale;
 	double		inf;
@@ -942,7 +939,7 @@ part(const Value *unit, const Value *v, bool numeric)
 	}
 	if (is_date && date_fields[i].field == F_EPOCH)
 	{
-		scaled /= 1000000;		/* a date's epoch has no fraction */
+		scaled /= USECS_PER_SEC;	/* a date's epoch has no fraction */
 		scale = 0;
 	}
 	if (!numeric)
@@ -992,18 +989,18 @@ f_date_trunc(ExecState *es, const Value *args, int nargs)
 			unit_us = 1000;
 			break;
 		case F_SECOND:
-			unit_us = 1000000;
+			unit_us = USECS_PER_SEC;
 			break;
 		case F_MINUTE:
-			unit_us = 60 * INT64_C(1000000);
+			unit_us = USECS_PER_MINUTE;
 			break;
 		case F_HOUR:
-			unit_us = 3600 * INT64_C(1000000);
+			unit_us = USECS_PER_HOUR;
 			break;
 		case F_DAY:
 			break;
 		case F_WEEK:			/* its Monday */
-			return typio_int(args[1].type, (p.days - ((p.days + 5) % 7 + 7) % 7) * USECS_PER_DAY_);
+			return typio_int(args[1].type, (p.days - ((p.days + 5) % 7 + 7) % 7) * USECS_PER_DAY);
 		case F_QUARTER:
 			m = (m - 1) / 3 * 3 + 1;
 			d = 1;
@@ -1030,8 +1027,8 @@ f_date_trunc(ExecState *es, const Value *args, int nargs)
 			break;
 	}
 	if (unit_us)
-		return typio_int(args[1].type, p.days * USECS_PER_DAY_ + p.usecs / unit_us * unit_us);
-	return typio_int(args[1].type, date_from_ymd(y, m, d) * USECS_PER_DAY_);
+		return typio_int(args[1].type, p.days * USECS_PER_DAY + p.usecs / unit_us * unit_us);
+	return typio_int(args[1].type, date_from_ymd(y, m, d) * USECS_PER_DAY);
 }
 
 /* ---------- arrays ---------- */

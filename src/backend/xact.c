@@ -59,8 +59,7 @@ StartTransactionCommand(void)
 	struct timeval tv;
 
 	gettimeofday(&tv, NULL);
-	/* 946684800 = seconds from 1970-01-01 to 2000-01-01 */
-	xact_start_timestamp = ((int64_t) tv.tv_sec - 946684800) * 1000000 + tv.tv_usec;
+	xact_start_timestamp = ((int64_t) tv.tv_sec - UNIX_EPOCH_SECS) * USECS_PER_SEC + tv.tv_usec;
 	blockState = TBLOCK_STARTED;
 	AtStart_GUC();
 }

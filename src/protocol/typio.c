@@ -30,10 +30,6 @@
 #include "mcxt.h"
 #include "typio.h"
 
-#define USECS_PER_SEC		INT64_C(1000000)
-#define USECS_PER_MINUTE	(60 * USECS_PER_SEC)
-#define USECS_PER_HOUR		(60 * USECS_PER_MINUTE)
-#define USECS_PER_DAY		(24 * USECS_PER_HOUR)
 /* the largest zone displacement PostgreSQL takes, 15:59:59 */
 #define TIMETZ_ZONE_LIMIT	(15 * 3600 + 59 * 60 + 59)
 #define NBASE				10000
