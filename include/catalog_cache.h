@@ -42,9 +42,11 @@
  * write the cache's form, cache_pg_name reads a name back.
  *
  * In the store a relation whose name and columns are those of a DuckLake table that
- * kvcodec.h knows uses that table's key layout; every other relation's rows are
- * generic rows keyed by (relid, _rl_rowid); rl_relation itself is relation 0 and
- * rl_database relation CACHE_DATABASE_RELID.
+ * kvcodec.h knows uses that table's key layout, each key ending in the row's _rl_rowid
+ * (so no layout refuses a row the client's DDL allows, and a rebuild gives every row
+ * its row id back); every other relation's rows, and a DuckLake table's rows that
+ * layout cannot key, are generic rows keyed by (relid, _rl_rowid); rl_relation itself
+ * is relation 0 and rl_database relation CACHE_DATABASE_RELID.
  */
 #ifndef RL_CATALOG_CACHE_H
 #define RL_CATALOG_CACHE_H

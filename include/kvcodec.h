@@ -10,46 +10,63 @@
  * and one message in catalog.proto.
  *
  * KEYS
- *   [tag u8][component]...  Components, in the order each table lists them:
+ *   [tag u8][component]...[row id]  Components, in the order each table lists them:
  *     id        u64 big-endian of a non-negative BIGINT, so byte order = numeric order
  *     !snapshot u64 big-endian of (UINT64_MAX - begin_snapshot): newest version first
  *     text      the bytes followed by 0x00 (text never holds NUL), so byte order = text
  *               order and no key is a prefix of another
  *     ?id ?text nullable: 0x00 for NULL, else 0x01 then the component (NULL sorts first)
+ *     row id    u64 big-endian of the row's _rl_rowid with its sign bit flipped
+ *               (kv_append_row_id), so byte order = numeric order
  *   A key column must not be NULL (unless nullable) or negative: RL_INVALID.
  *   Key columns are immutable for a row: changing one is a delete plus an insert.
  *   A table is "versioned" when its key ends in !begin_snapshot: several rows share the
  *   id and a prefix scan over the id meets the newest one first.
  *
- *   tag   table (ducklake_...)         key                                  unique because
- *   0x01  metadata                     ?scope, ?scope_id, key               a setting per scope
- *   0x02  snapshot                     snapshot_id                          PRIMARY KEY
- *   0x03  snapshot_changes             snapshot_id                          PRIMARY KEY
- *   0x04  schema                       schema_id, !begin_snapshot           PRIMARY KEY
- *   0x05  table                        schema_id, table_id, !begin_snapshot (id, version)
- *   0x06  column                       table_id, column_id, !begin_snapshot (id, version)
- *   0x07  data_file                    table_id, data_file_id               PRIMARY KEY
- *   0x08  delete_file                  table_id, delete_file_id             PRIMARY KEY
- *   0x09  file_column_stats            data_file_id, column_id              a row per file, column
- *   0x0A  table_stats                  table_id                             updated in place
- *   0x0B  view                         schema_id, view_id, !begin_snapshot  (id, version)
+ *   THE ROW ID ENDS EVERY KEY. The components are not a key of the table: DuckLake's
+ *   DDL declares only the primary keys below, and PostgreSQL stores any two rows the
+ *   DDL lets through (DuckDB 1.4.4's ducklake_add_data_files of a file partitioned by
+ *   year and month writes two ducklake_file_partition_value rows with the same file and
+ *   partition_key_index). Only the constraints a client declared are enforced (by the
+ *   cache's SQLite table); the components group and order a table's rows, and the row
+ *   id, the row's _rl_rowid in the cache, makes every key unique and carries the row's
+ *   place in the table (scan order, ctid) across a rebuild of the cache. A row whose
+ *   key columns this layout cannot encode (NULL, negative) is stored by the cache as a
+ *   generic row of its relation (0x80), as PostgreSQL stores it. Stores written
+ *   before this rule hold keys without the row id; kv_decode_key accepts both
+ *   (doc/design.md section 8, "The cache's write path", says how the cache keeps
+ *   such rows).
+ *
+ *   tag   table (ducklake_...)         components                           declared key
+ *   0x01  metadata                     ?scope, ?scope_id, key               -
+ *   0x02  snapshot                     snapshot_id                          PRIMARY KEY (snapshot_id)
+ *   0x03  snapshot_changes             snapshot_id                          PRIMARY KEY (snapshot_id)
+ *   0x04  schema                       schema_id, !begin_snapshot           PRIMARY KEY (schema_id)
+ *   0x05  table                        schema_id, table_id, !begin_snapshot -
+ *   0x06  column                       table_id, column_id, !begin_snapshot -
+ *   0x07  data_file                    table_id, data_file_id               PRIMARY KEY (data_file_id)
+ *   0x08  delete_file                  table_id, delete_file_id             PRIMARY KEY (delete_file_id)
+ *   0x09  file_column_stats            data_file_id, column_id              -
+ *   0x0A  table_stats                  table_id                             -
+ *   0x0B  view                         schema_id, view_id, !begin_snapshot  -
  *   0x0C..0x10 reserved: macro, table_macro, index, type, sequence (not in 0.3)
- *   0x11  tag                          object_id, key, !begin_snapshot      (object, key, version)
- *   0x12  column_tag                   table_id, column_id, key, !begin_snapshot
- *   0x13  table_column_stats           table_id, column_id                  a row per column
- *   0x14  partition_info               table_id, partition_id               new id per layout
- *   0x15  partition_column             table_id, partition_id, partition_key_index
- *   0x16  file_partition_value         table_id, data_file_id, partition_key_index
- *   0x17  files_scheduled_for_deletion data_file_id                         one per file
- *   0x18  inlined_data_tables          table_id, schema_version             one per version
- *   0x19  column_mapping               table_id, mapping_id                 id per mapping
- *   0x1A  name_mapping                 mapping_id, column_id                field of a mapping
- *   0x1B  schema_versions              begin_snapshot                       one per snapshot
+ *   0x11  tag                          object_id, key, !begin_snapshot      -
+ *   0x12  column_tag                   table_id, column_id, key, !begin_snapshot -
+ *   0x13  table_column_stats           table_id, column_id                  -
+ *   0x14  partition_info               table_id, partition_id               -
+ *   0x15  partition_column             table_id, partition_id, partition_key_index -
+ *   0x16  file_partition_value         table_id, data_file_id, partition_key_index -
+ *   0x17  files_scheduled_for_deletion data_file_id                         -
+ *   0x18  inlined_data_tables          table_id, schema_version             -
+ *   0x19  column_mapping               table_id, mapping_id                 -
+ *   0x1A  name_mapping                 mapping_id, column_id                -
+ *   0x1B  schema_versions              begin_snapshot                       -
+ *   (the declared keys of DuckLake 0.3's and 1.0's CREATE TABLE statements, which
+ *   are the same for these tables)
  *   Tags 0x01..0x0B follow the first key plan (its 0x01 was the catalog root: here
  *   ducklake_metadata, the catalog-wide settings; 0x03 is the gap it leaves, next to
  *   ducklake_snapshot).
- *   Versioned ids (schema, table, view, column, tags) are unique per (id, begin_snapshot);
- *   the parent id in front (schema_id, table_id) only groups them for prefix scans.
+ *   The parent id in front (schema_id, table_id) groups rows for prefix scans.
  *
  *   0x80  generic relation row: [0x80][relation id u32 BE][row key u64 BE]; the row key
  *         is the relation's integer primary key or a row id the writer hands out
@@ -87,6 +104,8 @@ struct ProtobufCMessageDescriptor;
 #define KV_TAG_SYSTEM			0xFF
 
 #define KV_MAX_KEY_COLUMNS		4
+#define KV_ROW_ID_LEN			8
+#define KV_ROW_ID_SIGN			0x8000000000000000ULL
 
 /* One column value. s/len hold KV_TEXT and KV_BYTES; the other members their type. */
 typedef enum KvDatumType
@@ -172,8 +191,8 @@ bool		kv_table_versioned(const KvTable *table);
 /* --- rows of known tables --- */
 
 /*
- * Append the key and the value of row (ncolumns datums in the table's column order) to
- * key and value. On error (RL_INVALID: wrong column count or type, NULL in a NOT NULL
+ * Append the key (without its row id) and the value of row (ncolumns datums in the
+ * table's column order) to key and value. On error (RL_INVALID: wrong column count or type, NULL in a NOT NULL
  * or key column, negative key id, NUL in text, UUID not 16 bytes) both are left as
  * they were and rl_last_error() says which column.
  */
@@ -190,13 +209,17 @@ RlStatus	kv_encode_key(const KvTable *table, const KvDatum *row, int ncolumns, R
 RlStatus	kv_encode_key_prefix(const KvTable *table, const KvDatum *components,
 								 int ncomponents, RlBuf *key);
 
+/* Append the row id that ends a key made by kv_encode_row or kv_encode_key. */
+void		kv_append_row_id(RlBuf *key, int64_t row_id);
+
 /*
- * Parse a key of a known table: its descriptor and its key components in key order
- * (text components point into key). RL_NOT_FOUND for a tag that is not a known table,
- * RL_CORRUPT for a malformed key.
+ * Parse a key of a known table: its descriptor, its key components in key order
+ * (text components point into key) and its row id (*has_row_id false for a key
+ * written before keys ended in one). RL_NOT_FOUND for a tag that is not a known
+ * table, RL_CORRUPT for a malformed key.
  */
 RlStatus	kv_decode_key(const uint8_t *key, size_t len, const KvTable **table,
-						  KvDatum components[KV_MAX_KEY_COLUMNS]);
+						  KvDatum components[KV_MAX_KEY_COLUMNS], bool *has_row_id, int64_t *row_id);
 
 /* Decode a value of table into a row (free it with kv_row_free). RL_CORRUPT on damage. */
 RlStatus	kv_decode_value(const KvTable *table, const uint8_t *value, size_t len, KvRow *row);

@@ -63,8 +63,6 @@ typedef struct TableColumns
 	uint8_t    *plan_pk;
 	char	   *plan_sql[APPLY_NSTMTS];
 	int64_t		relid;			/* in rl_relation (relation_map), or -1 until read */
-	char	   *same_key_sql[2];	/* check_unique_key's probes (KeyProbe), once made */
-	int			key_unique;		/* key_is_unique: 0 not asked yet, 1 no, 2 yes */
 } TableColumns;
 
 #define KEPT_SHAPES 32
@@ -89,6 +87,7 @@ struct CatalogCache
 	bool		stopping;
 	uint64_t	seq;
 	bool		in_transaction;
+	bool		short_keys;		/* CACHE_SHORT_KEY_TABLE may have rows */
 };
 
 static void forget_shapes(CatalogCache *cache);
@@ -102,8 +101,6 @@ typedef struct RelationMap
 	const KvTable *kv;			/* DuckLake table layout, or NULL: generic rows */
 	CatalogCache *cache;		/* whose statements these are: */
 	sqlite3_stmt *row_by_id;	/* read_row */
-	sqlite3_stmt *same_key[2];	/* check_unique_key's, by KeyProbe */
-	int			key_unique;		/* key_is_unique: 0 not asked yet, 1 no, 2 yes */
 } RelationMap;
 
 /* An insert that lost its row id to another commit, to be inserted again. */
@@ -278,6 +275,16 @@ static void append_identifier(RlBuf *out, const char *name);
  */
 #define CACHE_NAMES_MARK "names"
 
+/*
+ * Keys of DuckLake's tables end in the row's row id (kvcodec.h) since the cache's
+ * CACHE_ROW_KEYS_MARK: a cache made before holds row ids its store does not, so its
+ * commit_seq is not believed either and the writer rebuilds it once. A store written
+ * before holds rows under keys without a row id; a rebuild gives each such row a row
+ * id and notes it in CACHE_SHORT_KEY_TABLE (short_key_taken).
+ */
+#define CACHE_ROW_KEYS_MARK "row_keys"
+#define CACHE_SHORT_KEY_TABLE "rl_short_key"
+
 static bool
 in_cache_form(const char *name, size_t len)
 {
@@ -385,12 +392,17 @@ static RlStatus
 read_seq(CatalogCache *cache)
 {
 	sqlite3_stmt *stmt = prepare(cache->db, "SELECT value FROM " CACHE_META_TABLE " WHERE name = 'commit_seq'"
-								 " AND EXISTS (SELECT 1 FROM " CACHE_META_TABLE
-								 " WHERE name = '" CACHE_NAMES_MARK "')");
+								 " AND (SELECT count(*) FROM " CACHE_META_TABLE
+								 " WHERE name IN ('" CACHE_NAMES_MARK "', '" CACHE_ROW_KEYS_MARK "')) = 2");
 
 	if (stmt == NULL)
 		return sqlite_failure(cache->db, "read commit_seq");
 	cache->seq = sqlite3_step(stmt) == SQLITE_ROW ? (uint64_t) sqlite3_column_int64(stmt, 0) : 0;
+	sqlite3_finalize(stmt);
+	stmt = prepare(cache->db, "SELECT EXISTS (SELECT 1 FROM " CACHE_SHORT_KEY_TABLE ")");
+	if (stmt == NULL)
+		return sqlite_failure(cache->db, "read " CACHE_SHORT_KEY_TABLE);
+	cache->short_keys = sqlite3_step(stmt) != SQLITE_ROW || sqlite3_column_int(stmt, 0) != 0;
 	sqlite3_finalize(stmt);
 	return RL_OK;
 }
@@ -519,8 +531,11 @@ catalog_cache_open(const char *path, CatalogCache **out)
 					  " (datid INTEGER PRIMARY KEY, datname TEXT NOT NULL UNIQUE);"
 					  "CREATE TABLE IF NOT EXISTS " CACHE_SCAN_BASE_TABLE
 					  " (relname TEXT PRIMARY KEY, seq INTEGER NOT NULL);"
+					  "CREATE TABLE IF NOT EXISTS " CACHE_SHORT_KEY_TABLE
+					  " (relid INTEGER, rowid INTEGER, PRIMARY KEY (relid, rowid)) WITHOUT ROWID;"
 					  "INSERT OR IGNORE INTO " CACHE_META_TABLE " VALUES ('" CACHE_ID_NAME "', random());"
-					  "INSERT OR IGNORE INTO " CACHE_META_TABLE " SELECT '" CACHE_NAMES_MARK "', 1"
+					  "INSERT OR IGNORE INTO " CACHE_META_TABLE " SELECT name, 1 FROM (SELECT '"
+					  CACHE_NAMES_MARK "' AS name UNION ALL SELECT '" CACHE_ROW_KEYS_MARK "')"
 					  " WHERE NOT EXISTS (SELECT 1 FROM " CACHE_RELATION_TABLE ");");
 	if (rc == RL_OK)
 		rc = read_seq(cache);
@@ -569,8 +584,6 @@ relation_map_free(RelationMap *map)
 	if (map->cache)
 	{
 		stmt_cache_release(map->cache->statements, map->row_by_id, false);
-		stmt_cache_release(map->cache->statements, map->same_key[0], false);
-		stmt_cache_release(map->cache->statements, map->same_key[1], false);
 	}
 	free(map->name);
 	memset(map, 0, sizeof(*map));
@@ -586,8 +599,6 @@ table_columns_free(TableColumns *c)
 	free(c->plan_pk);
 	for (int i = 0; i < APPLY_NSTMTS; i++)
 		free(c->plan_sql[i]);
-	free(c->same_key_sql[0]);
-	free(c->same_key_sql[1]);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -814,29 +825,63 @@ typed_datum(const KvDatum *v, KvColumnType type, KvDatum *d)
 }
 
 /*
+ * short_key_taken -- whether row rowid of map's relation is stored under a key without
+ * its row id (a store written before keys ended in one, CACHE_ROW_KEYS_MARK); if so it
+ * is noted no more, as its key is being deleted
+ */
+static bool
+short_key_taken(const RelationMap *map, int64_t rowid)
+{
+	if (!map->cache->short_keys)
+		return false;
+
+	sqlite3_stmt *stmt = stmt_cache_get(map->cache->statements, "DELETE FROM " CACHE_SHORT_KEY_TABLE
+										" WHERE relid = ?1 AND rowid = ?2");
+	bool		taken;
+
+	if (stmt == NULL)
+		return false;
+	sqlite3_bind_int64(stmt, 1, map->relid);
+	sqlite3_bind_int64(stmt, 2, rowid);
+	taken = sqlite3_step(stmt) == SQLITE_DONE && sqlite3_changes(map->cache->db) > 0;
+	stmt_cache_release(map->cache->statements, stmt, false);
+	return taken;
+}
+
+/*
  * The key (and, if value is not NULL, the value) of a row given as its SQLite column
- * values, the row id first.
+ * values, the row id first. Without value the key is the one the row is stored under
+ * now, to be deleted (a short one of an older store's row: short_key_taken); with it,
+ * the one it is stored under from now on. Every key ends in the row id: it is the row's
+ * place in its table, and the only thing that tells two rows with the same values
+ * apart (the components of a DuckLake table's key are not a key the client declared).
+ * A row of a DuckLake table that kvcodec's layout cannot hold (a NULL or negative key
+ * component, which PostgreSQL stores as any other value) is a generic row of its
+ * relation, as the rows of relations the layout does not know are: no layout of
+ * RockLake's refuses a row.
  */
 static RlStatus
 encode_row(const RelationMap *map, const KvDatum *const *values, RlBuf *key, RlBuf *value)
 {
 	int			n = map->ncolumns - 1;
 	KvDatum    *row = calloc((size_t) n + 1, sizeof(KvDatum));
+	bool		fits = map->kv != NULL;
 	RlStatus	rc = RL_OK;
 
-	for (int i = 0; i < n && rc == RL_OK; i++)
+	for (int i = 0; fits && i < n; i++)
+		fits = typed_datum(values[i + 1], kv_table_column_type(map->kv, i), &row[i]);
+	if (fits)
 	{
-		if (map->kv == NULL)
-			row[i] = *values[i + 1];
-		else if (!typed_datum(values[i + 1], kv_table_column_type(map->kv, i), &row[i]))
-			rc = rl_error(RL_INVALID, "column \"%s\" of \"%s\" holds a value of the wrong type",
-						  kv_table_column_name(map->kv, i), map->name);
+		/* RL_INVALID: a NULL or negative key component, which kvcodec's keys cannot hold */
+		fits = (value ? kv_encode_row(map->kv, row, n, key, value) : kv_encode_key(map->kv, row, n, key)) == RL_OK;
+		if (fits && (value || !short_key_taken(map, values[0]->i)))
+			kv_append_row_id(key, values[0]->i);
 	}
-	if (rc == RL_OK && map->kv)
-		rc = value ? kv_encode_row(map->kv, row, n, key, value) : kv_encode_key(map->kv, row, n, key);
-	else if (rc == RL_OK)
+	if (!fits)
 	{
 		kv_generic_key((uint32_t) map->relid, (uint64_t) values[0]->i, key);
+		for (int i = 0; i < n; i++)
+			row[i] = *values[i + 1];
 		if (value)
 			rc = kv_encode_generic_value(row, n, value);
 	}
@@ -941,9 +986,9 @@ table_column_count(CatalogCache *cache, const char *name)
 
 /*
  * The cache's own indexes on DuckLake's tables, which belong to no relation's
- * definition, never reach the store and pg_catalog does not show: one on each
- * table's key in the store (kvcodec.h), which check_unique_key probes and which
- * serves most filters DuckLake's reads push down (table_id first), and two on what
+ * definition, never reach the store and pg_catalog does not show: one on the
+ * components of each table's key in the store (kvcodec.h), which serves most filters
+ * DuckLake's reads push down (table_id first), and two on what
  * no key leads with: column statistics by table and column, schema versions by
  * table. create_cache_indexes makes them whenever their table is made (created,
  * rebuilt, migrated); a table without the columns (another format version) just
@@ -970,9 +1015,9 @@ create_index(sqlite3 *db, const char *table, const char *suffix, const char *col
 
 /*
  * key_is_unique -- whether table has a UNIQUE index on exactly kv's key columns (its
- * primary key is its key in the store: ducklake_snapshot, ducklake_snapshot_changes).
- * SQLite itself then refuses a second row whose key has no NULL, and that index
- * serves what the cache's own would.
+ * primary key is its key in the store: ducklake_snapshot, ducklake_snapshot_changes),
+ * which serves what the cache's own index would. None of these indexes refuses a
+ * row: only the constraints the client declared do.
  */
 static bool
 key_is_unique(sqlite3 *db, const char *table, const KvTable *kv)
@@ -1691,119 +1736,6 @@ put_current_row(ApplyState *st, RelationMap *map, int64_t rowid, RlBuf *key_out,
 	return rc;
 }
 
-/* How check_unique_key finds the key: the row's own (by its row id), or given values. */
-typedef enum KeyProbe
-{
-	PROBE_BY_ROWID,
-	PROBE_BY_VALUES
-} KeyProbe;
-
-/* key_probe_sql -- the count of map's rows with the key of ?1's row, or of ?1..?n */
-static char *
-key_probe_sql(const RelationMap *map, KeyProbe probe)
-{
-	RlBuf		sql;
-
-	rlbuf_init(&sql);
-	rlbuf_append_str(&sql, "SELECT count(*) FROM ");
-	append_identifier(&sql, map->name);
-	if (probe == PROBE_BY_ROWID)
-	{
-		rlbuf_append_str(&sql, " AS a JOIN ");
-		append_identifier(&sql, map->name);
-		rlbuf_append_str(&sql, " AS b ON b." CACHE_ROWID_COLUMN " = ?");
-	}
-	for (int k = 0; k < kv_table_nkey(map->kv); k++)
-	{
-		const char *column = kv_table_column_name(map->kv, kv_table_key_column(map->kv, k));
-
-		rlbuf_append_str(&sql, k == 0 && probe == PROBE_BY_VALUES ? " WHERE " : " AND ");
-		if (probe == PROBE_BY_ROWID)
-			rlbuf_append_str(&sql, "a.");
-		append_identifier(&sql, column);
-		if (probe == PROBE_BY_ROWID)
-		{
-			rlbuf_append_str(&sql, " IS b.");
-			append_identifier(&sql, column);
-		}
-		else
-			rlbuf_printf(&sql, " IS ?%d", k + 1);
-	}
-	rlbuf_cstr(&sql);
-	return (char *) rlbuf_steal(&sql, NULL);
-}
-
-/*
- * check_unique_key -- 23505 if another row of the table has the same key in the
- * store as the row just stored, row rowid (the rows would overwrite each other
- * there); values, the row's with its row id first, if the changeset gave them all.
- * The table's key index (create_cache_indexes) makes it a probe of the index alone
- * by values, of the row and then the index by row id.
- */
-static RlStatus
-check_unique_key(ApplyState *st, RelationMap *map, int64_t rowid, const KvDatum *const *values)
-{
-	KeyProbe	probe = values ? PROBE_BY_VALUES : PROBE_BY_ROWID;
-
-	if (map->key_unique == 0)
-	{
-		TableColumns *columns;
-		RlStatus	rc = table_columns(st->cache, map->name, &columns);
-
-		if (rc != RL_OK)
-			return rc;
-		if (columns->key_unique == 0)
-			columns->key_unique = key_is_unique(st->cache->db, map->name, map->kv) ? 2 : 1;
-		map->key_unique = columns->key_unique;
-	}
-	if (map->key_unique == 2 && values)
-	{
-		bool		null_in_key = false;
-
-		for (int k = 0; k < kv_table_nkey(map->kv); k++)
-		{
-			const KvDatum *d = values[kv_table_key_column(map->kv, k) + 1];
-
-			null_in_key |= d == NULL || d->type == KV_NULL;
-		}
-		if (!null_in_key)
-			return RL_OK;		/* SQLite's UNIQUE index refused a duplicate already */
-	}
-
-	if (map->same_key[probe] == NULL)
-	{
-		TableColumns *columns;
-		RlStatus	rc = table_columns(st->cache, map->name, &columns);
-
-		if (rc != RL_OK)
-			return rc;
-		if (columns->same_key_sql[probe] == NULL)
-			columns->same_key_sql[probe] = key_probe_sql(map, probe);
-		map->same_key[probe] = stmt_cache_get(st->cache->statements, columns->same_key_sql[probe]);
-		if (map->same_key[probe] == NULL)
-			return sqlite_failure(st->cache->db, "check key");
-	}
-
-	sqlite3_stmt *stmt = map->same_key[probe];
-
-	if (probe == PROBE_BY_ROWID)
-		sqlite3_bind_int64(stmt, 1, rowid);
-	else
-		for (int k = 0; k < kv_table_nkey(map->kv); k++)
-			bind_datum(stmt, k + 1, values[kv_table_key_column(map->kv, k) + 1]);
-
-	int			step = sqlite3_step(stmt);
-	int64_t		matches = step == SQLITE_ROW ? sqlite3_column_int64(stmt, 0) : 0;
-
-	sqlite3_reset(stmt);
-	if (step != SQLITE_ROW)
-		return sqlite_failure(st->cache->db, "check key");
-	if (matches > 1)
-		set_conflict(st, ERRCODE_UNIQUE_VIOLATION,
-					 "duplicate key value violates unique constraint \"%s_pkey\"", PG_NAME(map->name));
-	return RL_OK;
-}
-
 /* Rows of a dropped relation go, and so does its table. */
 static RlStatus
 drop_relation(ApplyState *st, const char *name, int64_t relid)
@@ -1883,8 +1815,6 @@ emit_row_change(ApplyState *st, ChangesetIter *it, RelationMap *map)
 		it->new[0] = &rowid;
 		rc = put_row(st, map, it->new, &key);
 		it->new[0] = changeset_rowid;
-		if (rc == RL_OK && map->kv)
-			rc = check_unique_key(st, map, rowid.i, it->new);
 	}
 	else
 	{
@@ -1894,8 +1824,6 @@ emit_row_change(ApplyState *st, ChangesetIter *it, RelationMap *map)
 		if (rc == RL_OK && old_key.len &&
 			(old_key.len != key.len || memcmp(old_key.data, key.data, key.len) != 0))
 			lsm_batch_delete(st->batch, old_key.data, old_key.len);
-		if (rc == RL_OK && old_key.len)
-			rc = check_unique_key(st, map, rowid, NULL);
 	}
 	rlbuf_free(&key);
 	rlbuf_free(&old_key);
@@ -2087,11 +2015,28 @@ catalog_cache_abort(CatalogCache *cache)
 
 /* ---------------------------------------------------------------- rebuild */
 
+/*
+ * A rebuild loads a relation's rows under the row ids their keys hold (generic rows:
+ * the row key; DuckLake tables: the row id that ends the key), so every row keeps its
+ * place and its ctid. Rows of a store written before keys of DuckLake's tables ended
+ * in a row id (CACHE_ROW_KEYS_MARK) have none: a second pass gives them row ids 1, 2
+ * ... in key order, below the others' (they were written before any of those, and
+ * every row id given since was above theirs), and notes them in CACHE_SHORT_KEY_TABLE.
+ * Such a row keeps its place among the others, but its row id only while no row
+ * before it in key order is deleted. A DuckLake table's rows that its layout cannot
+ * hold are under its generic prefix (encode_row), each with its row id.
+ */
 typedef struct RebuildScan
 {
 	sqlite3    *db;
 	sqlite3_stmt *insert;
+	sqlite3_stmt *note_short;	/* into CACHE_SHORT_KEY_TABLE */
 	const RelationMap *map;
+	bool		generic;		/* the rows under the relation's generic prefix */
+	bool		short_pass;		/* the last pass: rows whose key has no row id */
+	int64_t		nshort;			/* the first pass counts them ... */
+	int64_t		min_rowid;		/* ... and the smallest row id of the others */
+	int64_t		next_rowid;		/* the second pass's next row id */
 	RlStatus	status;
 } RebuildScan;
 
@@ -2104,13 +2049,34 @@ rebuild_row_cb(const uint8_t *key, size_t klen, const uint8_t *value, size_t vle
 	uint64_t	rowkey = 0;
 	RlStatus	rc;
 
-	if (scan->map->kv)
-		rc = kv_decode_value(scan->map->kv, value, vlen, &row);
+	if (!scan->generic)
+	{
+		const KvTable *table;
+		KvDatum		components[KV_MAX_KEY_COLUMNS];
+		bool		has_row_id;
+		int64_t		row_id;
+
+		rc = kv_decode_key(key, klen, &table, components, &has_row_id, &row_id);
+		if (rc == RL_OK && has_row_id == scan->short_pass)
+		{
+			scan->nshort += !has_row_id;
+			return true;		/* the other pass's */
+		}
+		if (rc == RL_OK && !has_row_id)
+			row_id = scan->next_rowid++;
+		else if (rc == RL_OK && row_id < scan->min_rowid)
+			scan->min_rowid = row_id;
+		rowkey = (uint64_t) row_id;
+		if (rc == RL_OK)
+			rc = kv_decode_value(scan->map->kv, value, vlen, &row);
+	}
 	else
 	{
 		rc = kv_decode_generic_key(key, klen, &relid, &rowkey);
 		if (rc == RL_OK)
 			rc = kv_decode_generic_value(value, vlen, &row);
+		if (rc == RL_OK && (int64_t) rowkey < scan->min_rowid)
+			scan->min_rowid = (int64_t) rowkey;
 	}
 	if (rc != RL_OK)
 	{
@@ -2119,14 +2085,19 @@ rebuild_row_cb(const uint8_t *key, size_t klen, const uint8_t *value, size_t vle
 	}
 	sqlite3_reset(scan->insert);
 	sqlite3_clear_bindings(scan->insert);
-	if (scan->map->kv)
-		sqlite3_bind_null(scan->insert, 1);
-	else
-		sqlite3_bind_int64(scan->insert, 1, (int64_t) rowkey);
+	sqlite3_bind_int64(scan->insert, 1, (int64_t) rowkey);
 	for (int i = 0; i < row.ncolumns && i + 2 <= scan->map->ncolumns; i++)
 		bind_datum(scan->insert, i + 2, &row.columns[i]);
 	if (sqlite3_step(scan->insert) != SQLITE_DONE)
 		scan->status = sqlite_failure(scan->db, "rebuild: insert");
+	if (scan->status == RL_OK && scan->short_pass)
+	{
+		sqlite3_reset(scan->note_short);
+		sqlite3_bind_int64(scan->note_short, 1, scan->map->relid);
+		sqlite3_bind_int64(scan->note_short, 2, (int64_t) rowkey);
+		if (sqlite3_step(scan->note_short) != SQLITE_DONE)
+			scan->status = sqlite_failure(scan->db, "rebuild: note a short key");
+	}
 	kv_row_free(&row);
 	return scan->status == RL_OK;
 }
@@ -2136,7 +2107,8 @@ rebuild_relation(CatalogCache *cache, Lsm *lsm, const RelationMap *map)
 {
 	RlBuf		sql,
 				prefix;
-	RebuildScan scan = {.db = cache->db, .map = map, .status = RL_OK};
+	RebuildScan scan = {.db = cache->db, .map = map, .generic = map->kv == NULL, .status = RL_OK,
+	.min_rowid = INT64_MAX};
 
 	rlbuf_init(&sql);
 	rlbuf_init(&prefix);
@@ -2147,20 +2119,51 @@ rebuild_relation(CatalogCache *cache, Lsm *lsm, const RelationMap *map)
 		rlbuf_append_str(&sql, ", ?");
 	rlbuf_append_str(&sql, ")");
 	scan.insert = prepare(cache->db, rlbuf_cstr(&sql));
-	if (scan.insert == NULL)
+	scan.note_short = prepare(cache->db, "INSERT INTO " CACHE_SHORT_KEY_TABLE " VALUES (?1, ?2)");
+	if (scan.insert == NULL || scan.note_short == NULL)
 		scan.status = sqlite_failure(cache->db, "rebuild: prepare insert");
+	if (map->kv)
+		kv_encode_key_prefix(map->kv, NULL, 0, &prefix);
+	else
+		kv_generic_prefix((uint32_t) map->relid, &prefix);
 	if (scan.status == RL_OK)
 	{
-		if (map->kv)
-			kv_encode_key_prefix(map->kv, NULL, 0, &prefix);
-		else
-			kv_generic_prefix((uint32_t) map->relid, &prefix);
+		RlStatus	rc = lsm_scan_prefix(lsm, prefix.data, prefix.len, rebuild_row_cb, &scan);
+
+		if (rc != RL_OK)
+			scan.status = rc;
+	}
+	if (scan.status == RL_OK && map->kv)
+	{
+		/* a DuckLake table's rows its layout cannot hold (encode_row) */
+		RlBuf		generic;
+		RlStatus	rc;
+
+		rlbuf_init(&generic);
+		kv_generic_prefix((uint32_t) map->relid, &generic);
+		scan.generic = true;
+		rc = lsm_scan_prefix(lsm, generic.data, generic.len, rebuild_row_cb, &scan);
+		scan.generic = false;
+		rlbuf_free(&generic);
+		if (rc != RL_OK)
+			scan.status = rc;
+	}
+	if (scan.status == RL_OK && scan.nshort > 0)
+	{
+		/* 1, 2 ... as the rebuild that first read them gave, below the others' row ids */
+		scan.short_pass = true;
+		scan.next_rowid = 1;
+		if (scan.min_rowid <= scan.nshort && largest_rowid(cache, map->name, &scan.next_rowid))
+			scan.next_rowid++;	/* no room (never so in a store this code wrote): above */
+		cache->short_keys = true;
+
 		RlStatus	rc = lsm_scan_prefix(lsm, prefix.data, prefix.len, rebuild_row_cb, &scan);
 
 		if (rc != RL_OK)
 			scan.status = rc;
 	}
 	sqlite3_finalize(scan.insert);
+	sqlite3_finalize(scan.note_short);
 	rlbuf_free(&sql);
 	rlbuf_free(&prefix);
 	return scan.status;
@@ -2230,7 +2233,8 @@ catalog_cache_rebuild(CatalogCache *cache, Lsm *lsm)
 		rc = exec_sql(cache->db, rlbuf_cstr(&drops));
 	rlbuf_free(&drops);
 	if (rc == RL_OK)
-		rc = exec_sql(cache->db, "DELETE FROM " CACHE_RELATION_TABLE "; DELETE FROM " CACHE_DATABASE_TABLE);
+		rc = exec_sql(cache->db, "DELETE FROM " CACHE_RELATION_TABLE "; DELETE FROM " CACHE_DATABASE_TABLE ";"
+					  "DELETE FROM " CACHE_SHORT_KEY_TABLE);
 
 	/* the relations, then their rows */
 	RebuildScan scan = {.db = cache->db, .status = RL_OK};
@@ -2264,11 +2268,12 @@ catalog_cache_rebuild(CatalogCache *cache, Lsm *lsm)
 	lsm_stats(lsm, &stats);
 	if (rc == RL_OK)
 		rc = record_seq(cache, stats.last_seq);
-	/* every row has a new row id: no kept scan goes on from the old ones, nor a published one */
+	/* a new cache: no kept scan goes on from the old one's, nor a published one */
 	if (rc == RL_OK)
 		rc = exec_sql(cache->db, "DELETE FROM " CACHE_SCAN_BASE_TABLE ";"
 					  "INSERT OR REPLACE INTO " CACHE_META_TABLE " VALUES ('" CACHE_ID_NAME "', random());"
-					  "INSERT OR IGNORE INTO " CACHE_META_TABLE " VALUES ('" CACHE_NAMES_MARK "', 1)");
+					  "INSERT OR IGNORE INTO " CACHE_META_TABLE " VALUES ('" CACHE_NAMES_MARK "', 1);"
+					  "INSERT OR IGNORE INTO " CACHE_META_TABLE " VALUES ('" CACHE_ROW_KEYS_MARK "', 1)");
 	if (rc == RL_OK)
 		rc = record_rescan(cache, "", stats.last_seq + 1);
 	if (rc == RL_OK)

@@ -394,9 +394,15 @@ read_key_component(RlReader *r, KvKeyKind kind, KvDatum *d)
 	return true;
 }
 
+void
+kv_append_row_id(RlBuf *key, int64_t row_id)
+{
+	rlbuf_put_u64be(key, (uint64_t) row_id ^ KV_ROW_ID_SIGN);
+}
+
 RlStatus
 kv_decode_key(const uint8_t *key, size_t len, const KvTable **table,
-			  KvDatum components[KV_MAX_KEY_COLUMNS])
+			  KvDatum components[KV_MAX_KEY_COLUMNS], bool *has_row_id, int64_t *row_id)
 {
 	RlReader	r;
 
@@ -408,9 +414,11 @@ kv_decode_key(const uint8_t *key, size_t len, const KvTable **table,
 		if (!read_key_component(&r, (*table)->key[k].kind, &components[k]))
 			return rl_error(RL_CORRUPT, "%s key: malformed component %s",
 							(*table)->name, (*table)->key[k].column);
-	if (rlreader_remaining(&r) != 0)
+	*has_row_id = rlreader_remaining(&r) == KV_ROW_ID_LEN;
+	if (rlreader_remaining(&r) != 0 && !*has_row_id)
 		return rl_error(RL_CORRUPT, "%s key: %zu trailing bytes",
 						(*table)->name, rlreader_remaining(&r));
+	*row_id = *has_row_id ? (int64_t) (rl_load_u64be(rlreader_bytes(&r, KV_ROW_ID_LEN)) ^ KV_ROW_ID_SIGN) : 0;
 	return RL_OK;
 }
 
@@ -922,6 +930,8 @@ kv_describe_key(const uint8_t *key, size_t len, RlBuf *out)
 {
 	const KvTable *table = NULL;
 	KvDatum		components[KV_MAX_KEY_COLUMNS];
+	bool		has_row_id;
+	int64_t		row_id;
 	uint32_t	relation_id = 0;
 	uint64_t	row_key = 0;
 	RlStatus	status;
@@ -949,7 +959,7 @@ kv_describe_key(const uint8_t *key, size_t len, RlBuf *out)
 			return;
 		}
 	}
-	else if ((status = kv_decode_key(key, len, &table, components)) == RL_OK)
+	else if ((status = kv_decode_key(key, len, &table, components, &has_row_id, &row_id)) == RL_OK)
 	{
 		rlbuf_printf(out, "%s(", table->name);
 		for (int k = 0; k < kv_table_nkey(table); k++)
@@ -957,6 +967,8 @@ kv_describe_key(const uint8_t *key, size_t len, RlBuf *out)
 			rlbuf_printf(out, "%s%s=", k ? ", " : "", table->key[k].column);
 			append_datum(out, &components[k]);
 		}
+		if (has_row_id)
+			rlbuf_printf(out, ", row_id=%lld", (long long) row_id);
 		rlbuf_put_u8(out, ')');
 		return;
 	}

@@ -166,6 +166,32 @@ def partitioned_table(lake: Lake) -> None:
         s.sql(TABLES)
 
 
+def add_data_files_partitioned(lake: Lake) -> None:
+    """ducklake_add_data_files of a hive-partitioned Parquet file into a table partitioned
+    by year and month: DuckDB 1.4.4 writes its two partition values under one
+    partition_key_index, two ducklake_file_partition_value rows with the same data file
+    and key index, which no key of DuckLake's DDL forbids. RockLake refused the second
+    (its store's key for the table was those columns) and DuckLake gave up after ten
+    retries."""
+    extra = lake.data_path / "year=2024" / "month=1" / "extra.parquet"
+    extra.parent.mkdir(parents=True)
+    with lake.session() as s:
+        s.sql("CREATE TABLE lake.p (d DATE, v VARCHAR)")
+        s.sql("ALTER TABLE lake.p SET PARTITIONED BY (year(d), month(d))")
+        s.sql("INSERT INTO lake.p VALUES (DATE '2024-02-01', 'inserted')")
+        s.quiet(f"COPY (SELECT DATE '2024-01-01' + range::INTEGER AS d, 'added ' || range AS v "
+                f"FROM range(3)) TO '{extra}' (FORMAT parquet)")
+        s.sql(f"CALL ducklake_add_data_files('lake', 'p', '{extra}')")
+        s.sql("SELECT * FROM lake.p ORDER BY ALL")
+        s.sql("SELECT * FROM lake.p WHERE d < DATE '2024-02-01' ORDER BY ALL")
+        s.sql(f"SELECT * FROM read_parquet('{extra}') ORDER BY ALL")
+        s.sql("SELECT data_file_id, table_id, partition_key_index, partition_value "
+              "FROM __ducklake_metadata_lake.public.ducklake_file_partition_value")
+    with lake.session() as s:
+        s.sql("SELECT * FROM lake.p ORDER BY ALL")
+        s.sql("SELECT * FROM __ducklake_metadata_lake.public.ducklake_file_partition_value")
+
+
 def time_travel_and_snapshots(lake: Lake) -> None:
     with lake.session() as s:
         s.sql("CREATE TABLE lake.t (id INTEGER, v VARCHAR)")
@@ -272,6 +298,7 @@ SCENARIOS = [
     alter_table,
     comments_and_tags,
     partitioned_table,
+    add_data_files_partitioned,
     time_travel_and_snapshots,
     maintenance,
     restart_mid_workload,

@@ -264,32 +264,15 @@ START_TEST(test_conflicts)
 END_TEST
 
 /*
- * A DuckLake table's rows are stored under their key, so two rows with one key would
- * overwrite each other in the store: the writer refuses the second (23505) even where
- * the cache's table declares no key, whether an insert brings it (probed by its
- * values), an update moves a row onto it (probed by the row), or both rows come in
- * one changeset.
+ * A DuckLake table's key in the store ends in the row's row id, so rows the client's
+ * DDL lets through are stored whatever their values (DuckLake declares ducklake_table,
+ * ducklake_file_partition_value and most others without a key): two rows with the same
+ * key components, inserted or updated onto them, commit, and a rebuild brings back
+ * each under its row id.
  */
 #define UNKEYED_SNAPSHOT_SQL "CREATE TABLE ducklake_snapshot (_rl_rowid INTEGER PRIMARY KEY, " \
 	"snapshot_id INTEGER, snapshot_time INTEGER, schema_version INTEGER, " \
 	"next_catalog_id INTEGER, next_file_id INTEGER)"
-
-static void
-assert_duplicate_key(sqlite3 *db, const char *sql, const char *constraint)
-{
-	RlBuf		cs;
-	RlStatus	result;
-	CacheConflict conflict;
-	char		message[128];
-
-	backend_changeset(db, sql, &cs);
-	commit_group(&cs, 1, &result, &conflict);
-	ck_assert_int_eq(result, RL_PRECONDITION);
-	ck_assert_str_eq(conflict.sqlstate, "23505");
-	snprintf(message, sizeof(message), "duplicate key value violates unique constraint \"%s\"", constraint);
-	ck_assert_str_eq(conflict.message, message);
-	rlbuf_free(&cs);
-}
 
 static int
 count_cache_indexes(sqlite3 *db, const char *table)
@@ -306,24 +289,36 @@ count_cache_indexes(sqlite3 *db, const char *table)
 	return n;
 }
 
-START_TEST(test_ducklake_key_probe)
+/* a DuckLake snapshot row deleted: keys_left keys of the table remain, and a rebuild reads expect */
+static void
+delete_then_rebuild(sqlite3 *db, int rowid, int keys_left, const char *expect)
+{
+	char	   *sql = sqlite3_mprintf("DELETE FROM ducklake_snapshot WHERE _rl_rowid = %d", rowid);
+	uint8_t		tag = 0x02;
+
+	commit_sql(db, sql);
+	sqlite3_free(sql);
+	ck_assert_int_eq(count_keys(&tag, 1), keys_left);
+	ck_assert_int_eq(catalog_cache_rebuild(cache, lsm), RL_OK);
+	assert_query(db, "SELECT * FROM ducklake_snapshot ORDER BY _rl_rowid", expect);
+}
+
+START_TEST(test_ducklake_duplicate_rows)
 {
 	sqlite3    *db = backend_open();
+	uint8_t		tag = 0x02;
 
 	commit_sql(db, "INSERT INTO rl_relation VALUES (5, 'ducklake_snapshot', '" UNKEYED_SNAPSHOT_SQL "');"
 			   UNKEYED_SNAPSHOT_SQL ";"
 			   "INSERT INTO ducklake_snapshot VALUES (NULL, 1, 100, 0, 1, 0), (NULL, 2, 200, 1, 2, 0);");
 	ck_assert_int_eq(count_cache_indexes(db, "ducklake_snapshot"), 1);
-	assert_duplicate_key(db, "INSERT INTO ducklake_snapshot VALUES (NULL, 2, 300, 2, 3, 0)", "ducklake_snapshot_pkey");
-	assert_duplicate_key(db, "UPDATE ducklake_snapshot SET snapshot_id = 1 WHERE snapshot_id = 2",
-						 "ducklake_snapshot_pkey");
-	assert_duplicate_key(db, "INSERT INTO ducklake_snapshot VALUES (NULL, 3, 0, 0, 0, 0), (NULL, 3, 0, 0, 0, 0)",
-						 "ducklake_snapshot_pkey");
-	assert_query(db, "SELECT snapshot_id FROM ducklake_snapshot ORDER BY 1", "1;2;");
-	/* distinct keys still commit */
-	commit_sql(db, "INSERT INTO ducklake_snapshot VALUES (NULL, 3, 300, 2, 3, 0)");
-	commit_sql(db, "UPDATE ducklake_snapshot SET snapshot_id = 4 WHERE snapshot_id = 3");
-	assert_query(db, "SELECT snapshot_id FROM ducklake_snapshot ORDER BY 1", "1;2;4;");
+	commit_sql(db, "INSERT INTO ducklake_snapshot VALUES (NULL, 2, 300, 2, 3, 0)");
+	commit_sql(db, "UPDATE ducklake_snapshot SET snapshot_id = 1 WHERE snapshot_time = 200");
+	commit_sql(db, "INSERT INTO ducklake_snapshot VALUES (NULL, 3, 0, 0, 0, 0), (NULL, 3, 0, 0, 0, 0)");
+	ck_assert_int_eq(count_keys(&tag, 1), 5);
+	assert_query(db, "SELECT * FROM ducklake_snapshot",
+				 "1|1|100|0|1|0;2|1|200|1|2|0;3|2|300|2|3|0;4|3|0|0|0|0;5|3|0|0|0|0;");
+	delete_then_rebuild(db, 4, 4, "1|1|100|0|1|0;2|1|200|1|2|0;3|2|300|2|3|0;5|3|0|0|0|0;");
 	sqlite3_close(db);
 }
 END_TEST
@@ -367,6 +362,7 @@ START_TEST(test_ducklake_table_layout)
 	rlbuf_init(&key);
 	rlbuf_init(&value);
 	ck_assert_int_eq(kv_encode_key_prefix(snapshot, &id, 1, &key), RL_OK);
+	kv_append_row_id(&key, 2);
 	ck_assert_int_eq(lsm_get(lsm, key.data, key.len, &value), RL_OK);
 	RlBuf		text;
 
@@ -378,16 +374,24 @@ START_TEST(test_ducklake_table_layout)
 	commit_sql(db, "UPDATE ducklake_snapshot SET snapshot_id = 8 WHERE snapshot_id = 7");
 	ck_assert_int_eq(lsm_get(lsm, key.data, key.len, &value), RL_NOT_FOUND);
 	ck_assert_int_eq(count_keys(&tag, 1), 2);
-	/* a value of the wrong type for DuckLake's column is refused, not stored */
-	RlBuf		cs;
-	RlStatus	result;
-	CacheConflict conflict;
+	/*
+	 * a row the layout cannot hold (a NULL or negative key component, a value of
+	 * another type) is stored all the same, as a generic row of the relation
+	 */
+	commit_sql(db, "INSERT INTO ducklake_snapshot VALUES (NULL, NULL, 0, 0, 0, 0), (NULL, -1, 1, 0, 0, 0),"
+			   "(NULL, 'nine', 2, 0, 0, 0)");
+	ck_assert_int_eq(count_relation_rows(5), 3);
+	commit_sql(db, "UPDATE ducklake_snapshot SET snapshot_id = 9 WHERE snapshot_time = 2");
+	commit_sql(db, "UPDATE ducklake_snapshot SET snapshot_id = NULL WHERE snapshot_id = 0");
+	ck_assert_int_eq(count_relation_rows(5), 3);
+	ck_assert_int_eq(count_keys(&tag, 1), 2);
+	char	   *before = query_text(db, "SELECT * FROM ducklake_snapshot");
 
-	backend_changeset(db, "INSERT INTO ducklake_snapshot VALUES (NULL, 'nine', 0, 0, 0, 0)", &cs);
-	commit_group(&cs, 1, &result, &conflict);
-	ck_assert_int_eq(result, RL_INVALID);
-	assert_query(db, "SELECT count(*) FROM ducklake_snapshot", "2;");
-	rlbuf_free(&cs);
+	ck_assert_int_eq(catalog_cache_rebuild(cache, lsm), RL_OK);
+	assert_query(db, "SELECT * FROM ducklake_snapshot", before);
+	commit_sql(db, "DELETE FROM ducklake_snapshot WHERE snapshot_id IS NULL");
+	ck_assert_int_eq(count_relation_rows(5), 1);
+	free(before);
 	rlbuf_free(&key);
 	rlbuf_free(&value);
 	rlbuf_free(&text);
@@ -453,14 +457,11 @@ dump_cache(sqlite3 *db)
 		char		sql[256];
 		const char *name = (const char *) sqlite3_column_text(stmt, 0);
 
-		/* row ids are identity only for generic relations; compare the columns */
-		snprintf(sql, sizeof(sql), "SELECT * FROM \"%s\" ORDER BY 2, 3", name);
+		/* every row keeps its row id: its place in the table and its ctid */
+		snprintf(sql, sizeof(sql), "SELECT * FROM \"%s\"", name);
 		char	   *rows = query_text(db, sql);
-		char	   *no_rowid = rows;
 
-		rlbuf_printf(&all, "\n%s:", name);
-		for (char *row = strtok(no_rowid, ";"); row; row = strtok(NULL, ";"))
-			rlbuf_printf(&all, "%s;", strchr(row, '|') ? strchr(row, '|') + 1 : row);
+		rlbuf_printf(&all, "\n%s:%s", name, rows);
 		free(rows);
 	}
 	sqlite3_finalize(stmt);
@@ -513,6 +514,26 @@ END_TEST
  * names and CREATE statements hold PostgreSQL's names as they are. A rebuild reads
  * them into the cache's form, and a cache made then is not believed up to date.
  */
+/*
+ * rebuild_without_mark -- the cache as a release before mark (an rl_meta row) left it:
+ * not believed up to date when opened, and rebuilt from the store
+ */
+static void
+rebuild_without_mark(const char *mark)
+{
+	sqlite3    *db;
+	char	   *sql = sqlite3_mprintf("DELETE FROM rl_meta WHERE name = %Q", mark);
+
+	catalog_cache_close(cache);
+	ck_assert_int_eq(sqlite3_open(cache_path, &db), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_free(sql);
+	sqlite3_close(db);
+	ck_assert_int_eq(catalog_cache_open(cache_path, &cache), RL_OK);
+	ck_assert_uint_eq(catalog_cache_seq(cache), 0);
+	ck_assert_msg(catalog_cache_rebuild(cache, lsm) == RL_OK, "rebuild: %s", rl_last_error());
+}
+
 #define OLD_TABLE(q) "CREATE TABLE \"Old^T\" (_rl_rowid INTEGER PRIMARY KEY, \"A\" text DEFAULT " q "\"Q\"" q ", x int4)"
 
 START_TEST(test_rebuild_reads_old_names)
@@ -522,14 +543,7 @@ START_TEST(test_rebuild_reads_old_names)
 	commit_sql(db, "INSERT INTO rl_relation VALUES (7, 'Old^T', '" OLD_TABLE("''") "');" OLD_TABLE("'") ";"
 			   "INSERT INTO \"Old^T\" VALUES (NULL, 'x', 2);");
 	sqlite3_close(db);
-	catalog_cache_close(cache);
-	/* the cache of that release: no mark of the names' form */
-	ck_assert_int_eq(sqlite3_open(cache_path, &db), SQLITE_OK);
-	ck_assert_int_eq(sqlite3_exec(db, "DELETE FROM rl_meta WHERE name = 'names'", NULL, NULL, NULL), SQLITE_OK);
-	sqlite3_close(db);
-	ck_assert_int_eq(catalog_cache_open(cache_path, &cache), RL_OK);
-	ck_assert_uint_eq(catalog_cache_seq(cache), 0);
-	ck_assert_msg(catalog_cache_rebuild(cache, lsm) == RL_OK, "rebuild: %s", rl_last_error());
+	rebuild_without_mark("names");	/* the cache of that release: no mark of the names' form */
 	ck_assert_uint_eq(catalog_cache_seq(cache), 1);
 	db = backend_open();
 	assert_query(db, "SELECT relname FROM rl_relation", "^Old^^^T;");
@@ -540,6 +554,68 @@ START_TEST(test_rebuild_reads_old_names)
 	catalog_cache_close(cache);
 	ck_assert_int_eq(catalog_cache_open(cache_path, &cache), RL_OK);
 	ck_assert_uint_eq(catalog_cache_seq(cache), 1);
+}
+END_TEST
+
+/*
+ * A store written before keys of DuckLake's tables ended in a row id holds its rows
+ * under the key components alone, and a cache made then has no row_keys mark: the
+ * writer rebuilds it, giving those rows row ids below the others' in key order, and a
+ * row deleted or updated later has its short key deleted, so no rebuild brings it back.
+ */
+static void
+put_short_row(const KvTable *t, int64_t snapshot_id, int64_t time)
+{
+	KvDatum		row[5] = {{.type = KV_INT64, .i = snapshot_id}, {.type = KV_INT64, .i = time},
+	{.type = KV_INT64}, {.type = KV_INT64}, {.type = KV_INT64}};
+	RlBuf		key,
+				value;
+	LsmBatch   *batch = lsm_batch_new();
+	uint64_t	seq;
+
+	rlbuf_init(&key);
+	rlbuf_init(&value);
+	ck_assert_int_eq(kv_encode_row(t, row, 5, &key, &value), RL_OK);
+	lsm_batch_put(batch, key.data, key.len, value.data, value.len);
+	ck_assert_int_eq(lsm_commit(lsm, &batch, 1, &seq), RL_OK);
+	lsm_batch_free(batch);
+	rlbuf_free(&key);
+	rlbuf_free(&value);
+}
+
+START_TEST(test_rebuild_reads_short_keys)
+{
+	sqlite3    *db = backend_open();
+	const KvTable *t = kv_table_by_name("ducklake_snapshot");
+	uint8_t		tag = 0x02;
+
+	commit_sql(db, "INSERT INTO rl_relation VALUES (5, 'ducklake_snapshot', '" UNKEYED_SNAPSHOT_SQL "');"
+			   UNKEYED_SNAPSHOT_SQL);
+	put_short_row(t, 2, 200);
+	put_short_row(t, 1, 100);
+	put_short_row(t, 3, 300);
+	sqlite3_close(db);
+	rebuild_without_mark("row_keys");	/* the cache of that release */
+	db = backend_open();
+	assert_query(db, "SELECT _rl_rowid, snapshot_id FROM ducklake_snapshot ORDER BY 1", "1|1;2|2;3|3;");
+	/* new rows get keys with row ids; old rows deleted or updated leave no short key */
+	commit_sql(db, "INSERT INTO ducklake_snapshot VALUES (NULL, 1, 100, 0, 0, 0)");
+	commit_sql(db, "DELETE FROM ducklake_snapshot WHERE _rl_rowid = 2");
+	commit_sql(db, "UPDATE ducklake_snapshot SET snapshot_time = 301 WHERE _rl_rowid = 3");
+	ck_assert_int_eq(count_keys(&tag, 1), 3);
+	char	   *before = dump_cache(db);
+
+	ck_assert_msg(catalog_cache_rebuild(cache, lsm) == RL_OK, "rebuild: %s", rl_last_error());
+	char	   *after = dump_cache(db);
+
+	ck_assert_msg(strcmp(before, after) == 0, "before:\n%s\nafter:\n%s", before, after);
+	assert_query(db, "SELECT _rl_rowid, snapshot_id, snapshot_time FROM ducklake_snapshot ORDER BY 1",
+				 "1|1|100;3|3|301;4|1|100;");
+	/* the row still under its short key is deleted there too */
+	delete_then_rebuild(db, 1, 2, "3|3|301|0|0|0;4|1|100|0|0|0;");
+	free(before);
+	free(after);
+	sqlite3_close(db);
 }
 END_TEST
 
@@ -1092,11 +1168,12 @@ main(void)
 	tcase_add_test(tc, test_create_and_insert);
 	tcase_add_test(tc, test_conflicts);
 	tcase_add_test(tc, test_ducklake_table_layout);
-	tcase_add_test(tc, test_ducklake_key_probe);
+	tcase_add_test(tc, test_ducklake_duplicate_rows);
 	tcase_add_test(tc, test_ducklake_key_unique);
 	tcase_add_test(tc, test_alter_and_drop);
 	tcase_add_test(tc, test_rebuild_equals_the_old_cache);
 	tcase_add_test(tc, test_rebuild_reads_old_names);
+	tcase_add_test(tc, test_rebuild_reads_short_keys);
 	tcase_add_test(tc, test_abort_leaves_nothing);
 	tcase_add_test(tc, test_apply_changeset_like_sqlite);
 	tcase_add_test(tc, test_changeset_reader);

@@ -273,6 +273,8 @@ START_TEST(test_round_trip_every_table)
 	KvDatum		components[KV_MAX_KEY_COLUMNS];
 	const KvTable *key_table;
 	KvRow		decoded;
+	bool		has_row_id;
+	int64_t		row_id;
 
 	rlbuf_init(&key);
 	rlbuf_init(&value);
@@ -289,10 +291,26 @@ START_TEST(test_round_trip_every_table)
 					  t->name, kv_table_column_name(t, c), all_null);
 	kv_row_free(&decoded);
 
-	ck_assert_int_eq(kv_decode_key(key.data, key.len, &key_table, components), RL_OK);
+	ck_assert_int_eq(kv_decode_key(key.data, key.len, &key_table, components, &has_row_id, &row_id), RL_OK);
+	ck_assert(!has_row_id);
 	ck_assert_ptr_eq(key_table, t);
 	for (int k = 0; k < kv_table_nkey(t); k++)
 		ck_assert(datum_equal(&components[k], &row[kv_table_key_column(t, k)]));
+	/* the row id that ends a key: any int64, in numeric order */
+	for (int64_t id = -2; id <= 2; id++)
+	{
+		RlBuf		with_id;
+
+		rlbuf_init(&with_id);
+		rlbuf_append(&with_id, key.data, key.len);
+		kv_append_row_id(&with_id, id == 2 ? INT64_MAX : id == -2 ? INT64_MIN : id);
+		ck_assert_int_eq(kv_decode_key(with_id.data, with_id.len, &key_table, components, &has_row_id, &row_id),
+						 RL_OK);
+		ck_assert(has_row_id);
+		ck_assert(row_id == (id == 2 ? INT64_MAX : id == -2 ? INT64_MIN : id));
+		ck_assert_int_eq(with_id.data[key.len] & 0x80, id >= 0 ? 0x80 : 0);
+		rlbuf_free(&with_id);
+	}
 
 	rlbuf_free(&key);
 	rlbuf_free(&value);
@@ -531,17 +549,19 @@ START_TEST(test_malformed_keys)
 {
 	const KvTable *t;
 	KvDatum		comps[KV_MAX_KEY_COLUMNS];
+	bool		has_row_id;
+	int64_t		row_id;
 	uint8_t		key[32] = {0x05, 0, 0, 0, 0, 0, 0, 0, 1};
 
-	ck_assert_int_eq(kv_decode_key(key, 9, &t, comps), RL_CORRUPT);	/* truncated */
-	ck_assert_int_eq(kv_decode_key(key, 0, &t, comps), RL_NOT_FOUND);
+	ck_assert_int_eq(kv_decode_key(key, 9, &t, comps, &has_row_id, &row_id), RL_CORRUPT);	/* truncated */
+	ck_assert_int_eq(kv_decode_key(key, 0, &t, comps, &has_row_id, &row_id), RL_NOT_FOUND);
 	key[0] = 0x42;
-	ck_assert_int_eq(kv_decode_key(key, 9, &t, comps), RL_NOT_FOUND);
+	ck_assert_int_eq(kv_decode_key(key, 9, &t, comps, &has_row_id, &row_id), RL_NOT_FOUND);
 	key[0] = 0x02;				/* snapshot key with a trailing byte */
-	ck_assert_int_eq(kv_decode_key(key, 10, &t, comps), RL_CORRUPT);
+	ck_assert_int_eq(kv_decode_key(key, 10, &t, comps, &has_row_id, &row_id), RL_CORRUPT);
 	key[0] = 0x11;				/* tag key whose text is not terminated */
 	memset(key + 1, 'a', 16);
-	ck_assert_int_eq(kv_decode_key(key, 17, &t, comps), RL_CORRUPT);
+	ck_assert_int_eq(kv_decode_key(key, 17, &t, comps, &has_row_id, &row_id), RL_CORRUPT);
 }
 END_TEST
 
@@ -669,17 +689,22 @@ START_TEST(test_describe)
 	must_encode(tag, comment, &key, &value);
 	ck_assert_str_eq(describe_key(&key, &out),
 					 "ducklake_tag(object_id=3, key='comment', begin_snapshot=4)");
+	kv_append_row_id(&key, 12);
+	ck_assert_str_eq(describe_key(&key, &out),
+					 "ducklake_tag(object_id=3, key='comment', begin_snapshot=4, row_id=12)");
 
 	/* nullable key components */
 	const KvTable *meta = kv_table_by_name("ducklake_metadata");
 	KvDatum		version[4] = {text_datum("version"), text_datum("0.3"), null_datum(), null_datum()};
 	KvDatum		comps[KV_MAX_KEY_COLUMNS];
 	const KvTable *decoded_table;
+	bool		has_row_id;
+	int64_t		row_id;
 
 	rlbuf_reset(&key);
 	rlbuf_reset(&value);
 	must_encode(meta, version, &key, &value);
-	ck_assert_int_eq(kv_decode_key(key.data, key.len, &decoded_table, comps), RL_OK);
+	ck_assert_int_eq(kv_decode_key(key.data, key.len, &decoded_table, comps, &has_row_id, &row_id), RL_OK);
 	ck_assert_int_eq(comps[0].type, KV_NULL);
 	ck_assert_int_eq(comps[1].type, KV_NULL);
 	ck_assert(datum_equal(&comps[2], &version[0]));
