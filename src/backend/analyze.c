@@ -1812,6 +1812,8 @@ typedef struct Query
 	const RangeItem *scan;		/* a plain scan of this item (AnalyzedStmt's scan_table) ... */
 	bool		scan_filtered;	/* ... with a WHERE ... */
 	const char *scan_where;		/* ... this one, in parentheses */
+	const char *heap_order;		/* to insert at heap_order_at in a statement's own query */
+	size_t		heap_order_at;	/* (heap_order_of) */
 } Query;
 
 static void analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targets,
@@ -3173,6 +3175,34 @@ plain_scan(ParseState *ps, PgQuery__SelectStmt *sel, const TargetList *tl, const
 	return item;
 }
 
+/*
+ * heap_order_of -- what makes a statement's query over one table return its rows in
+ * the order PostgreSQL's sequential scan of a fresh table would: the row id order,
+ * in which a table's rows lie in SQLite (an insert takes the next row id, an update
+ * the next after all: rl_row_after), as PostgreSQL's lie in their heap. SQLite reads
+ * a query without WHERE from the table unless an index holds every column it needs,
+ * which it would read instead, in the index's order: NOT INDEXED forbids that. With a
+ * WHERE, SQLite may serve the filter from an index, in its order: the rows are sorted
+ * by row id, except for DuckLake's tables, whose filtered scans (keptscan.h) are the
+ * catalog's hot path and must not sort (doc/design.md, "Row order"). Not for queries
+ * whose order PostgreSQL does not take from the heap either (grouped, DISTINCT,
+ * ORDER BY) nor for joins.
+ */
+static void
+heap_order_of(ParseState *ps, PgQuery__SelectStmt *sel, bool grouped, bool filtered, Query *q)
+{
+	const RangeItem *item = ps->scope && ps->scope->nitems == 1 ? ps->scope->items[0] : NULL;
+
+	if (item == NULL || !item->is_table || item->catalog || grouped || sel->n_distinct_clause ||
+		sel->n_sort_clause || sel->n_from_clause != 1 ||
+		sel->from_clause[0]->node_case != PG_QUERY__NODE__NODE_RANGE_VAR)
+		return;
+	if (!filtered)
+		q->heap_order = " NOT INDEXED";
+	else if (item->main_table == NULL || strncmp(item->main_table, "ducklake_", 9) != 0)
+		q->heap_order = " ORDER BY " CACHE_ROWID_COLUMN;
+}
+
 /* expr_equal -- whether a and b are the same expression (GROUP BY's matching) */
 static bool
 expr_equal(const Expr *a, const Expr *b)
@@ -3312,6 +3342,7 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 	ps->srf = NULL;
 	q->scan = NULL;
 	q->scan_where = NULL;
+	q->heap_order = NULL;
 
 	ps->setop_leaf = false;
 	rlbuf_init_in(&sql, CurrentMemoryContext);
@@ -3500,6 +3531,7 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 			rlbuf_append(&sql, from.data, from.len);
 		}
 		rlbuf_free(&from);
+		size_t		from_end = sql.len;
 		Expr	   *where = sel->where_clause
 			? transform_clause(ps, sel->where_clause, BOOLOID, "WHERE", "WHERE") : NULL;
 
@@ -3512,6 +3544,7 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 			deparse(ps, &sql, where);
 			rlbuf_append_str(&sql, ")");
 		}
+		size_t		where_end = sql.len;
 		Grouping	grouping = {.groups = palloc(sizeof(Expr *) * (sel->n_group_clause ? sel->n_group_clause : 1)),
 		.scope = ps->scope};
 
@@ -3580,6 +3613,8 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 		q->columns = tl.columns;
 		q->scan = plain_scan(ps, sel, &tl, where);
 		q->scan_filtered = where != NULL;
+		heap_order_of(ps, sel, grouped || aggregated_targets, where != NULL, q);
+		q->heap_order_at = where ? where_end : from_end;
 		/* a plain scan has nothing after its WHERE */
 		q->scan_where = where && q->scan ? pstrdup(rlbuf_cstr(&sql) + where_at) : NULL;
 	}
@@ -3701,6 +3736,8 @@ analyze_select_sql(ParseState *ps, PgQuery__SelectStmt *sel, AnalyzedStmt *stmt)
 	stmt->ncolumns = q.ncolumns;
 	stmt->columns = q.columns;
 	stmt->target = CACHE_READ;
+	if (q.heap_order)
+		q.sql = psprintf("%.*s%s%s", (int) q.heap_order_at, q.sql, q.heap_order, q.sql + q.heap_order_at);
 	add_sql(ps, stmt, q.sql);
 	if (q.scan)
 	{
@@ -3885,6 +3922,9 @@ analyze_update(ParseState *ps, PgQuery__UpdateStmt *upd, AnalyzedStmt *stmt)
 		rlbuf_append_str(&sql, " = ");
 		rlbuf_append_str(&sql, value);
 	}
+	/* an updated row goes after the others, as PostgreSQL's new row version does */
+	rlbuf_printf(&sql, ", %s = rl_row_after((SELECT max(%s) FROM %s))", CACHE_ROWID_COLUMN,
+				 CACHE_ROWID_COLUMN, relation_sql(rel));
 	if (upd->n_from_clause)
 		rlbuf_printf(&sql, " FROM %s", rlbuf_cstr(&from));
 	rlbuf_free(&from);

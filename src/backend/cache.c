@@ -877,6 +877,32 @@ rl_type_typmod(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	sqlite3_result_int(ctx, typmod);
 }
 
+/*
+ * rl_row_after(largest) -- the row id an updated row moves to: PostgreSQL writes an
+ * updated row as a new version after the others, so a later scan meets it last, and
+ * its ctid changes. An UPDATE sets each row's row id to this, with largest the
+ * table's largest row id when the statement began (a subquery SQLite evaluates once):
+ * the first row of the statement gets largest + 1, the next largest + 2, and so on.
+ * Ids are never given twice in a statement, and only above the table's rows; a gap
+ * (the same largest again after rows were deleted) changes no order.
+ */
+static void
+rl_row_after(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	static int64_t largest = INT64_MIN;
+	static int64_t last;
+	int64_t		now = sqlite3_value_type(argv[0]) == SQLITE_NULL ? 0 : sqlite3_value_int64(argv[0]);
+
+	if (now != largest)
+		largest = last = now;
+	if (last == INT64_MAX)
+	{
+		sqlite3_result_error(ctx, "row ids exhausted", -1);
+		return;
+	}
+	sqlite3_result_int64(ctx, ++last);
+}
+
 /* rl_pg_name(name) -- a name of the cache as PostgreSQL's (catalog_cache.h, "Names") */
 static void
 rl_pg_name(sqlite3_context *ctx, int argc, sqlite3_value **argv)
@@ -1071,6 +1097,7 @@ CacheOpen(const char *path)
 							rl_float_avg_final);
 	sqlite3_create_function(cache_db, "rl_array_agg", 2, SQLITE_UTF8, NULL, NULL, rl_array_agg_step,
 							rl_array_agg_final);
+	sqlite3_create_function(cache_db, "rl_row_after", 1, SQLITE_UTF8, NULL, rl_row_after, NULL, NULL);
 	sqlite3_create_function(cache_db, "rl_pg_name", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL, rl_pg_name,
 							NULL, NULL);
 	sqlite3_create_function(cache_db, "rl_quote_ident", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL, rl_quote_ident,

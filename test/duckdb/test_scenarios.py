@@ -192,6 +192,59 @@ def add_data_files_partitioned(lake: Lake) -> None:
         s.sql("SELECT * FROM __ducklake_metadata_lake.public.ducklake_file_partition_value")
 
 
+# DuckLake's metadata tables as DuckDB reads them without ORDER BY (the columns no run
+# changes: no times, uuids or file sizes)
+METADATA_SCANS = {
+    "ducklake_snapshot": "snapshot_id, schema_version, next_catalog_id, next_file_id",
+    "ducklake_snapshot_changes": "snapshot_id, changes_made",
+    "ducklake_schema": "schema_id, begin_snapshot, end_snapshot, schema_name",
+    "ducklake_table": "table_id, begin_snapshot, end_snapshot, schema_id, table_name",
+    "ducklake_column": "column_id, begin_snapshot, end_snapshot, table_id, column_order, column_name, "
+                       "column_type, nulls_allowed",
+    "ducklake_data_file": "data_file_id, table_id, begin_snapshot, end_snapshot, record_count, row_id_start",
+    "ducklake_delete_file": "delete_file_id, table_id, begin_snapshot, end_snapshot, data_file_id, delete_count",
+    "ducklake_file_column_stats": "data_file_id, table_id, column_id, value_count, null_count, min_value, "
+                                  "max_value",
+    "ducklake_table_stats": "table_id, record_count, next_row_id",
+    "ducklake_table_column_stats": "*",
+    "ducklake_schema_versions": "*",
+    "ducklake_metadata": "*",
+    "ducklake_inlined_data_tables": "*",
+}
+
+
+def metadata_scan_order(lake: Lake) -> None:
+    """DuckLake's own tests read its metadata tables without ORDER BY and compare in
+    order: the rows come in PostgreSQL's order (insertion order, an updated row last),
+    after a restart and after the cache is rebuilt from the store too."""
+    def read_metadata(s):
+        for table, columns in METADATA_SCANS.items():
+            s.sql(f"SELECT {columns} FROM __ducklake_metadata_lake.public.{table}")
+
+    with lake.session(DATA_INLINING_ROW_LIMIT=5) as s:
+        s.quiet("SET threads = 1")  # files written in one order, their ids given in it
+        s.sql("CREATE TABLE lake.a (id INTEGER, v VARCHAR)")
+        s.sql("CREATE TABLE lake.b (x DOUBLE)")
+        for i in range(3):
+            s.sql(f"INSERT INTO lake.a SELECT range + {i * 100}, 'v' || range FROM range(20)")
+        s.sql("INSERT INTO lake.b VALUES (1.5), (2.5)")
+        s.sql("UPDATE lake.a SET v = 'updated' WHERE id % 7 = 0")
+        s.sql("DELETE FROM lake.a WHERE id < 5")
+        s.sql("ALTER TABLE lake.a ADD COLUMN w INTEGER")
+        s.sql("INSERT INTO lake.b VALUES (3.5)")
+        s.sql("CALL ducklake_set_option('lake', 'parquet_compression', 'zstd')")
+        s.sql("DROP TABLE lake.b")
+        s.sql("CREATE TABLE lake.c (k INTEGER)")
+        s.sql("INSERT INTO lake.c VALUES (1)")
+        read_metadata(s)
+        s.detach()
+        for rebuild in (False, True):
+            lake.server.restart(rebuild=rebuild and lake.server.kind == "rocklake")
+            s.attach()
+            read_metadata(s)
+            s.detach()
+
+
 def time_travel_and_snapshots(lake: Lake) -> None:
     with lake.session() as s:
         s.sql("CREATE TABLE lake.t (id INTEGER, v VARCHAR)")
@@ -299,6 +352,7 @@ SCENARIOS = [
     comments_and_tags,
     partitioned_table,
     add_data_files_partitioned,
+    metadata_scan_order,
     time_travel_and_snapshots,
     maintenance,
     restart_mid_workload,
