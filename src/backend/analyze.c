@@ -3185,8 +3185,8 @@ plain_scan(ParseState *ps, PgQuery__SelectStmt *sel, const TargetList *tl, const
  * WHERE, SQLite may serve the filter from an index, in its order: the rows are sorted
  * by row id, except for DuckLake's tables, whose filtered scans (keptscan.h) are the
  * catalog's hot path and must not sort (doc/design.md, "Row order"). Not for queries
- * whose order PostgreSQL does not take from the heap either (grouped, DISTINCT,
- * ORDER BY) nor for joins.
+ * whose order PostgreSQL does not take from the heap alone (grouped, DISTINCT, ORDER
+ * BY, a set-returning function in the select list: passed as grouped) nor for joins.
  */
 static void
 heap_order_of(ParseState *ps, PgQuery__SelectStmt *sel, bool grouped, bool filtered, Query *q)
@@ -3486,7 +3486,9 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 		if (sel->n_from_clause)
 			ps->scope = transform_from(ps, sel->from_clause, sel->n_from_clause, &from);
 		transform_targets(ps, sel->target_list, sel->n_target_list, &tl);
-		if (ps->srf != NULL)
+		bool		targets_srf = ps->srf != NULL;
+
+		if (targets_srf)
 		{
 			/* f(...) in the select list: a FROM item joined to the rest, its value the column */
 			int			i = 0;
@@ -3613,7 +3615,7 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 		q->columns = tl.columns;
 		q->scan = plain_scan(ps, sel, &tl, where);
 		q->scan_filtered = where != NULL;
-		heap_order_of(ps, sel, grouped || aggregated_targets, where != NULL, q);
+		heap_order_of(ps, sel, grouped || aggregated_targets || targets_srf, where != NULL, q);
 		q->heap_order_at = where ? where_end : from_end;
 		/* a plain scan has nothing after its WHERE */
 		q->scan_where = where && q->scan ? pstrdup(rlbuf_cstr(&sql) + where_at) : NULL;

@@ -133,7 +133,8 @@ QUERIES = ["SELECT * FROM t", "SELECT id FROM t", "SELECT v FROM t", "SELECT * F
 
 
 def read_all(conn, key):
-    return [answer(conn, q) for q in QUERIES + (["SELECT * FROM t WHERE id > 2"] if not key else [])]
+    keyless = ["SELECT * FROM t WHERE id > 2", "SELECT id, generate_series(1, 2) FROM t"]
+    return [answer(conn, q) for q in QUERIES + (keyless if not key else [])]
 
 
 def assert_ctid_follows_order(conn):
