@@ -338,8 +338,9 @@ datum_null(void)
 	return (KvDatum) {.type = KV_NULL};
 }
 
+/* add_row -- a row of a DuckLake table, the row_id-th of it (its _rl_rowid in a cache) */
 static RlStatus
-add_row(LsmBatch *b, const char *table, const KvDatum *row, int n)
+add_row(LsmBatch *b, const char *table, int64_t row_id, const KvDatum *row, int n)
 {
 	RlBuf		key,
 				value;
@@ -349,6 +350,7 @@ add_row(LsmBatch *b, const char *table, const KvDatum *row, int n)
 	rlbuf_init(&key);
 	rlbuf_init(&value);
 	rc = kv_encode_row(t, row, n, &key, &value);
+	kv_append_row_id(&key, row_id);
 	if (rc == RL_OK)
 		lsm_batch_put(b, key.data, key.len, value.data, value.len);
 	rlbuf_free(&key);
@@ -387,15 +389,15 @@ cmd_sample(ObjectStore *os)
 	datum_int(0), datum_null(), datum_text("main"), datum_text("main/"), {.type = KV_BOOL, .b = true}};
 
 	for (size_t i = 0; rc == RL_OK && i < sizeof(metadata) / sizeof(metadata[0]); i++)
-		rc = add_row(b, "ducklake_metadata", metadata[i], 4);
+		rc = add_row(b, "ducklake_metadata", (int64_t) i + 1, metadata[i], 4);
 	if (rc == RL_OK)
-		rc = add_row(b, "ducklake_schema_versions", schema_versions, 2);
+		rc = add_row(b, "ducklake_schema_versions", 1, schema_versions, 2);
 	if (rc == RL_OK)
-		rc = add_row(b, "ducklake_snapshot", snapshot, 5);
+		rc = add_row(b, "ducklake_snapshot", 1, snapshot, 5);
 	if (rc == RL_OK)
-		rc = add_row(b, "ducklake_snapshot_changes", changes, 5);
+		rc = add_row(b, "ducklake_snapshot_changes", 1, changes, 5);
 	if (rc == RL_OK)
-		rc = add_row(b, "ducklake_schema", schema, 7);
+		rc = add_row(b, "ducklake_schema", 1, schema, 7);
 	uint64_t	seq = 0;
 
 	if (rc == RL_OK)
