@@ -1774,6 +1774,11 @@ analyze_values(ParseState *ps, PgQuery__SelectStmt *sel, AnalyzedStmt *stmt, Pla
 typedef struct RangeItem
 {
 	const char *alias;			/* what column references qualify with */
+	const char *sql_alias;		/* what the SQL qualifies with, if not alias (two tables
+								 * of one name in two schemas) */
+	const char *relation;		/* a table: its cache name, or a system catalog's name */
+	Oid			nsp;			/* ... and its schema */
+	bool		aliased;		/* named by an alias of its own */
 	int			ncolumns;
 	ResultColumn *columns;
 	bool		is_table;		/* has ctid (its _rl_rowid) */
@@ -2223,7 +2228,7 @@ make_var(const RangeItem *item, const char *column, Oid type, int32_t typmod, in
 	Expr	   *e = make_expr(EXPR_VAR, type, location);
 
 	e->typmod = typmod;
-	e->sql = quote_qualified(item->bare ? NULL : item->alias, column);
+	e->sql = quote_qualified(item->bare ? NULL : item->sql_alias ? item->sql_alias : item->alias, column);
 	e->range = item;
 	e->column = -1;
 	return e;
@@ -2286,13 +2291,44 @@ input_column(ParseState *ps, const char *name)
 	return false;
 }
 
+/*
+ * find_item -- the range item a column reference qualifies with alias (and, if not
+ * NULL, schema: a table of that schema); 42P09 if two of one scope answer to it
+ */
 static const RangeItem *
-find_item(ParseState *ps, const char *alias, int location)
+find_item(ParseState *ps, const char *schema, const char *alias, int location)
 {
+	Oid			nsp = schema ? NamespaceOid(schema) : InvalidOid;
+	bool		other_schema = false;	/* an item of that name, of another schema */
+
 	for (Scope *s = ps->scope; s != NULL; s = s->parent)
+	{
+		const RangeItem *found = NULL;
+
 		for (int i = 0; i < s->nitems; i++)
-			if (strcmp(s->items[i]->alias, alias) == 0)
-				return s->items[i];
+		{
+			if (strcmp(s->items[i]->alias, alias) != 0)
+				continue;
+			other_schema |= schema && s->items[i]->nsp != nsp;
+			if (schema && s->items[i]->nsp != nsp)
+				continue;
+			if (found)
+				ereport(ERROR,
+						errcode(ERRCODE_AMBIGUOUS_ALIAS),
+						errmsg("table reference \"%s\" is ambiguous", alias),
+						errposition(char_position(ps, location)));
+			found = s->items[i];
+		}
+		if (found)
+			return found;
+	}
+	if (other_schema)
+		ereport(ERROR,
+				errcode(ERRCODE_UNDEFINED_TABLE),
+				errmsg("invalid reference to FROM-clause entry for table \"%s\"", alias),
+				errhint("There is an entry for table \"%s\", but it cannot be referenced from this part of the query.",
+						alias),
+				errposition(char_position(ps, location)));
 	ereport(ERROR,
 			errcode(ERRCODE_UNDEFINED_TABLE),
 			errmsg("missing FROM-clause entry for table \"%s\"", alias),
@@ -2315,7 +2351,8 @@ transform_column_ref(ParseState *ps, PgQuery__ColumnRef *cr)
 	if (cr->n_fields >= 2)
 	{
 		const char *alias = string_value(cr->fields[cr->n_fields - 2]);
-		Expr	   *e = item_column(ps, find_item(ps, alias, cr->location), name, false, cr->location);
+		const char *schema = cr->n_fields >= 3 ? string_value(cr->fields[cr->n_fields - 3]) : NULL;
+		Expr	   *e = item_column(ps, find_item(ps, schema, alias, cr->location), name, false, cr->location);
 
 		if (e == NULL)
 			ereport(ERROR,
@@ -2571,6 +2608,31 @@ lookup_relation(ParseState *ps, PgQuery__RangeVar *rv)
 static void transform_from_item(ParseState *ps, Node *node, Scope *scope, RlBuf *sql);
 
 /*
+ * check_refname -- a table item of FROM against those before it in scope: one of the
+ * same name is 42712, as in PostgreSQL, unless both are tables without aliases and
+ * different tables (of two schemas), which the SQL then tells apart by an alias of
+ * the later one's own
+ */
+static void
+check_refname(ParseState *ps, const Scope *scope, RangeItem *item, int location)
+{
+	for (int i = 0; i < scope->nitems; i++)
+	{
+		const RangeItem *other = scope->items[i];
+
+		if (strcmp(other->alias, item->alias) != 0)
+			continue;
+		if (item->aliased || other->aliased || other->relation == NULL ||
+			strcmp(other->relation, item->relation) == 0)
+			ereport(ERROR,
+					errcode(ERRCODE_DUPLICATE_ALIAS),
+					errmsg("table name \"%s\" specified more than once", item->alias),
+					errposition(char_position(ps, location)));
+		item->sql_alias = psprintf("%s^%d", item->alias, scope->nitems);
+	}
+}
+
+/*
  * using_column -- the column a USING join names, in the items [from, to) of one
  * side, where it must be found exactly once; it is merged away from then on
  */
@@ -2727,9 +2789,14 @@ transform_from_item(ParseState *ps, Node *node, Scope *scope, RlBuf *sql)
 				item->catalog = rel->sql != NULL;
 				item->npkey = rel->npkey;
 				item->pkey = rel->pkey;
+				item->relation = rel->sql ? rel->name : rel->table;
+				item->nsp = rel->sql || rel->temp ? InvalidOid : cache_name_namespace(rel->table) ?
+					(Oid) cache_name_namespace(rel->table) : PG_PUBLIC_NAMESPACE;
+				item->aliased = rv->alias != NULL;
 				if (!rel->temp && rel->sql == NULL)
 					item->main_table = rel->table;
-				append_aliased(sql, relation_sql(rel), item->alias);
+				check_refname(ps, scope, item, rv->location);
+				append_aliased(sql, relation_sql(rel), item->sql_alias ? item->sql_alias : item->alias);
 				scope_add(scope, item);
 				return;
 			}
@@ -2930,7 +2997,7 @@ transform_targets(ParseState *ps, Node **nodes, size_t n, TargetList *tl)
 						add_target(tl, column_expr(item, c, cr->location), item->columns[c].name);
 			}
 			if (alias)
-				find_item(ps, alias, cr->location);
+				find_item(ps, NULL, alias, cr->location);
 			continue;
 		}
 		add_target(tl, transform_expr(ps, val), is_set(rt->name) ? rt->name : figure_colname(val));
@@ -3708,7 +3775,7 @@ analyze_select_sql(ParseState *ps, PgQuery__SelectStmt *sel, AnalyzedStmt *stmt)
 	if (q.scan)
 	{
 		stmt->scan_table = pstrdup(q.scan->main_table);	/* the relation may be forgotten first */
-		stmt->scan_alias = quote_ident(q.scan->alias);
+		stmt->scan_alias = quote_ident(q.scan->sql_alias ? q.scan->sql_alias : q.scan->alias);
 		stmt->scan_from = psprintf("main.%s AS %s", quote_table(q.scan->main_table), stmt->scan_alias);
 		stmt->scan_filtered = q.scan_filtered;
 		stmt->scan_where = q.scan_where;

@@ -35,8 +35,8 @@
  * rl_array_json for json_each() to iterate a set-returning function's result; and
  * for pg_catalog (syscat.c) rl_pg_name for the names the cache writes in its own
  * form, rl_nspid for the schema of a table by its name there, rl_search_rank for
- * a schema's place in search_path, rl_quote_ident, rl_default_expr for pg_attrdef, and rl_type_oid /
- * rl_type_typmod for a column's declared type.
+ * a schema's place in search_path, rl_quote_ident, rl_default_expr for pg_attrdef,
+ * and rl_type_oid / rl_type_typmod for a column's declared type.
  *
  * Every statement on the connection can be stopped: SQLite calls a progress
  * handler every PROGRESS_HANDLER_OPS virtual machine instructions, which stops the

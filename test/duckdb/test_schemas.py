@@ -46,6 +46,16 @@ STATEMENTS = [
     "SELECT * FROM public.sc_t",
     "SELECT a.id, a.v, b.w, p.note FROM sc_a.sc_t a JOIN sc_b.sc_t b ON a.id = b.id"
     " LEFT JOIN sc_t p ON p.id = a.id ORDER BY 1",
+    # the same name in two schemas: two tables, told apart by their schemas
+    "SELECT * FROM sc_a.sc_t, sc_b.sc_t ORDER BY 1, 3",
+    "SELECT sc_a.sc_t.v, sc_b.sc_t.w FROM sc_a.sc_t JOIN sc_b.sc_t ON sc_a.sc_t.id = sc_b.sc_t.id ORDER BY 1",
+    "SELECT v, w FROM sc_a.sc_t, public.sc_t, sc_b.sc_t WHERE sc_b.sc_t.id = public.sc_t.id",
+    "SELECT sc_t.id FROM sc_a.sc_t, sc_b.sc_t",
+    "SELECT sc_t.id FROM sc_a.sc_t a, sc_b.sc_t",
+    "SELECT * FROM sc_a.sc_t, sc_a.sc_t",
+    "SELECT * FROM sc_a.sc_t x, sc_b.sc_t x",
+    "SELECT nosuch.sc_t.id FROM sc_a.sc_t",
+    "SELECT public.sc_t.id FROM sc_a.sc_t",
     "UPDATE sc_a.sc_t SET v = 'z' WHERE id = 2",
     "UPDATE sc_a.sc_t AS a SET v = a.v || b.w FROM sc_b.sc_t b WHERE a.id = b.id AND b.id = 1",
     "DELETE FROM sc_b.sc_t WHERE id = 2",
