@@ -4424,27 +4424,24 @@ analyze_drop(ParseState *ps, PgQuery__DropStmt *ds, AnalyzedStmt *stmt)
 	}
 }
 
-/* drop_catalog_table -- the catalog's table table (a cache name) goes with its rl_relation row */
-static void
-drop_catalog_table(ParseState *ps, AnalyzedStmt *stmt, const char *table)
-{
-	Expr	   *arg = make_const(typio_string(TEXTOID, table, strlen(table)), -1);
-
-	add_sql(ps, stmt, psprintf("DELETE FROM main.%s WHERE relname = %s", CACHE_RELATION_TABLE,
-							   deparse_to_string(ps, arg)));
-	stmt->dropped = stmt->dropped ? repalloc(stmt->dropped, sizeof(char *) * (size_t) (stmt->ndropped + 1))
-		: palloc(sizeof(char *));
-	stmt->dropped[stmt->ndropped++] = table;
-}
-
-/* ---------- schemas ---------- */
-
 /* text_sql -- a string as a constant of the statement's SQL */
 static const char *
 text_sql(ParseState *ps, const char *text)
 {
 	return deparse_to_string(ps, make_const(typio_string(TEXTOID, text, strlen(text)), -1));
 }
+
+/* drop_catalog_table -- the catalog's table table (a cache name) goes with its rl_relation row */
+static void
+drop_catalog_table(ParseState *ps, AnalyzedStmt *stmt, const char *table)
+{
+	add_sql(ps, stmt, psprintf("DELETE FROM main.%s WHERE relname = %s", CACHE_RELATION_TABLE, text_sql(ps, table)));
+	stmt->dropped = stmt->dropped ? repalloc(stmt->dropped, sizeof(char *) * (size_t) (stmt->ndropped + 1))
+		: palloc(sizeof(char *));
+	stmt->dropped[stmt->ndropped++] = table;
+}
+
+/* ---------- schemas ---------- */
 
 /* role_oid -- the role a RoleSpec names (the session's user or pg_database_owner; 42704 else) */
 static Oid
