@@ -15,9 +15,9 @@ inherent to being another server are normalised (normalise(), which says why for
   also hold the databases of the other tests of this session, so only postgres, template1
   and this test's database are compared;
 - \\conninfo: the port;
-- \\dt *.*: PostgreSQL also lists its system catalogs (pg_catalog's tables and
-  information_schema's sql_* tables, pg_toast's TOAST tables), which are not relations of RockLake's pg_class;
-  only the other schemas' rows are compared, and not the row count.
+- \\dt *.*: PostgreSQL also lists its system catalogs (pg_catalog's tables,
+  information_schema's sql_* tables, pg_toast's TOAST tables), which are not relations of
+  RockLake's pg_class; only the other schemas' rows are compared, and not the row count.
 """
 
 import csv
