@@ -592,6 +592,30 @@ START_TEST(test_ducklake_table_in_a_schema)
 }
 END_TEST
 
+/*
+ * A cache made before schemas has no rl_namespace (and its store no schema rows):
+ * opening it adds the empty table, and the cache is still believed up to date.
+ */
+START_TEST(test_cache_from_before_schemas)
+{
+	sqlite3    *db = backend_open();
+
+	create_items(db);
+	sqlite3_close(db);
+	catalog_cache_close(cache);
+	ck_assert_int_eq(sqlite3_open(cache_path, &db), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_exec(db, "DROP TABLE rl_namespace", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+	ck_assert_int_eq(catalog_cache_open(cache_path, &cache), RL_OK);
+	ck_assert_uint_eq(catalog_cache_seq(cache), 1);
+	db = backend_open();
+	assert_query(db, "SELECT count(*) FROM rl_namespace", "0;");
+	commit_sql(db, "INSERT INTO rl_namespace VALUES (16384, 's', 10)");
+	assert_query(db, "SELECT nspname FROM rl_namespace", "s;");
+	sqlite3_close(db);
+}
+END_TEST
+
 START_TEST(test_abort_leaves_nothing)
 {
 	sqlite3    *db = backend_open();
@@ -1147,6 +1171,7 @@ main(void)
 	tcase_add_test(tc, test_rebuild_equals_the_old_cache);
 	tcase_add_test(tc, test_rebuild_reads_old_names);
 	tcase_add_test(tc, test_ducklake_table_in_a_schema);
+	tcase_add_test(tc, test_cache_from_before_schemas);
 	tcase_add_test(tc, test_abort_leaves_nothing);
 	tcase_add_test(tc, test_apply_changeset_like_sqlite);
 	tcase_add_test(tc, test_changeset_reader);
