@@ -323,6 +323,19 @@ def two_lakes_in_one_database(lake: Lake) -> None:
     with Session(lake, duckdb_offline.connect()) as s:
         attach_all(s)
         read_all(s)
+        for alias in ("lake", "a", "b"):
+            s.sql(f"DETACH {alias}")
+    # lake b's catalog dropped with its schema; attaching it again makes a new, empty one
+    with lake.server.connect(lake.dbname, autocommit=True) as conn:
+        notices = []
+        conn.add_notice_handler(lambda d: notices.append((d.message_primary, d.message_detail)))
+        conn.execute("DROP SCHEMA meta_b CASCADE")
+        s.note("DROP SCHEMA meta_b CASCADE", notices)
+    with Session(lake, duckdb_offline.connect()) as s:
+        attach_all(s)
+        s.sql("SELECT count(*) FROM duckdb_tables() WHERE database_name = 'b'")
+        s.sql("SELECT snapshot_id, changes FROM ducklake_snapshots('b') ORDER BY ALL")
+        s.sql("SELECT count(*), sum(id) FROM a.t")
 
 
 SCENARIOS = [
