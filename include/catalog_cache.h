@@ -20,6 +20,10 @@
  *       _rl_rowid is the row identity every table needs for changesets (and ctid's
  *       source); the client's own keys are UNIQUE constraints.
  *   rl_meta(name TEXT PRIMARY KEY, value)  the commit sequence the cache reflects.
+ *   rl_namespace(nspid INTEGER PRIMARY KEY, nspname TEXT NOT NULL UNIQUE, nspowner INTEGER NOT NULL)
+ *       the schemas created over the wire (public, pg_catalog and information_schema
+ *       are not rows: they always exist); nspid is the schema's pg_namespace OID,
+ *       nspname PostgreSQL's name as it is (a value, not a SQLite name).
  *   rl_database(datid INTEGER PRIMARY KEY, datname TEXT NOT NULL UNIQUE)
  *       the databases of the server; meaningful in the postgres database's cache
  *       only, which is the cluster's registry: inserting a row creates a database
@@ -41,12 +45,23 @@
  * letters need nothing: SQLite folds ASCII only. cache_name_len and cache_put_name
  * write the cache's form, cache_pg_name reads a name back.
  *
+ * Schemas. A table of public is named as above. A table of another schema is named
+ * "<nspid>^.<name>" (its schema's rl_namespace.nspid in decimal, '^.', its name in the
+ * cache's form): '^' before anything but a capital or '^' never occurs in a name of
+ * the cache's form, so such a name is never a public table's, and the schema is in
+ * the name by its id, so ALTER SCHEMA ... RENAME changes one rl_namespace row and no
+ * table. cache_pg_name reads back the table's own name, cache_name_namespace the id.
+ *
  * In the store a relation whose name and columns are those of a DuckLake table that
  * kvcodec.h knows uses that table's key layout, each key ending in the row's _rl_rowid
  * (so no layout refuses a row the client's DDL allows, and a rebuild gives every row
  * its row id back); every other relation's rows, and a DuckLake table's rows that
  * layout cannot key, are generic rows keyed by (relid, _rl_rowid); rl_relation itself
- * is relation 0 and rl_database relation CACHE_DATABASE_RELID.
+ * is relation 0, rl_database relation CACHE_DATABASE_RELID, rl_namespace
+ * CACHE_NAMESPACE_RELID. Only public's tables can have kvcodec's layout, whose keys
+ * have no room for a schema: a DuckLake catalog in another schema (DuckLake's
+ * METADATA_SCHEMA) is stored as generic rows of its relids, so two lakes in one
+ * database never share a key.
  */
 #ifndef RL_CATALOG_CACHE_H
 #define RL_CATALOG_CACHE_H
@@ -84,6 +99,10 @@
  */
 #define CACHE_SCAN_BASE_TABLE "rl_scan_base"
 #define CACHE_DATABASE_RELID 0x7fffffffU
+#define CACHE_NAMESPACE_TABLE "rl_namespace"
+#define CACHE_NAMESPACE_RELID 0x7ffffffeU
+/* what separates a schema's id from a table's name in the cache's name of the table */
+#define CACHE_SCHEMA_SEPARATOR "^."
 /* the database that holds the registry, created with the store */
 #define CACHE_POSTGRES_DATID 1
 #define CACHE_ROWID_COLUMN "_rl_rowid"
@@ -107,8 +126,12 @@ cache_name_escaped(char c)
 size_t		cache_name_len(const char *name);
 char	   *cache_put_name(char *out, const char *name);
 /* a cache name read back as PostgreSQL's, at out (strlen(name) + 1 bytes suffice);
- * returns out */
+ * returns out; of a table of a schema other than public, the table's own name */
 char	   *cache_pg_name(char *out, const char *name);
+/* the name of a table with its schema's id taken off (the name itself for public's) */
+const char *cache_unqualified_name(const char *name);
+/* the nspid of the schema of a table by its cache name, or 0 for public */
+int64_t		cache_name_namespace(const char *name);
 
 RlStatus	catalog_cache_open(const char *path, CatalogCache **out);
 void		catalog_cache_close(CatalogCache *cache);

@@ -242,12 +242,14 @@ typedef struct AnalyzedStmt
 	bool		missing_ok;		/* DROP DATABASE IF EXISTS */
 	const char *notice;			/* IF [NOT] EXISTS: the NOTICE instead of running ... */
 	const char *notice_code;	/* ... and its SQLSTATE */
-	const char *alter_table;	/* ALTER TABLE of a table of the catalog: its name */
+	const char *run_notice;		/* a NOTICE before running (DROP SCHEMA CASCADE) ... */
+	const char *run_notice_detail;	/* ... and its DETAIL, if any */
+	const char *alter_table;	/* ALTER TABLE of a table of the catalog: its cache name */
 	const char *temp_table;		/* CREATE TEMP TABLE: its name ... */
 	bool		on_commit_drop; /* ... and whether COMMIT drops it */
-	const char **dropped;		/* DROP TABLE: the catalog tables it drops ... */
+	const char **dropped;		/* DROP TABLE: the catalog tables it drops (cache names) ... */
 	int			ndropped;		/* ... and how many */
-	const char *scan_table;		/* SELECT: this DuckLake table row by row (keptscan.h) ... */
+	const char *scan_table;		/* SELECT: this DuckLake table (cache name) row by row (keptscan.h) ... */
 	const char *scan_alias;		/* ... read under this (quoted) name in sql ... */
 	const char *scan_from;		/* ... as its FROM says: main."table" AS alias ... */
 	bool		scan_filtered;	/* ... with a WHERE of its columns and constants ... */
@@ -294,6 +296,7 @@ Value		ExecCastValue(const Value *v, Oid target, int32_t typmod, bool explicit);
 typedef struct CacheRelation
 {
 	const char *name;
+	const char *table;			/* a user table: its name in the cache (namespace.h) */
 	bool		temp;
 	int			ncolumns;
 	ResultColumn *columns;
@@ -336,8 +339,10 @@ void		CacheWarm(const char *data_directory);
  * it has nothing to escape, as nearly every name
  */
 const char *CacheSqliteName(const char *name);
-/* NULL if there is none; schema NULL searches pg_temp, pg_catalog, then public. */
+/* NULL if there is none; schema NULL searches pg_temp, pg_catalog, then search_path (namespace.h). */
 CacheRelation *CacheLookupRelation(const char *schema, const char *name);
+/* the relation of that name in schema nsp (a pg_namespace OID), or NULL */
+CacheRelation *CacheLookupRelationIn(Oid nsp, const char *name);
 /* A pg_catalog relation (syscat.c); NULL if there is none of that name. */
 CacheRelation *SystemRelationLookup(const char *name);
 /* The relation a function that reads the catalog looks in (FuncDesc.catalog; syscat.c). */
@@ -353,8 +358,8 @@ Oid			SystemRegLookup(Oid type, const char *name);
 char	   *CacheLookupText(const char *sql, const Value *param);
 /* Whether a temporary table of that name exists. */
 bool		CacheTempRelationExists(const char *name);
-/* The running statement is about to drop catalog table name (cache_capture_dropping). */
-void		CacheTableDropping(const char *name);
+/* The running statement is about to drop catalog table table (its cache name; cache_capture_dropping). */
+void		CacheTableDropping(const char *table);
 
 /*
  * A kept copy of a plain scan of a catalog table (keptscan.c) can serve the

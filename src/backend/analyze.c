@@ -25,6 +25,8 @@
 #include "executor.h"
 #include "literals.h"
 #include "mcxt.h"
+#include "miscadmin.h"
+#include "namespace.h"
 
 typedef PgQuery__Node Node;
 
@@ -1772,6 +1774,11 @@ analyze_values(ParseState *ps, PgQuery__SelectStmt *sel, AnalyzedStmt *stmt, Pla
 typedef struct RangeItem
 {
 	const char *alias;			/* what column references qualify with */
+	const char *sql_alias;		/* what the SQL qualifies with, if not alias (two tables
+								 * of one name in two schemas) */
+	const char *relation;		/* a table: its cache name, or a system catalog's name */
+	Oid			nsp;			/* ... and its schema */
+	bool		aliased;		/* named by an alias of its own */
 	int			ncolumns;
 	ResultColumn *columns;
 	bool		is_table;		/* has ctid (its _rl_rowid) */
@@ -2223,7 +2230,7 @@ make_var(const RangeItem *item, const char *column, Oid type, int32_t typmod, in
 	Expr	   *e = make_expr(EXPR_VAR, type, location);
 
 	e->typmod = typmod;
-	e->sql = quote_qualified(item->bare ? NULL : item->alias, column);
+	e->sql = quote_qualified(item->bare ? NULL : item->sql_alias ? item->sql_alias : item->alias, column);
 	e->range = item;
 	e->column = -1;
 	return e;
@@ -2286,13 +2293,44 @@ input_column(ParseState *ps, const char *name)
 	return false;
 }
 
+/*
+ * find_item -- the range item a column reference qualifies with alias (and, if not
+ * NULL, schema: a table of that schema); 42P09 if two of one scope answer to it
+ */
 static const RangeItem *
-find_item(ParseState *ps, const char *alias, int location)
+find_item(ParseState *ps, const char *schema, const char *alias, int location)
 {
+	Oid			nsp = schema ? NamespaceOid(schema) : InvalidOid;
+	bool		other_schema = false;	/* an item of that name, of another schema */
+
 	for (Scope *s = ps->scope; s != NULL; s = s->parent)
+	{
+		const RangeItem *found = NULL;
+
 		for (int i = 0; i < s->nitems; i++)
-			if (strcmp(s->items[i]->alias, alias) == 0)
-				return s->items[i];
+		{
+			if (strcmp(s->items[i]->alias, alias) != 0)
+				continue;
+			other_schema |= schema && s->items[i]->nsp != nsp;
+			if (schema && s->items[i]->nsp != nsp)
+				continue;
+			if (found)
+				ereport(ERROR,
+						errcode(ERRCODE_AMBIGUOUS_ALIAS),
+						errmsg("table reference \"%s\" is ambiguous", alias),
+						errposition(char_position(ps, location)));
+			found = s->items[i];
+		}
+		if (found)
+			return found;
+	}
+	if (other_schema)
+		ereport(ERROR,
+				errcode(ERRCODE_UNDEFINED_TABLE),
+				errmsg("invalid reference to FROM-clause entry for table \"%s\"", alias),
+				errhint("There is an entry for table \"%s\", but it cannot be referenced from this part of the query.",
+						alias),
+				errposition(char_position(ps, location)));
 	ereport(ERROR,
 			errcode(ERRCODE_UNDEFINED_TABLE),
 			errmsg("missing FROM-clause entry for table \"%s\"", alias),
@@ -2315,7 +2353,8 @@ transform_column_ref(ParseState *ps, PgQuery__ColumnRef *cr)
 	if (cr->n_fields >= 2)
 	{
 		const char *alias = string_value(cr->fields[cr->n_fields - 2]);
-		Expr	   *e = item_column(ps, find_item(ps, alias, cr->location), name, false, cr->location);
+		const char *schema = cr->n_fields >= 3 ? string_value(cr->fields[cr->n_fields - 3]) : NULL;
+		Expr	   *e = item_column(ps, find_item(ps, schema, alias, cr->location), name, false, cr->location);
 
 		if (e == NULL)
 			ereport(ERROR,
@@ -2522,16 +2561,23 @@ transform_sublink(ParseState *ps, PgQuery__SubLink *sl)
 
 /* ---------- FROM ---------- */
 
+/* quote_table -- a name in double quotes as it is: a table's cache name (namespace.h), a search_path entry */
+static char *
+quote_table(const char *table)
+{
+	char	   *sql = sqlite3_mprintf("\"%w\"", table);
+	char	   *quoted = pstrdup(sql);
+
+	sqlite3_free(sql);
+	return quoted;
+}
+
 static const char *
 relation_sql(const CacheRelation *rel)
 {
 	if (rel->sql)
 		return psprintf("(%s)", rel->sql);
-	const char *schema = rel->temp ? "temp." : "main.";
-	char	   *sql = palloc(strlen(schema) + quoted_len(rel->name) + 1);
-
-	*put_quoted(stpcpy(sql, schema), rel->name) = '\0';
-	return sql;
+	return psprintf("%s.%s", rel->temp ? "temp" : "main", quote_table(rel->table));
 }
 
 /* check_writable -- 42501 for a system catalog, which only reads */
@@ -2552,12 +2598,6 @@ lookup_relation(ParseState *ps, PgQuery__RangeVar *rv)
 	const char *schema = is_set(rv->schemaname) ? rv->schemaname : NULL;
 	CacheRelation *rel = CacheLookupRelation(schema, rv->relname);
 
-	if (schema && strcmp(schema, "public") != 0 && strcmp(schema, "pg_temp") != 0 &&
-		strcmp(schema, "pg_catalog") != 0 && strcmp(schema, "information_schema") != 0)
-		ereport(ERROR,
-				errcode(ERRCODE_INVALID_SCHEMA_NAME),
-				errmsg("schema \"%s\" does not exist", schema),
-				errposition(char_position(ps, rv->location)));
 	if (rel == NULL)
 		ereport(ERROR,
 				errcode(ERRCODE_UNDEFINED_TABLE),
@@ -2568,6 +2608,31 @@ lookup_relation(ParseState *ps, PgQuery__RangeVar *rv)
 }
 
 static void transform_from_item(ParseState *ps, Node *node, Scope *scope, RlBuf *sql);
+
+/*
+ * check_refname -- a table item of FROM against those before it in scope: one of the
+ * same name is 42712, as in PostgreSQL, unless both are tables without aliases and
+ * different tables (of two schemas), which the SQL then tells apart by an alias of
+ * the later one's own
+ */
+static void
+check_refname(ParseState *ps, const Scope *scope, RangeItem *item, int location)
+{
+	for (int i = 0; i < scope->nitems; i++)
+	{
+		const RangeItem *other = scope->items[i];
+
+		if (strcmp(other->alias, item->alias) != 0)
+			continue;
+		if (item->aliased || other->aliased || other->relation == NULL ||
+			strcmp(other->relation, item->relation) == 0)
+			ereport(ERROR,
+					errcode(ERRCODE_DUPLICATE_ALIAS),
+					errmsg("table name \"%s\" specified more than once", item->alias),
+					errposition(char_position(ps, location)));
+		item->sql_alias = psprintf("%s^%d", item->alias, scope->nitems);
+	}
+}
 
 /*
  * using_column -- the column a USING join names, in the items [from, to) of one
@@ -2726,9 +2791,14 @@ transform_from_item(ParseState *ps, Node *node, Scope *scope, RlBuf *sql)
 				item->catalog = rel->sql != NULL;
 				item->npkey = rel->npkey;
 				item->pkey = rel->pkey;
+				item->relation = rel->sql ? rel->name : rel->table;
+				item->nsp = rel->sql || rel->temp ? InvalidOid : cache_name_namespace(rel->table) ?
+					(Oid) cache_name_namespace(rel->table) : PG_PUBLIC_NAMESPACE;
+				item->aliased = rv->alias != NULL;
 				if (!rel->temp && rel->sql == NULL)
-					item->main_table = rel->name;
-				append_aliased(sql, relation_sql(rel), item->alias);
+					item->main_table = rel->table;
+				check_refname(ps, scope, item, rv->location);
+				append_aliased(sql, relation_sql(rel), item->sql_alias ? item->sql_alias : item->alias);
 				scope_add(scope, item);
 				return;
 			}
@@ -2929,7 +2999,7 @@ transform_targets(ParseState *ps, Node **nodes, size_t n, TargetList *tl)
 						add_target(tl, column_expr(item, c, cr->location), item->columns[c].name);
 			}
 			if (alias)
-				find_item(ps, alias, cr->location);
+				find_item(ps, NULL, alias, cr->location);
 			continue;
 		}
 		add_target(tl, transform_expr(ps, val), is_set(rt->name) ? rt->name : figure_colname(val));
@@ -3163,7 +3233,7 @@ plain_scan(ParseState *ps, PgQuery__SelectStmt *sel, const TargetList *tl, const
 	const RangeItem *item = ps->scope && ps->scope->nitems == 1 ? ps->scope->items[0] : NULL;
 
 	if (item == NULL || item->main_table == NULL || item->bare ||
-		strncmp(item->main_table, "ducklake_", 9) != 0 ||
+		strncmp(cache_unqualified_name(item->main_table), "ducklake_", 9) != 0 ||
 		sel->with_clause || sel->n_distinct_clause || sel->n_group_clause ||
 		sel->having_clause || sel->n_sort_clause || sel->limit_count || sel->limit_offset ||
 		sel->n_from_clause != 1 || sel->from_clause[0]->node_case != PG_QUERY__NODE__NODE_RANGE_VAR ||
@@ -3199,7 +3269,7 @@ heap_order_of(ParseState *ps, PgQuery__SelectStmt *sel, bool grouped, bool filte
 		return;
 	if (!filtered)
 		q->heap_order = " NOT INDEXED";
-	else if (item->main_table == NULL || strncmp(item->main_table, "ducklake_", 9) != 0)
+	else if (item->main_table == NULL || strncmp(cache_unqualified_name(item->main_table), "ducklake_", 9) != 0)
 		q->heap_order = " ORDER BY " CACHE_ROWID_COLUMN;
 }
 
@@ -3744,8 +3814,8 @@ analyze_select_sql(ParseState *ps, PgQuery__SelectStmt *sel, AnalyzedStmt *stmt)
 	if (q.scan)
 	{
 		stmt->scan_table = pstrdup(q.scan->main_table);	/* the relation may be forgotten first */
-		stmt->scan_alias = quote_ident(q.scan->alias);
-		stmt->scan_from = psprintf("main.%s AS %s", quote_ident(q.scan->main_table), stmt->scan_alias);
+		stmt->scan_alias = quote_ident(q.scan->sql_alias ? q.scan->sql_alias : q.scan->alias);
+		stmt->scan_from = psprintf("main.%s AS %s", quote_table(q.scan->main_table), stmt->scan_alias);
 		stmt->scan_filtered = q.scan_filtered;
 		stmt->scan_where = q.scan_where;
 	}
@@ -4114,6 +4184,43 @@ column_definition(ParseState *ps, PgQuery__ColumnDef *cd, bool not_null)
 }
 
 
+/*
+ * creation_namespace -- the schema CREATE TABLE puts rv in: the one it names, or the
+ * first of the search path that exists (3F000 if it names none or none exists)
+ */
+static Oid
+creation_namespace(ParseState *ps, PgQuery__RangeVar *rv)
+{
+	Oid			nsp;
+
+	if (is_set(rv->schemaname))
+		nsp = NamespaceOid(rv->schemaname);
+	else
+	{
+		Oid		   *path;
+
+		nsp = SearchPathNamespaces(&path) > 0 ? path[0] : InvalidOid;
+		if (nsp == InvalidOid)
+			ereport(ERROR,
+					errcode(ERRCODE_INVALID_SCHEMA_NAME),
+					errmsg("no schema has been selected to create in"),
+					errposition(char_position(ps, rv->location)));
+	}
+	if (nsp == InvalidOid)
+		ereport(ERROR,
+				errcode(ERRCODE_INVALID_SCHEMA_NAME),
+				errmsg("schema \"%s\" does not exist", rv->schemaname),
+				errposition(char_position(ps, rv->location)));
+	if (nsp == PG_CATALOG_NAMESPACE)
+		ereport(ERROR,
+				errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				errmsg("permission denied to create \"pg_catalog.%s\"", rv->relname),
+				errdetail("System catalog modifications are currently disallowed."));
+	if (nsp == INFORMATION_SCHEMA_NAMESPACE)
+		not_supported(ps, "tables in information_schema", rv->location);
+	return nsp;
+}
+
 static void
 analyze_create_table(ParseState *ps, PgQuery__CreateStmt *cs, AnalyzedStmt *stmt)
 {
@@ -4127,18 +4234,17 @@ analyze_create_table(ParseState *ps, PgQuery__CreateStmt *cs, AnalyzedStmt *stmt
 
 	if (cs->n_inh_relations || cs->partspec || cs->partbound || cs->of_typename)
 		not_supported(ps, "INHERITS, PARTITION and OF in CREATE TABLE", rv->location);
-	if (!temp && is_set(rv->schemaname) && strcmp(rv->schemaname, "public") != 0)
-		ereport(ERROR,
-				errcode(ERRCODE_INVALID_SCHEMA_NAME),
-				errmsg("schema \"%s\" does not exist", rv->schemaname),
-				errposition(char_position(ps, rv->location)));
+
+	Oid			nsp = temp ? InvalidOid : creation_namespace(ps, rv);
+
 	stmt->kind = STMT_UTILITY;
 	stmt->utility = UTIL_CACHE;
 	stmt->command_tag = "CREATE TABLE";
 	stmt->target = temp ? CACHE_WRITE_TEMP : CACHE_WRITE_MAIN;
 	if (strncmp(table, "sqlite_", 7) == 0 || strcmp(table, CACHE_RELATION_TABLE) == 0 ||
 		strcmp(table, CACHE_META_TABLE) == 0 || strcmp(table, CACHE_SCAN_BASE_TABLE) == 0 ||
-		(temp ? CacheTempRelationExists(table) : CacheLookupRelation("public", table) != NULL))
+		strcmp(table, CACHE_NAMESPACE_TABLE) == 0 ||
+		(temp ? CacheTempRelationExists(table) : CacheLookupRelationIn(nsp, table) != NULL))
 	{
 		if (!cs->if_not_exists)
 			ereport(ERROR,
@@ -4180,8 +4286,10 @@ analyze_create_table(ParseState *ps, PgQuery__CreateStmt *cs, AnalyzedStmt *stmt
 				add_key(ps, con, elt->column_def->colname, table, &constraints, notnull, cs);
 		}
 	}
+	const char *relname = temp ? CacheSqliteName(table) : CacheTableName(nsp, table);
+
 	rlbuf_printf(&sql, "CREATE %sTABLE %s (%s INTEGER PRIMARY KEY", temp ? "TEMP " : "",
-				 quote_ident(table), CACHE_ROWID_COLUMN);
+				 quote_table(relname), CACHE_ROWID_COLUMN);
 	for (size_t i = 0; i < cs->n_table_elts; i++)
 	{
 		if (cs->table_elts[i]->node_case != PG_QUERY__NODE__NODE_COLUMN_DEF)
@@ -4205,7 +4313,6 @@ analyze_create_table(ParseState *ps, PgQuery__CreateStmt *cs, AnalyzedStmt *stmt
 	}
 	else
 	{
-		const char *relname = CacheSqliteName(table);
 		Expr	   *args[2] = {make_const(typio_string(TEXTOID, relname, strlen(relname)), -1),
 		make_const(typio_string(TEXTOID, rlbuf_cstr(&sql), sql.len), -1)};
 
@@ -4252,6 +4359,10 @@ analyze_alter_table(ParseState *ps, PgQuery__AlterTableStmt *as, AnalyzedStmt *s
 		stmt->notice_code = ERRCODE_SUCCESSFUL_COMPLETION;
 		return;
 	}
+	if (rel == NULL && schema && strcmp(schema, "pg_temp") != 0 && NamespaceOid(schema) == InvalidOid)
+		ereport(ERROR,
+				errcode(ERRCODE_INVALID_SCHEMA_NAME),
+				errmsg("schema \"%s\" does not exist", schema));
 	if (rel == NULL)
 		lookup_relation(ps, rv);	/* its error */
 	check_writable(ps, rel, rv->location);
@@ -4299,14 +4410,13 @@ analyze_alter_table(ParseState *ps, PgQuery__AlterTableStmt *as, AnalyzedStmt *s
 				stmt->notice_code = ERRCODE_SUCCESSFUL_COMPLETION;
 				continue;
 			}
-			if (!rel->temp && CacheTransactionChanged(rel->name))
+			if (!rel->temp && CacheTransactionChanged(rel->table))
 				not_supported(ps, "DROP COLUMN of a table whose rows the transaction changed", rv->location);
 			action = psprintf("DROP COLUMN %s", quote_ident(cmd->name));
 		}
 		else
 			not_supported(ps, "this ALTER TABLE action", rv->location);
-		add_sql(ps, stmt, psprintf("ALTER TABLE %s.%s %s", rel->temp ? "temp" : "main",
-								   quote_ident(rel->name), action));
+		add_sql(ps, stmt, psprintf("ALTER TABLE %s %s", relation_sql(rel), action));
 	}
 	if (stmt->nsql == 0)
 		return;					/* only IF [NOT] EXISTS that skipped: the NOTICE */
@@ -4314,8 +4424,10 @@ analyze_alter_table(ParseState *ps, PgQuery__AlterTableStmt *as, AnalyzedStmt *s
 	if (rel->temp)
 		stmt->target = CACHE_WRITE_TEMP;
 	else
-		stmt->alter_table = rel->name;
+		stmt->alter_table = rel->table;
 }
+
+static void drop_catalog_table(ParseState *ps, AnalyzedStmt *stmt, const char *table);
 
 static void
 analyze_drop(ParseState *ps, PgQuery__DropStmt *ds, AnalyzedStmt *stmt)
@@ -4330,14 +4442,17 @@ analyze_drop(ParseState *ps, PgQuery__DropStmt *ds, AnalyzedStmt *stmt)
 		const char *name = string_value(names->items[names->n_items - 1]);
 		const char *schema = names->n_items > 1 ? string_value(names->items[names->n_items - 2]) : NULL;
 		CacheRelation *rel = CacheLookupRelation(schema, name);
+		bool		no_schema = rel == NULL && schema && strcmp(schema, "pg_temp") != 0 &&
+			NamespaceOid(schema) == InvalidOid;
+		const char *what = psprintf("%s \"%s\"", no_schema ? "schema" : "table", no_schema ? schema : name);
 
 		if (rel == NULL)
 		{
 			if (!ds->missing_ok)
 				ereport(ERROR,
-						errcode(ERRCODE_UNDEFINED_TABLE),
-						errmsg("table \"%s\" does not exist", name));
-			stmt->notice = psprintf("table \"%s\" does not exist, skipping", name);
+						errcode(no_schema ? ERRCODE_INVALID_SCHEMA_NAME : ERRCODE_UNDEFINED_TABLE),
+						errmsg("%s does not exist", what));
+			stmt->notice = psprintf("%s does not exist, skipping", what);
 			stmt->notice_code = ERRCODE_SUCCESSFUL_COMPLETION;
 			continue;
 		}
@@ -4346,35 +4461,227 @@ analyze_drop(ParseState *ps, PgQuery__DropStmt *ds, AnalyzedStmt *stmt)
 		if (rel->temp)
 			stmt->target = CACHE_WRITE_TEMP;
 		else
-		{
-			const char *relname = CacheSqliteName(name);
-			Expr	   *arg = make_const(typio_string(TEXTOID, relname, strlen(relname)), -1);
-
-			add_sql(ps, stmt, psprintf("DELETE FROM main.%s WHERE relname = %s", CACHE_RELATION_TABLE,
-									   deparse_to_string(ps, arg)));
-			stmt->dropped = stmt->dropped ? repalloc(stmt->dropped, sizeof(char *) * (size_t) (stmt->ndropped + 1))
-				: palloc(sizeof(char *));
-			stmt->dropped[stmt->ndropped++] = rel->name;
-		}
+			drop_catalog_table(ps, stmt, rel->table);
 		add_sql(ps, stmt, psprintf("DROP TABLE %s", relation_sql(rel)));
 	}
 }
 
+/* text_sql -- a string as a constant of the statement's SQL */
+static const char *
+text_sql(ParseState *ps, const char *text)
+{
+	return deparse_to_string(ps, make_const(typio_string(TEXTOID, text, strlen(text)), -1));
+}
+
+/* drop_catalog_table -- the catalog's table table (a cache name) goes with its rl_relation row */
+static void
+drop_catalog_table(ParseState *ps, AnalyzedStmt *stmt, const char *table)
+{
+	add_sql(ps, stmt, psprintf("DELETE FROM main.%s WHERE relname = %s", CACHE_RELATION_TABLE, text_sql(ps, table)));
+	stmt->dropped = stmt->dropped ? repalloc(stmt->dropped, sizeof(char *) * (size_t) (stmt->ndropped + 1))
+		: palloc(sizeof(char *));
+	stmt->dropped[stmt->ndropped++] = table;
+}
+
+/* ---------- schemas ---------- */
+
+/* role_oid -- the role a RoleSpec names (the session's user or pg_database_owner; 42704 else) */
+static Oid
+role_oid(PgQuery__RoleSpec *role, const char **name)
+{
+	switch (role->roletype)
+	{
+		case PG_QUERY__ROLE_SPEC_TYPE__ROLESPEC_CURRENT_ROLE:
+		case PG_QUERY__ROLE_SPEC_TYPE__ROLESPEC_CURRENT_USER:
+		case PG_QUERY__ROLE_SPEC_TYPE__ROLESPEC_SESSION_USER:
+			*name = MyUserName;
+			return BOOTSTRAP_SUPERUSERID;
+		case PG_QUERY__ROLE_SPEC_TYPE__ROLESPEC_CSTRING:
+			*name = role->rolename;
+			if (strcmp(role->rolename, MyUserName) == 0)
+				return BOOTSTRAP_SUPERUSERID;
+			if (strcmp(role->rolename, "pg_database_owner") == 0)
+				return ROLE_PG_DATABASE_OWNER;
+			ereport(ERROR,
+					errcode(ERRCODE_UNDEFINED_OBJECT),
+					errmsg("role \"%s\" does not exist", role->rolename));
+		default:
+			ereport(ERROR,
+					errcode(ERRCODE_RESERVED_NAME),
+					errmsg("role name \"public\" is reserved"));
+	}
+	return InvalidOid;
+}
+
+/* check_schema_name -- 42939 for a name PostgreSQL keeps for its own schemas */
+static void
+check_schema_name(const char *name)
+{
+	if (strncmp(name, "pg_", 3) == 0)
+		ereport(ERROR,
+				errcode(ERRCODE_RESERVED_NAME),
+				errmsg("unacceptable schema name \"%s\"", name),
+				errdetail("The prefix \"pg_\" is reserved for system schemas."));
+}
+
+/*
+ * schema_of -- the schema of that name that can be altered or dropped: 3F000 if there
+ * is none (InvalidOid with missing_ok), 0A000 for public, pg_catalog and
+ * information_schema, which RockLake keeps as they are
+ */
+static Oid
+schema_of(ParseState *ps, const char *name, bool missing_ok, const char *command)
+{
+	Oid			nsp = NamespaceOid(name);
+
+	if (nsp == InvalidOid && !missing_ok)
+		ereport(ERROR,
+				errcode(ERRCODE_INVALID_SCHEMA_NAME),
+				errmsg("schema \"%s\" does not exist", name));
+	if (nsp == PG_PUBLIC_NAMESPACE || nsp == PG_CATALOG_NAMESPACE || nsp == INFORMATION_SCHEMA_NAMESPACE)
+		not_supported(ps, psprintf("%s of %s", command, name), -1);
+	return nsp;
+}
+
+/* CREATE SCHEMA [IF NOT EXISTS] [name] [AUTHORIZATION role]: a row of rl_namespace */
 static void
 analyze_create_schema(ParseState *ps, PgQuery__CreateSchemaStmt *cs, AnalyzedStmt *stmt)
 {
-	bool		exists = strcmp(cs->schemaname, "public") == 0 || strcmp(cs->schemaname, "pg_catalog") == 0;
+	const char *role_name = MyUserName;
+	Oid			owner = cs->authrole ? role_oid(cs->authrole, &role_name) : BOOTSTRAP_SUPERUSERID;
+	const char *name = is_set(cs->schemaname) ? cs->schemaname : role_name;
 
-	if (!exists || cs->n_schema_elts)
-		not_supported(ps, "CREATE SCHEMA other than public", -1);
-	if (!cs->if_not_exists)
-		ereport(ERROR,
-				errcode(ERRCODE_DUPLICATE_SCHEMA),
-				errmsg("schema \"%s\" already exists", cs->schemaname));
+	if (cs->n_schema_elts)
+		not_supported(ps, "CREATE SCHEMA with elements", -1);
 	stmt->utility = UTIL_CACHE;
 	stmt->command_tag = "CREATE SCHEMA";
-	stmt->notice = psprintf("schema \"%s\" already exists, skipping", cs->schemaname);
-	stmt->notice_code = ERRCODE_DUPLICATE_SCHEMA;
+	stmt->target = CACHE_WRITE_MAIN;
+	check_schema_name(name);
+	if (NamespaceOid(name) != InvalidOid)
+	{
+		if (!cs->if_not_exists)
+			ereport(ERROR,
+					errcode(ERRCODE_DUPLICATE_SCHEMA),
+					errmsg("schema \"%s\" already exists", name));
+		stmt->notice = psprintf("schema \"%s\" already exists, skipping", name);
+		stmt->notice_code = ERRCODE_DUPLICATE_SCHEMA;
+		return;
+	}
+	/* OIDs from FirstNormalObjectId on, as PostgreSQL's; the id is in the tables' names for good */
+	add_sql(ps, stmt, psprintf("INSERT INTO main.%s (nspid, nspname, nspowner) SELECT coalesce(max(nspid), %d) + 1,"
+							   " %s, %u FROM main.%s", CACHE_NAMESPACE_TABLE, FirstNormalObjectId - 1,
+							   text_sql(ps, name), owner, CACHE_NAMESPACE_TABLE));
+}
+
+/*
+ * DROP SCHEMA [IF EXISTS] name, ... [CASCADE | RESTRICT]: its tables are what depends
+ * on a schema; without CASCADE any is 2BP01, with it each goes as DROP TABLE's would
+ */
+static void
+analyze_drop_schema(ParseState *ps, PgQuery__DropStmt *ds, AnalyzedStmt *stmt)
+{
+	RlBuf		detail;
+	int			ndependent = 0,
+				nschemas = 0;
+	const char *first = NULL;
+
+	stmt->utility = UTIL_CACHE;
+	stmt->command_tag = "DROP SCHEMA";
+	stmt->target = CACHE_WRITE_MAIN;
+	rlbuf_init_in(&detail, CurrentMemoryContext);
+	Oid		   *nsps = palloc(sizeof(Oid) * (ds->n_objects + 1));
+
+	for (size_t i = 0; i < ds->n_objects; i++)
+		if ((nsps[i] = schema_of(ps, string_value(ds->objects[i]), ds->missing_ok, "DROP SCHEMA")) == InvalidOid)
+		{
+			const char *notice = psprintf("schema \"%s\" does not exist, skipping", string_value(ds->objects[i]));
+
+			if (ds->n_objects == 1)
+			{
+				stmt->notice = notice;
+				stmt->notice_code = ERRCODE_SUCCESSFUL_COMPLETION;
+			}
+			else
+				ereport(NOTICE, errmsg("%s", notice));
+		}
+	/* PostgreSQL reports what depends on the last schema named first */
+	for (size_t i = ds->n_objects; i-- > 0;)
+	{
+		const char *name = string_value(ds->objects[i]);
+		char	  **tables;
+
+		if (nsps[i] == InvalidOid)
+			continue;
+		nschemas++;
+		first = name;
+		for (int t = 0, n = NamespaceTables(nsps[i], &tables); t < n; t++)
+		{
+			char	   *table = pstrdup(cache_unqualified_name(tables[t]));
+
+			table = cache_pg_name(table, table);
+			table = IdentifierIsSafe(table) ? table : quote_table(table);
+			/* qualified when it is not visible, each name quoted where it must be */
+			const char *shown = SearchPathRank(name) > 0 ? table
+				: psprintf("%s.%s", IdentifierIsSafe(name) ? name : quote_table(name), table);
+
+			if (ds->behavior == PG_QUERY__DROP_BEHAVIOR__DROP_CASCADE)
+				rlbuf_printf(&detail, "%sdrop cascades to table %s", ndependent++ ? "\n" : "", shown);
+			else
+				rlbuf_printf(&detail, "%stable %s depends on schema %s", ndependent++ ? "\n" : "", shown, name);
+			drop_catalog_table(ps, stmt, tables[t]);
+			add_sql(ps, stmt, psprintf("DROP TABLE main.%s", quote_table(tables[t])));
+		}
+		add_sql(ps, stmt, psprintf("DELETE FROM main.%s WHERE nspid = %u", CACHE_NAMESPACE_TABLE, nsps[i]));
+	}
+	if (ndependent && ds->behavior != PG_QUERY__DROP_BEHAVIOR__DROP_CASCADE)
+		ereport(ERROR,
+				errcode(ERRCODE_DEPENDENT_OBJECTS_STILL_EXIST),
+				nschemas > 1 ? errmsg("cannot drop desired object(s) because other objects depend on them")
+				: errmsg("cannot drop schema %s because other objects depend on it", first),
+				errdetail("%s", rlbuf_cstr(&detail)),
+				errhint("Use DROP ... CASCADE to drop the dependent objects too."));
+	if (ndependent == 1)
+		stmt->run_notice = rlbuf_cstr(&detail);
+	else if (ndependent)
+	{
+		stmt->run_notice = psprintf("drop cascades to %d other objects", ndependent);
+		stmt->run_notice_detail = rlbuf_cstr(&detail);
+	}
+	if (stmt->nsql == 0)
+		stmt->target = CACHE_READ;
+}
+
+/* ALTER SCHEMA name RENAME TO new: the row's name (its tables are named by its id) */
+static void
+analyze_rename_schema(ParseState *ps, PgQuery__RenameStmt *rs, AnalyzedStmt *stmt)
+{
+	Oid			nsp = schema_of(ps, rs->subname, false, "ALTER SCHEMA");
+
+	stmt->utility = UTIL_CACHE;
+	stmt->command_tag = "ALTER SCHEMA";
+	stmt->target = CACHE_WRITE_MAIN;
+	if (NamespaceOid(rs->newname) != InvalidOid)
+		ereport(ERROR,
+				errcode(ERRCODE_DUPLICATE_SCHEMA),
+				errmsg("schema \"%s\" already exists", rs->newname));
+	check_schema_name(rs->newname);
+	add_sql(ps, stmt, psprintf("UPDATE main.%s SET nspname = %s WHERE nspid = %u", CACHE_NAMESPACE_TABLE,
+							   text_sql(ps, rs->newname), nsp));
+}
+
+/* ALTER SCHEMA name OWNER TO role */
+static void
+analyze_schema_owner(ParseState *ps, PgQuery__AlterOwnerStmt *os, AnalyzedStmt *stmt)
+{
+	const char *role_name;
+	Oid			nsp = schema_of(ps, string_value(os->object), false, "ALTER SCHEMA");
+	Oid			owner = role_oid(os->newowner, &role_name);
+
+	stmt->utility = UTIL_CACHE;
+	stmt->command_tag = "ALTER SCHEMA";
+	stmt->target = CACHE_WRITE_MAIN;
+	add_sql(ps, stmt, psprintf("UPDATE main.%s SET nspowner = %u WHERE nspid = %u", CACHE_NAMESPACE_TABLE,
+							   owner, nsp));
 }
 
 /* ---------- COPY of a table ---------- */
@@ -4455,6 +4762,9 @@ statement_uses_cache(Node *node)
 		case PG_QUERY__NODE__NODE_CREATE_STMT:
 		case PG_QUERY__NODE__NODE_DROP_STMT:
 		case PG_QUERY__NODE__NODE_ALTER_TABLE_STMT:
+		case PG_QUERY__NODE__NODE_CREATE_SCHEMA_STMT:
+		case PG_QUERY__NODE__NODE_RENAME_STMT:
+		case PG_QUERY__NODE__NODE_ALTER_OWNER_STMT:
 			return true;
 		case PG_QUERY__NODE__NODE_COPY_STMT:
 			return node->copy_stmt->relation != NULL ||
@@ -4536,8 +4846,13 @@ set_value_text(ParseState *ps, PgQuery__VariableSetStmt *vs)
 		if (arg->node_case != PG_QUERY__NODE__NODE_A_CONST)
 			not_supported(ps, "this SET value", -1);
 		Expr	   *c = transform_const(ps, arg->a_const);
+		const char *value = typio_output(&c->constval, NULL);
 
-		rlbuf_printf(&buf, "%s%s", i ? ", " : "", typio_output(&c->constval, NULL));
+		/* a list of names, each quoted where it must be (PostgreSQL's GUC_LIST_QUOTE) */
+		if (strcmp(vs->name, "search_path") == 0 && arg->a_const->val_case == PG_QUERY__A__CONST__VAL_SVAL &&
+			!IdentifierIsSafe(value))
+			value = quote_table(value);
+		rlbuf_printf(&buf, "%s%s", i ? ", " : "", value);
 	}
 	char	   *s = pstrdup(rlbuf_cstr(&buf));
 
@@ -4816,9 +5131,22 @@ AnalyzeStatement(const RawStatement *raw, const char *query_string,
 			analyze_create_schema(&ps, node->create_schema_stmt, stmt);
 			break;
 		case PG_QUERY__NODE__NODE_DROP_STMT:
-			if (node->drop_stmt->remove_type != PG_QUERY__OBJECT_TYPE__OBJECT_TABLE)
+			if (node->drop_stmt->remove_type == PG_QUERY__OBJECT_TYPE__OBJECT_SCHEMA)
+				analyze_drop_schema(&ps, node->drop_stmt, stmt);
+			else if (node->drop_stmt->remove_type != PG_QUERY__OBJECT_TYPE__OBJECT_TABLE)
 				unsupported_statement(&ps, node);
-			analyze_drop(&ps, node->drop_stmt, stmt);
+			else
+				analyze_drop(&ps, node->drop_stmt, stmt);
+			break;
+		case PG_QUERY__NODE__NODE_RENAME_STMT:
+			if (node->rename_stmt->rename_type != PG_QUERY__OBJECT_TYPE__OBJECT_SCHEMA)
+				unsupported_statement(&ps, node);
+			analyze_rename_schema(&ps, node->rename_stmt, stmt);
+			break;
+		case PG_QUERY__NODE__NODE_ALTER_OWNER_STMT:
+			if (node->alter_owner_stmt->object_type != PG_QUERY__OBJECT_TYPE__OBJECT_SCHEMA)
+				unsupported_statement(&ps, node);
+			analyze_schema_owner(&ps, node->alter_owner_stmt, stmt);
 			break;
 		case PG_QUERY__NODE__NODE_CREATEDB_STMT:
 			stmt->utility = UTIL_CREATE_DATABASE;

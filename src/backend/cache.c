@@ -34,8 +34,9 @@
  * and rl_float_avg for sum() and avg() of floats, rl_array_agg for ARRAY(subquery),
  * rl_array_json for json_each() to iterate a set-returning function's result; and
  * for pg_catalog (syscat.c) rl_pg_name for the names the cache writes in its own
- * form, rl_quote_ident, rl_default_expr for pg_attrdef, and rl_type_oid /
- * rl_type_typmod for a column's declared type.
+ * form, rl_nspid for the schema of a table by its name there, rl_search_rank for
+ * a schema's place in search_path, rl_quote_ident, rl_default_expr for pg_attrdef,
+ * and rl_type_oid / rl_type_typmod for a column's declared type.
  *
  * Every statement on the connection can be stopped: SQLite calls a progress
  * handler every PROGRESS_HANDLER_OPS virtual machine instructions, which stops the
@@ -61,6 +62,7 @@
 #include "guc.h"
 #include "mcxt.h"
 #include "miscadmin.h"
+#include "namespace.h"
 #include "writer.h"
 
 typedef struct TempTable
@@ -249,17 +251,17 @@ sqlite_error(int rc, const char *what)
 			{
 				/*
 				 * "UNIQUE constraint failed: t.a, t.b" -> t_a_b_key, as syscat.c names a
-				 * key, or t_pkey for the primary key
+				 * key, or t_pkey for the primary key (t's own name: no schema's id)
 				 */
 				const char *colon = strchr(msg, ':');
-				const char *dot = colon ? strchr(colon, '.') : NULL;
+				const char *dot = colon ? strchr(cache_unqualified_name(colon + 2), '.') : NULL;
 				char	   *table = dot ? pnstrdup(colon + 2, (size_t) (dot - colon - 2)) : NULL;
 				char	   *first = dot ? pnstrdup(dot + 1, strcspn(dot + 1, ",")) : NULL;
 				RlBuf		name;
 				int			ncols = 1;
 
 				rlbuf_init_in(&name, CurrentMemoryContext);
-				for (const char *c = colon ? colon + 1 : ""; *c; c++)
+				for (const char *c = colon ? cache_unqualified_name(colon + 2) : ""; *c; c++)
 				{
 					ncols += *c == ',';
 					if (*c != ' ')
@@ -277,7 +279,7 @@ sqlite_error(int rc, const char *what)
 			{
 				/* "NOT NULL constraint failed: t.a" */
 				const char *colon = strchr(msg, ':');
-				const char *dot = colon ? strchr(colon, '.') : NULL;
+				const char *dot = colon ? strchr(cache_unqualified_name(colon + 2), '.') : NULL;
 
 				sqlstate = ERRCODE_NOT_NULL_VIOLATION;
 				text = psprintf("null value in column \"%s\" of relation \"%s\" violates not-null constraint",
@@ -916,18 +918,33 @@ rl_pg_name(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 		sqlite3_result_text(ctx, cache_pg_name(sqlite3_malloc64(len + 1), name), -1, sqlite3_free);
 }
 
+/* rl_nspid(name) -- the rl_namespace id of a table's schema by its cache name, 0 for public */
+static void
+rl_nspid(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	const char *name = (const char *) sqlite3_value_text(argv[0]);
+
+	sqlite3_result_int64(ctx, name ? cache_name_namespace(name) : 0);
+}
+
+/* rl_search_rank(nspname) -- the schema's place in search_path (SearchPathRank) */
+static void
+rl_search_rank(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	const char *name = (const char *) sqlite3_value_text(argv[0]);
+
+	sqlite3_result_int(ctx, name ? SearchPathRank(name) : -1);
+}
+
 /* rl_quote_ident(name) -- PostgreSQL's quote_ident (without its keyword list) for pg_catalog's texts */
 static void
 rl_quote_ident(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
 	const char *name = (const char *) sqlite3_value_text(argv[0]);
-	bool		safe = name != NULL && ((name[0] >= 'a' && name[0] <= 'z') || name[0] == '_');
 
-	for (const char *p = name; safe && *p; p++)
-		safe = (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_' || *p == '$';
 	if (name == NULL)
 		sqlite3_result_null(ctx);
-	else if (safe)
+	else if (IdentifierIsSafe(name))
 		sqlite3_result_value(ctx, argv[0]);
 	else
 		sqlite3_result_text(ctx, sqlite3_mprintf("\"%w\"", name), -1, sqlite3_free);
@@ -1100,6 +1117,8 @@ CacheOpen(const char *path)
 	sqlite3_create_function(cache_db, "rl_row_after", 1, SQLITE_UTF8, NULL, rl_row_after, NULL, NULL);
 	sqlite3_create_function(cache_db, "rl_pg_name", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL, rl_pg_name,
 							NULL, NULL);
+	sqlite3_create_function(cache_db, "rl_nspid", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL, rl_nspid, NULL, NULL);
+	sqlite3_create_function(cache_db, "rl_search_rank", 1, SQLITE_UTF8, NULL, rl_search_rank, NULL, NULL);
 	sqlite3_create_function(cache_db, "rl_quote_ident", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL, rl_quote_ident,
 							NULL, NULL);
 	sqlite3_create_function(cache_db, "rl_default_expr", 2, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
@@ -1282,17 +1301,21 @@ name_found(const char *query, const char *name)
 	return found;
 }
 
-/* load_relation -- the relation PostgreSQL calls name in schema ("main" or "temp") */
+/*
+ * load_relation -- the relation PostgreSQL calls name, the table table of SQLite's
+ * schema ("main" or "temp")
+ */
 static CacheRelation *
-load_relation(const char *schema, const char *name)
+load_relation(const char *schema, const char *table, const char *name)
 {
 	sqlite3_stmt *stmt = cached_statement("SELECT name, type FROM pragma_table_info(?1, ?2) ORDER BY cid");
 	CacheRelation *rel = palloc0(sizeof(CacheRelation));
 	int			cap = 8;
 
-	sqlite3_bind_text(stmt, 1, CacheSqliteName(name), -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(stmt, 1, table, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(stmt, 2, schema, -1, SQLITE_STATIC);
 	rel->name = pstrdup(name);
+	rel->table = pstrdup(table);
 	rel->temp = strcmp(schema, "temp") == 0;
 	rel->columns = palloc(sizeof(ResultColumn) * (size_t) cap);
 	while (sqlite3_step(stmt) == SQLITE_ROW)
@@ -1314,7 +1337,7 @@ load_relation(const char *schema, const char *name)
 	stmt = cached_statement("SELECT x.cid FROM pragma_index_list(?1, ?2) AS i, pragma_index_xinfo(i.name, ?2) AS x"
 							" WHERE i.origin = 'u' AND x.key AND (SELECT f.\"desc\" FROM pragma_index_xinfo(i.name, ?2)"
 							" AS f WHERE f.seqno = 0) ORDER BY x.seqno");
-	sqlite3_bind_text(stmt, 1, CacheSqliteName(name), -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(stmt, 1, table, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(stmt, 2, schema, -1, SQLITE_STATIC);
 	rel->pkey = palloc(sizeof(int) * (size_t) (rel->ncolumns ? rel->ncolumns : 1));
 	while (sqlite3_step(stmt) == SQLITE_ROW && rel->npkey < rel->ncolumns)
@@ -1331,6 +1354,7 @@ copy_relation(const CacheRelation *rel)
 
 	*copy = *rel;
 	copy->name = pstrdup(rel->name);
+	copy->table = pstrdup(rel->table);
 	if (rel->pkey)
 	{
 		copy->pkey = palloc(sizeof(int) * (size_t) (rel->npkey ? rel->npkey : 1));
@@ -1374,10 +1398,10 @@ forget_relations(void)
 
 /*
  * user_relation -- a table of SQLite's schema ("main", only those rl_relation names,
- * or "temp") by name, or NULL; kept
+ * or "temp") by its name there, table, which PostgreSQL calls name; or NULL; kept
  */
 static CacheRelation *
-user_relation(const char *schema, const char *name)
+user_relation(const char *schema, const char *table, const char *name)
 {
 	if (!relation_cache_checked)
 	{
@@ -1394,17 +1418,17 @@ user_relation(const char *schema, const char *name)
 	{
 		KeptRelation *k = &relation_cache[i];
 
-		if (k->name && strcmp(k->name, name) == 0 && strcmp(k->schema, schema) == 0)
+		if (k->name && strcmp(k->name, table) == 0 && strcmp(k->schema, schema) == 0)
 			return k->rel ? copy_relation(k->rel) : NULL;
 	}
 
 	CacheRelation *rel = NULL;
 
 	if (strcmp(schema, "temp") != 0 ||
-		name_found("SELECT 1 FROM temp.sqlite_master WHERE type = 'table' AND name = ?1", CacheSqliteName(name)))
+		name_found("SELECT 1 FROM temp.sqlite_master WHERE type = 'table' AND name = ?1", table))
 		if (strcmp(schema, "main") != 0 ||
-			name_found("SELECT 1 FROM main." CACHE_RELATION_TABLE " WHERE relname = ?1", CacheSqliteName(name)))
-			rel = load_relation(schema, name);
+			name_found("SELECT 1 FROM main." CACHE_RELATION_TABLE " WHERE relname = ?1", table))
+			rel = load_relation(schema, table, name);
 
 	if (RelationCacheContext == NULL)
 		RelationCacheContext = AllocSetContextCreate(TopMemoryContext, "RelationCache");
@@ -1414,23 +1438,23 @@ user_relation(const char *schema, const char *name)
 
 	relation_cache_next = (relation_cache_next + 1) % RELATION_CACHE_SIZE;
 	k->schema = pstrdup(schema);
-	k->name = pstrdup(name);
+	k->name = pstrdup(table);
 	k->rel = rel ? copy_relation(rel) : NULL;
 	MemoryContextSwitchTo(old);
 	return rel;
 }
 
 void
-CacheTableDropping(const char *name)
+CacheTableDropping(const char *table)
 {
 	if (capture != NULL)
-		cache_capture_dropping(capture, CacheSqliteName(name));
+		cache_capture_dropping(capture, table);
 }
 
 bool
 CacheTempRelationExists(const char *name)
 {
-	return cache_db != NULL && user_relation("temp", name) != NULL;
+	return cache_db != NULL && user_relation("temp", CacheSqliteName(name), name) != NULL;
 }
 
 CacheRelation *
@@ -1440,20 +1464,40 @@ CacheLookupRelation(const char *schema, const char *name)
 
 	if (schema == NULL || strcmp(schema, "pg_temp") == 0)
 	{
-		if ((rel = user_relation("temp", name)) != NULL)
+		if ((rel = user_relation("temp", CacheSqliteName(name), name)) != NULL)
 			return rel;
 		if (schema != NULL)
 			return NULL;
 		if ((rel = SystemRelationLookup(name)) != NULL)
 			return rel;
-	}
-	else if (strcmp(schema, "pg_catalog") == 0)
-		return SystemRelationLookup(name);
-	else if (strcmp(schema, "information_schema") == 0)
-		return InformationSchemaLookup(name);
-	else if (strcmp(schema, "public") != 0)
+
+		/* the schemas of the search path in turn */
+		Oid		   *path;
+		int			n = SearchPathNamespaces(&path);
+
+		for (int i = 0; i < n; i++)
+			if ((rel = CacheLookupRelationIn(path[i], name)) != NULL)
+				return rel;
 		return NULL;
-	return user_relation("main", name);
+	}
+	if (strcmp(schema, "pg_catalog") == 0)
+		return SystemRelationLookup(name);
+	if (strcmp(schema, "information_schema") == 0)
+		return InformationSchemaLookup(name);
+
+	Oid			nsp = NamespaceOid(schema);
+
+	return nsp == InvalidOid ? NULL : CacheLookupRelationIn(nsp, name);
+}
+
+CacheRelation *
+CacheLookupRelationIn(Oid nsp, const char *name)
+{
+	if (nsp == PG_CATALOG_NAMESPACE)
+		return SystemRelationLookup(name);
+	if (nsp == INFORMATION_SCHEMA_NAMESPACE)
+		return InformationSchemaLookup(name);
+	return user_relation("main", CacheTableName(nsp, name), name);
 }
 
 /* ---------- statements ---------- */
@@ -1787,7 +1831,7 @@ CacheAlterTableEnd(const char *table)
 	cache_capture_pause(capture, capture_paused = false);
 	stmt = cached_statement("UPDATE main." CACHE_RELATION_TABLE " SET sql = (SELECT sql FROM main.sqlite_master"
 							" WHERE type = 'table' AND name = ?1) WHERE relname = ?1");
-	sqlite3_bind_text(stmt, 1, CacheSqliteName(table), -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(stmt, 1, table, -1, SQLITE_TRANSIENT);
 	int			rc = sqlite3_step(stmt);
 
 	release_statement(stmt, rc != SQLITE_DONE);
@@ -1821,7 +1865,6 @@ CacheScanSince(const char *table, uint64_t kept_seq, int64_t kept_rowid, uint64_
 	sqlite3_stmt *stmt;
 	int64_t		base = INT64_MAX;
 
-	table = CacheSqliteName(table);
 	char	   *sql = sqlite3_mprintf("SELECT (SELECT max(seq) FROM main." CACHE_SCAN_BASE_TABLE
 									  " WHERE relname IN ('%q', '')), (SELECT max(" CACHE_ROWID_COLUMN
 									  ") FROM main.\"%w\")", table, table);
@@ -1863,7 +1906,6 @@ CacheTransactionChanged(const char *table)
 	ChangesetIter it;
 	bool		changed = false;
 
-	table = CacheSqliteName(table);
 	close_capture();			/* the message's earlier statements' changes too */
 	changeset_begin(&it, changeset.data, changeset.len);
 	while (!changed && changeset_next(&it) == CHANGESET_ROW)

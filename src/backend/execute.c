@@ -999,6 +999,9 @@ run_on_cache(ExecState *es)
 		ereport(NOTICE, errcode(stmt->notice_code), errmsg("%s", stmt->notice));
 		return;
 	}
+	if (stmt->run_notice)
+		ereport(NOTICE, errmsg("%s", stmt->run_notice),
+				stmt->run_notice_detail ? errdetail("%s", stmt->run_notice_detail) : 0);
 	if (stmt->alter_table)
 		CacheAlterTableBegin();
 	else

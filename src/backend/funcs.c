@@ -31,6 +31,7 @@
 #include "guc.h"
 #include "mcxt.h"
 #include "miscadmin.h"
+#include "namespace.h"
 #include "xact.h"
 
 static Value
@@ -165,7 +166,13 @@ f_current_database(ExecState *es, const Value *args, int nargs)
 static Value
 f_current_schema(ExecState *es, const Value *args, int nargs)
 {
-	return typio_string(NAMEOID, "public", 6);
+	return CurrentSchemaValue();
+}
+
+static Value
+f_current_schemas(ExecState *es, const Value *args, int nargs)
+{
+	return CurrentSchemasValue(args[0].u.i != 0);
 }
 
 static Value
@@ -1313,7 +1320,8 @@ static const FuncDesc builtins[] = {
 	BUILTIN("current_user", 0, {0}, NAMEOID, true, f_current_user),
 	BUILTIN("session_user", 0, {0}, NAMEOID, true, f_current_user),
 	BUILTIN("current_database", 0, {0}, NAMEOID, true, f_current_database),
-	BUILTIN("current_schema", 0, {0}, NAMEOID, true, f_current_schema),
+	BUILTIN("current_schema", 0, {0}, NAMEOID, false, f_current_schema),
+	BUILTIN("current_schemas", 1, {BOOLOID}, NAMEARRAYOID, true, f_current_schemas),
 	BUILTIN("now", 0, {0}, TIMESTAMPTZOID, true, f_now),
 	BUILTIN("transaction_timestamp", 0, {0}, TIMESTAMPTZOID, true, f_now),
 	BUILTIN("statement_timestamp", 0, {0}, TIMESTAMPTZOID, true, f_now),
@@ -1343,7 +1351,6 @@ static const FuncDesc builtins[] = {
 	BUILTIN("pg_total_relation_size", 1, {REGCLASSOID}, INT8OID, true, f_zero_size),
 	BUILTIN("pg_database_size", 1, {NAMEOID}, INT8OID, true, f_zero_size),
 	BUILTIN("pg_tablespace_size", 1, {OIDOID}, INT8OID, true, f_zero_size),
-	BUILTIN("pg_table_is_visible", 1, {OIDOID}, BOOLOID, true, f_true),	/* all in pg_catalog or public */
 	BUILTIN("pg_relation_is_publishable", 1, {REGCLASSOID}, BOOLOID, true, f_true),
 	BUILTIN("has_database_privilege", 2, ARGS(NAMEOID, TEXTOID), BOOLOID, true, f_true),
 	BUILTIN("pg_has_role", 2, ARGS(NAMEOID, TEXTOID), BOOLOID, true, f_true),
@@ -1358,6 +1365,8 @@ static const FuncDesc builtins[] = {
 	LOOKUP("pg_get_constraintdef", 1, {OIDOID}, "pg_constraint", "_rl_condef", "oid", NULL),
 	LOOKUP("pg_get_constraintdef", 2, ARGS(OIDOID, BOOLOID), "pg_constraint", "_rl_condef", "oid", NULL),
 	LOOKUP("pg_get_indexdef", 1, {OIDOID}, "pg_class", "_rl_indexdef", "oid", NULL),
+	/* found first by its name in the search path (namespace.h); pg_catalog's own are not rows */
+	{"pg_table_is_visible", 1, {OIDOID}, BOOLOID, true, false, NULL, "pg_class", "_rl_visible", {"oid", NULL}},
 	LOOKUP("pg_get_indexdef", 3, ARGS(OIDOID, INT4OID, BOOLOID), "index_definition", "definition", "indexrelid",
 		   "colno"),
 	LOOKUP("obj_description", 2, ARGS(OIDOID, NAMEOID), "pg_description", "description", "objoid",

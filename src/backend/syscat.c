@@ -18,8 +18,10 @@
  * Object identifiers are stable: a relation's OID is FirstNormalObjectId + its
  * relid; the index behind a key (PRIMARY KEY or UNIQUE) is INDEX_OID_BASE and its
  * constraint CONSTRAINT_OID_BASE, + relid * 256 + the index's position; types
- * keep PostgreSQL's OIDs. Every relation is in namespace public and owned by the
- * session's user (pg_roles' OID 10); relpages is 0 (doc/design.md, section 7). The cache
+ * keep PostgreSQL's OIDs. A relation is in the schema its cache name says (public,
+ * or the rl_namespace row whose nspid is its name's prefix: namespace.h), whose OID
+ * is that nspid; every relation is owned by the session's user (pg_roles' OID 10),
+ * a schema by the role CREATE or ALTER SCHEMA gave it; relpages is 0 (doc/design.md, section 7). The cache
  * keeps a key as a SQLite UNIQUE constraint; a PRIMARY KEY's first column is
  * declared DESC there (analyze.c), which is how it is told from UNIQUE.
  * pg_settings lists the session's settings as SHOW ALL does, pg_database the
@@ -34,6 +36,7 @@
 #include "guc.h"
 #include "mcxt.h"
 #include "miscadmin.h"
+#include "namespace.h"
 #include "rl_buffer.h"
 
 #define FirstGenbkiObjectId		10000	/* PostgreSQL's built-in types are below */
@@ -47,6 +50,23 @@
 
 #define STR(x) #x
 #define XSTR(x) STR(x)
+
+/* the schema of a relation by its cache name (an SQL expression): its name, its OID */
+#define NSPNAME(rel) "coalesce((SELECT n.nspname FROM main." CACHE_NAMESPACE_TABLE " AS n" \
+	" WHERE n.nspid = rl_nspid(" rel ")), 'public')"
+#define NSPOID(rel) "coalesce(nullif(rl_nspid(" rel "), 0), " XSTR(PG_PUBLIC_NAMESPACE) ")"
+/* the relation's own name in the cache's form, without its schema's id */
+#define UNQUALIFIED(rel) "CASE rl_nspid(" rel ") WHEN 0 THEN " rel " ELSE substr(" rel ", instr(" rel ", '^.') + 2) END"
+/*
+ * whether an unqualified name finds the relation (pg_table_is_visible): its schema is
+ * in the search path and no schema before it has a relation of that name (each a
+ * probe of rl_relation's unique relname)
+ */
+#define VISIBLE(rel) "(rl_search_rank(" NSPNAME(rel) ") >= 0 AND NOT EXISTS (SELECT 1 FROM" \
+	" (SELECT 0 AS nspid, 'public' AS nspname UNION ALL SELECT nspid, nspname FROM main." CACHE_NAMESPACE_TABLE ") AS s" \
+	" WHERE rl_search_rank(s.nspname) BETWEEN 0 AND rl_search_rank(" NSPNAME(rel) ") - 1 AND EXISTS (SELECT 1" \
+	" FROM main." CACHE_RELATION_TABLE " AS o WHERE o.relname = CASE s.nspid WHEN 0 THEN '' ELSE s.nspid || '^.' END" \
+	" || " UNQUALIFIED(rel) ")))"
 
 typedef struct SystemRelation
 {
@@ -227,7 +247,8 @@ static const ResultColumn pg_rewrite_cols[] = {
 #define KEYS_SQL \
 	"SELECT k.relid AS relid, k.relname AS relname, k.seq AS seq, k.idx AS idx, k.is_primary AS is_primary," \
 	" k.keyname AS keyname, k.keycols AS keycols, k.conkey AS conkey, k.indkey AS indkey, k.nkeys AS nkeys," \
-	" 'CREATE UNIQUE INDEX ' || rl_quote_ident(k.keyname) || ' ON public.' || rl_quote_ident(rl_pg_name(k.relname))" \
+	" 'CREATE UNIQUE INDEX ' || rl_quote_ident(k.keyname) || ' ON ' || rl_quote_ident(" NSPNAME("k.relname") ")" \
+	" || '.' || rl_quote_ident(rl_pg_name(k.relname))" \
 	" || ' USING btree (' || k.keycols || ')' AS indexdef FROM (" \
 	"SELECT k.relid AS relid, k.relname AS relname, k.seq AS seq, k.idx AS idx, k.is_primary AS is_primary," \
 	" rl_pg_name(CASE WHEN k.is_primary THEN k.relname || '_pkey'" \
@@ -245,18 +266,20 @@ static const ResultColumn pg_rewrite_cols[] = {
 
 static const char *const pg_class_sql =
 	"SELECT " XSTR(FirstNormalObjectId) " + r.relid AS oid, rl_pg_name(r.relname) AS relname, "
-	XSTR(PG_PUBLIC_NAMESPACE) " AS relnamespace, 0 AS reltype, " XSTR(BOOTSTRAP_SUPERUSERID) " AS relowner, "
+	NSPOID("r.relname") " AS relnamespace, 0 AS reltype, " XSTR(BOOTSTRAP_SUPERUSERID) " AS relowner, "
 	XSTR(HEAP_AM_OID) " AS relam, 0 AS reltablespace, 0 AS relpages, -1.0 AS reltuples,"
 	" EXISTS (SELECT 1 FROM pragma_index_list(r.relname, 'main') WHERE origin = 'u') AS relhasindex,"
 	" 'p' AS relpersistence, 'r' AS relkind,"
 	" (SELECT count(*) FROM pragma_table_info(r.relname, 'main') WHERE name <> '" CACHE_ROWID_COLUMN "')"
 	" AS relnatts, 0 AS relchecks, 0 AS relhasrules, 0 AS relhastriggers, 0 AS relrowsecurity,"
 	" 0 AS relforcerowsecurity, 0 AS relispartition, 0 AS reltoastrelid, 0 AS reloftype, 'd' AS relreplident,"
-	" NULL AS reloptions, NULL AS relpartbound, NULL AS relacl, NULL AS _rl_indexdef"
+	" NULL AS reloptions, NULL AS relpartbound, NULL AS relacl, NULL AS _rl_indexdef,"
+	" " VISIBLE("r.relname") " AS _rl_visible"
 	" FROM main." CACHE_RELATION_TABLE " AS r"
-	" UNION ALL SELECT " INDEX_OID("k") ", k.keyname, " XSTR(PG_PUBLIC_NAMESPACE) ", 0, "
+	" UNION ALL SELECT " INDEX_OID("k") ", k.keyname, " NSPOID("k.relname") ", 0, "
 	XSTR(BOOTSTRAP_SUPERUSERID) ", " XSTR(BTREE_AM_OID) ", 0, 0, -1.0, 0, 'p', 'i', k.nkeys, 0, 0, 0, 0, 0, 0,"
-	" 0, 0, 'n', NULL, NULL, NULL, k.indexdef FROM (" KEYS_SQL ") AS k";
+	" 0, 0, 'n', NULL, NULL, NULL, k.indexdef, rl_search_rank(" NSPNAME("k.relname") ") >= 0"
+	" FROM (" KEYS_SQL ") AS k";
 
 /* build_pg_type -- the types typio knows, once per backend */
 static char *
@@ -437,14 +460,15 @@ static const SystemRelation system_relations[] = {
 		XSTR(PG_CATALOG_NAMESPACE) ", 'pg_catalog', " XSTR(BOOTSTRAP_SUPERUSERID) ", NULL), ("
 		XSTR(PG_PUBLIC_NAMESPACE) ", 'public', " XSTR(ROLE_PG_DATABASE_OWNER)
 		", '{pg_database_owner=UC/pg_database_owner,=U/pg_database_owner}'), ("
-		XSTR(INFORMATION_SCHEMA_NAMESPACE) ", 'information_schema', " XSTR(BOOTSTRAP_SUPERUSERID) ", NULL))",
+		XSTR(INFORMATION_SCHEMA_NAMESPACE) ", 'information_schema', " XSTR(BOOTSTRAP_SUPERUSERID) ", NULL))"
+		" UNION ALL SELECT nspid, nspname, nspowner, NULL FROM main." CACHE_NAMESPACE_TABLE,
 	NULL},
 	{"pg_class", NCOLS(pg_class_cols), pg_class_cols, pg_class_sql, NULL},
 	{"pg_attribute", NCOLS(pg_attribute_cols), pg_attribute_cols, NULL, build_pg_attribute},
 	{"pg_type", NCOLS(pg_type_cols), pg_type_cols, NULL, build_pg_type},
 	{"pg_constraint", NCOLS(pg_constraint_cols), pg_constraint_cols,
 		"SELECT " XSTR(CONSTRAINT_OID_BASE) " + k.relid * 256 + k.seq AS oid, k.keyname AS conname, "
-		XSTR(PG_PUBLIC_NAMESPACE) " AS connamespace, CASE WHEN k.is_primary THEN 'p' ELSE 'u' END AS contype,"
+		NSPOID("k.relname") " AS connamespace, CASE WHEN k.is_primary THEN 'p' ELSE 'u' END AS contype,"
 		" 0 AS condeferrable, 0 AS condeferred, 1 AS convalidated, " XSTR(FirstNormalObjectId) " + k.relid"
 		" AS conrelid, 0 AS contypid, " INDEX_OID("k") " AS conindid, 0 AS conparentid, 0 AS confrelid,"
 		" k.conkey AS conkey, NULL AS confkey,"
@@ -458,7 +482,7 @@ static const SystemRelation system_relations[] = {
 		" k.indkey AS indkey, NULL AS indexprs, NULL AS indpred FROM (" KEYS_SQL ") AS k", NULL},
 	{"pg_enum", NCOLS(pg_enum_cols), pg_enum_cols, NULL, NULL},
 	{"pg_indexes", NCOLS(pg_indexes_cols), pg_indexes_cols,
-		"SELECT 'public' AS schemaname, rl_pg_name(k.relname) AS tablename, k.keyname AS indexname, NULL AS tablespace,"
+		"SELECT " NSPNAME("k.relname") " AS schemaname, rl_pg_name(k.relname) AS tablename, k.keyname AS indexname, NULL AS tablespace,"
 		" k.indexdef AS indexdef FROM (" KEYS_SQL ") AS k", NULL},
 	{"pg_settings", NCOLS(pg_settings_cols), pg_settings_cols, NULL, build_pg_settings},
 	{"pg_am", NCOLS(pg_am_cols), pg_am_cols,
@@ -544,7 +568,8 @@ build_schemata(void)
 static char *
 build_tables(void)
 {
-	char	   *sql = sqlite3_mprintf("SELECT %Q AS table_catalog, 'public' AS table_schema, rl_pg_name(r.relname) AS table_name,"
+	char	   *sql = sqlite3_mprintf("SELECT %Q AS table_catalog, " NSPNAME("r.relname") " AS table_schema,"
+									  " rl_pg_name(r.relname) AS table_name,"
 									  " 'BASE TABLE' AS table_type, NULL AS self_referencing_column_name,"
 									  " NULL AS reference_generation, NULL AS user_defined_type_catalog,"
 									  " NULL AS user_defined_type_schema, NULL AS user_defined_type_name,"
@@ -561,7 +586,7 @@ static char *
 build_columns(void)
 {
 	char	   *sql = sqlite3_mprintf(
-		"SELECT %Q AS table_catalog, 'public' AS table_schema, rl_pg_name(r.relname) AS table_name,"
+		"SELECT %Q AS table_catalog, " NSPNAME("r.relname") " AS table_schema, rl_pg_name(r.relname) AS table_name,"
 		" rl_pg_name(a.name) AS column_name,"
 		" a.cid AS ordinal_position, rl_default_expr(a.dflt_value, a.type) AS column_default,"
 		" CASE WHEN a.\"notnull\" THEN 'NO' ELSE 'YES' END AS is_nullable, t._rl_format AS data_type,"
@@ -679,11 +704,14 @@ SystemRegOutput(Oid type, Oid value)
 
 	if (type == REGTYPEOID)
 		return typio_lookup(value) ? pstrdup(typio_format_type(value)) : NULL;
-	return CacheLookupText(psprintf(type == REGCLASSOID
-									? "SELECT rl_quote_ident(relname) FROM (%s) WHERE oid = ?1"
-									: "SELECT rl_quote_ident(nspname) FROM (%s) WHERE oid = ?1",
-									SystemRelationLookup(type == REGCLASSOID ? "pg_class" : "pg_namespace")->sql),
-						   &oid);
+	if (type == REGCLASSOID)	/* qualified when not visible, as PostgreSQL's */
+		return CacheLookupText(psprintf("SELECT CASE WHEN c._rl_visible THEN '' ELSE rl_quote_ident(n.nspname) || '.' END"
+										" || rl_quote_ident(c.relname) FROM (%s) AS c JOIN (%s) AS n"
+										" ON n.oid = c.relnamespace WHERE c.oid = ?1",
+										SystemRelationLookup("pg_class")->sql, SystemRelationLookup("pg_namespace")->sql),
+							   &oid);
+	return CacheLookupText(psprintf("SELECT rl_quote_ident(nspname) FROM (%s) WHERE oid = ?1",
+									SystemRelationLookup("pg_namespace")->sql), &oid);
 }
 
 /*
@@ -750,16 +778,24 @@ SystemRegLookup(Oid type, const char *name)
 		ereport(ERROR,
 				errcode(ERRCODE_INVALID_NAME),
 				errmsg("invalid name syntax"));
-	if (schema != NULL && (type != REGCLASSOID ||
-						   (strcmp(schema, "public") != 0 && strcmp(schema, "pg_catalog") != 0)))
+	if (schema != NULL && type != REGCLASSOID)
+		return InvalidOid;
+
+	Oid			nsp = schema ? NamespaceOid(schema) : InvalidOid;
+
+	if (schema != NULL && nsp == InvalidOid)
 		return InvalidOid;
 
 	Value		key = typio_string(TEXTOID, bare, strlen(bare));
+	/* a relation by name: found in the search path, or in the schema named */
 	char	   *found = type == REGTYPEOID
 		? (typio_type_by_name(name) != InvalidOid ? psprintf("%u", typio_type_by_name(name)) : NULL)
-		: CacheLookupText(psprintf(type == REGCLASSOID ? "SELECT oid FROM (%s) WHERE relname = ?1"
-								   : "SELECT oid FROM (%s) WHERE nspname = ?1",
-								   SystemRelationLookup(type == REGCLASSOID ? "pg_class" : "pg_namespace")->sql),
+		: CacheLookupText(type == REGCLASSOID
+						  ? psprintf(schema ? "SELECT oid FROM (%s) WHERE relname = ?1 AND relnamespace = %u"
+									 : "SELECT oid FROM (%s) WHERE relname = ?1 AND _rl_visible",
+									 SystemRelationLookup("pg_class")->sql, nsp)
+						  : psprintf("SELECT oid FROM (%s) WHERE nspname = ?1",
+									 SystemRelationLookup("pg_namespace")->sql),
 						  &key);
 
 	return found ? (Oid) strtoul(found, NULL, 10) : InvalidOid;
@@ -769,7 +805,13 @@ Oid
 SystemRegInput(Oid type, const char *name)
 {
 	Oid			found = SystemRegLookup(type, name);
+	char	   *schema = NULL;
 
+	if (found == InvalidOid && type == REGCLASSOID && split_qualified(name, &schema) && schema &&
+		NamespaceOid(schema) == InvalidOid)
+		ereport(ERROR,
+				errcode(ERRCODE_INVALID_SCHEMA_NAME),
+				errmsg("schema \"%s\" does not exist", schema));
 	if (found == InvalidOid)
 		ereport(ERROR,
 				errcode(type == REGCLASSOID ? ERRCODE_UNDEFINED_TABLE

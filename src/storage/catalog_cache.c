@@ -244,12 +244,33 @@ cache_put_name(char *out, const char *name)
 	return out;
 }
 
+/* the length of a table name's "<nspid>^." prefix: 0 for a table of public or any other name */
+static size_t
+schema_prefix_len(const char *name)
+{
+	size_t		digits = strspn(name, "0123456789");
+
+	return digits > 0 && strncmp(name + digits, CACHE_SCHEMA_SEPARATOR, 2) == 0 ? digits + 2 : 0;
+}
+
+const char *
+cache_unqualified_name(const char *name)
+{
+	return name + schema_prefix_len(name);
+}
+
+int64_t
+cache_name_namespace(const char *name)
+{
+	return schema_prefix_len(name) ? strtoll(name, NULL, 10) : 0;
+}
+
 char *
 cache_pg_name(char *out, const char *name)
 {
 	char	   *o = out;
 
-	for (const char *p = name; *p; p++)
+	for (const char *p = cache_unqualified_name(name); *p; p++)
 	{
 		if (*p == '^' && p[1] != '\0')
 			p++;
@@ -288,7 +309,11 @@ static void append_identifier(RlBuf *out, const char *name);
 static bool
 in_cache_form(const char *name, size_t len)
 {
-	for (size_t i = 0; i < len; i++)
+	size_t		prefix = strspn(name, "0123456789");
+
+	/* a table of a schema other than public: "<nspid>^.name" (schemas came after names) */
+	prefix = prefix > 0 && prefix + 2 <= len && memcmp(name + prefix, CACHE_SCHEMA_SEPARATOR, 2) == 0 ? prefix + 2 : 0;
+	for (size_t i = prefix; i < len; i++)
 	{
 		if (name[i] >= 'A' && name[i] <= 'Z')
 			return false;
@@ -529,6 +554,8 @@ catalog_cache_open(const char *path, CatalogCache **out)
 					  " (name TEXT PRIMARY KEY, value);"
 					  "CREATE TABLE IF NOT EXISTS " CACHE_DATABASE_TABLE
 					  " (datid INTEGER PRIMARY KEY, datname TEXT NOT NULL UNIQUE);"
+					  "CREATE TABLE IF NOT EXISTS " CACHE_NAMESPACE_TABLE
+					  " (nspid INTEGER PRIMARY KEY, nspname TEXT NOT NULL UNIQUE, nspowner INTEGER NOT NULL);"
 					  "CREATE TABLE IF NOT EXISTS " CACHE_SCAN_BASE_TABLE
 					  " (relname TEXT PRIMARY KEY, seq INTEGER NOT NULL);"
 					  "CREATE TABLE IF NOT EXISTS " CACHE_SHORT_KEY_TABLE
@@ -688,7 +715,8 @@ relation_map_shape(CatalogCache *cache, const char *name, int64_t relid, Relatio
 	if ((rc = table_columns(cache, name, &columns)) != RL_OK)
 		return rc;
 
-	const KvTable *kv = relid == 0 || relid == CACHE_DATABASE_RELID ? NULL : kv_table_by_name(name);
+	const KvTable *kv = relid == 0 || relid == CACHE_DATABASE_RELID || relid == CACHE_NAMESPACE_RELID
+		? NULL : kv_table_by_name(name);
 	bool		kv_columns_match = kv != NULL;
 
 	for (int i = 1; i < columns->n; i++)	/* the row id first */
@@ -718,6 +746,8 @@ relation_map(CatalogCache *cache, const char *name, RelationMap *map)
 		return relation_map_shape(cache, name, 0, map);
 	if (strcmp(name, CACHE_DATABASE_TABLE) == 0)
 		return relation_map_shape(cache, name, CACHE_DATABASE_RELID, map);
+	if (strcmp(name, CACHE_NAMESPACE_TABLE) == 0)
+		return relation_map_shape(cache, name, CACHE_NAMESPACE_RELID, map);
 	if ((rc = table_columns(cache, name, &columns)) != RL_OK)
 		return rc;
 	if (columns->relid < 0)
@@ -1057,7 +1087,7 @@ key_is_unique(sqlite3 *db, const char *table, const KvTable *kv)
 static void
 create_cache_indexes(sqlite3 *db, const char *table)
 {
-	const KvTable *kv = kv_table_by_name(table);
+	const KvTable *kv = kv_table_by_name(cache_unqualified_name(table));
 
 	if (kv == NULL)
 		return;
@@ -1075,7 +1105,7 @@ create_cache_indexes(sqlite3 *db, const char *table)
 		create_index(db, table, "", rlbuf_cstr(&key));
 	rlbuf_free(&key);
 	for (size_t i = 0; i < sizeof(read_indexes) / sizeof(read_indexes[0]); i++)
-		if (strcmp(read_indexes[i].table, table) == 0)
+		if (strcmp(read_indexes[i].table, cache_unqualified_name(table)) == 0)
 			create_index(db, table, "_read", read_indexes[i].columns);
 }
 
@@ -1615,7 +1645,8 @@ on_conflict(void *arg, int reason, const ChangesetIter *it)
 						 "could not serialize access due to concurrent update");
 			return SQLITE_CHANGESET_ABORT;
 		case SQLITE_CHANGESET_CONFLICT:
-			if (it->op == SQLITE_INSERT)
+			/* a schema's id is in its tables' names: another commit's schema took it */
+			if (it->op == SQLITE_INSERT && strcmp(table, CACHE_NAMESPACE_TABLE) != 0)
 			{
 				/* another commit took this row id: insert the row again under a new one */
 				Reinsert   *r;
@@ -2234,7 +2265,7 @@ catalog_cache_rebuild(CatalogCache *cache, Lsm *lsm)
 	rlbuf_free(&drops);
 	if (rc == RL_OK)
 		rc = exec_sql(cache->db, "DELETE FROM " CACHE_RELATION_TABLE "; DELETE FROM " CACHE_DATABASE_TABLE ";"
-					  "DELETE FROM " CACHE_SHORT_KEY_TABLE);
+					  "DELETE FROM " CACHE_NAMESPACE_TABLE "; DELETE FROM " CACHE_SHORT_KEY_TABLE);
 
 	/* the relations, then their rows */
 	RebuildScan scan = {.db = cache->db, .status = RL_OK};
@@ -2249,8 +2280,8 @@ catalog_cache_rebuild(CatalogCache *cache, Lsm *lsm)
 		rc = scan.status;
 	sqlite3_finalize(scan.insert);
 	rlbuf_free(&prefix);
-	stmt = prepare(cache->db, "SELECT '" CACHE_DATABASE_TABLE "' UNION ALL "
-				   "SELECT relname FROM (SELECT relname FROM " CACHE_RELATION_TABLE " ORDER BY relid)");
+	stmt = prepare(cache->db, "SELECT '" CACHE_DATABASE_TABLE "' UNION ALL SELECT '" CACHE_NAMESPACE_TABLE "'"
+				   " UNION ALL SELECT relname FROM (SELECT relname FROM " CACHE_RELATION_TABLE " ORDER BY relid)");
 	while (rc == RL_OK && stmt && sqlite3_step(stmt) == SQLITE_ROW)
 	{
 		RelationMap map;

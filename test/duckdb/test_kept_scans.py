@@ -11,6 +11,7 @@ columns and constants alone.
 import time
 
 import psycopg
+import pytest
 
 COLUMNS = "id, name"
 
@@ -36,9 +37,11 @@ def tuples(data: bytes) -> list:
 
 
 def scan(conn: psycopg.Connection, table: str, where: str | None, kept: bool = True) -> list:
+    """A scan of table in the schema current_schema() names, qualified as DuckDB qualifies it."""
     conditions = ([where] if where else []) + ([] if kept else ["coalesce(true, true)"])
     where_clause = f"WHERE {' AND '.join(conditions)}" if conditions else ""
-    with conn.cursor().copy(f'COPY (SELECT {COLUMNS} FROM "public".{table} {where_clause}) '
+    schema = conn.execute("SELECT current_schema()").fetchone()[0]
+    with conn.cursor().copy(f'COPY (SELECT {COLUMNS} FROM "{schema}".{table} {where_clause}) '
                             'TO STDOUT (FORMAT "binary")') as copy:
         return tuples(b"".join(bytes(block) for block in copy))
 
@@ -68,10 +71,20 @@ CHANGES = [
 ]
 
 
-def test_kept_scan_follows_every_change(rocklake_server):
+def in_schema(schema: str, *conns: psycopg.Connection) -> None:
+    """Make schema the connections' first (a lake of DuckLake's METADATA_SCHEMA lives there)."""
+    if schema != "public":
+        conns[0].execute(f"CREATE SCHEMA IF NOT EXISTS {schema}")
+    for conn in conns:
+        conn.execute(f"SET search_path TO {schema}")
+
+
+@pytest.mark.parametrize("schema", ["public", "meta_k"])
+def test_kept_scan_follows_every_change(rocklake_server, schema):
     dbname = rocklake_server.create_database("kept_scans")
     with rocklake_server.connect(dbname, autocommit=True) as reader, \
             rocklake_server.connect(dbname, autocommit=True) as writer:
+        in_schema(schema, writer, reader)
         writer.execute("CREATE TABLE ducklake_kept (id bigint PRIMARY KEY, name varchar, extra int)")
         writer.execute(FILL, (LONG,))
         same_as_unkept(reader, "ducklake_kept", 400)
@@ -98,6 +111,7 @@ def test_kept_scan_follows_every_change(rocklake_server):
 
         # another session appends between two scans of a third
         with rocklake_server.connect(dbname, autocommit=True) as other:
+            in_schema(schema, other)
             same_as_unkept(other, "ducklake_kept", 401)
             for i in range(5):
                 writer.execute(f"INSERT INTO ducklake_kept VALUES ({2000 + i}, 'x', 0)")
@@ -204,20 +218,24 @@ def rewrite(server, name: str, old: bytes, new: bytes, fix_crc: bool) -> None:
     path.write_bytes(bytes(data))
 
 
-def test_published_copy_follows_every_change(rocklake_server):
+@pytest.mark.parametrize("schema", ["public", "meta_k"])
+def test_published_copy_follows_every_change(rocklake_server, schema):
     """A new session starts from the copies others published, whatever changed since."""
     dbname = rocklake_server.create_database("kept_published")
     with rocklake_server.connect(dbname, autocommit=True) as writer:
+        in_schema(schema, writer)
         writer.execute("CREATE TABLE ducklake_kept (id bigint PRIMARY KEY, name varchar, extra int)")
         writer.execute(FILL, (LONG,))
         before = set(published(rocklake_server))
         with rocklake_server.connect(dbname, autocommit=True) as reader:
+            in_schema(schema, reader)
             same_as_unkept(reader, "ducklake_kept", 400)
         assert wait_published(rocklake_server, before, 1), "no copy was published"
         for statement, rows in CHANGES:
             writer.execute(statement, (LONG,) if statement == FILL else None)
             if rows is not None:
                 with rocklake_server.connect(dbname, autocommit=True) as reader:
+                    in_schema(schema, reader)
                     same_as_unkept(reader, "ducklake_kept", rows)
 
 

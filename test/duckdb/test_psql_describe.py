@@ -14,7 +14,10 @@ inherent to being another server are normalised (normalise(), which says why for
 - \\l: PostgreSQL has template0 and ACLs on its templates, RockLake neither; both servers
   also hold the databases of the other tests of this session, so only postgres, template1
   and this test's database are compared;
-- \\conninfo: the port.
+- \\conninfo: the port;
+- \\dt *.*: PostgreSQL also lists its system catalogs (pg_catalog's tables,
+  information_schema's sql_* tables, pg_toast's TOAST tables), which are not relations of
+  RockLake's pg_class; only the other schemas' rows are compared, and not the row count.
 """
 
 import csv
@@ -35,6 +38,10 @@ TABLES_SQL = (
     " code varchar(8) UNIQUE, flag boolean DEFAULT true, created date DEFAULT '2024-01-01',"
     " note character(4) DEFAULT 'n')",
     "CREATE TABLE pairs (a integer, b bigint, label text, PRIMARY KEY (a, b), UNIQUE (label))",
+    # a schema of its own, with a table named as one of public's
+    "CREATE SCHEMA sales",
+    "CREATE TABLE sales.orders (id integer PRIMARY KEY, item_id integer NOT NULL, qty integer DEFAULT 1)",
+    "CREATE TABLE sales.items (sku varchar(12) UNIQUE, name text)",
 )
 
 COMMANDS = (
@@ -44,6 +51,8 @@ COMMANDS = (
     r"\di", r"\di+", r"\d items_pkey", r"\d+ pairs_pkey", r"\d items_code_key", r"\d ducklake_schema_pkey",
     r"\df", r"\df+", r"\dp", r"\db", r"\db+",
     r"\d nosuch", r"\dt app.*", r"\conninfo",
+    r"\dt sales.*", r"\d sales.orders", r"\d+ sales.items", r"\di sales.*", r"\d sales.*", r"\dt *.items",
+    r"\dt *.*",
     # information_schema, which psql does not read but other tools do
     "SELECT table_name, table_type, is_insertable_into FROM information_schema.tables"
     " WHERE table_schema = 'public' ORDER BY 1",
@@ -90,6 +99,9 @@ def normalise(output: str, lake: Lake, command: str) -> str:
     first = 1 if command.startswith(r"\l") else 0
     lines = ["|".join("<user>" if i >= first and cell == user else cell
                       for i, cell in enumerate(line.split("|"))) for line in lines]
+    if command == r"\dt *.*":
+        lines = [line for line in lines if not line.startswith(("pg_catalog|", "pg_toast|", "information_schema|"))
+                 and not re.fullmatch(r"\(\d+ rows\)", line)]
     text = "\n".join(lines)
     if command == r"\conninfo":
         text = re.sub(rf'as user "{re.escape(user)}"', 'as user "<user>"', text)

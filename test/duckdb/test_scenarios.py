@@ -9,7 +9,8 @@ import multiprocessing
 
 import pytest
 
-from lakes import Lake, insert_in_commits
+import duckdb_offline
+from lakes import Lake, Session, insert_in_commits
 
 TABLES = ("SELECT schema_name, table_name, comment FROM duckdb_tables() WHERE database_name = 'lake' "
           "ORDER BY ALL")
@@ -343,6 +344,79 @@ def two_writers(lake: Lake) -> None:
         s.sql("SELECT count(*) FROM ducklake_snapshots('lake')")
 
 
+def two_lakes_in_one_database(lake: Lake) -> None:
+    """Lakes a and b in schemas meta_a and meta_b of one database, beside one in public,
+    each with a table t of its own: written, read and time-travelled independently,
+    and again after the server restarts."""
+    def attach_all(s: Session) -> None:
+        s.attach(DATA_INLINING_ROW_LIMIT=10)
+        for alias in ("a", "b"):
+            s.con.execute(lake.attach_sql(alias, DATA_PATH=f"{lake.data_path}/{alias}/",
+                                          METADATA_SCHEMA=f"meta_{alias}", DATA_INLINING_ROW_LIMIT=10))
+            s.note("ATTACH", alias)
+
+    def read_all(s: Session) -> None:
+        for alias in ("lake", "a", "b"):
+            s.sql(f"SELECT count(*), sum(id), min(v), max(v) FROM {alias}.t")
+            s.sql(f"SELECT * FROM {alias}.t WHERE id < 100 ORDER BY id")
+            s.sql(f"SELECT snapshot_id, schema_version, changes FROM ducklake_snapshots('{alias}') ORDER BY ALL")
+            for (version,) in s.quiet(f"SELECT snapshot_id FROM ducklake_snapshots('{alias}') "
+                                      "WHERE snapshot_id > 0 ORDER BY ALL"):
+                s.sql(f"SELECT count(*), sum(id) FROM {alias}.t AT (VERSION => {version})")
+            s.sql(f"SELECT table_name, file_count > 0 FROM ducklake_table_info('{alias}')")
+
+    session = Session(lake, duckdb_offline.connect())
+    with session as s:
+        attach_all(s)
+        s.sql("CREATE TABLE lake.t (id INTEGER, v VARCHAR)")
+        s.sql("CREATE TABLE a.t (id INTEGER, v VARCHAR, x DOUBLE)")
+        s.sql("CREATE TABLE b.t (id BIGINT, v VARCHAR)")
+        s.sql("INSERT INTO lake.t VALUES (1, 'public')")
+        s.sql("INSERT INTO a.t VALUES (1, 'a1', 0.5), (2, 'a2', NULL)")
+        s.sql("INSERT INTO b.t VALUES (1, 'b1')")
+        s.sql("INSERT INTO a.t SELECT range, 'af' || range, range / 2 FROM range(100, 1100)")
+        s.sql("INSERT INTO b.t SELECT range, 'bf' || range FROM range(100, 3100)")
+        s.sql("UPDATE a.t SET v = 'a1 updated' WHERE id = 1")
+        s.sql("DELETE FROM b.t WHERE id = 1 OR id >= 3000")
+        s.sql("CREATE TABLE b.only_b (k INTEGER)")
+        s.sql("SELECT database_name, schema_name, table_name FROM duckdb_tables() "
+              "WHERE database_name IN ('lake', 'a', 'b') ORDER BY ALL")
+        assert {p.relative_to(lake.data_path).parts[0] for p in lake.parquet_files()} >= {"a", "b"}, \
+            "both lakes wrote Parquet files"
+        read_all(s)
+        for alias in ("lake", "a", "b"):
+            s.sql(f"DETACH {alias}")
+    with lake.server.connect(lake.dbname, autocommit=True) as conn:
+        s.note("schemas", conn.execute(
+            "SELECT table_schema, count(*) FROM information_schema.tables "
+            "WHERE table_name LIKE 'ducklake%' GROUP BY 1 ORDER BY 1").fetchall())
+    lake.server.restart()
+    with Session(lake, duckdb_offline.connect()) as s:
+        attach_all(s)
+        read_all(s)
+        s.sql("INSERT INTO b.t VALUES (2, 'after restart')")
+        s.sql("SELECT * FROM b.t WHERE id < 100 ORDER BY id")
+        s.sql("SELECT * FROM a.t WHERE id < 100 ORDER BY id")
+    # RockLake's catalog cache made again from the store alone (PostgreSQL just restarts)
+    lake.server.restart(rebuild=lake.server.kind == "rocklake")
+    with Session(lake, duckdb_offline.connect()) as s:
+        attach_all(s)
+        read_all(s)
+        for alias in ("lake", "a", "b"):
+            s.sql(f"DETACH {alias}")
+    # lake b's catalog dropped with its schema; attaching it again makes a new, empty one
+    with lake.server.connect(lake.dbname, autocommit=True) as conn:
+        notices = []
+        conn.add_notice_handler(lambda d: notices.append((d.message_primary, d.message_detail)))
+        conn.execute("DROP SCHEMA meta_b CASCADE")
+        s.note("DROP SCHEMA meta_b CASCADE", notices)
+    with Session(lake, duckdb_offline.connect()) as s:
+        attach_all(s)
+        s.sql("SELECT count(*) FROM duckdb_tables() WHERE database_name = 'b'")
+        s.sql("SELECT snapshot_id, changes FROM ducklake_snapshots('b') ORDER BY ALL")
+        s.sql("SELECT count(*), sum(id) FROM a.t")
+
+
 SCENARIOS = [
     attach_new_and_existing,
     schemas_tables_views,
@@ -357,6 +431,7 @@ SCENARIOS = [
     maintenance,
     restart_mid_workload,
     two_writers,
+    two_lakes_in_one_database,
 ]
 
 

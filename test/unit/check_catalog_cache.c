@@ -619,6 +619,79 @@ START_TEST(test_rebuild_reads_short_keys)
 }
 END_TEST
 
+/*
+ * A DuckLake catalog in a schema other than public (METADATA_SCHEMA) beside public's:
+ * the schema is a row of rl_namespace, its tables "<nspid>^.name", stored as generic
+ * rows (kvcodec's keys have no schema), so the two lakes' rows never share a key; a
+ * rebuild brings both back.
+ */
+#define META_SNAPSHOT_SQL "CREATE TABLE \"16384^.ducklake_snapshot\" (_rl_rowid INTEGER PRIMARY KEY, " \
+	"snapshot_id INTEGER UNIQUE, snapshot_time INTEGER, schema_version INTEGER, " \
+	"next_catalog_id INTEGER, next_file_id INTEGER)"
+
+START_TEST(test_ducklake_table_in_a_schema)
+{
+	sqlite3    *db = backend_open();
+	uint8_t		tag = 0x02;
+
+	ck_assert_str_eq(cache_unqualified_name("16384^.ducklake_snapshot"), "ducklake_snapshot");
+	ck_assert_int_eq(cache_name_namespace("16384^.ducklake_snapshot"), 16384);
+	ck_assert_int_eq(cache_name_namespace("16384^^.x"), 0);	/* public's table "16384^.x" */
+	ck_assert_int_eq(cache_name_namespace("ducklake_snapshot"), 0);
+	assert_query(db, "SELECT count(*) FROM rl_namespace", "0;");
+	commit_sql(db, "INSERT INTO rl_relation VALUES (5, 'ducklake_snapshot', '" SNAPSHOT_SQL "');" SNAPSHOT_SQL ";"
+			   "INSERT INTO ducklake_snapshot VALUES (NULL, 0, 100, 0, 1, 0), (NULL, 1, 200, 1, 2, 0);");
+	commit_sql(db, "INSERT INTO rl_namespace VALUES (16384, 'meta_a', 10);"
+			   "INSERT INTO rl_relation VALUES (6, '16384^.ducklake_snapshot', '" META_SNAPSHOT_SQL "');"
+			   META_SNAPSHOT_SQL ";"
+			   "INSERT INTO \"16384^.ducklake_snapshot\" VALUES (NULL, 0, 300, 0, 1, 0), (NULL, 1, 400, 5, 6, 0),"
+			   " (NULL, 2, 500, 5, 6, 0);");
+	ck_assert_int_eq(count_keys(&tag, 1), 2);
+	ck_assert_int_eq(count_relation_rows(6), 3);
+	ck_assert_int_eq(count_relation_rows(CACHE_NAMESPACE_RELID), 1);
+	char	   *before = dump_cache(db);
+
+	sqlite3_close(db);
+	catalog_cache_close(cache);
+	unlink(cache_path);
+	ck_assert_int_eq(catalog_cache_open(cache_path, &cache), RL_OK);
+	ck_assert_msg(catalog_cache_rebuild(cache, lsm) == RL_OK, "rebuild: %s", rl_last_error());
+	db = backend_open();
+	char	   *after = dump_cache(db);
+
+	ck_assert_msg(strcmp(before, after) == 0, "before:\n%s\nafter:\n%s", before, after);
+	assert_query(db, "SELECT * FROM rl_namespace", "16384|meta_a|10;");
+	assert_query(db, "SELECT sum(snapshot_time) FROM \"16384^.ducklake_snapshot\"", "1200;");
+	free(before);
+	free(after);
+	sqlite3_close(db);
+}
+END_TEST
+
+/*
+ * A cache made before schemas has no rl_namespace (and its store no schema rows):
+ * opening it adds the empty table, and the cache is still believed up to date.
+ */
+START_TEST(test_cache_from_before_schemas)
+{
+	sqlite3    *db = backend_open();
+
+	create_items(db);
+	sqlite3_close(db);
+	catalog_cache_close(cache);
+	ck_assert_int_eq(sqlite3_open(cache_path, &db), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_exec(db, "DROP TABLE rl_namespace", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+	ck_assert_int_eq(catalog_cache_open(cache_path, &cache), RL_OK);
+	ck_assert_uint_eq(catalog_cache_seq(cache), 1);
+	db = backend_open();
+	assert_query(db, "SELECT count(*) FROM rl_namespace", "0;");
+	commit_sql(db, "INSERT INTO rl_namespace VALUES (16384, 's', 10)");
+	assert_query(db, "SELECT nspname FROM rl_namespace", "s;");
+	sqlite3_close(db);
+}
+END_TEST
+
 START_TEST(test_abort_leaves_nothing)
 {
 	sqlite3    *db = backend_open();
@@ -1174,6 +1247,8 @@ main(void)
 	tcase_add_test(tc, test_rebuild_equals_the_old_cache);
 	tcase_add_test(tc, test_rebuild_reads_old_names);
 	tcase_add_test(tc, test_rebuild_reads_short_keys);
+	tcase_add_test(tc, test_ducklake_table_in_a_schema);
+	tcase_add_test(tc, test_cache_from_before_schemas);
 	tcase_add_test(tc, test_abort_leaves_nothing);
 	tcase_add_test(tc, test_apply_changeset_like_sqlite);
 	tcase_add_test(tc, test_changeset_reader);
