@@ -36,6 +36,7 @@
 #include "changeset.h"
 #include "errcodes.h"
 #include "kvcodec.h"
+#include "numeric.h"
 #include "stmt_cache.h"
 
 /*
@@ -2299,6 +2300,7 @@ cache_connection_setup(sqlite3 *db)
 	sqlite3_busy_handler(db, retry_when_busy, NULL);
 	sqlite3_db_config(db, SQLITE_DBCONFIG_DQS_DML, 0, (int *) NULL);
 	sqlite3_db_config(db, SQLITE_DBCONFIG_DQS_DDL, 0, (int *) NULL);
+	sqlite3_create_collation(db, NUMERIC_COLLATION, SQLITE_UTF8, NULL, numeric_collate);
 }
 
 /* ---------------------------------------------------------------- databases */
