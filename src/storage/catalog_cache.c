@@ -30,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include "catalog_cache.h"
@@ -279,6 +280,62 @@ static void append_identifier(RlBuf *out, const char *name);
  */
 #define CACHE_NAMES_MARK "names"
 
+/*
+ * Numeric columns declared before they were exact ("numeric(p,s)", NUMERIC affinity,
+ * which kept a double) are declared as numeric.h says at rebuild: the rl_relation
+ * row's CREATE statement is rewritten as names are, and the rows' values, doubles in
+ * the store, become SQLite's text of them, which numeric input and the collation read
+ * (the digits a double lost stay lost). A cache made before, holding relations, has
+ * no CACHE_NUMERIC_MARK and is rebuilt once, as for names.
+ */
+#define CACHE_NUMERIC_MARK "numeric"
+
+static bool
+identifier_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/*
+ * append_type_text -- unquoted text of a CREATE statement (its end at end), each old
+ * numeric type in it ("numeric", "numeric(p,s)") declared the cache's way
+ */
+static void
+append_type_text(RlBuf *out, const char *text, const char *end)
+{
+	static const char word[] = "numeric";
+	const size_t wlen = sizeof(word) - 1;
+
+	for (const char *p = text; p < end;)
+	{
+		bool		is_numeric = (size_t) (end - p) >= wlen && strncasecmp(p, word, wlen) == 0 &&
+			(p == text || !identifier_char(p[-1])) && (p + wlen == end || !identifier_char(p[wlen]));
+
+		if (!is_numeric)
+		{
+			rlbuf_put_u8(out, (uint8_t) *p++);
+			continue;
+		}
+		rlbuf_append_str(out, NUMERIC_CACHE_TYPE);
+		p += wlen;
+		const char *mods = p;
+
+		while (mods < end && *mods == ' ')
+			mods++;
+		if (mods < end && *mods == '(')
+		{
+			const char *close = memchr(mods, ')', (size_t) (end - mods));
+
+			if (close != NULL)
+			{
+				rlbuf_append(out, mods, (size_t) (close + 1 - mods));
+				p = close + 1;
+			}
+		}
+		rlbuf_append_str(out, " COLLATE " NUMERIC_COLLATION);
+	}
+}
+
 static bool
 in_cache_form(const char *name, size_t len)
 {
@@ -306,7 +363,10 @@ append_in_cache_form(RlBuf *out, const char *name, size_t len)
 	}
 }
 
-/* create_in_cache_form -- a CREATE TABLE's text with each "name" in the cache's form (malloc'd) */
+/*
+ * create_in_cache_form -- a CREATE TABLE's text with each "name" in the cache's form
+ * and each numeric type declared the cache's way (malloc'd)
+ */
 static char *
 create_in_cache_form(const char *sql, size_t len)
 {
@@ -322,7 +382,12 @@ create_in_cache_form(const char *sql, size_t len)
 
 		if (quote != '"' && quote != '\'')
 		{
-			rlbuf_put_u8(&out, (uint8_t) *p++);
+			const char *text_end = p;
+
+			while (text_end < end && *text_end != '"' && *text_end != '\'')
+				text_end++;
+			append_type_text(&out, p, text_end);
+			p = text_end;
 			continue;
 		}
 		/* a quoted name or string, each quote inside doubled */
@@ -387,7 +452,9 @@ read_seq(CatalogCache *cache)
 {
 	sqlite3_stmt *stmt = prepare(cache->db, "SELECT value FROM " CACHE_META_TABLE " WHERE name = 'commit_seq'"
 								 " AND EXISTS (SELECT 1 FROM " CACHE_META_TABLE
-								 " WHERE name = '" CACHE_NAMES_MARK "')");
+								 " WHERE name = '" CACHE_NAMES_MARK "')"
+								 " AND EXISTS (SELECT 1 FROM " CACHE_META_TABLE
+								 " WHERE name = '" CACHE_NUMERIC_MARK "')");
 
 	if (stmt == NULL)
 		return sqlite_failure(cache->db, "read commit_seq");
@@ -522,6 +589,8 @@ catalog_cache_open(const char *path, CatalogCache **out)
 					  " (relname TEXT PRIMARY KEY, seq INTEGER NOT NULL);"
 					  "INSERT OR IGNORE INTO " CACHE_META_TABLE " VALUES ('" CACHE_ID_NAME "', random());"
 					  "INSERT OR IGNORE INTO " CACHE_META_TABLE " SELECT '" CACHE_NAMES_MARK "', 1"
+					  " WHERE NOT EXISTS (SELECT 1 FROM " CACHE_RELATION_TABLE ");"
+					  "INSERT OR IGNORE INTO " CACHE_META_TABLE " SELECT '" CACHE_NUMERIC_MARK "', 1"
 					  " WHERE NOT EXISTS (SELECT 1 FROM " CACHE_RELATION_TABLE ");");
 	if (rc == RL_OK)
 		rc = read_seq(cache);
@@ -2269,7 +2338,8 @@ catalog_cache_rebuild(CatalogCache *cache, Lsm *lsm)
 	if (rc == RL_OK)
 		rc = exec_sql(cache->db, "DELETE FROM " CACHE_SCAN_BASE_TABLE ";"
 					  "INSERT OR REPLACE INTO " CACHE_META_TABLE " VALUES ('" CACHE_ID_NAME "', random());"
-					  "INSERT OR IGNORE INTO " CACHE_META_TABLE " VALUES ('" CACHE_NAMES_MARK "', 1)");
+					  "INSERT OR IGNORE INTO " CACHE_META_TABLE " VALUES ('" CACHE_NAMES_MARK "', 1);"
+					  "INSERT OR IGNORE INTO " CACHE_META_TABLE " VALUES ('" CACHE_NUMERIC_MARK "', 1)");
 	if (rc == RL_OK)
 		rc = record_rescan(cache, "", stats.last_seq + 1);
 	if (rc == RL_OK)

@@ -543,6 +543,48 @@ START_TEST(test_rebuild_reads_old_names)
 }
 END_TEST
 
+/*
+ * A store written when numeric columns had NUMERIC affinity: CREATE statements that
+ * declare numeric(p,s), values held as doubles. A rebuild declares the columns the
+ * cache's way (TEXT affinity, the rl_numeric collation) and the values become text;
+ * a cache made then is not believed up to date.
+ */
+#define OLD_NUMERIC "CREATE TABLE \"n\" (_rl_rowid INTEGER PRIMARY KEY, \"a\" numeric(38,6) DEFAULT 1.5," \
+	" \"u\" NUMERIC, \"numeric_x\" text, \"t\" numeric_text COLLATE rl_numeric)"
+
+START_TEST(test_rebuild_declares_old_numeric)
+{
+	sqlite3    *db = backend_open();
+
+	cache_connection_setup(db);
+	commit_sql(db, "INSERT INTO rl_relation VALUES (8, 'n', '" OLD_NUMERIC "');" OLD_NUMERIC ";"
+			   "INSERT INTO n VALUES (NULL, 2.5, 10, 'numeric', '1.50'), (NULL, 1e20, -3, NULL, '1.5');");
+	assert_query(db, "SELECT typeof(a), typeof(u) FROM n ORDER BY _rl_rowid", "real|integer;real|integer;");
+	sqlite3_close(db);
+	catalog_cache_close(cache);
+	ck_assert_int_eq(sqlite3_open(cache_path, &db), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_exec(db, "DELETE FROM rl_meta WHERE name = 'numeric'", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+	ck_assert_int_eq(catalog_cache_open(cache_path, &cache), RL_OK);
+	ck_assert_uint_eq(catalog_cache_seq(cache), 0);
+	ck_assert_msg(catalog_cache_rebuild(cache, lsm) == RL_OK, "rebuild: %s", rl_last_error());
+	db = backend_open();
+	cache_connection_setup(db);
+	assert_query(db, "SELECT sql FROM rl_relation WHERE relname = 'n'",
+				 "CREATE TABLE \"n\" (_rl_rowid INTEGER PRIMARY KEY,"
+				 " \"a\" numeric_text(38,6) COLLATE rl_numeric DEFAULT 1.5,"
+				 " \"u\" numeric_text COLLATE rl_numeric, \"numeric_x\" text,"
+				 " \"t\" numeric_text COLLATE rl_numeric);");
+	assert_query(db, "SELECT type FROM pragma_table_info('n') WHERE name = 'a'", "numeric_text(38,6);");
+	assert_query(db, "SELECT typeof(a), a, u FROM n ORDER BY a", "text|2.5|10;text|1.0e+20|-3;");
+	assert_query(db, "SELECT count(*) FROM n WHERE t = '1.5' AND a > '3'", "1;");
+	sqlite3_close(db);
+	catalog_cache_close(cache);
+	ck_assert_int_eq(catalog_cache_open(cache_path, &cache), RL_OK);
+	ck_assert_uint_eq(catalog_cache_seq(cache), 1);
+}
+END_TEST
+
 START_TEST(test_abort_leaves_nothing)
 {
 	sqlite3    *db = backend_open();
@@ -1097,6 +1139,7 @@ main(void)
 	tcase_add_test(tc, test_alter_and_drop);
 	tcase_add_test(tc, test_rebuild_equals_the_old_cache);
 	tcase_add_test(tc, test_rebuild_reads_old_names);
+	tcase_add_test(tc, test_rebuild_declares_old_numeric);
 	tcase_add_test(tc, test_abort_leaves_nothing);
 	tcase_add_test(tc, test_apply_changeset_like_sqlite);
 	tcase_add_test(tc, test_changeset_reader);
