@@ -15,6 +15,7 @@
  * (smallint/bigint likewise), division by zero 22012, numeric is exact at any
  * precision (numeric.c), text compares bytewise (collation "C").
  */
+#include <float.h>
 #include <math.h>
 #include <regex.h>
 #include <string.h>
@@ -225,6 +226,10 @@ ExecCastValue(const Value *v, Oid target, int32_t typmod, bool explicit)
 
 		return typio_input(target, s, typmod);
 	}
+	/* a float to numeric: its first 15 significant digits (6 of a float4), as PostgreSQL's */
+	if (target == NUMERICOID && (v->type == FLOAT4OID || v->type == FLOAT8OID) && isfinite(v->u.f))
+		return typio_input(NUMERICOID, psprintf("%.*g", v->type == FLOAT4OID ? FLT_DIG : DBL_DIG, v->u.f),
+						   typmod);
 	/* everything else goes through the text form (CoerceViaIO) */
 	return typio_input(target, typio_output(v, NULL), typmod);
 }

@@ -162,6 +162,10 @@ COMPARISONS = [
     " '-Infinity'::numeric - 'Infinity', 'Infinity'::numeric / -2, -('-Infinity'::numeric)",
     "SELECT 'Infinity'::numeric / 0",
     "SELECT 1.5 = 1.50, 1.5 < 1.51, 'NaN'::numeric > 'Infinity', 'NaN'::numeric = 'NaN', -0.0 = 0",
+    "SELECT 0.1::float8::numeric, (0.1::float8 + 0.2)::numeric, 1e-7::float8::numeric, 0.1::float4::numeric,"
+    " 123456789.123456789::float8::numeric(20,5), 'Infinity'::float8::numeric, 'NaN'::float4::numeric",
+    "SELECT a::float8, a::int8, u::float8 FROM nm WHERE id < 8 ORDER BY id",
+    "SELECT id, a::numeric(10,2) FROM nm ORDER BY id",
 ]
 
 
