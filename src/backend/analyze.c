@@ -3507,7 +3507,7 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 				tl.columns[i].name = targets[i].name;
 			if (i)
 				rlbuf_append_str(&sql, ", ");
-			deparse(ps, &sql, tl.exprs[i]);
+			deparse_collated(ps, &sql, tl.exprs[i]);	/* DISTINCT, set operations, outer queries */
 			if (i == 0)
 				first_end = sql.len;
 			/* for rl_scalar(): AS "_rl_c<n>" */

@@ -137,6 +137,9 @@ COMPARISONS = [
     "SELECT u FROM nm ORDER BY u DESC NULLS LAST, id",
     "SELECT a FROM nm ORDER BY a + 0 DESC, id",
     "SELECT DISTINCT a FROM nm ORDER BY a",
+    "SELECT DISTINCT a * 1 FROM nm ORDER BY 1",
+    "SELECT count(*) FROM (SELECT DISTINCT u + 0 FROM nm) s",
+    "SELECT id FROM (SELECT id, a * 2 AS x FROM nm) s WHERE x > 1 ORDER BY x, id",
     "SELECT a, count(*) FROM nm GROUP BY a ORDER BY a",
     "SELECT u * 0 AS k, count(*) FROM nm WHERE u <> 'NaN' AND u < 'Infinity' AND u > '-Infinity'"
     " GROUP BY u * 0 ORDER BY 1",
