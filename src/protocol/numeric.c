@@ -66,6 +66,14 @@ num_special(NumKind k)
 		: typio_string(NUMERICOID, "-Infinity", 9);
 }
 
+static Value
+decimal_value(const Decimal *d)
+{
+	char	   *s = decimal_format(d);
+
+	return typio_string(NUMERICOID, s, strlen(s));
+}
+
 static Decimal
 num_parse(const Value *v)
 {
@@ -153,9 +161,7 @@ mag_value(const Mag *m, bool neg, int scale)
 
 	if (m->n - scale > NUMERIC_WEIGHT_DIGITS)
 		numeric_overflow();
-	char	   *s = decimal_format(&d);
-
-	return typio_string(NUMERICOID, s, strlen(s));
+	return decimal_value(&d);
 }
 
 static int
@@ -354,9 +360,7 @@ numeric_mul(const Value *a, const Value *b)
 	Decimal		d = num_parse(&exact);
 
 	decimal_round(&d, NUMERIC_DSCALE_MAX, ROUND_HALF);
-	char	   *s = decimal_format(&d);
-
-	return typio_string(NUMERICOID, s, strlen(s));
+	return decimal_value(&d);
 }
 
 /*
@@ -438,20 +442,28 @@ special_quotient(NumKind ka, NumKind kb, const Value *a, const Value *b, bool mo
 	return true;
 }
 
+/* quotient_operands -- a and b parsed for / or %; false with the answer in *special if not finite */
+static bool
+quotient_operands(const Value *a, const Value *b, bool mod, Value *special, Decimal *da, Decimal *db)
+{
+	if (special_quotient(num_kind(a), num_kind(b), a, b, mod, special))
+		return false;
+	*da = num_parse(a);
+	*db = num_parse(b);
+	if (db->digits[0] == '\0')
+		division_by_zero();
+	return true;
+}
+
 Value
 numeric_div(const Value *a, const Value *b)
 {
-	NumKind		ka = num_kind(a),
-				kb = num_kind(b);
 	Value		special;
+	Decimal		da,
+				db;
 
-	if (special_quotient(ka, kb, a, b, false, &special))
+	if (!quotient_operands(a, b, false, &special, &da, &db))
 		return special;
-	Decimal		da = num_parse(a),
-				db = num_parse(b);
-
-	if (db.digits[0] == '\0')
-		division_by_zero();
 	int			rscale = select_div_scale(&da, &db);
 
 	/* |a| / |b| at rscale + 1 digits, truncated, then rounded on its last digit */
@@ -467,25 +479,18 @@ numeric_div(const Value *a, const Value *b)
 	decimal_round(&d, rscale + 1, ROUND_DOWN);
 	decimal_round(&d, rscale, ROUND_HALF);
 	d.neg = da.neg != db.neg && d.digits[0] != '\0';
-	char	   *s = decimal_format(&d);
-
-	return typio_string(NUMERICOID, s, strlen(s));
+	return decimal_value(&d);
 }
 
 Value
 numeric_mod(const Value *a, const Value *b)
 {
-	NumKind		ka = num_kind(a),
-				kb = num_kind(b);
 	Value		special;
+	Decimal		da,
+				db;
 
-	if (special_quotient(ka, kb, a, b, true, &special))
+	if (!quotient_operands(a, b, true, &special, &da, &db))
 		return special;
-	Decimal		da = num_parse(a),
-				db = num_parse(b);
-
-	if (db.digits[0] == '\0')
-		division_by_zero();
 	int			scale = da.scale > db.scale ? da.scale : db.scale;
 	Mag			ma = mag_of(&da, scale),
 				mb = mag_of(&db, scale),
@@ -505,9 +510,7 @@ numeric_neg(const Value *a)
 	Decimal		d = num_parse(a);
 
 	d.neg = !d.neg && d.digits[0] != '\0';
-	char	   *s = decimal_format(&d);
-
-	return typio_string(NUMERICOID, s, strlen(s));
+	return decimal_value(&d);
 }
 
 /* ---------- order ---------- */

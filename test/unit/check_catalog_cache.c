@@ -515,6 +515,27 @@ END_TEST
  */
 #define OLD_TABLE(q) "CREATE TABLE \"Old^T\" (_rl_rowid INTEGER PRIMARY KEY, \"A\" text DEFAULT " q "\"Q\"" q ", x int4)"
 
+/*
+ * rebuild_without_mark -- the cache as a release before the rl_meta mark made it: not
+ * believed up to date when opened, then rebuilt from the store
+ */
+static void
+rebuild_without_mark(const char *mark)
+{
+	sqlite3    *db;
+	char	   *sql = sqlite3_mprintf("DELETE FROM rl_meta WHERE name = %Q", mark);
+
+	catalog_cache_close(cache);
+	ck_assert_int_eq(sqlite3_open(cache_path, &db), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_free(sql);
+	sqlite3_close(db);
+	ck_assert_int_eq(catalog_cache_open(cache_path, &cache), RL_OK);
+	ck_assert_uint_eq(catalog_cache_seq(cache), 0);
+	ck_assert_msg(catalog_cache_rebuild(cache, lsm) == RL_OK, "rebuild: %s", rl_last_error());
+	ck_assert_uint_eq(catalog_cache_seq(cache), 1);
+}
+
 START_TEST(test_rebuild_reads_old_names)
 {
 	sqlite3    *db = backend_open();
@@ -522,15 +543,7 @@ START_TEST(test_rebuild_reads_old_names)
 	commit_sql(db, "INSERT INTO rl_relation VALUES (7, 'Old^T', '" OLD_TABLE("''") "');" OLD_TABLE("'") ";"
 			   "INSERT INTO \"Old^T\" VALUES (NULL, 'x', 2);");
 	sqlite3_close(db);
-	catalog_cache_close(cache);
-	/* the cache of that release: no mark of the names' form */
-	ck_assert_int_eq(sqlite3_open(cache_path, &db), SQLITE_OK);
-	ck_assert_int_eq(sqlite3_exec(db, "DELETE FROM rl_meta WHERE name = 'names'", NULL, NULL, NULL), SQLITE_OK);
-	sqlite3_close(db);
-	ck_assert_int_eq(catalog_cache_open(cache_path, &cache), RL_OK);
-	ck_assert_uint_eq(catalog_cache_seq(cache), 0);
-	ck_assert_msg(catalog_cache_rebuild(cache, lsm) == RL_OK, "rebuild: %s", rl_last_error());
-	ck_assert_uint_eq(catalog_cache_seq(cache), 1);
+	rebuild_without_mark("names");
 	db = backend_open();
 	assert_query(db, "SELECT relname FROM rl_relation", "^Old^^^T;");
 	assert_query(db, "SELECT \"^A\", x FROM \"^Old^^^T\"", "x|2;");
@@ -561,13 +574,7 @@ START_TEST(test_rebuild_declares_old_numeric)
 			   "INSERT INTO n VALUES (NULL, 2.5, 10, 'numeric', '1.50'), (NULL, 1e20, -3, NULL, '1.5');");
 	assert_query(db, "SELECT typeof(a), typeof(u) FROM n ORDER BY _rl_rowid", "real|integer;real|integer;");
 	sqlite3_close(db);
-	catalog_cache_close(cache);
-	ck_assert_int_eq(sqlite3_open(cache_path, &db), SQLITE_OK);
-	ck_assert_int_eq(sqlite3_exec(db, "DELETE FROM rl_meta WHERE name = 'numeric'", NULL, NULL, NULL), SQLITE_OK);
-	sqlite3_close(db);
-	ck_assert_int_eq(catalog_cache_open(cache_path, &cache), RL_OK);
-	ck_assert_uint_eq(catalog_cache_seq(cache), 0);
-	ck_assert_msg(catalog_cache_rebuild(cache, lsm) == RL_OK, "rebuild: %s", rl_last_error());
+	rebuild_without_mark("numeric");
 	db = backend_open();
 	cache_connection_setup(db);
 	assert_query(db, "SELECT sql FROM rl_relation WHERE relname = 'n'",
@@ -579,9 +586,6 @@ START_TEST(test_rebuild_declares_old_numeric)
 	assert_query(db, "SELECT typeof(a), a, u FROM n ORDER BY a", "text|2.5|10;text|1.0e+20|-3;");
 	assert_query(db, "SELECT count(*) FROM n WHERE t = '1.5' AND a > '3'", "1;");
 	sqlite3_close(db);
-	catalog_cache_close(cache);
-	ck_assert_int_eq(catalog_cache_open(cache_path, &cache), RL_OK);
-	ck_assert_uint_eq(catalog_cache_seq(cache), 1);
 }
 END_TEST
 
