@@ -38,7 +38,7 @@ def same(rl, pg, sql, params=None, binary=False):
 EDGES = [
     "0", "-0", "0.000001", "-0.000001", "123456789012.345678", "-123456789012.345678",
     "99999999999999999999999999999999.999999", "-99999999999999999999999999999999.999999",
-    "1.0000005", "2.5e3", "-7", "0.1", "1e-6", "12345678901234567890123456789012",
+    "1.0000005", "2.5e3", "-7", "0.1", "1e-6", "12345678901234567890123456789012", "99999999999999999999.5",
 ]
 
 TABLE = ("CREATE TABLE nm (id int PRIMARY KEY, a numeric(38,6), b numeric(18,3), c numeric(4,1),"
@@ -80,6 +80,16 @@ def test_storage_and_typmod(rocklake_server, both):  # noqa: F811
         same(rl, pg, "SELECT u, u::text FROM nm WHERE id = 300", binary=True)
         same(rl, pg, "DELETE FROM nm WHERE id = 300")
     same(rl, pg, "SELECT * FROM nm ORDER BY id", binary=True)
+    # the catalog describes the columns as PostgreSQL does; a column added later is numeric too
+    for conn in both:
+        conn.execute("ALTER TABLE nm ADD COLUMN w numeric(5,2) DEFAULT 1.255")
+    same(rl, pg, "SELECT attname, format_type(atttypid, atttypmod) FROM pg_attribute"
+                 " WHERE attrelid = 'nm'::regclass AND attnum > 0 ORDER BY attnum")
+    same(rl, pg, "SELECT column_name, data_type, numeric_precision, numeric_scale FROM information_schema.columns"
+                 " WHERE table_name = 'nm' ORDER BY ordinal_position")
+    same(rl, pg, "UPDATE nm SET w = w + 998.745 WHERE id = 3")
+    same(rl, pg, "UPDATE nm SET w = w * 100 WHERE id = 4")
+    same(rl, pg, "SELECT id, w FROM nm WHERE w > 1.26 ORDER BY id")
     before = same(rl, pg, "SELECT * FROM nm ORDER BY id")
     rocklake_server.restart()
     with rocklake_server.connect(autocommit=True) as again:
