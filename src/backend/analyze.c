@@ -2433,8 +2433,8 @@ transform_aggregate(ParseState *ps, PgQuery__FuncCall *fc, const char *name)
 		/* PostgreSQL's float arithmetic: NaN, Infinity - Infinity, overflow (cache.c) */
 		if (t == FLOAT4OID || t == FLOAT8OID)
 			e->sql = name[0] == 'a' ? "rl_float_avg" : t == FLOAT4OID ? "rl_float4_sum" : "rl_float_sum";
-		/* exact, with PostgreSQL's scales (cache.c) */
-		else if (t == NUMERICOID)
+		/* numeric results, exact, with PostgreSQL's scales (cache.c) */
+		else if (e->type == NUMERICOID)
 			e->sql = name[0] == 'a' ? "rl_numeric_avg" : "rl_numeric_sum";
 	}
 	else if (strcmp(name, "string_agg") == 0)

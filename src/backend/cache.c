@@ -496,9 +496,9 @@ to_sqlite(const SqliteSink *sink, const Value *v)
 /*
  * from_sqlite -- a SQLite value as a Value of type
  *
- * The canonical form is read directly; anything else (a sum() that SQLite
- * computed as an integer for a numeric column, a REAL that NUMERIC affinity made
- * of a numeric's text) goes through its text form. With borrow, a string points
+ * The canonical form is read directly; anything else (an integer SQLite computed
+ * for a numeric, the text of a double that a numeric column of an older store held)
+ * goes through its text form. With borrow, a string points
  * into sv itself instead of a copy: valid until the statement steps again.
  */
 static Value

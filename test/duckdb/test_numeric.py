@@ -161,6 +161,8 @@ COMPARISONS = [
     "SELECT sum(u), avg(u) FROM nm WHERE u <> 'NaN' AND u > '-Infinity'",
     "SELECT sum(u), avg(u) FROM nm WHERE u > 'Infinity'",
     "SELECT sum(DISTINCT c), avg(c), sum(c) FROM nm",
+    "SELECT avg(id), avg(id::int2), avg(id::int8), sum(id::int8 + 9000000000000000000), sum(id) FROM nm",
+    "SELECT id % 4, avg(id * 7) FROM nm GROUP BY 1 ORDER BY 1",
     "SELECT id % 3, sum(a), avg(a) FROM nm GROUP BY id % 3 ORDER BY 1",
     "SELECT a + b, a - z, a * a, a / 7, a % 7, -a, a / 3.000, b * 0.001 FROM nm ORDER BY id",
     "SELECT u + 1, u - u, u * 2, u / 2, u % 2, -u FROM nm ORDER BY id",
