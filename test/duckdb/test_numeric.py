@@ -246,3 +246,5 @@ def test_random_numerics(both):  # noqa: F811
                  " ORDER BY 1, 2")
     same(rl, pg, "SELECT id, u + 1, u * 3, u / 7, u % 0.7 FROM nm WHERE length(u::text) < 40 ORDER BY id")
     same(rl, pg, "SELECT id, u * u, u / 3 FROM nm WHERE length(u::text) > 900 ORDER BY id")
+    same(rl, pg, "SELECT a.id, b.id, a.u + b.u, a.u - b.u, a.u * b.u, a.u / b.u, a.u % b.u, a.u < b.u,"
+                 " a.u = b.u FROM nm a, nm b WHERE a.id < 30 AND b.id < 30 AND b.u <> 0 ORDER BY 1, 2")
