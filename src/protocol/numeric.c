@@ -26,6 +26,7 @@
 
 #include "elog.h"
 #include "mcxt.h"
+#include "miscadmin.h"
 #include "numeric.h"
 
 /* PostgreSQL's limits: digits before the point, digits after it, a quotient's scale */
@@ -218,6 +219,7 @@ mag_mul(const Mag *a, const Mag *b)
 
 	for (int i = 0; i < a->n; i++)
 	{
+		CHECK_FOR_INTERRUPTS();	/* a product of 100000-digit numbers takes seconds */
 		if (a->d[i] == 0)
 			continue;
 		for (int j = 0; j < b->n; j++)
@@ -249,6 +251,7 @@ mag_divmod(const Mag *a, const Mag *b, Mag *rem)
 
 	for (int i = a->n - 1; i >= 0; i--)
 	{
+		CHECK_FOR_INTERRUPTS();
 		/* r = r * 10 + a[i] */
 		memmove(r.d + 1, r.d, (size_t) r.n);
 		r.d[0] = a->d[i];
