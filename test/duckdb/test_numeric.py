@@ -176,6 +176,8 @@ COMPARISONS = [
     " 'Infinity'::numeric % 3, 3 % 'Infinity'::numeric, 3 / '-Infinity'::numeric, 'NaN'::numeric / 0,"
     " '-Infinity'::numeric - 'Infinity', 'Infinity'::numeric / -2, -('-Infinity'::numeric)",
     "SELECT 'Infinity'::numeric / 0",
+    "SELECT mod(7.5, 2), mod(-7, 2.25), mod(7, 3), pg_typeof(mod(7, 3)), mod(a, 0.7) FROM nm WHERE id = 4",
+    "SELECT abs(a), round(a, 2), trunc(a, -1), floor(u), ceil(u) FROM nm ORDER BY id",
     "SELECT 1.5 = 1.50, 1.5 < 1.51, 'NaN'::numeric > 'Infinity', 'NaN'::numeric = 'NaN', -0.0 = 0",
     "SELECT 0.1::float8::numeric, (0.1::float8 + 0.2)::numeric, 1e-7::float8::numeric, 0.1::float4::numeric,"
     " 123456789.123456789::float8::numeric(20,5), 'Infinity'::float8::numeric, 'NaN'::float4::numeric",
