@@ -237,7 +237,6 @@ Value		typio_char_length(const Value *v, int32_t typmod, bool explicit);
 
 /* Numeric helpers (the arithmetic is numeric.h's): a scaled integer as numeric text. */
 Value		numeric_from_scaled(__int128 mantissa, int scale);
-double		numeric_to_double(const Value *v);
 /* Round to scale digits after the point, half away from zero. */
 Value		numeric_round(const Value *v, int scale);
 /* Cut to scale digits after the point: toward zero (direction 0), down (< 0, floor), up (> 0, ceil). */

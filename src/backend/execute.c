@@ -15,9 +15,12 @@
  * (smallint/bigint likewise), division by zero 22012, numeric is exact at any
  * precision (numeric.c), text compares bytewise (collation "C").
  */
+#include <ctype.h>
+#include <errno.h>
 #include <float.h>
 #include <math.h>
 #include <regex.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -126,13 +129,21 @@ cast_to_int(const Value *v, Oid target)
 			break;
 		default:
 			{
-				Value		r = numeric_round(v, 0);	/* half away from zero */
+				/* a numeric: rounded half away from zero, its digits read exactly */
+				Value		r = numeric_round(v, 0);
+				char	   *end;
+				long long	n;
 
-				d = numeric_to_double(&r);
-				if (isnan(d))
+				if (!isdigit((unsigned char) r.u.s.data[r.u.s.data[0] == '-']))
 					ereport(ERROR,
 							errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-							errmsg("cannot convert NaN to %s", typio_format_type(target)));
+							errmsg("cannot convert %s to %s", r.u.s.data[0] == 'N' ? "NaN" : "infinity",
+								   typio_format_type(target)));
+				errno = 0;
+				n = strtoll(r.u.s.data, &end, 10);
+				if (errno == ERANGE || *end != '\0')
+					int_out_of_range(target);
+				return typio_int(target, check_int_range(target, n));
 			}
 	}
 	if (!(d >= -9223372036854775808.0 && d < 9223372036854775808.0))

@@ -705,14 +705,6 @@ numeric_from_scaled(__int128 mantissa, int scale)
 	return typio_string(NUMERICOID, s, strlen(s));
 }
 
-double
-numeric_to_double(const Value *v)
-{
-	if (strcmp(v->u.s.data, "NaN") == 0)
-		return NAN;
-	return strtod(v->u.s.data, NULL);	/* understands "Infinity" too */
-}
-
 /* numeric_send -- base-10000 digits with weight, sign and display scale */
 static void
 numeric_send(PqMsgBuilder *msg, const char *s)

@@ -182,6 +182,14 @@ COMPARISONS = [
     "SELECT 0.1::float8::numeric, (0.1::float8 + 0.2)::numeric, 1e-7::float8::numeric, 0.1::float4::numeric,"
     " 123456789.123456789::float8::numeric(20,5), 'Infinity'::float8::numeric, 'NaN'::float4::numeric",
     "SELECT a::float8, a::int8, u::float8 FROM nm WHERE id < 8 ORDER BY id",
+    "SELECT 9007199254740993::numeric::int8, '9223372036854775807.4'::numeric::int8, 2147483646.5::int4,"
+    " -32768.4::int2, 2.5::int4, -2.5::int8",
+    "SELECT '-9223372036854775808.5'::numeric::int8",
+    "SELECT 2147483647.5::numeric::int4",
+    "SELECT 'Infinity'::numeric::int4",
+    "SELECT '-Infinity'::numeric::int8",
+    "SELECT 'NaN'::numeric::int2",
+    "SELECT u::int8 FROM nm ORDER BY id",
     "SELECT id, a::numeric(10,2) FROM nm ORDER BY id",
 ]
 
