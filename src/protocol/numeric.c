@@ -445,28 +445,30 @@ special_quotient(NumKind ka, NumKind kb, const Value *a, const Value *b, bool mo
 	return true;
 }
 
-/* quotient_operands -- a and b parsed for / or %; false with the answer in *special if not finite */
-static bool
-quotient_operands(const Value *a, const Value *b, bool mod, Value *special, Decimal *da, Decimal *db)
-{
-	if (special_quotient(num_kind(a), num_kind(b), a, b, mod, special))
-		return false;
-	*da = num_parse(a);
-	*db = num_parse(b);
-	if (db->digits[0] == '\0')
-		division_by_zero();
-	return true;
-}
-
-Value
-numeric_div(const Value *a, const Value *b)
+/* div_or_mod -- a / b, or a % b with mod */
+static Value
+div_or_mod(const Value *a, const Value *b, bool mod)
 {
 	Value		special;
-	Decimal		da,
-				db;
 
-	if (!quotient_operands(a, b, false, &special, &da, &db))
+	if (special_quotient(num_kind(a), num_kind(b), a, b, mod, &special))
 		return special;
+	Decimal		da = num_parse(a),
+				db = num_parse(b);
+
+	if (db.digits[0] == '\0')
+		division_by_zero();
+	if (mod)
+	{
+		/* the remainder of the truncated quotient, at the larger scale, with a's sign */
+		int			scale = da.scale > db.scale ? da.scale : db.scale;
+		Mag			ma = mag_of(&da, scale),
+					mb = mag_of(&db, scale),
+					rem;
+
+		mag_divmod(&ma, &mb, &rem);
+		return mag_value(&rem, da.neg, scale);
+	}
 	int			rscale = select_div_scale(&da, &db);
 
 	/* |a| / |b| at rscale + 1 digits, truncated, then rounded on its last digit */
@@ -486,21 +488,15 @@ numeric_div(const Value *a, const Value *b)
 }
 
 Value
+numeric_div(const Value *a, const Value *b)
+{
+	return div_or_mod(a, b, false);
+}
+
+Value
 numeric_mod(const Value *a, const Value *b)
 {
-	Value		special;
-	Decimal		da,
-				db;
-
-	if (!quotient_operands(a, b, true, &special, &da, &db))
-		return special;
-	int			scale = da.scale > db.scale ? da.scale : db.scale;
-	Mag			ma = mag_of(&da, scale),
-				mb = mag_of(&db, scale),
-				rem;
-
-	mag_divmod(&ma, &mb, &rem);
-	return mag_value(&rem, da.neg, scale);
+	return div_or_mod(a, b, true);
 }
 
 Value
