@@ -33,7 +33,9 @@
  * timestamps (microseconds since 2000-01-01 UTC, PostgreSQL's binary form) as
  * INTEGER, floats as REAL (but NaN, which SQLite would make NULL, as the text NaN:
  * SQLite orders text after every number and compares it equal to itself, as
- * PostgreSQL does NaN), text as TEXT, bytea and uuid (16 bytes) as BLOB.
+ * PostgreSQL does NaN), text as TEXT, bytea and uuid (16 bytes) as BLOB, numerics
+ * as their canonical text in columns of TEXT affinity under the rl_numeric
+ * collation, which orders them by value (numeric.h).
  *
  * Names. SQLite compares names without regard to ASCII case, PostgreSQL exactly, so
  * "T" and t are two tables to PostgreSQL and one to SQLite. Every name the cache holds
@@ -217,7 +219,9 @@ typedef struct CacheCapture CacheCapture;
  * milliseconds. And a name in double quotes is a name only: SQLite's legacy rule
  * would make one that names no column a string, so that an index of DuckLake's
  * columns on a table of that name but other columns, or a generated statement's
- * mistake, would be made silently on a constant.
+ * mistake, would be made silently on a constant. It registers the rl_numeric
+ * collation, which numeric columns declare (numeric.h): a connection without it
+ * could not prepare a statement over them.
  */
 void		cache_connection_setup(sqlite3 *db);
 

@@ -235,11 +235,8 @@ void		typio_send(PqMsgBuilder *msg, const Value *v);
  */
 Value		typio_char_length(const Value *v, int32_t typmod, bool explicit);
 
-/* Numeric helpers shared by the executor's arithmetic. */
-/* Parse canonical numeric text into an exact scaled integer; false if it does not fit. */
-bool		numeric_to_scaled(const char *s, __int128 *mantissa, int *scale);
+/* Numeric helpers (the arithmetic is numeric.h's): a scaled integer as numeric text. */
 Value		numeric_from_scaled(__int128 mantissa, int scale);
-double		numeric_to_double(const Value *v);
 /* Round to scale digits after the point, half away from zero. */
 Value		numeric_round(const Value *v, int scale);
 /* Cut to scale digits after the point: toward zero (direction 0), down (< 0, floor), up (> 0, ceil). */

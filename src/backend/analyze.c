@@ -27,6 +27,7 @@
 #include "mcxt.h"
 #include "miscadmin.h"
 #include "namespace.h"
+#include "numeric.h"
 
 typedef PgQuery__Node Node;
 
@@ -1913,11 +1914,14 @@ add_bind(ParseState *ps, Expr *e)
 	return ps->nbinds;
 }
 
-/* native_compare -- whether SQLite compares the canonical forms of type as PostgreSQL does */
+/*
+ * native_compare -- whether SQLite compares the canonical forms of type as PostgreSQL
+ * does (numeric's texts under the rl_numeric collation: deparse_collated)
+ */
 static bool
 native_compare(Oid type)
 {
-	return type != NUMERICOID && type != INTERVALOID && type != JSONOID && type != JSONBOID &&
+	return type != INTERVALOID && type != JSONOID && type != JSONBOID &&
 		type != BPCHAROID;
 }
 
@@ -1937,6 +1941,19 @@ same_canonical_form(Oid from, Oid to, int32_t typmod)
 }
 
 static void deparse(ParseState *ps, RlBuf *out, Expr *e);
+
+/*
+ * deparse_collated -- e, and for a numeric its collation: SQLite compares, sorts,
+ * groups and takes min() and max() of the canonical texts by value only under it,
+ * which a column declares but an expression has to say
+ */
+static void
+deparse_collated(ParseState *ps, RlBuf *out, Expr *e)
+{
+	deparse(ps, out, e);
+	if (e->type == NUMERICOID)
+		rlbuf_append_str(out, " COLLATE " NUMERIC_COLLATION);
+}
 
 static void
 deparse_list(ParseState *ps, RlBuf *out, Expr **args, int n, const char *sep)
@@ -1985,7 +2002,7 @@ deparse_in_list(ParseState *ps, RlBuf *out, Expr *e)
 			return false;
 	}
 	rlbuf_append_str(out, "(");
-	deparse(ps, out, x);
+	deparse_collated(ps, out, x);
 	rlbuf_append_str(out, op == OP_EQ ? " IN (" : " NOT IN (");
 	for (int i = 0; i < e->nargs; i++)
 	{
@@ -2112,7 +2129,10 @@ deparse(ParseState *ps, RlBuf *out, Expr *e)
 			rlbuf_printf(out, "%s(%s", e->sql, e->agg_distinct ? "DISTINCT " : "");
 			if (e->agg_star)
 				rlbuf_append_str(out, "*");
-			deparse_list(ps, out, e->args, e->nargs, ", ");
+			else if (e->nargs == 1)
+				deparse_collated(ps, out, e->args[0]);	/* min, max, DISTINCT */
+			else
+				deparse_list(ps, out, e->args, e->nargs, ", ");
 			rlbuf_append_str(out, ")");
 			if (e->defresult)
 			{
@@ -2153,7 +2173,7 @@ deparse(ParseState *ps, RlBuf *out, Expr *e)
 				rlbuf_append_str(out, "(");
 				deparse(ps, out, e->args[0]);
 				rlbuf_printf(out, " %s ", cmp[e->op - OP_EQ]);
-				deparse(ps, out, e->args[1]);
+				deparse_collated(ps, out, e->args[1]);
 				rlbuf_append_str(out, ")");
 				return;
 			}
@@ -2454,6 +2474,9 @@ transform_aggregate(ParseState *ps, PgQuery__FuncCall *fc, const char *name)
 		/* PostgreSQL's float arithmetic: NaN, Infinity - Infinity, overflow (cache.c) */
 		if (t == FLOAT4OID || t == FLOAT8OID)
 			e->sql = name[0] == 'a' ? "rl_float_avg" : t == FLOAT4OID ? "rl_float4_sum" : "rl_float_sum";
+		/* numeric results, exact, with PostgreSQL's scales (cache.c) */
+		else if (e->type == NUMERICOID)
+			e->sql = name[0] == 'a' ? "rl_numeric_avg" : "rl_numeric_sum";
 	}
 	else if (strcmp(name, "string_agg") == 0)
 	{
@@ -3082,7 +3105,7 @@ append_order_by(ParseState *ps, RlBuf *sql, PgQuery__SelectStmt *sel, TargetList
 			rlbuf_printf(sql, "%d", pos);
 		}
 		else
-			deparse(ps, sql, e);
+			deparse_collated(ps, sql, e);
 		rlbuf_printf(sql, " %s NULLS %s", desc ? "DESC" : "ASC", nulls_first ? "FIRST" : "LAST");
 	}
 }
@@ -3587,7 +3610,7 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 				tl.columns[i].name = targets[i].name;
 			if (i)
 				rlbuf_append_str(&sql, ", ");
-			deparse(ps, &sql, tl.exprs[i]);
+			deparse_collated(ps, &sql, tl.exprs[i]);	/* DISTINCT, set operations, outer queries */
 			if (i == 0)
 				first_end = sql.len;
 			/* for rl_scalar(): AS "_rl_c<n>" */
@@ -3638,7 +3661,7 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 						errmsg("aggregate functions are not allowed in GROUP BY"),
 						errposition(char_position(ps, g->location)));
 			rlbuf_append_str(&sql, i ? ", " : " GROUP BY ");
-			deparse(ps, &sql, g);
+			deparse_collated(ps, &sql, g);
 			grouping.groups[grouping.ngroups++] = g;
 		}
 		ps->agg_refused = NULL;
@@ -4025,14 +4048,20 @@ analyze_delete(ParseState *ps, PgQuery__DeleteStmt *del, AnalyzedStmt *stmt)
 
 /* ---------- CREATE TABLE, DROP TABLE, CREATE SCHEMA ---------- */
 
-/* declared_type -- a column's PostgreSQL type as the cache declares it ("varchar(10)") */
+/*
+ * declared_type -- a column's PostgreSQL type as the cache declares it ("varchar(10)";
+ * numeric as numeric.h's NUMERIC_CACHE_TYPE, with its collation)
+ */
 static char *
 declared_type(Oid type, int32_t typmod)
 {
 	const char *name = typio_lookup(type)->name;
 
 	if (type == NUMERICOID && typmod >= 4)
-		return psprintf("%s(%d,%d)", name, (typmod - 4) >> 16, (typmod - 4) & 0xffff);
+		return psprintf(NUMERIC_CACHE_TYPE "(%d,%d) COLLATE " NUMERIC_COLLATION,
+						(typmod - 4) >> 16, (typmod - 4) & 0xffff);
+	if (type == NUMERICOID)
+		return pstrdup(NUMERIC_CACHE_TYPE " COLLATE " NUMERIC_COLLATION);
 	if ((type == VARCHAROID || type == BPCHAROID) && typmod >= 4)
 		return psprintf("%s(%d)", name, typmod - 4);
 	return pstrdup(name);

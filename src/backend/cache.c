@@ -31,7 +31,8 @@
  * whatever SQLite cannot compute with PostgreSQL's semantics (arithmetic, casts,
  * functions) it calls back into the executor through rl_eval(). The other
  * functions registered here: rl_scalar for a scalar subquery's value, rl_float_sum
- * and rl_float_avg for sum() and avg() of floats, rl_array_agg for ARRAY(subquery),
+ * and rl_float_avg for sum() and avg() of floats, rl_numeric_sum and rl_numeric_avg
+ * for those of numerics, rl_array_agg for ARRAY(subquery),
  * rl_array_json for json_each() to iterate a set-returning function's result; and
  * for pg_catalog (syscat.c) rl_pg_name for the names the cache writes in its own
  * form, rl_nspid for the schema of a table by its name there, rl_search_rank for
@@ -63,6 +64,7 @@
 #include "mcxt.h"
 #include "miscadmin.h"
 #include "namespace.h"
+#include "numeric.h"
 #include "writer.h"
 
 typedef struct TempTable
@@ -496,9 +498,9 @@ to_sqlite(const SqliteSink *sink, const Value *v)
 /*
  * from_sqlite -- a SQLite value as a Value of type
  *
- * The canonical form is read directly; anything else (a sum() that SQLite
- * computed as an integer for a numeric column, a REAL that NUMERIC affinity made
- * of a numeric's text) goes through its text form. With borrow, a string points
+ * The canonical form is read directly; anything else (an integer SQLite computed
+ * for a numeric, the text of a double that a numeric column of an older store held)
+ * goes through its text form. With borrow, a string points
  * into sv itself instead of a copy: valid until the statement steps again.
  */
 static Value
@@ -757,6 +759,106 @@ rl_float_avg_final(sqlite3_context *ctx)
 	float_final(ctx, true);
 }
 
+/*
+ * rl_numeric_sum(x), rl_numeric_avg(x): sum() and avg() of numerics, exact (numeric.c),
+ * as PostgreSQL's: the sum has the largest scale of the values, NaN and the
+ * infinities as its addition has them, and avg() is that sum divided by the count
+ * with numeric division's scale. SQLite's would add doubles. The running sum is
+ * kept as malloc'd text between calls, each step computing in a context of its own
+ * that it resets, so a long column costs the sum's size only.
+ */
+typedef struct NumericAggState
+{
+	char	   *sum;			/* malloc'd canonical text; NULL before the first value */
+	int64_t		n;
+} NumericAggState;
+
+static MemoryContext numeric_agg_context;
+
+/* numeric_agg_run -- a step adding x, or (x NULL) the final call, its ERROR caught */
+static void
+numeric_agg_run(sqlite3_context *ctx, NumericAggState *st, sqlite3_value *x, bool avg)
+{
+	sigjmp_buf *save = PG_exception_stack;
+	MemoryContext context = CurrentMemoryContext;
+	sigjmp_buf	local;
+
+	if (numeric_agg_context == NULL)
+		numeric_agg_context = AllocSetContextCreate(TopMemoryContext, "numeric aggregates");
+	if (sigsetjmp(local, 0) != 0)
+	{
+		callback_caught(ctx, save, context);
+		MemoryContextReset(numeric_agg_context);
+		return;
+	}
+	PG_exception_stack = &local;
+	MemoryContextSwitchTo(numeric_agg_context);
+
+	Value		sum = {.type = NUMERICOID};
+
+	sum.u.s.data = st->sum;
+	sum.u.s.len = st->sum ? strlen(st->sum) : 0;
+	if (x != NULL)
+	{
+		Value		v = from_sqlite(x, NUMERICOID, -1, false);
+		Value		r = st->sum ? numeric_add(&sum, &v) : v;
+		char	   *copy = strdup(r.u.s.data);
+
+		if (copy == NULL)
+			ereport(ERROR, errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory"));
+		free(st->sum);
+		st->sum = copy;
+		st->n++;
+	}
+	else
+	{
+		char	   *n = psprintf("%lld", (long long) st->n);
+		Value		count = typio_string(NUMERICOID, n, strlen(n));
+		Value		r = avg ? numeric_div(&sum, &count) : sum;
+
+		to_sqlite(&(SqliteSink) {.ctx = ctx}, &r);
+	}
+	MemoryContextSwitchTo(context);
+	MemoryContextReset(numeric_agg_context);
+	PG_exception_stack = save;
+}
+
+static void
+rl_numeric_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	NumericAggState *st = sqlite3_aggregate_context(ctx, sizeof(NumericAggState));
+
+	if (st != NULL && sqlite3_value_type(argv[0]) != SQLITE_NULL && !callback_failed)
+		numeric_agg_run(ctx, st, argv[0], false);
+}
+
+static void
+numeric_final(sqlite3_context *ctx, bool avg)
+{
+	NumericAggState *st = sqlite3_aggregate_context(ctx, 0);
+
+	if (callback_failed)
+		final_error(ctx, ERRCODE_INTERNAL_ERROR, "an earlier error");
+	else if (st == NULL || st->n == 0)
+		sqlite3_result_null(ctx);
+	else
+		numeric_agg_run(ctx, st, NULL, avg);
+	if (st != NULL)
+		free(st->sum);
+}
+
+static void
+rl_numeric_sum_final(sqlite3_context *ctx)
+{
+	numeric_final(ctx, false);
+}
+
+static void
+rl_numeric_avg_final(sqlite3_context *ctx)
+{
+	numeric_final(ctx, true);
+}
+
 /* ---------- arrays inside SQLite ---------- */
 
 /*
@@ -844,13 +946,13 @@ rl_array_json(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 
 /* ---------- the connection ---------- */
 
-/* decl_type -- the type a column's declared type names ("varchar(10)", "numeric(12,2)") */
+/* decl_type -- the type a column's declared type names ("varchar(10)", "numeric_text(12,2)") */
 static Oid
 decl_type(const char *decl, int32_t *typmod)
 {
 	const char *paren = strchr(decl, '(');
 	char	   *base = paren ? pnstrdup(decl, (size_t) (paren - decl)) : pstrdup(decl);
-	Oid			type = typio_type_by_name(base);
+	Oid			type = strcmp(base, NUMERIC_CACHE_TYPE) == 0 ? NUMERICOID : typio_type_by_name(base);
 	int			mods[2] = {0, 0};
 
 	*typmod = -1;
@@ -1112,6 +1214,10 @@ CacheOpen(const char *path)
 							rl_float_sum_final);
 	sqlite3_create_function(cache_db, "rl_float_avg", 1, SQLITE_UTF8, NULL, NULL, rl_float_step,
 							rl_float_avg_final);
+	sqlite3_create_function(cache_db, "rl_numeric_sum", 1, SQLITE_UTF8, NULL, NULL, rl_numeric_step,
+							rl_numeric_sum_final);
+	sqlite3_create_function(cache_db, "rl_numeric_avg", 1, SQLITE_UTF8, NULL, NULL, rl_numeric_step,
+							rl_numeric_avg_final);
 	sqlite3_create_function(cache_db, "rl_array_agg", 2, SQLITE_UTF8, NULL, NULL, rl_array_agg_step,
 							rl_array_agg_final);
 	sqlite3_create_function(cache_db, "rl_row_after", 1, SQLITE_UTF8, NULL, rl_row_after, NULL, NULL);

@@ -12,11 +12,15 @@
  * ExecutorNext: so it holds no SQLite statement or write lock across messages.
  *
  * Arithmetic follows PostgreSQL: integer overflow is 22003 "integer out of range"
- * (smallint/bigint likewise), division by zero 22012, numeric is exact (scaled
- * 128-bit integers, 22003 beyond that), text compares bytewise (collation "C").
+ * (smallint/bigint likewise), division by zero 22012, numeric is exact at any
+ * precision (numeric.c), text compares bytewise (collation "C").
  */
+#include <ctype.h>
+#include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <regex.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -26,6 +30,7 @@
 #include "guc.h"
 #include "mcxt.h"
 #include "miscadmin.h"
+#include "numeric.h"
 #include "portal.h"
 #include "xact.h"
 
@@ -124,13 +129,21 @@ cast_to_int(const Value *v, Oid target)
 			break;
 		default:
 			{
-				Value		r = numeric_round(v, 0);	/* half away from zero */
+				/* a numeric: rounded half away from zero, its digits read exactly */
+				Value		r = numeric_round(v, 0);
+				char	   *end;
+				long long	n;
 
-				d = numeric_to_double(&r);
-				if (isnan(d))
+				if (!isdigit((unsigned char) r.u.s.data[r.u.s.data[0] == '-']))
 					ereport(ERROR,
 							errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-							errmsg("cannot convert NaN to %s", typio_format_type(target)));
+							errmsg("cannot convert %s to %s", r.u.s.data[0] == 'N' ? "NaN" : "infinity",
+								   typio_format_type(target)));
+				errno = 0;
+				n = strtoll(r.u.s.data, &end, 10);
+				if (errno == ERANGE || *end != '\0')
+					int_out_of_range(target);
+				return typio_int(target, check_int_range(target, n));
 			}
 	}
 	if (!(d >= -9223372036854775808.0 && d < 9223372036854775808.0))
@@ -224,6 +237,10 @@ ExecCastValue(const Value *v, Oid target, int32_t typmod, bool explicit)
 
 		return typio_input(target, s, typmod);
 	}
+	/* a float to numeric: its first 15 significant digits (6 of a float4), as PostgreSQL's */
+	if (target == NUMERICOID && (v->type == FLOAT4OID || v->type == FLOAT8OID) && isfinite(v->u.f))
+		return typio_input(NUMERICOID, psprintf("%.*g", v->type == FLOAT4OID ? FLT_DIG : DBL_DIG, v->u.f),
+						   typmod);
 	/* everything else goes through the text form (CoerceViaIO) */
 	return typio_input(target, typio_output(v, NULL), typmod);
 }
@@ -245,25 +262,6 @@ cmp_bytes(const Value *a, const Value *b)
 	return c ? (c < 0 ? -1 : 1) : cmp_i64((int64_t) a->u.s.len, (int64_t) b->u.s.len);
 }
 
-/* numeric_align -- both numbers as 128-bit integers at one scale; false if too big */
-static bool
-numeric_align(const Value *a, const Value *b, __int128 *ma, __int128 *mb, int *scale)
-{
-	int			sa,
-				sb;
-
-	if (!numeric_to_scaled(a->u.s.data, ma, &sa) || !numeric_to_scaled(b->u.s.data, mb, &sb))
-		return false;
-	for (; sa < sb; sa++)
-		if (__builtin_mul_overflow(*ma, 10, ma))
-			return false;
-	for (; sb < sa; sb++)
-		if (__builtin_mul_overflow(*mb, 10, mb))
-			return false;
-	*scale = sa;
-	return true;
-}
-
 static int
 compare_values(const Value *a, const Value *b)
 {
@@ -278,18 +276,7 @@ compare_values(const Value *a, const Value *b)
 				return isnan(a->u.f) - isnan(b->u.f);
 			return a->u.f < b->u.f ? -1 : a->u.f > b->u.f;
 		case NUMERICOID:
-			{
-				__int128	ma,
-							mb;
-				int			scale;
-
-				if (numeric_align(a, b, &ma, &mb, &scale))
-					return ma < mb ? -1 : ma > mb;
-				double		da = numeric_to_double(a),
-							db = numeric_to_double(b);
-
-				return da < db ? -1 : da > db;
-			}
+			return numeric_cmp(a->u.s.data, a->u.s.len, b->u.s.data, b->u.s.len);
 		case INTERVALOID:
 			{
 				__int128	ta = (__int128) a->u.iv.time + ((__int128) a->u.iv.month * 30 + a->u.iv.day) * USECS_PER_DAY;
@@ -383,84 +370,24 @@ float_arith(ExprOp op, Oid type, double a, double b)
 	return typio_float(type, type == FLOAT4OID ? (float) r : r);
 }
 
-static void
-numeric_overflow(void)
-{
-	ereport(ERROR,
-			errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-			errmsg("value overflows numeric format"));
-}
-
-/*
- * division_scale -- PostgreSQL's select_div_scale: at least 16 significant
- * digits, and no fewer fraction digits than either input shows
- */
-static int
-division_scale(double quotient, int sa, int sb)
-{
-	int			qweight = quotient == 0 ? 0 : (int) floor(log10(fabs(quotient)) / 4);
-	int			scale = 16 - qweight * 4;
-
-	if (scale < sa)
-		scale = sa;
-	if (scale < sb)
-		scale = sb;
-	return scale < 0 ? 0 : scale > 1000 ? 1000 : scale;
-}
-
+/* numeric_arith -- PostgreSQL's numeric operators, exact (numeric.c); OP_NEG negates b */
 static Value
 numeric_arith(ExprOp op, const Value *a, const Value *b)
 {
-	__int128	ma,
-				mb,
-				r;
-	int			scale,
-				sa,
-				sb;
-
-	if (op == OP_NEG)
-	{
-		if (!numeric_to_scaled(b->u.s.data, &mb, &sb))
-			return typio_string(NUMERICOID, b->u.s.data[0] == '-' ? b->u.s.data + 1 : b->u.s.data,
-								strlen(b->u.s.data) - (b->u.s.data[0] == '-'));
-		return numeric_from_scaled(-mb, sb);
-	}
-	if (!numeric_to_scaled(a->u.s.data, &ma, &sa) || !numeric_to_scaled(b->u.s.data, &mb, &sb))
-		numeric_overflow();
 	switch (op)
 	{
+		case OP_ADD:
+			return numeric_add(a, b);
+		case OP_SUB:
+			return numeric_sub(a, b);
 		case OP_MUL:
-			if (__builtin_mul_overflow(ma, mb, &r))
-				numeric_overflow();
-			return numeric_from_scaled(r, sa + sb);
+			return numeric_mul(a, b);
 		case OP_DIV:
-			{
-				if (mb == 0)
-					division_by_zero();
-				int			rscale = division_scale(numeric_to_double(a) / numeric_to_double(b), sa, sb);
-
-				/* a / b at rscale: ma * 10^(rscale + sb - sa + 1) / mb, then round */
-				__int128	num = ma;
-
-				for (int i = 0; i < rscale + sb - sa + 1; i++)
-					if (__builtin_mul_overflow(num, 10, &num))
-						numeric_overflow();
-				r = num / mb;
-				r = (r + (r < 0 ? -5 : 5)) / 10;
-				return numeric_from_scaled(r, rscale);
-			}
+			return numeric_div(a, b);
+		case OP_MOD:
+			return numeric_mod(a, b);
 		default:
-			if (!numeric_align(a, b, &ma, &mb, &scale))
-				numeric_overflow();
-			if (op == OP_MOD)
-			{
-				if (mb == 0)
-					division_by_zero();
-				return numeric_from_scaled(ma % mb, scale);
-			}
-			if (op == OP_ADD ? __builtin_add_overflow(ma, mb, &r) : __builtin_sub_overflow(ma, mb, &r))
-				numeric_overflow();
-			return numeric_from_scaled(r, scale);
+			return numeric_neg(b);
 	}
 }
 

@@ -32,6 +32,7 @@
 #include "mcxt.h"
 #include "miscadmin.h"
 #include "namespace.h"
+#include "numeric.h"
 #include "xact.h"
 
 static Value
@@ -696,6 +697,13 @@ f_mod(ExecState *es, const Value *args, int nargs)
 	return typio_int(args[0].type, args[1].u.i == -1 ? 0 : args[0].u.i % args[1].u.i);
 }
 
+/* f_mod_numeric -- mod(numeric, numeric): the % operator's (numeric.c) */
+static Value
+f_mod_numeric(ExecState *es, const Value *args, int nargs)
+{
+	return numeric_mod(&args[0], &args[1]);
+}
+
 static Value
 f_random(ExecState *es, const Value *args, int nargs)
 {
@@ -1276,6 +1284,7 @@ static const FuncDesc builtins[] = {
 	BUILTIN("mod", 2, ARGS(INT2OID, INT2OID), INT2OID, true, f_mod),
 	BUILTIN("mod", 2, ARGS(INT4OID, INT4OID), INT4OID, true, f_mod),
 	BUILTIN("mod", 2, ARGS(INT8OID, INT8OID), INT8OID, true, f_mod),
+	BUILTIN("mod", 2, ARGS(NUMERICOID, NUMERICOID), NUMERICOID, true, f_mod_numeric),
 	BUILTIN("random", 0, {0}, FLOAT8OID, false, f_random),
 	BUILTIN("gen_random_uuid", 0, {0}, UUIDOID, false, f_gen_random_uuid),
 	BUILTIN("md5", 1, {TEXTOID}, TEXTOID, true, f_md5),

@@ -28,6 +28,7 @@
 #include "elog.h"
 #include "encoding.h"
 #include "mcxt.h"
+#include "numeric.h"
 #include "typio.h"
 
 /* the largest zone displacement PostgreSQL takes, 15:59:59 */
@@ -456,18 +457,9 @@ float_out(double v, bool is_float4)
 
 /* ---------- numeric ---------- */
 
-/*
- * A decimal number as sign, digit string and scale: value = digits * 10^-scale.
- * digits has no leading zeros (empty means zero).
- */
-typedef struct Decimal
-{
-	bool		neg;
-	char	   *digits;
-	int			scale;
-} Decimal;
+/* Decimal, the form numeric text is parsed into, is numeric.h's; its arithmetic is numeric.c's */
 
-static char *
+char *
 decimal_format(const Decimal *d)
 {
 	int			nd = (int) strlen(d->digits);
@@ -494,8 +486,7 @@ decimal_format(const Decimal *d)
 	return s;
 }
 
-/* decimal_parse -- false unless s is [sign]digits[.digits][e[sign]digits] */
-static bool
+bool
 decimal_parse(const char *s, Decimal *d)
 {
 	RlBuf		digits;
@@ -541,18 +532,7 @@ decimal_parse(const char *s, Decimal *d)
 	return true;
 }
 
-/*
- * decimal_round -- round to scale digits after the point: half away from zero
- * (ROUND_HALF), toward zero (ROUND_DOWN) or away from zero (ROUND_UP)
- */
-typedef enum
-{
-	ROUND_HALF,
-	ROUND_DOWN,
-	ROUND_UP
-} RoundMode;
-
-static void
+void
 decimal_round(Decimal *d, int scale, RoundMode mode)
 {
 	int			nd = (int) strlen(d->digits);
@@ -654,6 +634,13 @@ numeric_in(const char *str, int32_t typmod)
 		trimmed[--len] = '\0';
 	Value		special = numeric_special(trimmed);
 
+	/* numeric(p,s) holds NaN but no infinity, as in PostgreSQL 15 */
+	if (!special.isnull && typmod >= 4 && special.u.s.data[0] != 'N')
+		ereport(ERROR,
+				errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				errmsg("numeric field overflow"),
+				errdetail("A field with precision %d, scale %d cannot hold an infinite value.",
+						  ((typmod - 4) >> 16) & 0xffff, (typmod - 4) & 0xffff));
 	if (!special.isnull)
 		return special;
 	Decimal		d;
@@ -694,22 +681,6 @@ numeric_trunc(const Value *v, int scale, int direction)
 	return typio_string(NUMERICOID, s, strlen(s));
 }
 
-bool
-numeric_to_scaled(const char *s, __int128 *mantissa, int *scale)
-{
-	Decimal		d;
-
-	if (!decimal_parse(s, &d) || strlen(d.digits) > 37)
-		return false;
-	__int128	m = 0;
-
-	for (const char *p = d.digits; *p; p++)
-		m = m * 10 + (*p - '0');
-	*mantissa = d.neg ? -m : m;
-	*scale = d.scale;
-	return true;
-}
-
 Value
 numeric_from_scaled(__int128 mantissa, int scale)
 {
@@ -732,14 +703,6 @@ numeric_from_scaled(__int128 mantissa, int scale)
 	char	   *s = decimal_format(&d);
 
 	return typio_string(NUMERICOID, s, strlen(s));
-}
-
-double
-numeric_to_double(const Value *v)
-{
-	if (strcmp(v->u.s.data, "NaN") == 0)
-		return NAN;
-	return strtod(v->u.s.data, NULL);	/* understands "Infinity" too */
 }
 
 /* numeric_send -- base-10000 digits with weight, sign and display scale */

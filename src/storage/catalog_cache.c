@@ -30,12 +30,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include "catalog_cache.h"
 #include "changeset.h"
 #include "errcodes.h"
 #include "kvcodec.h"
+#include "numeric.h"
 #include "stmt_cache.h"
 
 /*
@@ -306,6 +308,62 @@ static void append_identifier(RlBuf *out, const char *name);
 #define CACHE_ROW_KEYS_MARK "row_keys"
 #define CACHE_SHORT_KEY_TABLE "rl_short_key"
 
+/*
+ * Numeric columns declared before they were exact ("numeric(p,s)", NUMERIC affinity,
+ * which kept a double) are declared as numeric.h says at rebuild: the rl_relation
+ * row's CREATE statement is rewritten as names are, and the rows' values, doubles in
+ * the store, become SQLite's text of them, which numeric input and the collation read
+ * (the digits a double lost stay lost). A cache made before, holding relations, has
+ * no CACHE_NUMERIC_MARK and is rebuilt once, as for names.
+ */
+#define CACHE_NUMERIC_MARK "numeric"
+
+static bool
+identifier_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/*
+ * append_type_text -- unquoted text of a CREATE statement (its end at end), each old
+ * numeric type in it ("numeric", "numeric(p,s)") declared the cache's way
+ */
+static void
+append_type_text(RlBuf *out, const char *text, const char *end)
+{
+	static const char word[] = "numeric";
+	const size_t wlen = sizeof(word) - 1;
+
+	for (const char *p = text; p < end;)
+	{
+		bool		is_numeric = (size_t) (end - p) >= wlen && strncasecmp(p, word, wlen) == 0 &&
+			(p == text || !identifier_char(p[-1])) && (p + wlen == end || !identifier_char(p[wlen]));
+
+		if (!is_numeric)
+		{
+			rlbuf_put_u8(out, (uint8_t) *p++);
+			continue;
+		}
+		rlbuf_append_str(out, NUMERIC_CACHE_TYPE);
+		p += wlen;
+		const char *mods = p;
+
+		while (mods < end && *mods == ' ')
+			mods++;
+		if (mods < end && *mods == '(')
+		{
+			const char *close = memchr(mods, ')', (size_t) (end - mods));
+
+			if (close != NULL)
+			{
+				rlbuf_append(out, mods, (size_t) (close + 1 - mods));
+				p = close + 1;
+			}
+		}
+		rlbuf_append_str(out, " COLLATE " NUMERIC_COLLATION);
+	}
+}
+
 static bool
 in_cache_form(const char *name, size_t len)
 {
@@ -337,7 +395,10 @@ append_in_cache_form(RlBuf *out, const char *name, size_t len)
 	}
 }
 
-/* create_in_cache_form -- a CREATE TABLE's text with each "name" in the cache's form (malloc'd) */
+/*
+ * create_in_cache_form -- a CREATE TABLE's text with each "name" in the cache's form
+ * and each numeric type declared the cache's way (malloc'd)
+ */
 static char *
 create_in_cache_form(const char *sql, size_t len)
 {
@@ -353,7 +414,12 @@ create_in_cache_form(const char *sql, size_t len)
 
 		if (quote != '"' && quote != '\'')
 		{
-			rlbuf_put_u8(&out, (uint8_t) *p++);
+			const char *text_end = p;
+
+			while (text_end < end && *text_end != '"' && *text_end != '\'')
+				text_end++;
+			append_type_text(&out, p, text_end);
+			p = text_end;
 			continue;
 		}
 		/* a quoted name or string, each quote inside doubled */
@@ -418,7 +484,8 @@ read_seq(CatalogCache *cache)
 {
 	sqlite3_stmt *stmt = prepare(cache->db, "SELECT value FROM " CACHE_META_TABLE " WHERE name = 'commit_seq'"
 								 " AND (SELECT count(*) FROM " CACHE_META_TABLE
-								 " WHERE name IN ('" CACHE_NAMES_MARK "', '" CACHE_ROW_KEYS_MARK "')) = 2");
+								 " WHERE name IN ('" CACHE_NAMES_MARK "', '" CACHE_ROW_KEYS_MARK "', '"
+								 CACHE_NUMERIC_MARK "')) = 3");
 
 	if (stmt == NULL)
 		return sqlite_failure(cache->db, "read commit_seq");
@@ -562,7 +629,8 @@ catalog_cache_open(const char *path, CatalogCache **out)
 					  " (relid INTEGER, rowid INTEGER, PRIMARY KEY (relid, rowid)) WITHOUT ROWID;"
 					  "INSERT OR IGNORE INTO " CACHE_META_TABLE " VALUES ('" CACHE_ID_NAME "', random());"
 					  "INSERT OR IGNORE INTO " CACHE_META_TABLE " SELECT name, 1 FROM (SELECT '"
-					  CACHE_NAMES_MARK "' AS name UNION ALL SELECT '" CACHE_ROW_KEYS_MARK "')"
+					  CACHE_NAMES_MARK "' AS name UNION ALL SELECT '" CACHE_ROW_KEYS_MARK "'"
+					  " UNION ALL SELECT '" CACHE_NUMERIC_MARK "')"
 					  " WHERE NOT EXISTS (SELECT 1 FROM " CACHE_RELATION_TABLE ");");
 	if (rc == RL_OK)
 		rc = read_seq(cache);
@@ -2304,7 +2372,8 @@ catalog_cache_rebuild(CatalogCache *cache, Lsm *lsm)
 		rc = exec_sql(cache->db, "DELETE FROM " CACHE_SCAN_BASE_TABLE ";"
 					  "INSERT OR REPLACE INTO " CACHE_META_TABLE " VALUES ('" CACHE_ID_NAME "', random());"
 					  "INSERT OR IGNORE INTO " CACHE_META_TABLE " VALUES ('" CACHE_NAMES_MARK "', 1);"
-					  "INSERT OR IGNORE INTO " CACHE_META_TABLE " VALUES ('" CACHE_ROW_KEYS_MARK "', 1)");
+					  "INSERT OR IGNORE INTO " CACHE_META_TABLE " VALUES ('" CACHE_ROW_KEYS_MARK "', 1);"
+					  "INSERT OR IGNORE INTO " CACHE_META_TABLE " VALUES ('" CACHE_NUMERIC_MARK "', 1)");
 	if (rc == RL_OK)
 		rc = record_rescan(cache, "", stats.last_seq + 1);
 	if (rc == RL_OK)
@@ -2335,6 +2404,7 @@ cache_connection_setup(sqlite3 *db)
 	sqlite3_busy_handler(db, retry_when_busy, NULL);
 	sqlite3_db_config(db, SQLITE_DBCONFIG_DQS_DML, 0, (int *) NULL);
 	sqlite3_db_config(db, SQLITE_DBCONFIG_DQS_DDL, 0, (int *) NULL);
+	sqlite3_create_collation(db, NUMERIC_COLLATION, SQLITE_UTF8, NULL, numeric_collate);
 }
 
 /* ---------------------------------------------------------------- databases */

@@ -79,6 +79,28 @@ def small_inlined_dml(lake: Lake) -> None:
         s.note("Parquet files", len(lake.parquet_files()))  # DuckDB 1.4.4's UPDATE writes one
 
 
+def inlined_decimals(lake: Lake) -> None:
+    """DECIMAL columns inlined in the catalog's numeric columns, read back exactly (a
+    numeric that lost digits failed DuckDB's read with "numeric field overflow")"""
+    edges = ("(1, 12345678901234567890123456789012.345678, 123456789012345.678, 999.9), "
+             "(2, -12345678901234567890123456789012.345678, -123456789012345.678, -999.9), "
+             "(3, 0, 0, 0), (4, 0.000001, 0.001, 0.1), (5, -0.000001, -0.001, -0.1), "
+             "(6, 99999999999999999999999999999999.999999, 999999999999999.999, 123.4), "
+             "(7, 123456789012.345678, 1.5, 1.5), (8, NULL, NULL, NULL)")
+    with lake.session(DATA_INLINING_ROW_LIMIT=100) as s:
+        s.sql("CREATE TABLE lake.d (id INTEGER, a DECIMAL(38,6), b DECIMAL(18,3), c DECIMAL(4,1))")
+        s.sql(f"INSERT INTO lake.d VALUES {edges}")
+        assert not lake.parquet_files(), "a small insert is inlined into the catalog"
+        s.sql("SELECT * FROM lake.d ORDER BY id")
+        s.sql("SELECT id FROM lake.d WHERE a = 123456789012.345678 OR b < -1 OR c = 1.5 ORDER BY id")
+        s.sql("SELECT sum(a), sum(b), sum(c), min(a), max(a), count(DISTINCT b) FROM lake.d")
+        s.sql("UPDATE lake.d SET a = a / 2, b = b - 0.001 WHERE id IN (1, 6)")
+        s.sql("SELECT * FROM lake.d ORDER BY id")
+    with lake.session() as s:
+        s.sql("SELECT * FROM lake.d ORDER BY id")
+        s.note("Parquet files", len(lake.parquet_files()))
+
+
 def large_parquet_dml(lake: Lake) -> None:
     with lake.session() as s:
         s.sql("CREATE TABLE lake.big AS SELECT range AS id, 'v' || range AS s, range % 7 AS g "
@@ -421,6 +443,7 @@ SCENARIOS = [
     attach_new_and_existing,
     schemas_tables_views,
     small_inlined_dml,
+    inlined_decimals,
     large_parquet_dml,
     alter_table,
     comments_and_tags,

@@ -692,6 +692,39 @@ START_TEST(test_cache_from_before_schemas)
 }
 END_TEST
 
+/*
+ * A store written when numeric columns had NUMERIC affinity: CREATE statements that
+ * declare numeric(p,s), values held as doubles. A rebuild declares the columns the
+ * cache's way (TEXT affinity, the rl_numeric collation) and the values become text;
+ * a cache made then is not believed up to date.
+ */
+#define OLD_NUMERIC "CREATE TABLE \"n\" (_rl_rowid INTEGER PRIMARY KEY, \"a\" numeric(38,6) DEFAULT 1.5," \
+	" \"u\" NUMERIC, \"numeric_x\" text, \"t\" numeric_text COLLATE rl_numeric)"
+
+START_TEST(test_rebuild_declares_old_numeric)
+{
+	sqlite3    *db = backend_open();
+
+	cache_connection_setup(db);
+	commit_sql(db, "INSERT INTO rl_relation VALUES (8, 'n', '" OLD_NUMERIC "');" OLD_NUMERIC ";"
+			   "INSERT INTO n VALUES (NULL, 2.5, 10, 'numeric', '1.50'), (NULL, 1e20, -3, NULL, '1.5');");
+	assert_query(db, "SELECT typeof(a), typeof(u) FROM n ORDER BY _rl_rowid", "real|integer;real|integer;");
+	sqlite3_close(db);
+	rebuild_without_mark("numeric");
+	db = backend_open();
+	cache_connection_setup(db);
+	assert_query(db, "SELECT sql FROM rl_relation WHERE relname = 'n'",
+				 "CREATE TABLE \"n\" (_rl_rowid INTEGER PRIMARY KEY,"
+				 " \"a\" numeric_text(38,6) COLLATE rl_numeric DEFAULT 1.5,"
+				 " \"u\" numeric_text COLLATE rl_numeric, \"numeric_x\" text,"
+				 " \"t\" numeric_text COLLATE rl_numeric);");
+	assert_query(db, "SELECT type FROM pragma_table_info('n') WHERE name = 'a'", "numeric_text(38,6);");
+	assert_query(db, "SELECT typeof(a), a, u FROM n ORDER BY a", "text|2.5|10;text|1.0e+20|-3;");
+	assert_query(db, "SELECT count(*) FROM n WHERE t = '1.5' AND a > '3'", "1;");
+	sqlite3_close(db);
+}
+END_TEST
+
 START_TEST(test_abort_leaves_nothing)
 {
 	sqlite3    *db = backend_open();
@@ -1249,6 +1282,7 @@ main(void)
 	tcase_add_test(tc, test_rebuild_reads_short_keys);
 	tcase_add_test(tc, test_ducklake_table_in_a_schema);
 	tcase_add_test(tc, test_cache_from_before_schemas);
+	tcase_add_test(tc, test_rebuild_declares_old_numeric);
 	tcase_add_test(tc, test_abort_leaves_nothing);
 	tcase_add_test(tc, test_apply_changeset_like_sqlite);
 	tcase_add_test(tc, test_changeset_reader);
