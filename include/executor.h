@@ -93,7 +93,9 @@ typedef enum ExprKind
 	EXPR_VAR,					/* a column of a relation: sql is its SQLite reference */
 	EXPR_AGG,					/* an aggregate: sql is SQLite's function name */
 	EXPR_SUBLINK,				/* a subquery: sql is its SQLite text */
-	EXPR_SUBSCRIPT				/* args[0][args[1]]: an array's element (from 1) */
+	EXPR_SUBSCRIPT,				/* args[0][args[1]]: an array's element (from 1) */
+	EXPR_ARRAY,					/* ARRAY[args...] of type */
+	EXPR_SCALAR_ARRAY			/* args[0] op ANY / ALL (args[1], an array) */
 } ExprKind;
 
 typedef enum SubLinkKind
@@ -110,8 +112,7 @@ typedef enum ExprOp
 	OP_EQ, OP_NE, OP_LT, OP_LE, OP_GT, OP_GE,
 	OP_DISTINCT, OP_NOT_DISTINCT,
 	OP_CONCAT, OP_LIKE, OP_NOT_LIKE, OP_ILIKE, OP_NOT_ILIKE,
-	OP_REGEX, OP_NOT_REGEX, OP_REGEX_CI, OP_NOT_REGEX_CI,	/* ~ !~ ~* !~* (POSIX ERE) */
-	OP_EQ_ANY					/* args[0] = ANY (args[1], an array) */
+	OP_REGEX, OP_NOT_REGEX, OP_REGEX_CI, OP_NOT_REGEX_CI	/* ~ !~ ~* !~* (POSIX ERE) */
 } ExprOp;
 
 struct ExecState;
@@ -147,7 +148,9 @@ typedef struct Expr
 	int			location;		/* byte offset in the query, -1 if none */
 	Value		constval;		/* EXPR_CONST */
 	int			paramno;		/* EXPR_PARAM: 0-based */
-	ExprOp		op;				/* EXPR_OP (operand type: args[0]->type) */
+	ExprOp		op;				/* EXPR_OP (operand type: args[0]->type), EXPR_SCALAR_ARRAY */
+	bool		array_all;		/* EXPR_SCALAR_ARRAY: ALL (else ANY) ... */
+	Oid			element_type;	/* ... with each element read as this type */
 	int			booltest;		/* EXPR_BOOLTEST: libpg_query's BoolTestType */
 	const FuncDesc *func;		/* EXPR_FUNC */
 	int			nargs;

@@ -17,7 +17,8 @@
  *   bytea, json, jsonb, unknown      len authoritative)
  *   void                          nothing
  *   regclass, regtype,            i: the object's OID (text: its name, through
- *   regnamespace                     typio_reg_hooks)
+ *   regnamespace, regproc,           typio_reg_hooks)
+ *   regprocedure
  *   pg_node_tree, aclitem         s: the text
  *   arrays (one dimension)        s: the canonical text form ("{a,\"b c\",NULL}")
  * Text output follows DateStyle ISO, IntervalStyle postgres, bytea_output hex and
@@ -67,6 +68,8 @@ typedef uint32_t Oid;
 #define REGCLASSOID			2205	/* the reg* types: an OID shown as the object's name */
 #define REGTYPEOID			2206
 #define REGNAMESPACEOID		4089
+#define REGPROCOID			24		/* a function, shown as its name ... */
+#define REGPROCEDUREOID		2202	/* ... or as its name and argument types */
 #define BOOLARRAYOID		1000
 #define NAMEARRAYOID		1003
 #define INT2ARRAYOID		1005

@@ -680,6 +680,8 @@ can_cast(Oid from, Oid to)
 		return false;
 	if (from == to || from == UNKNOWNOID || is_string(from) || is_string(to))
 		return true;
+	if (f->category == TYPCATEGORY_ARRAY && t->category == TYPCATEGORY_ARRAY)
+		return can_cast(f->elem, t->elem);
 	if (from == TIMETZOID || to == TIMETZOID)
 		return from == TIMEOID || to == TIMEOID || from == TIMESTAMPTZOID;
 	if (f->category == t->category && f->category != TYPCATEGORY_USER && f->category != TYPCATEGORY_ARRAY)
@@ -702,6 +704,8 @@ can_coerce_implicitly(Oid from, Oid to)
 		return numeric_rank(from) <= numeric_rank(to) && from != OIDOID;
 	if (is_string(from) && is_string(to))
 		return to == TEXTOID || to == VARCHAROID;
+	if (is_array(from) && is_array(to))
+		return can_coerce_implicitly(typio_lookup(from)->elem, typio_lookup(to)->elem);
 	if (from == TIMEOID && to == TIMETZOID)
 		return true;
 	if (from == DATEOID && (to == TIMESTAMPOID || to == TIMESTAMPTZOID))
@@ -861,6 +865,7 @@ static Expr *transform_expr(ParseState *ps, Node *node);
 static Expr *transform_column_ref(ParseState *ps, PgQuery__ColumnRef *cr);
 static Expr *transform_sublink(ParseState *ps, PgQuery__SubLink *sl);
 static Expr *transform_aggregate(ParseState *ps, PgQuery__FuncCall *fc, const char *name);
+static Expr *transform_array(ParseState *ps, PgQuery__AArrayExpr *a, Oid array_type);
 
 static Expr **
 transform_list(ParseState *ps, Node **nodes, size_t n)
@@ -981,7 +986,8 @@ transform_cast(ParseState *ps, PgQuery__TypeCast *tc)
 {
 	int32_t		typmod;
 	Oid			target = type_from_typename(ps, tc->type_name, &typmod);
-	Expr	   *arg = transform_expr(ps, tc->arg);
+	Expr	   *arg = tc->arg->node_case == PG_QUERY__NODE__NODE_A_ARRAY_EXPR && is_array(target)
+		? transform_array(ps, tc->arg->a_array_expr, target) : transform_expr(ps, tc->arg);
 	Expr	   *r = coerce_expr(ps, arg, target, typmod, COERCE_EXPLICIT);
 
 	if (r == NULL)
@@ -1186,12 +1192,14 @@ make_bool_expr(ExprKind kind, Expr *a, Expr *b, int location)
 	return e;
 }
 
-/* make_any -- scalar = ANY (array): the scalar compared with each element, as = would */
+/*
+ * make_scalar_array -- scalar op ANY / ALL (array): the scalar compared with each
+ * element as op would compare it with a value of the element type. An unknown array
+ * (a literal, $1) takes the array type of the scalar's.
+ */
 static Expr *
-make_any(ParseState *ps, const char *opname, Expr *l, Expr *r, int location)
+make_scalar_array(ParseState *ps, const char *opname, Expr *l, Expr *r, bool all, int location)
 {
-	if (strcmp(opname, "=") != 0)
-		not_supported(ps, psprintf("%s ANY", opname), location);
 	if (r->type == UNKNOWNOID)
 	{
 		Oid			array = typio_array_type(l->type == UNKNOWNOID ? TEXTOID : l->type);
@@ -1206,10 +1214,82 @@ make_any(ParseState *ps, const char *opname, Expr *l, Expr *r, int location)
 				errmsg("op ANY/ALL (array) requires array on right side"),
 				errposition(char_position(ps, location)));
 	/* type the comparison with an element standing in for the array */
-	Expr	   *eq = make_op(ps, "=", l, make_expr(EXPR_CONST, typio_lookup(r->type)->elem, r->location),
-							 location);
+	Expr	   *cmp = make_op(ps, opname, l, make_expr(EXPR_CONST, typio_lookup(r->type)->elem, r->location),
+							  location);
 
-	return op_expr(OP_EQ_ANY, BOOLOID, eq->args[0], r, location);
+	if (cmp->type != BOOLOID)
+		ereport(ERROR,
+				errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				errmsg("op ANY/ALL (array) requires operator to yield boolean"),
+				errposition(char_position(ps, location)));
+
+	Expr	   *e = op_expr(cmp->op, BOOLOID, cmp->args[0], r, location);
+
+	e->kind = EXPR_SCALAR_ARRAY;
+	e->array_all = all;
+	e->element_type = cmp->args[1]->type;
+	return e;
+}
+
+static void
+multidimensional(ParseState *ps, int location)
+{
+	ereport(ERROR,
+			errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+			errmsg("multidimensional arrays are not supported yet"),
+			errposition(char_position(ps, location)));
+}
+
+/*
+ * transform_array -- ARRAY[...]: of the elements' common type (text if all are
+ * unknown), or, under a cast to an array type (array_type), of its element type,
+ * each element cast as an explicit cast would. Arrays have one dimension here.
+ */
+static Expr *
+transform_array(ParseState *ps, PgQuery__AArrayExpr *a, Oid array_type)
+{
+	Expr	   *e = make_expr(EXPR_ARRAY, array_type, a->location);
+	Oid			elem;
+
+	for (size_t i = 0; i < a->n_elements; i++)
+		if (a->elements[i]->node_case == PG_QUERY__NODE__NODE_A_ARRAY_EXPR)
+			multidimensional(ps, a->elements[i]->a_array_expr->location);
+	e->nargs = (int) a->n_elements;
+	e->args = transform_list(ps, a->elements, a->n_elements);
+	if (array_type != InvalidOid)
+	{
+		elem = typio_lookup(array_type)->elem;
+		for (int i = 0; i < e->nargs; i++)
+		{
+			Expr	   *c = coerce_expr(ps, e->args[i], elem, -1, COERCE_EXPLICIT);
+
+			if (c == NULL)
+				ereport(ERROR,
+						errcode(ERRCODE_CANNOT_COERCE),
+						errmsg("cannot cast type %s to %s", typio_format_type(e->args[i]->type),
+							   typio_format_type(elem)),
+						errposition(char_position(ps, e->args[i]->location)));
+			e->args[i] = c;
+		}
+		return e;
+	}
+	if (e->nargs == 0)
+		ereport(ERROR,
+				errcode(ERRCODE_INDETERMINATE_DATATYPE),
+				errmsg("cannot determine type of empty array"),
+				errhint("Explicitly cast to the desired type, for example ARRAY[]::integer[]."),
+				errposition(char_position(ps, a->location)));
+	elem = select_common_type(ps, e->args, e->nargs, "ARRAY");
+	if (is_array(elem))
+		multidimensional(ps, a->location);
+	e->type = typio_array_type(elem);
+	if (e->type == InvalidOid)
+		ereport(ERROR,
+				errcode(ERRCODE_UNDEFINED_OBJECT),
+				errmsg("could not find array type for data type %s", typio_format_type(elem)),
+				errposition(char_position(ps, a->location)));
+	coerce_all(ps, e->args, e->nargs, elem, "ARRAY");
+	return e;
 }
 
 static Expr *
@@ -1225,7 +1305,9 @@ transform_aexpr(ParseState *ps, PgQuery__AExpr *a)
 		case PG_QUERY__A__EXPR__KIND__AEXPR_ILIKE:
 			return make_op(ps, opname, l, transform_expr(ps, a->rexpr), a->location);
 		case PG_QUERY__A__EXPR__KIND__AEXPR_OP_ANY:
-			return make_any(ps, opname, l, transform_expr(ps, a->rexpr), a->location);
+		case PG_QUERY__A__EXPR__KIND__AEXPR_OP_ALL:
+			return make_scalar_array(ps, opname, l, transform_expr(ps, a->rexpr),
+									 a->kind == PG_QUERY__A__EXPR__KIND__AEXPR_OP_ALL, a->location);
 		case PG_QUERY__A__EXPR__KIND__AEXPR_DISTINCT:
 		case PG_QUERY__A__EXPR__KIND__AEXPR_NOT_DISTINCT:
 			{
@@ -1556,6 +1638,8 @@ transform_expr(ParseState *ps, Node *node)
 			return transform_sublink(ps, node->sub_link);
 		case PG_QUERY__NODE__NODE_A_INDIRECTION:
 			return transform_indirection(ps, node->a_indirection);
+		case PG_QUERY__NODE__NODE_A_ARRAY_EXPR:
+			return transform_array(ps, node->a_array_expr, InvalidOid);
 		case PG_QUERY__NODE__NODE_SET_TO_DEFAULT:
 			/* the grammar takes DEFAULT as any expression; only VALUES and SET mean it */
 			ereport(ERROR,
@@ -1606,6 +1690,8 @@ figure_colname_strength(Node *node, int *strength)
 			}
 		case PG_QUERY__NODE__NODE_COALESCE_EXPR:
 			return "coalesce";
+		case PG_QUERY__NODE__NODE_A_ARRAY_EXPR:
+			return "array";
 		case PG_QUERY__NODE__NODE_MIN_MAX_EXPR:
 			return node->min_max_expr->op == PG_QUERY__MIN_MAX_OP__IS_GREATEST ? "greatest" : "least";
 		case PG_QUERY__NODE__NODE_A_EXPR:

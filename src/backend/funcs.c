@@ -290,6 +290,55 @@ f_substring(ExecState *es, const Value *args, int nargs)
 	return text_of(s->u.s.data + from, to - from);
 }
 
+/*
+ * f_like_escape -- like_escape(pattern, escape), which LIKE ... ESCAPE 'c' calls: the
+ * pattern with backslash as its escape character, which is what LIKE reads. ESCAPE ''
+ * doubles every backslash (none escapes); 'c' becomes a backslash, and a backslash
+ * not escaped by c is doubled. The escape must be one character (22025).
+ */
+static Value
+f_like_escape(ExecState *es, const Value *args, int nargs)
+{
+	const char *p = args[0].u.s.data,
+			   *e = args[1].u.s.data;
+	size_t		plen = args[0].u.s.len,
+				elen = args[1].u.s.len;
+	RlBuf		out;
+	bool		after_escape = false;
+
+	if (elen > 0 && utf8_bytes(e, elen, 1) != elen)
+		ereport(ERROR,
+				errcode(ERRCODE_INVALID_ESCAPE_SEQUENCE),
+				errmsg("invalid escape string"),
+				errhint("Escape string must be empty or one character."));
+	if (elen == 1 && e[0] == '\\')
+		return args[0];
+	rlbuf_init_in(&out, CurrentMemoryContext);
+	for (size_t i = 0; i < plen;)
+	{
+		size_t		n = utf8_bytes(p + i, plen - i, 1);
+
+		if (elen > 0 && n == elen && memcmp(p + i, e, n) == 0 && !after_escape)
+		{
+			rlbuf_append_str(&out, "\\");
+			after_escape = true;
+		}
+		else
+		{
+			if (p[i] == '\\' && (elen == 0 || !after_escape))
+				rlbuf_append_str(&out, "\\");
+			rlbuf_append(&out, p + i, n);
+			after_escape = false;
+		}
+		i += n;
+	}
+
+	Value		v = text_of((const char *) out.data, out.len);
+
+	rlbuf_free(&out);
+	return v;
+}
+
 /* f_strpos -- strpos(s, sub), position(sub IN s): the character where sub starts, 0 if nowhere */
 static Value
 f_strpos(ExecState *es, const Value *args, int nargs)
@@ -1056,12 +1105,20 @@ f_array_to_string(ExecState *es, const Value *args, int nargs)
 	return v;
 }
 
+/* f_array_upper -- array_upper, array_length: one dimension, from 1 (NULL if empty) */
 static Value
 f_array_upper(ExecState *es, const Value *args, int nargs)
 {
 	ArrayElements elems = typio_array_parse(args[0].u.s.data);
 
 	return elems.n == 0 || args[1].u.i != 1 ? typio_null(INT4OID) : typio_int(INT4OID, elems.n);
+}
+
+/* f_cardinality -- the number of elements */
+static Value
+f_cardinality(ExecState *es, const Value *args, int nargs)
+{
+	return typio_int(INT4OID, typio_array_parse(args[0].u.s.data).n);
 }
 
 /* set-returning functions give their whole set as an array */
@@ -1306,6 +1363,7 @@ static const FuncDesc builtins[] = {
 	BUILTIN("repeat", 2, ARGS(TEXTOID, INT4OID), TEXTOID, true, f_repeat),
 	BUILTIN("reverse", 1, {TEXTOID}, TEXTOID, true, f_reverse),
 	BUILTIN("starts_with", 2, ARGS(TEXTOID, TEXTOID), BOOLOID, true, f_starts_with),
+	BUILTIN("like_escape", 2, ARGS(TEXTOID, TEXTOID), TEXTOID, true, f_like_escape),
 	BUILTIN("pg_sleep", 1, {FLOAT8OID}, VOIDOID, true, f_pg_sleep),
 	BUILTIN("current_setting", 1, {TEXTOID}, TEXTOID, true, f_current_setting),
 	BUILTIN("current_setting", 2, ARGS(TEXTOID, BOOLOID), TEXTOID, true, f_current_setting),
@@ -1328,6 +1386,8 @@ static const FuncDesc builtins[] = {
 	BUILTIN("upper", 1, {TEXTOID}, TEXTOID, true, f_upper),
 	BUILTIN("array_to_string", 2, ARGS(ANYARRAYOID, TEXTOID), TEXTOID, true, f_array_to_string),
 	BUILTIN("array_upper", 2, ARGS(ANYARRAYOID, INT4OID), INT4OID, true, f_array_upper),
+	BUILTIN("array_length", 2, ARGS(ANYARRAYOID, INT4OID), INT4OID, true, f_array_upper),
+	BUILTIN("cardinality", 1, {ANYARRAYOID}, INT4OID, true, f_cardinality),
 	/* the catalog as psql's describe commands read it */
 	BUILTIN("pg_get_userbyid", 1, {OIDOID}, NAMEOID, true, f_pg_get_userbyid),
 	BUILTIN("to_regclass", 1, {TEXTOID}, REGCLASSOID, true, f_to_regclass),

@@ -68,6 +68,8 @@ static const TypeInfo types[] = {
 	{REGCLASSOID, "regclass", "regclass", 4, TYPCATEGORY_NUMERIC, 3, 0},
 	{REGTYPEOID, "regtype", "regtype", 4, TYPCATEGORY_NUMERIC, 3, 0},
 	{REGNAMESPACEOID, "regnamespace", "regnamespace", 4, TYPCATEGORY_NUMERIC, 3, 0},
+	{REGPROCOID, "regproc", "regproc", 4, TYPCATEGORY_NUMERIC, 3, 0},
+	{REGPROCEDUREOID, "regprocedure", "regprocedure", 4, TYPCATEGORY_NUMERIC, 3, 0},
 	{BOOLARRAYOID, "_bool", "boolean[]", -1, TYPCATEGORY_ARRAY, 0, BOOLOID},
 	{NAMEARRAYOID, "_name", "name[]", -1, TYPCATEGORY_ARRAY, 0, NAMEOID},
 	{INT2ARRAYOID, "_int2", "smallint[]", -1, TYPCATEGORY_ARRAY, 0, INT2OID},
@@ -78,6 +80,26 @@ static const TypeInfo types[] = {
 	{FLOAT8ARRAYOID, "_float8", "double precision[]", -1, TYPCATEGORY_ARRAY, 0, FLOAT8OID},
 	{OIDARRAYOID, "_oid", "oid[]", -1, TYPCATEGORY_ARRAY, 0, OIDOID},
 	{ACLITEMARRAYOID, "_aclitem", "aclitem[]", -1, TYPCATEGORY_ARRAY, 0, ACLITEMOID},
+	/* the arrays of the other types, which ARRAY[...] of them makes */
+	{1001, "_bytea", "bytea[]", -1, TYPCATEGORY_ARRAY, 0, BYTEAOID},
+	{1010, "_tid", "tid[]", -1, TYPCATEGORY_ARRAY, 0, TIDOID},
+	{1014, "_bpchar", "character[]", -1, TYPCATEGORY_ARRAY, 0, BPCHAROID},
+	{1021, "_float4", "real[]", -1, TYPCATEGORY_ARRAY, 0, FLOAT4OID},
+	{1115, "_timestamp", "timestamp without time zone[]", -1, TYPCATEGORY_ARRAY, 0, TIMESTAMPOID},
+	{1182, "_date", "date[]", -1, TYPCATEGORY_ARRAY, 0, DATEOID},
+	{1183, "_time", "time without time zone[]", -1, TYPCATEGORY_ARRAY, 0, TIMEOID},
+	{1185, "_timestamptz", "timestamp with time zone[]", -1, TYPCATEGORY_ARRAY, 0, TIMESTAMPTZOID},
+	{1187, "_interval", "interval[]", -1, TYPCATEGORY_ARRAY, 0, INTERVALOID},
+	{1231, "_numeric", "numeric[]", -1, TYPCATEGORY_ARRAY, 0, NUMERICOID},
+	{1270, "_timetz", "time with time zone[]", -1, TYPCATEGORY_ARRAY, 0, TIMETZOID},
+	{2951, "_uuid", "uuid[]", -1, TYPCATEGORY_ARRAY, 0, UUIDOID},
+	{199, "_json", "json[]", -1, TYPCATEGORY_ARRAY, 0, JSONOID},
+	{3807, "_jsonb", "jsonb[]", -1, TYPCATEGORY_ARRAY, 0, JSONBOID},
+	{1008, "_regproc", "regproc[]", -1, TYPCATEGORY_ARRAY, 0, REGPROCOID},
+	{2207, "_regprocedure", "regprocedure[]", -1, TYPCATEGORY_ARRAY, 0, REGPROCEDUREOID},
+	{2210, "_regclass", "regclass[]", -1, TYPCATEGORY_ARRAY, 0, REGCLASSOID},
+	{2211, "_regtype", "regtype[]", -1, TYPCATEGORY_ARRAY, 0, REGTYPEOID},
+	{4090, "_regnamespace", "regnamespace[]", -1, TYPCATEGORY_ARRAY, 0, REGNAMESPACEOID},
 	{ANYARRAYOID, "anyarray", "anyarray", -1, TYPCATEGORY_PSEUDO, 0, 0},
 	{ANYELEMENTOID, "anyelement", "anyelement", 4, TYPCATEGORY_PSEUDO, 0, 0},
 };
@@ -147,7 +169,8 @@ typio_format_type(Oid type)
 bool
 typio_is_oid(Oid type)
 {
-	return type == OIDOID || type == REGCLASSOID || type == REGTYPEOID || type == REGNAMESPACEOID;
+	return type == OIDOID || type == REGCLASSOID || type == REGTYPEOID || type == REGNAMESPACEOID ||
+		type == REGPROCOID || type == REGPROCEDUREOID;
 }
 
 Oid
@@ -1781,6 +1804,8 @@ typio_input(Oid type, const char *str, int32_t typmod)
 		case REGCLASSOID:
 		case REGTYPEOID:
 		case REGNAMESPACEOID:
+		case REGPROCOID:
+		case REGPROCEDUREOID:
 			return reg_in(type, str);
 		case FLOAT4OID:
 		case FLOAT8OID:
@@ -1846,6 +1871,8 @@ typio_output(const Value *v, size_t *len)
 		case REGCLASSOID:
 		case REGTYPEOID:
 		case REGNAMESPACEOID:
+		case REGPROCOID:
+		case REGPROCEDUREOID:
 			{
 				char	   *name = v->u.i != 0 && typio_reg_hooks.output ?
 					typio_reg_hooks.output(v->type, (Oid) v->u.i) : NULL;
@@ -1937,6 +1964,8 @@ typio_receive(Oid type, const uint8_t *data, size_t len)
 		case REGCLASSOID:
 		case REGTYPEOID:
 		case REGNAMESPACEOID:
+		case REGPROCOID:
+		case REGPROCEDUREOID:
 			expect_len(type, len, 4);
 			return typio_int(type, rl_load_u32be(data));
 		case INT8OID:
@@ -2027,6 +2056,8 @@ typio_send(PqMsgBuilder *msg, const Value *v)
 		case REGCLASSOID:
 		case REGTYPEOID:
 		case REGNAMESPACEOID:
+		case REGPROCOID:
+		case REGPROCEDUREOID:
 		case DATEOID:
 			pq_sendint32(msg, (uint32_t) v->u.i);
 			break;

@@ -1,0 +1,101 @@
+"""What PostgreSQL tools send beyond DuckLake's own statements, on RockLake and on
+PostgreSQL 15 in the same run: ARRAY[...] constructors and op ANY / ALL (array), LIKE
+... ESCAPE, the regproc types, pg_extension / pg_sequence / pg_proc, and SQLAlchemy's
+PostgreSQL inspector reflecting a DuckLake catalog. Every answer (rows as text, or the
+error's SQLSTATE and message) must be PostgreSQL's.
+"""
+
+import pytest
+
+from answers import answer
+
+ARRAYS = [
+    "SELECT ARRAY[1,2,3]",
+    "SELECT 1 = ANY(ARRAY[1,2]), 3 = ANY(ARRAY[1,2]), 1 = ANY(ARRAY[2,NULL]), 2 = ANY(ARRAY[2,NULL])",
+    "SELECT 3 <> ALL(ARRAY[1,2]), 2 <> ALL(ARRAY[1,2]), NULL = ANY(ARRAY[]::int[]), NULL <> ALL('{}'::int[])",
+    "SELECT 1 < ANY(ARRAY[0, 2]), 5 > ALL(ARRAY[1,2,3]), 'ab' LIKE ANY(ARRAY['a%', 'x']), 'ab' LIKE ALL(ARRAY['a%', 'x'])",
+    "SELECT ARRAY[1, 2.5], ARRAY[1::int2, 2], ARRAY[1, 2::int8], pg_typeof(ARRAY[1, 2.5])",
+    "SELECT ARRAY['a', 'b c', NULL, 'd,\"e', ''], ARRAY[true, false], ARRAY['2024-01-01'::date]",
+    "SELECT ARRAY[]::int[], ARRAY[]::text[], ARRAY['1','2']::int[], ARRAY[1.7, 2.2]::int[], ARRAY[1]::text[]",
+    "SELECT ARRAY[1,2,3][2], array_upper(ARRAY[1,2], 1), array_length(ARRAY[1,2], 1), array_length('{}'::int[], 1),"
+    " cardinality(ARRAY[4,5,6]), ARRAY[1,2] || ARRAY[3]",
+    "SELECT x FROM unnest(ARRAY[3,1,2]) x",
+    "SELECT '{1,2}'::int2[]::int4[], ARRAY[1,2]::text[]::int8[]",
+    # what PostgreSQL refuses
+    "SELECT ARRAY[]",
+    "SELECT ARRAY[1, 'x']",
+    "SELECT ARRAY[1, true]",
+    "SELECT ARRAY['x']::int[]",
+    "SELECT 1 = ANY(1)",
+    "SELECT 1 + ANY(ARRAY[1])",
+]
+
+LIKES = [
+    r"SELECT 'a_b' LIKE 'a\_b' ESCAPE '\', 'axb' LIKE 'a\_b' ESCAPE '\'",
+    "SELECT 'a_b' LIKE 'a#_b' ESCAPE '#', 'axb' LIKE 'a#_b' ESCAPE '#', 'a%' LIKE 'a#%' ESCAPE '#', 'a#' LIKE 'a##' ESCAPE '#'",
+    r"SELECT 'a\b' LIKE 'a\b' ESCAPE '#', 'a\b' LIKE 'a\\b' ESCAPE '', 'a_b' LIKE 'a\_b' ESCAPE '', 'a\xb' LIKE 'a\_b' ESCAPE ''",
+    "SELECT 'a_b' NOT LIKE 'a#_b' ESCAPE '#', 'A_B' ILIKE 'a#_b' ESCAPE '#', 'A_B' NOT ILIKE 'a#_b' ESCAPE '#'",
+    "SELECT 'aéb' LIKE 'aé%' ESCAPE 'é', 'a%b' LIKE 'aé%b' ESCAPE 'é'",
+    r"SELECT like_escape('a#_b%', '#'), like_escape('a\b', ''), like_escape('a\#b', '#'), like_escape('a#\b', '#')",
+    "SELECT NULL LIKE 'a' ESCAPE '#', 'a' LIKE NULL ESCAPE '#', 'a' LIKE 'a' ESCAPE NULL",
+    # PostgreSQL's errors (22025)
+    "SELECT 'ab' LIKE 'a#' ESCAPE '#'",
+    "SELECT 'ab' LIKE 'a' ESCAPE '##'",
+    r"SELECT 'ab' LIKE '%\'",
+    r"SELECT 'ab' LIKE 'a\'",
+    r"SELECT 'a' LIKE 'a\'",
+]
+
+
+@pytest.fixture
+def both(rocklake_server, postgres_server):
+    with rocklake_server.connect(autocommit=True) as rl, postgres_server.connect(autocommit=True) as pg:
+        for conn in (rl, pg):
+            conn.execute("SET TimeZone = 'UTC'")
+        yield rl, pg
+
+
+def same_answers(rl, pg, queries):
+    for sql in queries:
+        assert answer(rl, sql, with_message=True) == answer(pg, sql, with_message=True), sql
+
+
+@pytest.mark.parametrize("queries", [ARRAYS, LIKES], ids=["arrays", "like_escape"])
+def test_same_answers(both, queries):
+    same_answers(*both, queries)
+
+
+def test_multidimensional_arrays_refused(both):
+    """arrays have one dimension here: a nested ARRAY[...] is a clean 0A000"""
+    rl, _ = both
+    for sql in ("SELECT ARRAY[ARRAY[1,2], ARRAY[3,4]]", "SELECT ARRAY[ARRAY[1]]::int[]",
+                "SELECT ARRAY['{1}'::int[]]"):
+        assert answer(rl, sql) == ("error", "0A000"), sql
+
+
+def test_arrays_of_columns_and_parameters(both):
+    """ARRAY[...] of columns, = ANY of an array column, and = ANY($1) / <> ALL($1) with
+    the lists psycopg sends as arrays (int2[] for small integers, text[] for strings)"""
+    results = []
+    for conn in both:
+        conn.execute("DROP TABLE IF EXISTS arr")
+        conn.execute("CREATE TABLE arr (id int PRIMARY KEY, tags text[], n int[])")
+        conn.execute("INSERT INTO arr VALUES (1, '{a,b}', '{1,2}'), (2, '{c}', '{3}'), (3, NULL, '{}')")
+        got = []
+        for sql, params in [
+                ("SELECT id FROM arr WHERE id = ANY(%s) ORDER BY id", ([1, 3],)),
+                ("SELECT id FROM arr WHERE id <> ALL(%s) ORDER BY id", ([1],)),
+                ("SELECT id FROM arr WHERE id = ANY(%s) ORDER BY id", ([2, 100000, 10000000000],)),
+                ("SELECT id FROM arr WHERE tags[1] = ANY(%s) ORDER BY id", (["a", "c"],)),
+                ("SELECT id FROM arr WHERE 'a' = ANY(tags) ORDER BY id", None),
+                ("SELECT id FROM arr WHERE 3 <> ALL(n) ORDER BY id", None),
+                ("SELECT id, ARRAY[id, id * 2], ARRAY[tags[1], 'z'], array_length(n, 1) FROM arr ORDER BY id", None),
+                ("SELECT id FROM arr WHERE id = ANY(ARRAY[1, 2]) AND tags[1] LIKE 'a%%' ESCAPE '#'", None),
+                ("SELECT %s::text[] = ARRAY['x', 'y'], x FROM unnest(%s::int[]) x", (["x", "y"], [5, 6])),
+        ]:
+            with conn.cursor() as cur:
+                cur.execute(sql, params)
+                got.append(cur.fetchall())
+        conn.execute("DROP TABLE arr")
+        results.append(got)
+    assert results[0] == results[1]
