@@ -47,6 +47,9 @@ typedef struct ParseState
 	int			nparams;
 	Expr	  **params_seen;	/* first use of each parameter, to retype it */
 	Expr	   *srf;			/* the set-returning function seen, if any */
+	bool		srf_lockstep;	/* transforming a select list over the cache, where ... */
+	int			nmore_srfs;		/* ... more of them run in lockstep with it: these */
+	Expr	  **more_srfs;
 	bool		params_allowed; /* false for a simple Query */
 	struct Scope *scope;		/* the relations column references see (innermost) */
 	struct CteItem *ctes;		/* WITH queries in scope */
@@ -1419,9 +1422,17 @@ transform_func(ParseState *ps, PgQuery__FuncCall *fc)
 	}
 	if (f->returns_set)
 	{
-		if (ps->srf != NULL)
+		if (ps->srf != NULL && !ps->srf_lockstep)
 			not_supported(ps, "more than one set-returning function", fc->location);
-		ps->srf = e;
+		if (ps->srf == NULL)
+			ps->srf = e;
+		else
+		{
+			ps->more_srfs = ps->more_srfs
+				? repalloc(ps->more_srfs, sizeof(Expr *) * (size_t) (ps->nmore_srfs + 1))
+				: palloc(sizeof(Expr *));
+			ps->more_srfs[ps->nmore_srfs++] = e;
+		}
 	}
 	return e;
 }
@@ -2438,7 +2449,7 @@ static Expr *
 transform_aggregate(ParseState *ps, PgQuery__FuncCall *fc, const char *name)
 {
 	static const char *const aggs[] = {"count", "sum", "avg", "min", "max", "bool_and", "bool_or",
-	"every", "string_agg"};
+	"every", "string_agg", "array_agg"};
 	bool		found = false;
 
 	for (size_t i = 0; i < sizeof(aggs) / sizeof(aggs[0]); i++)
@@ -2457,8 +2468,11 @@ transform_aggregate(ParseState *ps, PgQuery__FuncCall *fc, const char *name)
 				errposition(char_position(ps, fc->location)));
 	if (ps->scope == NULL)
 		not_supported(ps, "aggregate functions without FROM", fc->location);
-	if (fc->n_agg_order)
-		not_supported(ps, "ORDER BY in aggregates", fc->location);
+	bool		array_agg = strcmp(name, "array_agg") == 0;
+
+	if (fc->n_agg_order > (array_agg ? 1 : 0) ||
+		(fc->n_agg_order && fc->agg_order[0]->sort_by->sortby_dir == PG_QUERY__SORT_BY_DIR__SORTBY_DESC))
+		not_supported(ps, "this ORDER BY in aggregates", fc->location);
 
 	Expr	   *e = make_expr(EXPR_AGG, INT8OID, fc->location);
 
@@ -2499,6 +2513,22 @@ transform_aggregate(ParseState *ps, PgQuery__FuncCall *fc, const char *name)
 		/* PostgreSQL's float arithmetic: NaN, Infinity - Infinity, overflow (cache.c) */
 		if (t == FLOAT4OID || t == FLOAT8OID)
 			e->sql = name[0] == 'a' ? "rl_float_avg" : t == FLOAT4OID ? "rl_float4_sum" : "rl_float_sum";
+	}
+	else if (array_agg)
+	{
+		/* rl_array_agg(x, array type [, sort key]) (cache.c) */
+		e->type = typio_array_type(t);
+		if (e->type == InvalidOid)
+			multidimensional(ps, fc->location);
+		e->args = repalloc(e->args, sizeof(Expr *) * 3);
+		e->args[e->nargs++] = make_const(typio_int(INT4OID, e->type), fc->location);
+		if (fc->n_agg_order)
+		{
+			ps->in_aggregate = true;
+			e->args[e->nargs++] = transform_expr(ps, fc->agg_order[0]->sort_by->node);
+			ps->in_aggregate = false;
+		}
+		e->sql = "rl_array_agg";
 	}
 	else if (strcmp(name, "string_agg") == 0)
 	{
@@ -3381,6 +3411,49 @@ check_grouped(ParseState *ps, const Grouping *g, Expr *const *exprs, int n)
  * targets, if given, are the columns the result must have (INSERT's), one per
  * output column.
  */
+/*
+ * select_list_srfs -- f(...) in the select list of a query over the cache: a FROM item
+ * joined to the rest, its value the column. Several run in lockstep, as PostgreSQL runs
+ * them: as many rows as the longest set has elements (json_each of an array of that
+ * many zeros numbers them), each set joined by its position, NULL past its end.
+ */
+static void
+select_list_srfs(ParseState *ps, TargetList *tl, RlBuf *from)
+{
+	int			n = 1 + ps->nmore_srfs;
+	Expr	  **srfs = palloc(sizeof(Expr *) * (size_t) n);
+
+	srfs[0] = ps->srf;
+	memcpy(srfs + 1, ps->more_srfs, sizeof(Expr *) * (size_t) ps->nmore_srfs);
+	if (n > 1)
+	{
+		rlbuf_printf(from, "%sjson_each('[' || rtrim(replace(hex(zeroblob(max(", from->len ? ", " : "");
+		for (int k = 0; k < n; k++)
+			rlbuf_printf(from, "%sjson_array_length(rl_array_json(%s, %u))", k ? ", " : "",
+						 deparse_to_string(ps, srfs[k]), srfs[k]->type);
+		rlbuf_append_str(from, "))), '00', '0,'), ',') || ']') AS \"_rl_srf\"");
+	}
+	for (int k = 0; k < n; k++)
+	{
+		int			i = 0;
+		char	   *alias = n > 1 ? psprintf("_rl_srf%d", k) : "_rl_srf";
+
+		while (i < tl->n && tl->exprs[i] != srfs[k])
+			i++;
+		if (i == tl->n)
+			not_supported(ps, "a set-returning function inside an expression", srfs[k]->location);
+		if (n == 1)
+			rlbuf_printf(from, "%s%s", from->len ? ", " : "", set_source(ps, srfs[k], alias));
+		else
+			rlbuf_printf(from, " LEFT JOIN %s ON %s.key = \"_rl_srf\".key", set_source(ps, srfs[k], alias),
+						 quote_ident(alias));
+		tl->exprs[i] = make_expr(EXPR_VAR, srfs[k]->type, srfs[k]->location);
+		tl->exprs[i]->sql = psprintf("%s.value", quote_ident(alias));
+	}
+	ps->srf = NULL;
+	ps->nmore_srfs = 0;
+}
+
 static void
 analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targets, Query *q)
 {
@@ -3388,6 +3461,7 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 	CteItem    *saved_ctes = ps->ctes;
 	Scope	   *saved_scope = ps->scope;
 	Expr	   *saved_srf = ps->srf;
+	bool		saved_lockstep = ps->srf_lockstep;
 	bool		leaf = ps->setop_leaf;
 	const char *saved_agg_refused = ps->agg_refused;
 	bool		saved_in_aggregate = ps->in_aggregate;
@@ -3396,6 +3470,7 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 	ps->agg_refused = NULL;
 	ps->in_aggregate = false;
 	ps->srf = NULL;
+	ps->srf_lockstep = false;
 	q->scan = NULL;
 	q->scan_where = NULL;
 
@@ -3540,21 +3615,12 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 			not_supported(ps, "DISTINCT ON", -1);
 		if (sel->n_from_clause)
 			ps->scope = transform_from(ps, sel->from_clause, sel->n_from_clause, &from);
+		ps->srf_lockstep = true;
+		ps->nmore_srfs = 0;
 		transform_targets(ps, sel->target_list, sel->n_target_list, &tl);
+		ps->srf_lockstep = false;
 		if (ps->srf != NULL)
-		{
-			/* f(...) in the select list: a FROM item joined to the rest, its value the column */
-			int			i = 0;
-
-			while (i < tl.n && tl.exprs[i] != ps->srf)
-				i++;
-			if (i == tl.n)
-				not_supported(ps, "a set-returning function inside an expression", ps->srf->location);
-			rlbuf_printf(&from, "%s%s", from.len ? ", " : "", set_source(ps, ps->srf, "_rl_srf"));
-			tl.exprs[i] = make_expr(EXPR_VAR, ps->srf->type, ps->srf->location);
-			tl.exprs[i]->sql = "\"_rl_srf\".value";
-			ps->srf = NULL;
-		}
+			select_list_srfs(ps, &tl, &from);
 		rlbuf_append_str(&sql, sel->n_distinct_clause ? "SELECT DISTINCT " : "SELECT ");
 		size_t		first_at = sql.len,
 					first_end = sql.len + strlen("NULL");
@@ -3674,6 +3740,7 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 	ps->ctes = saved_ctes;
 	ps->scope = saved_scope;
 	ps->srf = saved_srf;
+	ps->srf_lockstep = saved_lockstep;
 	ps->agg_refused = saved_agg_refused;
 	ps->in_aggregate = saved_in_aggregate;
 }

@@ -88,6 +88,8 @@ static const ResultColumn pg_type_cols[] = {
 	COL("oid", OIDOID), COL("typname", NAMEOID), COL("typnamespace", OIDOID), COL("typowner", OIDOID),
 	COL("typlen", INT2OID), COL("typtype", TEXTOID), COL("typrelid", OIDOID),
 	COL("typelem", OIDOID), COL("typarray", OIDOID), COL("typcollation", OIDOID), COL("typstorage", TEXTOID),
+	COL("typdelim", TEXTOID), COL("typbasetype", OIDOID), COL("typtypmod", INT4OID), COL("typnotnull", BOOLOID),
+	COL("typdefault", TEXTOID),
 };
 
 static const ResultColumn pg_constraint_cols[] = {
@@ -272,7 +274,8 @@ build_pg_type(void)
 		rlbuf_append_str(&b, "SELECT column1 AS oid, column2 AS typname, " XSTR(PG_CATALOG_NAMESPACE)
 						 " AS typnamespace, " XSTR(BOOTSTRAP_SUPERUSERID) " AS typowner, column3 AS typlen,"
 						 " column4 AS typtype, 0 AS typrelid, column5 AS typelem, column6 AS typarray,"
-						 " column7 AS typcollation, column8 AS typstorage, column9 AS _rl_format FROM (VALUES ");
+						 " column7 AS typcollation, column8 AS typstorage, ',' AS typdelim, 0 AS typbasetype,"
+						 " -1 AS typtypmod, 0 AS typnotnull, NULL AS typdefault, column9 AS _rl_format FROM (VALUES ");
 		for (Oid oid = 1, n = 0; oid < FirstGenbkiObjectId; oid++)
 		{
 			const TypeInfo *t = typio_lookup(oid);
