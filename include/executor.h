@@ -126,6 +126,8 @@ typedef Value (*BuiltinFn) (struct ExecState *es, const Value *args, int nargs);
  * arguments (the others, such as pg_get_constraintdef's "pretty", change
  * nothing), so it runs only in a query over the cache.
  */
+#define FUNC_VARIADIC_ANY (-1)	/* FuncDesc.nargs: VARIADIC "any" (no argtypes) */
+
 typedef struct FuncDesc
 {
 	const char *name;

@@ -1378,9 +1378,9 @@ transform_func(ParseState *ps, PgQuery__FuncCall *fc)
 	if (fc->agg_star || fc->agg_distinct || fc->n_agg_order || fc->agg_filter)
 		not_supported(ps, "aggregate functions", fc->location);
 	Expr	  **args = transform_list(ps, fc->args, fc->n_args);
-	Oid			argtypes[3] = {0, 0, 0};
+	Oid		   *argtypes = palloc0(sizeof(Oid) * (fc->n_args + 1));
 
-	for (size_t i = 0; i < fc->n_args && i < 3; i++)
+	for (size_t i = 0; i < fc->n_args; i++)
 		argtypes[i] = args[i]->type;
 	/* pg_typeof(any): its argument's type, known now */
 	if (strcmp(name, "pg_typeof") == 0 && fc->n_args == 1 &&
@@ -1390,7 +1390,7 @@ transform_func(ParseState *ps, PgQuery__FuncCall *fc)
 
 	if (fc->n_funcname == 1 ||
 		(fc->n_funcname == 2 && strcmp(string_value(fc->funcname[0]), "pg_catalog") == 0))
-		f = fc->n_args <= 3 ? LookupBuiltinFunction(name, (int) fc->n_args, argtypes) : NULL;
+		f = LookupBuiltinFunction(name, (int) fc->n_args, argtypes);
 	if (f == NULL)
 	{
 		RlBuf		sig;
@@ -1415,7 +1415,10 @@ transform_func(ParseState *ps, PgQuery__FuncCall *fc)
 	e->args = args;
 	for (int i = 0; i < e->nargs; i++)
 	{
-		if (f->argtypes[i] != ANYARRAYOID)
+		if (f->nargs == FUNC_VARIADIC_ANY)
+			e->args[i] = coerce_expr(ps, args[i], args[i]->type == UNKNOWNOID ? TEXTOID : args[i]->type, -1,
+									 COERCE_IMPLICIT);
+		else if (f->argtypes[i] != ANYARRAYOID)
 			e->args[i] = coerce_expr(ps, args[i], f->argtypes[i], -1, COERCE_IMPLICIT);
 		else if (f->rettype == ANYELEMENTOID)
 			e->type = typio_lookup(args[i]->type)->elem;	/* unnest(text[]) is text */
@@ -3427,7 +3430,8 @@ select_list_srfs(ParseState *ps, TargetList *tl, RlBuf *from)
 	memcpy(srfs + 1, ps->more_srfs, sizeof(Expr *) * (size_t) ps->nmore_srfs);
 	if (n > 1)
 	{
-		rlbuf_printf(from, "%sjson_each('[' || rtrim(replace(hex(zeroblob(max(", from->len ? ", " : "");
+		/* CROSS JOIN: SQLite keeps it after the items its arguments read */
+		rlbuf_printf(from, "%sjson_each('[' || rtrim(replace(hex(zeroblob(max(", from->len ? " CROSS JOIN " : "");
 		for (int k = 0; k < n; k++)
 			rlbuf_printf(from, "%sjson_array_length(rl_array_json(%s, %u))", k ? ", " : "",
 						 deparse_to_string(ps, srfs[k]), srfs[k]->type);

@@ -1013,10 +1013,11 @@ ExecEvalExpr(ExecState *es, const Expr *e)
 				if (array.isnull || index.isnull)
 					return typio_null(e->type);
 				ArrayElements elems = typio_array_parse(array.u.s.data);
+				int64_t		i = index.u.i - typio_array_lower(array.type);
 
-				if (index.u.i < 1 || index.u.i > elems.n || elems.items[index.u.i - 1] == NULL)
+				if (i < 0 || i >= elems.n || elems.items[i] == NULL)
 					return typio_null(e->type);
-				return typio_input(e->type, elems.items[index.u.i - 1], -1);
+				return typio_input(e->type, elems.items[i], -1);
 			}
 		case EXPR_VAR:
 		case EXPR_AGG:

@@ -1114,6 +1114,19 @@ f_array_upper(ExecState *es, const Value *args, int nargs)
 	return elems.n == 0 || args[1].u.i != 1 ? typio_null(INT4OID) : typio_int(INT4OID, elems.n);
 }
 
+/* f_generate_subscripts -- generate_subscripts(array, dim): dimension 1's subscripts, as a set */
+static Value
+f_generate_subscripts(ExecState *es, const Value *args, int nargs)
+{
+	int			n = args[1].u.i == 1 ? typio_array_parse(args[0].u.s.data).n : 0;
+	int			lower = typio_array_lower(args[0].type);
+	ArrayElements elems = {n, palloc(sizeof(char *) * (size_t) (n + 1))};
+
+	for (int i = 0; i < n; i++)
+		elems.items[i] = psprintf("%d", lower + i);
+	return typio_array_build(INT4ARRAYOID, &elems);
+}
+
 /* f_cardinality -- the number of elements */
 static Value
 f_cardinality(ExecState *es, const Value *args, int nargs)
@@ -1292,6 +1305,83 @@ f_no_definition(ExecState *es, const Value *args, int nargs)
 	return typio_null(TEXTOID);
 }
 
+/* append_json_string -- text as a JSON string, escaped as PostgreSQL's escape_json does */
+static void
+append_json_string(RlBuf *out, const char *s)
+{
+	rlbuf_append_str(out, "\"");
+	for (; *s; s++)
+	{
+		static const char *const named[] = {['\b'] = "\\b", ['\f'] = "\\f", ['\n'] = "\\n",
+		['\r'] = "\\r", ['\t'] = "\\t", ['"'] = "\\\"", ['\\'] = "\\\\"};
+		unsigned char c = (unsigned char) *s;
+
+		if (c < sizeof(named) / sizeof(named[0]) && named[c])
+			rlbuf_append_str(out, named[c]);
+		else if (c < 0x20)
+			rlbuf_printf(out, "\\u%04x", c);
+		else
+			rlbuf_append(out, s, 1);
+	}
+	rlbuf_append_str(out, "\"");
+}
+
+/*
+ * f_json_build_object -- json_build_object(VARIADIC "any"): keys and values alternate;
+ * a value is null, true/false, a number as it prints, json as it is, else a string
+ */
+static Value
+f_json_build_object(ExecState *es, const Value *args, int nargs)
+{
+	RlBuf		out;
+
+	if (nargs % 2 != 0)
+		ereport(ERROR,
+				errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				errmsg("argument list must have even number of elements"),
+				errhint("The arguments of json_build_object() must consist of alternating keys and values."));
+	rlbuf_init_in(&out, CurrentMemoryContext);
+	rlbuf_append_str(&out, "{");
+	for (int i = 0; i < nargs; i += 2)
+	{
+		const Value *k = &args[i],
+				   *v = &args[i + 1];
+		const TypeInfo *t = typio_lookup(v->type);
+		char	   *text = v->isnull ? NULL : typio_output(v, NULL);
+
+		if (k->isnull)
+			ereport(ERROR,
+					errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					errmsg("null value not allowed for object key"));
+		rlbuf_append_str(&out, i ? ", " : "");
+		append_json_string(&out, typio_output(k, NULL));
+		rlbuf_append_str(&out, " : ");
+		if (v->isnull)
+			rlbuf_append_str(&out, "null");
+		else if (v->type == BOOLOID)
+			rlbuf_append_str(&out, v->u.b ? "true" : "false");
+		else if (v->type == JSONOID || v->type == JSONBOID ||
+				 (t && t->category == TYPCATEGORY_NUMERIC && !typio_is_oid(v->type) &&
+				  strspn(text, "0123456789.-+eE") == strlen(text)))	/* not NaN, Infinity */
+			rlbuf_append_str(&out, text);
+		else
+			append_json_string(&out, text);
+	}
+	rlbuf_append_str(&out, "}");
+
+	Value		r = typio_string(JSONOID, (const char *) out.data, out.len);
+
+	rlbuf_free(&out);
+	return r;
+}
+
+/* f_no_sequence -- pg_get_serial_sequence: there are no sequences */
+static Value
+f_no_sequence(ExecState *es, const Value *args, int nargs)
+{
+	return typio_null(TEXTOID);
+}
+
 #define BUILTIN(name, nargs, argtypes, rettype, strict, fn) \
 	{name, nargs, argtypes, rettype, strict, false, fn, NULL, NULL, {NULL, NULL}}
 #define SETOF(name, nargs, argtypes, rettype, fn) \
@@ -1415,6 +1505,10 @@ static const FuncDesc builtins[] = {
 	BUILTIN("pg_get_function_sqlbody", 1, {OIDOID}, TEXTOID, true, f_no_definition),
 	BUILTIN("pg_function_is_visible", 1, {OIDOID}, BOOLOID, true, f_true),
 	BUILTIN("pg_tablespace_location", 1, {OIDOID}, TEXTOID, true, f_tablespace_location),
+	BUILTIN("pg_get_serial_sequence", 2, ARGS(TEXTOID, TEXTOID), TEXTOID, true, f_no_sequence),
+	BUILTIN("pg_type_is_visible", 1, {OIDOID}, BOOLOID, true, f_true),	/* all in pg_catalog */
+	/* VARIADIC "any": any number of arguments of any type */
+	BUILTIN("json_build_object", FUNC_VARIADIC_ANY, {0}, JSONOID, false, f_json_build_object),
 	LOOKUP("pg_get_constraintdef", 1, {OIDOID}, "pg_constraint", "_rl_condef", "oid", NULL),
 	LOOKUP("pg_get_constraintdef", 2, ARGS(OIDOID, BOOLOID), "pg_constraint", "_rl_condef", "oid", NULL),
 	LOOKUP("pg_get_indexdef", 1, {OIDOID}, "pg_class", "_rl_indexdef", "oid", NULL),
@@ -1432,6 +1526,7 @@ static const FuncDesc builtins[] = {
 	SETOF("generate_series", 2, ARGS(INT8OID, INT8OID), INT8OID, f_generate_series),
 	SETOF("generate_series", 3, ARGS(INT8OID, INT8OID, INT8OID), INT8OID, f_generate_series),
 	SETOF("unnest", 1, {ANYARRAYOID}, ANYELEMENTOID, f_unnest),
+	SETOF("generate_subscripts", 2, ARGS(ANYARRAYOID, INT4OID), INT4OID, f_generate_subscripts),
 	SETOF("pg_partition_ancestors", 1, {REGCLASSOID}, REGCLASSOID, f_pg_partition_ancestors),
 };
 
@@ -1482,9 +1577,9 @@ LookupBuiltinFunction(const char *name, int nargs, const Oid *argtypes)
 		const FuncDesc *f = &builtins[i];
 		int			cost = 0;
 
-		if (f->nargs != nargs || strcmp(f->name, name) != 0)
+		if ((f->nargs != nargs && f->nargs != FUNC_VARIADIC_ANY) || strcmp(f->name, name) != 0)
 			continue;
-		for (int a = 0; a < nargs && cost >= 0; a++)
+		for (int a = 0; a < nargs && cost >= 0 && f->nargs != FUNC_VARIADIC_ANY; a++)
 		{
 			int			c = arg_cost(argtypes[a], f->argtypes[a]);
 

@@ -44,6 +44,7 @@
 #define DEFAULTTABLESPACE_OID	1663
 #define DEFAULT_COLLATION_OID	100
 #define C_COLLATION_OID			950
+#define PLPGSQL_EXTENSION_OID	13559
 
 #define STR(x) #x
 #define XSTR(x) STR(x)
@@ -105,8 +106,33 @@ static const ResultColumn pg_index_cols[] = {
 	COL("indisunique", BOOLOID), COL("indnullsnotdistinct", BOOLOID), COL("indisprimary", BOOLOID),
 	COL("indisexclusion", BOOLOID), COL("indimmediate", BOOLOID), COL("indisclustered", BOOLOID),
 	COL("indisvalid", BOOLOID), COL("indcheckxmin", BOOLOID), COL("indisready", BOOLOID),
-	COL("indislive", BOOLOID), COL("indisreplident", BOOLOID), COL("indkey", TEXTOID),
-	COL("indexprs", PGNODETREEOID), COL("indpred", PGNODETREEOID),
+	COL("indislive", BOOLOID), COL("indisreplident", BOOLOID), COL("indkey", INT2VECTOROID),
+	COL("indexprs", PGNODETREEOID), COL("indpred", PGNODETREEOID), COL("indclass", OIDVECTOROID),
+	COL("indoption", INT2VECTOROID),
+};
+
+static const ResultColumn pg_opclass_cols[] = {
+	COL("oid", OIDOID), COL("opcmethod", OIDOID), COL("opcname", NAMEOID), COL("opcnamespace", OIDOID),
+	COL("opcowner", OIDOID), COL("opcfamily", OIDOID), COL("opcintype", OIDOID), COL("opcdefault", BOOLOID),
+	COL("opckeytype", OIDOID),
+};
+
+static const ResultColumn pg_sequence_cols[] = {
+	COL("seqrelid", OIDOID), COL("seqtypid", OIDOID), COL("seqstart", INT8OID), COL("seqincrement", INT8OID),
+	COL("seqmax", INT8OID), COL("seqmin", INT8OID), COL("seqcache", INT8OID), COL("seqcycle", BOOLOID),
+};
+
+static const ResultColumn pg_sequences_cols[] = {
+	COL("schemaname", NAMEOID), COL("sequencename", NAMEOID), COL("sequenceowner", NAMEOID),
+	COL("data_type", REGTYPEOID), COL("start_value", INT8OID), COL("min_value", INT8OID),
+	COL("max_value", INT8OID), COL("increment_by", INT8OID), COL("cycle", BOOLOID),
+	COL("cache_size", INT8OID), COL("last_value", INT8OID),
+};
+
+static const ResultColumn pg_extension_cols[] = {
+	COL("oid", OIDOID), COL("extname", NAMEOID), COL("extowner", OIDOID), COL("extnamespace", OIDOID),
+	COL("extrelocatable", BOOLOID), COL("extversion", TEXTOID), COL("extconfig", OIDARRAYOID),
+	COL("extcondition", TEXTARRAYOID),
 };
 
 static const ResultColumn pg_enum_cols[] = {
@@ -259,6 +285,19 @@ static const char *const pg_class_sql =
 	" UNION ALL SELECT " INDEX_OID("k") ", k.keyname, " XSTR(PG_PUBLIC_NAMESPACE) ", 0, "
 	XSTR(BOOTSTRAP_SUPERUSERID) ", " XSTR(BTREE_AM_OID) ", 0, 0, -1.0, 0, 'p', 'i', k.nkeys, 0, 0, 0, 0, 0, 0,"
 	" 0, 0, 'n', NULL, NULL, NULL, k.indexdef FROM (" KEYS_SQL ") AS k";
+
+/* the default btree operator classes of the types a key's column can have (PostgreSQL's OIDs) */
+#define PG_OPCLASS_SQL \
+	"SELECT column1 AS oid, " XSTR(BTREE_AM_OID) " AS opcmethod, column2 AS opcname, " XSTR(PG_CATALOG_NAMESPACE) \
+	" AS opcnamespace, " XSTR(BOOTSTRAP_SUPERUSERID) " AS opcowner, column3 AS opcfamily, column4 AS opcintype," \
+	" 1 AS opcdefault, 0 AS opckeytype FROM (VALUES (10003, 'bool_ops', 424, 16), (10006, 'bytea_ops', 428, 17)," \
+	" (10028, 'name_ops', 1994, 19), (3124, 'int8_ops', 1976, 20), (1979, 'int2_ops', 1976, 21)," \
+	" (1978, 'int4_ops', 1976, 23), (3126, 'text_ops', 1994, 25), (1981, 'oid_ops', 1989, 26)," \
+	" (10050, 'tid_ops', 2789, 27), (10012, 'float4_ops', 1970, 700), (3123, 'float8_ops', 1970, 701)," \
+	" (10004, 'bpchar_ops', 426, 1042), (3122, 'date_ops', 434, 1082), (10038, 'time_ops', 1996, 1083)," \
+	" (3128, 'timestamp_ops', 434, 1114), (3127, 'timestamptz_ops', 434, 1184), (10022, 'interval_ops', 1982, 1186)," \
+	" (10041, 'timetz_ops', 2000, 1266), (3125, 'numeric_ops', 1988, 1700), (10065, 'uuid_ops', 2968, 2950)," \
+	" (10088, 'jsonb_ops', 4033, 3802))"
 
 /* build_pg_type -- the types typio knows, once per backend */
 static char *
@@ -458,7 +497,12 @@ static const SystemRelation system_relations[] = {
 		" k.nkeys AS indnatts, k.nkeys AS indnkeyatts, 1 AS indisunique, 0 AS indnullsnotdistinct,"
 		" k.is_primary AS indisprimary, 0 AS indisexclusion, 1 AS indimmediate, 0 AS indisclustered,"
 		" 1 AS indisvalid, 0 AS indcheckxmin, 1 AS indisready, 1 AS indislive, 0 AS indisreplident,"
-		" k.indkey AS indkey, NULL AS indexprs, NULL AS indpred FROM (" KEYS_SQL ") AS k", NULL},
+		" k.indkey AS indkey, NULL AS indexprs, NULL AS indpred,"
+		" (SELECT group_concat(o.oid, ' ') FROM pragma_index_info(k.idx, 'main') AS c"
+		" JOIN pragma_table_info(k.relname, 'main') AS a ON a.cid = c.cid JOIN (" PG_OPCLASS_SQL ") AS o"
+		" ON o.opcintype = CASE rl_type_oid(a.type) WHEN " XSTR(VARCHAROID) " THEN " XSTR(TEXTOID)
+		" ELSE rl_type_oid(a.type) END) AS indclass,"
+		" " KEY_COLUMNS("group_concat(0, ' ')") " AS indoption FROM (" KEYS_SQL ") AS k", NULL},
 	{"pg_enum", NCOLS(pg_enum_cols), pg_enum_cols, NULL, NULL},
 	{"pg_indexes", NCOLS(pg_indexes_cols), pg_indexes_cols,
 		"SELECT 'public' AS schemaname, rl_pg_name(k.relname) AS tablename, k.keyname AS indexname, NULL AS tablespace,"
@@ -495,6 +539,14 @@ static const SystemRelation system_relations[] = {
 	{"pg_trigger", NCOLS(pg_trigger_cols), pg_trigger_cols, NULL, NULL},
 	{"pg_rewrite", NCOLS(pg_rewrite_cols), pg_rewrite_cols, NULL, NULL},
 	{"pg_proc", NCOLS(pg_proc_cols), pg_proc_cols, NULL, NULL},
+	{"pg_opclass", NCOLS(pg_opclass_cols), pg_opclass_cols, PG_OPCLASS_SQL, NULL},
+	{"pg_sequence", NCOLS(pg_sequence_cols), pg_sequence_cols, NULL, NULL},
+	{"pg_sequences", NCOLS(pg_sequences_cols), pg_sequences_cols, NULL, NULL},
+	/* PostgreSQL 15 has plpgsql in every database */
+	{"pg_extension", NCOLS(pg_extension_cols), pg_extension_cols,
+		"SELECT " XSTR(PLPGSQL_EXTENSION_OID) " AS oid, 'plpgsql' AS extname, " XSTR(BOOTSTRAP_SUPERUSERID)
+		" AS extowner, " XSTR(PG_CATALOG_NAMESPACE) " AS extnamespace, 0 AS extrelocatable, '1.0' AS extversion,"
+		" NULL AS extconfig, NULL AS extcondition, 'PL/pgSQL procedural language' AS _rl_description", NULL},
 	{"pg_language", NCOLS(pg_language_cols), pg_language_cols,
 		"SELECT column1 AS oid, column2 AS lanname, " XSTR(BOOTSTRAP_SUPERUSERID) " AS lanowner"
 		" FROM (VALUES (12, 'internal'), (13, 'c'), (14, 'sql'))", NULL},
@@ -675,11 +727,32 @@ InformationSchemaLookup(const char *name)
 
 /* ---------- the reg* types' names (typio_reg_hooks) ---------- */
 
+/*
+ * The OIDs PostgreSQL gives its catalogs, which regclass input and output know:
+ * clients write 'pg_catalog.pg_class'::regclass to filter pg_description by classoid.
+ */
+static const struct
+{
+	const char *name;
+	Oid			oid;
+}			catalog_oids[] = {
+	{"pg_tablespace", 1213}, {"pg_type", 1247}, {"pg_attribute", 1249}, {"pg_proc", 1255},
+	{"pg_class", 1259}, {"pg_authid", 1260}, {"pg_auth_members", 1261}, {"pg_database", 1262},
+	{"pg_sequence", 2224}, {"pg_shdescription", 2396}, {"pg_am", 2601}, {"pg_attrdef", 2604},
+	{"pg_constraint", 2606}, {"pg_description", 2609}, {"pg_index", 2610}, {"pg_inherits", 2611},
+	{"pg_language", 2612}, {"pg_namespace", 2615}, {"pg_opclass", 2616}, {"pg_rewrite", 2618},
+	{"pg_trigger", 2620}, {"pg_extension", 3079}, {"pg_policy", 3256}, {"pg_statistic_ext", 3381},
+	{"pg_collation", 3456}, {"pg_enum", 3501}, {"pg_publication", 6104},
+};
+
 char *
 SystemRegOutput(Oid type, Oid value)
 {
 	Value		oid = typio_int(OIDOID, value);
 
+	for (int i = 0; type == REGCLASSOID && i < NCOLS(catalog_oids); i++)
+		if (catalog_oids[i].oid == value)
+			return pstrdup(catalog_oids[i].name);
 	if (type == REGTYPEOID)
 		return typio_lookup(value) ? pstrdup(typio_format_type(value)) : NULL;
 	return CacheLookupText(psprintf(type == REGCLASSOID
@@ -756,6 +829,11 @@ SystemRegLookup(Oid type, const char *name)
 	if (schema != NULL && (type != REGCLASSOID ||
 						   (strcmp(schema, "public") != 0 && strcmp(schema, "pg_catalog") != 0)))
 		return InvalidOid;
+
+	for (int i = 0; type == REGCLASSOID && (schema == NULL || strcmp(schema, "pg_catalog") == 0) &&
+		 i < NCOLS(catalog_oids); i++)
+		if (strcmp(catalog_oids[i].name, bare) == 0)
+			return catalog_oids[i].oid;
 
 	Value		key = typio_string(TEXTOID, bare, strlen(bare));
 	char	   *found = type == REGTYPEOID

@@ -100,6 +100,9 @@ static const TypeInfo types[] = {
 	{2210, "_regclass", "regclass[]", -1, TYPCATEGORY_ARRAY, 0, REGCLASSOID},
 	{2211, "_regtype", "regtype[]", -1, TYPCATEGORY_ARRAY, 0, REGTYPEOID},
 	{4090, "_regnamespace", "regnamespace[]", -1, TYPCATEGORY_ARRAY, 0, REGNAMESPACEOID},
+	/* after int2[] and oid[], which are the arrays of int2 and oid (typio_array_type) */
+	{INT2VECTOROID, "int2vector", "int2vector", -1, TYPCATEGORY_ARRAY, 0, INT2OID},
+	{OIDVECTOROID, "oidvector", "oidvector", -1, TYPCATEGORY_ARRAY, 0, OIDOID},
 	{ANYARRAYOID, "anyarray", "anyarray", -1, TYPCATEGORY_PSEUDO, 0, 0},
 	{ANYELEMENTOID, "anyelement", "anyelement", 4, TYPCATEGORY_PSEUDO, 0, 0},
 };
@@ -1723,11 +1726,31 @@ typio_array_build(Oid array_type, const ArrayElements *elems)
 	return v;
 }
 
+/* vector_elements -- int2vector and oidvector text: numbers separated by spaces (or an array's) */
+static ArrayElements
+vector_elements(const char *str)
+{
+	ArrayElements elems = {0, palloc(sizeof(char *) * (strlen(str) / 2 + 2))};
+
+	for (const char *p = str; *p;)
+	{
+		size_t		n;
+
+		while (*p == ' ')
+			p++;
+		if ((n = strcspn(p, " ")) > 0)
+			elems.items[elems.n++] = pnstrdup(p, n);
+		p += n;
+	}
+	return elems;
+}
+
 /* array_in -- parse, check every element against its type, and keep the canonical text */
 static Value
 array_in(Oid type, const char *str)
 {
-	ArrayElements elems = typio_array_parse(str);
+	ArrayElements elems = (type == INT2VECTOROID || type == OIDVECTOROID) && *str != '{'
+		? vector_elements(str) : typio_array_parse(str);
 	Oid			elem = typio_lookup(type)->elem;
 
 	for (int i = 0; i < elems.n; i++)
@@ -1862,6 +1885,15 @@ typio_output(const Value *v, size_t *len)
 		case BOOLOID:
 			rlbuf_append_str(&out, v->u.b ? "t" : "f");
 			break;
+		case INT2VECTOROID:
+		case OIDVECTOROID:
+			{
+				ArrayElements elems = typio_array_parse(v->u.s.data);
+
+				for (int i = 0; i < elems.n; i++)
+					rlbuf_printf(&out, "%s%s", i ? " " : "", elems.items[i] ? elems.items[i] : "");
+				break;
+			}
 		case INT2OID:
 		case INT4OID:
 		case INT8OID:
