@@ -99,3 +99,69 @@ def test_arrays_of_columns_and_parameters(both):
         conn.execute("DROP TABLE arr")
         results.append(got)
     assert results[0] == results[1]
+
+
+# tables created over the wire beside DuckLake's, with what the inspector reports on
+TOOLS_TABLES_SQL = (
+    "CREATE TABLE items (id integer PRIMARY KEY, name text NOT NULL, price numeric(10,2),"
+    " code varchar(8) UNIQUE, flag boolean DEFAULT true, created date DEFAULT '2024-01-01',"
+    " note character(4) DEFAULT 'n', tags text[])",
+    "CREATE TABLE pairs (a integer, b bigint, label text, PRIMARY KEY (a, b), UNIQUE (label, a))",
+)
+
+
+@pytest.fixture(scope="module")
+def lakes(rocklake_server, postgres_server, tmp_path_factory):
+    """a DuckLake catalog (made by DuckDB 1.4.4) and two tables, on each server"""
+    from lakes import Lake
+    made = {}
+    for kind, server in (("postgres", postgres_server), ("rocklake", rocklake_server)):
+        with server.connect(autocommit=True) as conn:
+            conn.execute('CREATE DATABASE "pg_tools"')
+        lake = Lake(server, "pg_tools", tmp_path_factory.mktemp(f"tools-{kind}"))
+        with lake.session() as s:
+            s.sql("CREATE TABLE lake.t (id INTEGER, name VARCHAR)")
+            s.sql("INSERT INTO lake.t VALUES (1, 'a')")
+        with server.connect("pg_tools", autocommit=True) as conn:
+            for sql in TOOLS_TABLES_SQL:
+                conn.execute(sql)
+        made[kind] = lake
+    return made
+
+
+def inspection(lake) -> dict:
+    """everything SQLAlchemy's PostgreSQL inspector (psycopg 3) says about the catalog"""
+    sa = pytest.importorskip("sqlalchemy")
+    server = lake.server
+    engine = sa.create_engine(
+        f"postgresql+psycopg://{server.user}@{server.host}:{server.port}/{lake.dbname}",
+        connect_args={"sslmode": "disable"})
+    try:
+        insp = sa.inspect(engine)
+        tables = sorted(insp.get_table_names())
+        got = {"schemas": insp.get_schema_names(), "tables": tables,
+               "views": insp.get_view_names()}
+        for t in tables:
+            for method in ("get_columns", "get_pk_constraint", "get_foreign_keys", "get_indexes",
+                           "get_unique_constraints", "get_table_comment"):
+                got[(t, method)] = repr(getattr(insp, method)(t))
+        metadata = sa.MetaData()
+        metadata.reflect(engine)
+        for name, table in sorted(metadata.tables.items()):
+            got[("reflected", name)] = (
+                [(c.name, repr(c.type), c.nullable, c.primary_key,
+                  None if c.server_default is None else str(c.server_default.arg)) for c in table.columns],
+                sorted(repr(sorted(c.name for c in con.columns)) + type(con).__name__ for con in table.constraints),
+                sorted(repr((i.name, i.unique, [c.name for c in i.columns])) for i in table.indexes))
+        return got
+    finally:
+        engine.dispose()
+
+
+def test_sqlalchemy_inspector(lakes):
+    expected = inspection(lakes["postgres"])
+    got = inspection(lakes["rocklake"])
+    assert expected["tables"] == got["tables"]
+    for key in expected:
+        assert got.get(key) == expected[key], key
+    assert got.keys() == expected.keys()
