@@ -1222,6 +1222,18 @@ f_to_regtype(ExecState *es, const Value *args, int nargs)
 }
 
 static Value
+f_to_regproc(ExecState *es, const Value *args, int nargs)
+{
+	return to_reg(REGPROCOID, &args[0]);
+}
+
+static Value
+f_to_regprocedure(ExecState *es, const Value *args, int nargs)
+{
+	return to_reg(REGPROCEDUREOID, &args[0]);
+}
+
+static Value
 f_to_regnamespace(ExecState *es, const Value *args, int nargs)
 {
 	return to_reg(REGNAMESPACEOID, &args[0]);
@@ -1483,6 +1495,8 @@ static const FuncDesc builtins[] = {
 	BUILTIN("to_regclass", 1, {TEXTOID}, REGCLASSOID, true, f_to_regclass),
 	BUILTIN("to_regtype", 1, {TEXTOID}, REGTYPEOID, true, f_to_regtype),
 	BUILTIN("to_regnamespace", 1, {TEXTOID}, REGNAMESPACEOID, true, f_to_regnamespace),
+	BUILTIN("to_regproc", 1, {TEXTOID}, REGPROCOID, true, f_to_regproc),
+	BUILTIN("to_regprocedure", 1, {TEXTOID}, REGPROCEDUREOID, true, f_to_regprocedure),
 	BUILTIN("pg_encoding_to_char", 1, {INT4OID}, NAMEOID, true, f_pg_encoding_to_char),
 	BUILTIN("format_type", 2, ARGS(OIDOID, INT4OID), TEXTOID, false, f_format_type),
 	BUILTIN("pg_get_expr", 2, ARGS(PGNODETREEOID, OIDOID), TEXTOID, true, f_pg_get_expr),
@@ -1500,8 +1514,9 @@ static const FuncDesc builtins[] = {
 	BUILTIN("pg_get_triggerdef", 2, ARGS(OIDOID, BOOLOID), TEXTOID, true, f_no_definition),
 	BUILTIN("pg_get_statisticsobjdef_columns", 1, {OIDOID}, TEXTOID, true, f_no_definition),
 	BUILTIN("pg_get_viewdef", 2, ARGS(OIDOID, BOOLOID), TEXTOID, true, f_no_definition),
-	BUILTIN("pg_get_function_result", 1, {OIDOID}, TEXTOID, true, f_no_definition),
-	BUILTIN("pg_get_function_arguments", 1, {OIDOID}, TEXTOID, true, f_no_definition),
+	LOOKUP("pg_get_function_result", 1, {OIDOID}, "pg_proc", "_rl_result", "oid", NULL),
+	LOOKUP("pg_get_function_arguments", 1, {OIDOID}, "pg_proc", "_rl_arguments", "oid", NULL),
+	LOOKUP("pg_get_functiondef", 1, {OIDOID}, "pg_proc", "_rl_functiondef", "oid", NULL),
 	BUILTIN("pg_get_function_sqlbody", 1, {OIDOID}, TEXTOID, true, f_no_definition),
 	BUILTIN("pg_function_is_visible", 1, {OIDOID}, BOOLOID, true, f_true),
 	BUILTIN("pg_tablespace_location", 1, {OIDOID}, TEXTOID, true, f_tablespace_location),

@@ -90,7 +90,7 @@ static const ResultColumn pg_type_cols[] = {
 	COL("typlen", INT2OID), COL("typtype", TEXTOID), COL("typrelid", OIDOID),
 	COL("typelem", OIDOID), COL("typarray", OIDOID), COL("typcollation", OIDOID), COL("typstorage", TEXTOID),
 	COL("typdelim", TEXTOID), COL("typbasetype", OIDOID), COL("typtypmod", INT4OID), COL("typnotnull", BOOLOID),
-	COL("typdefault", TEXTOID),
+	COL("typdefault", TEXTOID), COL("typacl", ACLITEMARRAYOID),
 };
 
 static const ResultColumn pg_constraint_cols[] = {
@@ -235,6 +235,8 @@ static const ResultColumn pg_proc_cols[] = {
 	COL("oid", OIDOID), COL("proname", NAMEOID), COL("pronamespace", OIDOID), COL("proowner", OIDOID),
 	COL("prolang", OIDOID), COL("prokind", TEXTOID), COL("prosecdef", BOOLOID), COL("provolatile", TEXTOID),
 	COL("proparallel", TEXTOID), COL("prosrc", TEXTOID), COL("proacl", ACLITEMARRAYOID),
+	COL("pronargs", INT2OID), COL("prorettype", OIDOID), COL("proargtypes", OIDVECTOROID),
+	COL("proretset", BOOLOID), COL("proisstrict", BOOLOID),
 };
 
 static const ResultColumn pg_language_cols[] = {
@@ -314,7 +316,8 @@ build_pg_type(void)
 						 " AS typnamespace, " XSTR(BOOTSTRAP_SUPERUSERID) " AS typowner, column3 AS typlen,"
 						 " column4 AS typtype, 0 AS typrelid, column5 AS typelem, column6 AS typarray,"
 						 " column7 AS typcollation, column8 AS typstorage, ',' AS typdelim, 0 AS typbasetype,"
-						 " -1 AS typtypmod, 0 AS typnotnull, NULL AS typdefault, column9 AS _rl_format FROM (VALUES ");
+						 " -1 AS typtypmod, 0 AS typnotnull, NULL AS typdefault, NULL AS typacl, column9 AS _rl_format"
+						 " FROM (VALUES ");
 		for (Oid oid = 1, n = 0; oid < FirstGenbkiObjectId; oid++)
 		{
 			const TypeInfo *t = typio_lookup(oid);
@@ -473,6 +476,18 @@ build_pg_roles(void)
 	return sql;
 }
 
+/* build_pg_description -- the public schema's, plpgsql's and the builtin functions' */
+static char *
+build_pg_description(void)
+{
+	return psprintf("SELECT " XSTR(PG_PUBLIC_NAMESPACE) " AS objoid, 2615 AS classoid, 0 AS objsubid,"
+					" 'standard public schema' AS description, 'pg_namespace' AS _rl_classname"
+					" UNION ALL SELECT oid, 3079, 0, _rl_description, 'pg_extension' FROM (%s)"
+					" UNION ALL SELECT oid, 1255, 0, _rl_description, 'pg_proc' FROM (%s)"
+					" WHERE _rl_description IS NOT NULL",
+					SystemRelationLookup("pg_extension")->sql, BuiltinProcSql());
+}
+
 static const SystemRelation system_relations[] = {
 	{"pg_namespace", NCOLS(pg_namespace_cols), pg_namespace_cols,
 		"SELECT column1 AS oid, column2 AS nspname, column3 AS nspowner, column4 AS nspacl FROM (VALUES ("
@@ -526,9 +541,7 @@ static const SystemRelation system_relations[] = {
 		XSTR(DEFAULTTABLESPACE_OID) ", 'pg_default'), (1664, 'pg_global'))", NULL},
 	{"pg_roles", NCOLS(pg_roles_cols), pg_roles_cols, NULL, build_pg_roles},
 	{"pg_auth_members", NCOLS(pg_auth_members_cols), pg_auth_members_cols, NULL, NULL},
-	{"pg_description", NCOLS(pg_description_cols), pg_description_cols,
-		"SELECT " XSTR(PG_PUBLIC_NAMESPACE) " AS objoid, 2615 AS classoid, 0 AS objsubid,"
-		" 'standard public schema' AS description, 'pg_namespace' AS _rl_classname", NULL},
+	{"pg_description", NCOLS(pg_description_cols), pg_description_cols, NULL, build_pg_description},
 	{"pg_shdescription", NCOLS(pg_shdescription_cols), pg_shdescription_cols, NULL, build_pg_shdescription},
 	{"pg_inherits", NCOLS(pg_inherits_cols), pg_inherits_cols, NULL, NULL},
 	{"pg_policy", NCOLS(pg_policy_cols), pg_policy_cols, NULL, NULL},
@@ -538,7 +551,7 @@ static const SystemRelation system_relations[] = {
 	{"pg_publication_rel", NCOLS(pg_publication_rel_cols), pg_publication_rel_cols, NULL, NULL},
 	{"pg_trigger", NCOLS(pg_trigger_cols), pg_trigger_cols, NULL, NULL},
 	{"pg_rewrite", NCOLS(pg_rewrite_cols), pg_rewrite_cols, NULL, NULL},
-	{"pg_proc", NCOLS(pg_proc_cols), pg_proc_cols, NULL, NULL},
+	{"pg_proc", NCOLS(pg_proc_cols), pg_proc_cols, NULL, BuiltinProcSql},
 	{"pg_opclass", NCOLS(pg_opclass_cols), pg_opclass_cols, PG_OPCLASS_SQL, NULL},
 	{"pg_sequence", NCOLS(pg_sequence_cols), pg_sequence_cols, NULL, NULL},
 	{"pg_sequences", NCOLS(pg_sequences_cols), pg_sequences_cols, NULL, NULL},
@@ -753,6 +766,12 @@ SystemRegOutput(Oid type, Oid value)
 	for (int i = 0; type == REGCLASSOID && i < NCOLS(catalog_oids); i++)
 		if (catalog_oids[i].oid == value)
 			return pstrdup(catalog_oids[i].name);
+	if (type == REGPROCOID || type == REGPROCEDUREOID)
+	{
+		const BuiltinProc *p = BuiltinProcByOid(value);
+
+		return p ? pstrdup(type == REGPROCOID ? p->regproc : p->regprocedure) : NULL;
+	}
 	if (type == REGTYPEOID)
 		return typio_lookup(value) ? pstrdup(typio_format_type(value)) : NULL;
 	return CacheLookupText(psprintf(type == REGCLASSOID
@@ -816,9 +835,85 @@ split_qualified(const char *in, char **schema)
 	return parts[n - 1];
 }
 
+/*
+ * proc_lookup -- the builtin function a regproc (a name) or regprocedure (a name and
+ * argument types: "abs(integer)") names; *ambiguous when PostgreSQL has several
+ * functions of that name (regproc)
+ */
+static Oid
+proc_lookup(Oid type, const char *name, bool *ambiguous)
+{
+	char	   *schema = NULL;
+	const char *open = strchr(name, '(');
+	char	   *bare;
+	RlBuf		args;
+
+	*ambiguous = false;
+	if (type == REGPROCEDUREOID && open == NULL)
+		ereport(ERROR,
+				errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+				errmsg("expected a left parenthesis"));
+	bare = split_qualified(type == REGPROCEDUREOID ? pnstrdup(name, (size_t) (open - name)) : name, &schema);
+	if (bare == NULL)
+		ereport(ERROR,
+				errcode(ERRCODE_INVALID_NAME),
+				errmsg("invalid name syntax"));
+	if (schema != NULL && strcmp(schema, "pg_catalog") != 0)
+		return InvalidOid;
+	rlbuf_init_in(&args, CurrentMemoryContext);
+	if (type == REGPROCEDUREOID)
+	{
+		/* the argument types as regprocedure prints them: (integer,text) */
+		const char *close = strrchr(open, ')');
+
+		if (close == NULL || close[strspn(close + 1, " ") + 1] != '\0')
+			ereport(ERROR,
+					errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+					errmsg("expected a right parenthesis"));
+		rlbuf_append_str(&args, "(");
+		for (const char *p = open + 1; p < close;)
+		{
+			size_t		n = strcspn(p, ",)");
+			char	   *t = pnstrdup(p + strspn(p, " "), n - strspn(p, " "));
+
+			for (char *end = t + strlen(t); end > t && end[-1] == ' ';)
+				*--end = '\0';
+			if (*t == '\0' && p == open + 1 && p + n == close)
+				break;			/* () */
+			Oid			oid = typio_type_by_name(t);
+
+			if (oid == InvalidOid)
+				ereport(ERROR,
+						errcode(ERRCODE_UNDEFINED_OBJECT),
+						errmsg("type \"%s\" does not exist", t));
+			rlbuf_printf(&args, "%s%s", p == open + 1 ? "" : ",", typio_format_type(oid));
+			p += n + (p[n] == ',');
+		}
+		rlbuf_append_str(&args, ")");
+	}
+	for (int i = 0; i < BuiltinProcCount(); i++)
+	{
+		const BuiltinProc *p = BuiltinProcAt(i);
+		const char *sig = strchr(p->regprocedure, '(');
+
+		if (strcmp(p->name, bare) != 0 || (type == REGPROCEDUREOID && strcmp(sig, rlbuf_cstr(&args)) != 0))
+			continue;
+		*ambiguous = type == REGPROCOID && strchr(p->regproc, '.') != NULL;
+		rlbuf_free(&args);
+		return *ambiguous ? InvalidOid : p->oid;
+	}
+	rlbuf_free(&args);
+	return InvalidOid;
+}
+
 Oid
 SystemRegLookup(Oid type, const char *name)
 {
+	bool		ambiguous;
+
+	if (type == REGPROCOID || type == REGPROCEDUREOID)
+		return proc_lookup(type, name, &ambiguous);
+
 	char	   *schema = NULL;
 	const char *bare = type == REGTYPEOID ? name : split_qualified(name, &schema);
 
@@ -849,7 +944,18 @@ SystemRegLookup(Oid type, const char *name)
 Oid
 SystemRegInput(Oid type, const char *name)
 {
-	Oid			found = SystemRegLookup(type, name);
+	bool		ambiguous = false;
+	Oid			found = type == REGPROCOID || type == REGPROCEDUREOID ? proc_lookup(type, name, &ambiguous)
+		: SystemRegLookup(type, name);
+
+	if (ambiguous)
+		ereport(ERROR,
+				errcode(ERRCODE_AMBIGUOUS_FUNCTION),
+				errmsg("more than one function named \"%s\"", name));
+	if (found == InvalidOid && (type == REGPROCOID || type == REGPROCEDUREOID))
+		ereport(ERROR,
+				errcode(ERRCODE_UNDEFINED_FUNCTION),
+				errmsg("function \"%s\" does not exist", name));
 
 	if (found == InvalidOid)
 		ereport(ERROR,

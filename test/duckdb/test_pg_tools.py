@@ -46,6 +46,40 @@ LIKES = [
     r"SELECT 'a' LIKE 'a\'",
 ]
 
+CATALOG = [
+    # regproc and regprocedure of the builtin functions
+    "SELECT 'now'::regproc, 'now'::regproc::oid, 1397::regproc, 1397::regprocedure, 745::regproc,"
+    " 'substr(text,integer)'::regprocedure, 'pg_catalog.now'::regproc::oid, 'now()'::regprocedure::int",
+    "SELECT 'abs( integer )'::regprocedure, 'abs(int4)'::regprocedure::oid, '\"current_user\"'::regproc",
+    "SELECT 99999::regproc, 0::regproc, '-'::regproc, pg_typeof('now'::regproc), pg_typeof('now()'::regprocedure)",
+    "SELECT to_regproc('abs'), to_regproc('now'), to_regproc('nosuch'), to_regprocedure('abs(bigint)')",
+    "SELECT 'abs'::regproc",
+    "SELECT 'nosuch'::regproc",
+    "SELECT 'abs(foo)'::regprocedure",
+    "SELECT 'abs(text)'::regprocedure",
+    "SELECT 'now'::regprocedure",
+    "SELECT proname, pronargs, prorettype, proargtypes, proretset, proisstrict, provolatile, proparallel, prosrc"
+    " FROM pg_proc WHERE oid = ANY('{1299,1397,877,883,1066,1067,2331}'::oid[]) ORDER BY oid",
+    "SELECT pg_get_functiondef('now'::regproc), pg_get_function_result(1299),"
+    " pg_get_function_arguments('substr(text,integer)'::regprocedure)",
+    "SELECT obj_description('now'::regproc, 'pg_proc'), obj_description(13559, 'pg_extension')",
+    # extensions and sequences
+    "SELECT * FROM pg_extension",
+    "SELECT * FROM pg_sequence",
+    "SELECT * FROM pg_sequences",
+    # what SQLAlchemy reads
+    "SELECT 'pg_class'::regclass::oid, 'pg_catalog.pg_constraint'::regclass, 2606::regclass",
+    "SELECT json_build_object('a', 1, 'b', 'x', 'c', true, 'd', NULL, 'e', 1.5, 'f', '{\"x\":1}'::json)",
+    "SELECT json_build_object('a')",
+    "SELECT typname, typdelim, typbasetype, typtypmod, typnotnull, typdefault FROM pg_type WHERE oid IN (23, 25, 1007)",
+    "SELECT array_agg(x ORDER BY x), array_agg(x) FILTER (WHERE x > 1) FROM (VALUES (3), (1), (2)) v(x)",
+    "SELECT array_agg(b ORDER BY n) FROM (VALUES (2, true), (1, false), (3, NULL)) v(n, b)",
+    "SELECT unnest(ARRAY[1,2,3]) a, unnest(ARRAY['x','y']) b, generate_subscripts(ARRAY[5,6], 1) s FROM pg_namespace"
+    " WHERE nspname = 'public'",
+    "SELECT generate_subscripts('1 2'::int2vector, 1), ('3 4'::int2vector)[0], '5 6'::oidvector, 1 = ANY('1 2'::int2vector)"
+    " FROM pg_namespace WHERE nspname = 'public'",
+]
+
 
 @pytest.fixture
 def both(rocklake_server, postgres_server):
@@ -60,7 +94,7 @@ def same_answers(rl, pg, queries):
         assert answer(rl, sql, with_message=True) == answer(pg, sql, with_message=True), sql
 
 
-@pytest.mark.parametrize("queries", [ARRAYS, LIKES], ids=["arrays", "like_escape"])
+@pytest.mark.parametrize("queries", [ARRAYS, LIKES, CATALOG], ids=["arrays", "like_escape", "catalog"])
 def test_same_answers(both, queries):
     same_answers(*both, queries)
 
@@ -131,7 +165,7 @@ def lakes(rocklake_server, postgres_server, tmp_path_factory):
 
 def inspection(lake) -> dict:
     """everything SQLAlchemy's PostgreSQL inspector (psycopg 3) says about the catalog"""
-    sa = pytest.importorskip("sqlalchemy")
+    import sqlalchemy as sa
     server = lake.server
     engine = sa.create_engine(
         f"postgresql+psycopg://{server.user}@{server.host}:{server.port}/{lake.dbname}",
