@@ -4,7 +4,8 @@
  * string functions (substring, position, trim, pad, split_part ..., counting
  * characters in UTF-8), the numeric ones (abs, round, trunc, floor, ceil, sqrt,
  * power, mod, random, gen_random_uuid, md5), extract / date_part / date_trunc,
- * arrays (array_to_string, array_upper, unnest), the
+ * arrays (array_to_string, array_upper, array_length, cardinality, unnest,
+ * generate_subscripts), like_escape (LIKE ... ESCAPE), json_build_object, the
  * set-returning generate_series(), and what psql's describe commands call to
  * read the catalog (format_type, pg_get_userbyid, pg_get_constraintdef,
  * obj_description, pg_size_pretty, ...). Those that must look a row up in the

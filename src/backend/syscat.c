@@ -10,8 +10,9 @@
  * in FROM where the client named the catalog, so it always shows the
  * transaction's snapshot. Columns carry PostgreSQL's names and types; only the
  * columns clients read are there, and a relation for what RockLake does not have
- * (policies, triggers, publications, inheritance, extended statistics) has them
- * and no rows (pg_proc too: the builtin functions are not listed). Columns named _rl_* are not the client's to see: the functions
+ * (policies, triggers, publications, inheritance, extended statistics, sequences) has
+ * them and no rows; pg_proc lists the builtin functions (pg_proc.c), pg_extension
+ * plpgsql. Columns named _rl_* are not the client's to see: the functions
  * that read the catalog look them up (pg_get_constraintdef, pg_get_indexdef,
  * obj_description; funcs.c).
  *
