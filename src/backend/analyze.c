@@ -3427,7 +3427,8 @@ select_list_srfs(ParseState *ps, TargetList *tl, RlBuf *from)
 	Expr	  **srfs = palloc(sizeof(Expr *) * (size_t) n);
 
 	srfs[0] = ps->srf;
-	memcpy(srfs + 1, ps->more_srfs, sizeof(Expr *) * (size_t) ps->nmore_srfs);
+	for (int k = 1; k < n; k++)
+		srfs[k] = ps->more_srfs[k - 1];
 	if (n > 1)
 	{
 		/* CROSS JOIN: SQLite keeps it after the items its arguments read */
