@@ -1975,6 +1975,72 @@ expect_len(Oid type, size_t len, size_t want)
 		bad_binary(type);
 }
 
+/*
+ * array_recv -- PostgreSQL's binary array (what array_send writes): of one dimension or
+ * none, its elements' binary forms; the lower bound is not kept (subscripts start at 1)
+ */
+static Value
+array_recv(Oid type, const uint8_t *data, size_t len)
+{
+	Oid			elem = typio_lookup(type)->elem;
+	size_t		at = 12;
+
+	if (len < 12)
+		bad_binary(type);
+
+	int32_t		ndim = (int32_t) rl_load_u32be(data);
+	uint32_t	flags = rl_load_u32be(data + 4);
+	Oid			given = rl_load_u32be(data + 8);
+
+	if (ndim > 1)
+		ereport(ERROR,
+				errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				errmsg("multidimensional arrays are not supported yet"));
+	if (ndim < 0 || flags > 1)
+		bad_binary(type);
+	if (given != elem)
+		ereport(ERROR,
+				errcode(ERRCODE_DATATYPE_MISMATCH),
+				errmsg("binary data has array element type %u (%s) instead of expected %u (%s)",
+					   given, typio_lookup(given) ? typio_format_type(given) : "???", elem, typio_format_type(elem)));
+
+	uint32_t	n = 0;
+
+	if (ndim == 1)
+	{
+		if (len < 20 || (n = rl_load_u32be(data + 12)) > (len - 20) / 4)
+			bad_binary(type);
+		at = 20;
+	}
+
+	ArrayElements elems = {(int) n, palloc(sizeof(char *) * (n + 1))};
+
+	for (uint32_t i = 0; i < n; i++)
+	{
+		if (len - at < 4)
+			bad_binary(type);
+
+		int32_t		elen = (int32_t) rl_load_u32be(data + at);
+
+		at += 4;
+		if (elen == -1)
+		{
+			elems.items[i] = NULL;
+			continue;
+		}
+		if (elen < 0 || (size_t) elen > len - at)
+			bad_binary(type);
+
+		Value		e = typio_receive(elem, data + at, (size_t) elen);
+
+		elems.items[i] = typio_output(&e, NULL);
+		at += (size_t) elen;
+	}
+	if (at != len)
+		bad_binary(type);
+	return typio_array_build(type, &elems);
+}
+
 Value
 typio_receive(Oid type, const uint8_t *data, size_t len)
 {
@@ -2063,9 +2129,7 @@ typio_receive(Oid type, const uint8_t *data, size_t len)
 			return typio_string(type, (const char *) data, len);
 		default:
 			if (typio_lookup(type) != NULL && typio_lookup(type)->category == TYPCATEGORY_ARRAY)
-				ereport(ERROR,
-						errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-						errmsg("binary input of arrays is not supported yet"));
+				return array_recv(type, data, len);
 			/* text, varchar, bpchar, name, json, unknown: text in the server encoding */
 			pg_verify_utf8((const char *) data, len);
 			return typio_string(type, (const char *) data, len);

@@ -109,7 +109,8 @@ def test_multidimensional_arrays_refused(both):
 
 def test_arrays_of_columns_and_parameters(both):
     """ARRAY[...] of columns, = ANY of an array column, and = ANY($1) / <> ALL($1) with
-    the lists psycopg sends as arrays (int2[] for small integers, text[] for strings)"""
+    the lists psycopg sends as arrays (int2[] for small integers, text[] for strings), in
+    text and in binary, and the results in either format"""
     results = []
     for conn in both:
         conn.execute("DROP TABLE IF EXISTS arr")
@@ -127,9 +128,11 @@ def test_arrays_of_columns_and_parameters(both):
                 ("SELECT id FROM arr WHERE id = ANY(ARRAY[1, 2]) AND tags[1] LIKE 'a%%' ESCAPE '#'", None),
                 ("SELECT %s::text[] = ARRAY['x', 'y'], x FROM unnest(%s::int[]) x", (["x", "y"], [5, 6])),
         ]:
-            with conn.cursor() as cur:
-                cur.execute(sql, params)
-                got.append(cur.fetchall())
+            for binary in (False, True):
+                # psycopg sends the lists as text arrays, or (binary) as PostgreSQL's binary arrays
+                with conn.cursor(binary=binary) as cur:
+                    cur.execute(sql.replace("%s", "%b") if binary else sql, params)
+                    got.append(cur.fetchall())
         conn.execute("DROP TABLE arr")
         results.append(got)
     assert results[0] == results[1]

@@ -487,7 +487,10 @@ START_TEST(test_typio_arrays)
 	ck_assert_int_eq(buf.len, sizeof(one_null));
 	ck_assert(memcmp(buf.data, one_null, sizeof(one_null)) == 0);
 	rlbuf_free(&buf);
-	EXPECT_ERROR(typio_receive(INT4ARRAYOID, one_null, sizeof(one_null)));
+	v = typio_receive(INT4ARRAYOID, one_null, sizeof(one_null));
+	ck_assert_str_eq(v.u.s.data, "{1,NULL}");
+	EXPECT_ERROR(typio_receive(INT4ARRAYOID, one_null, sizeof(one_null) - 1));
+	EXPECT_ERROR(typio_receive(INT8ARRAYOID, one_null, sizeof(one_null)));	/* int4 elements */
 
 	ck_assert_int_eq(typio_array_type(NAMEOID), NAMEARRAYOID);
 	ck_assert_int_eq(typio_array_type(UUIDOID), 2951);
