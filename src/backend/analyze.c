@@ -3301,6 +3301,7 @@ expr_equal(const Expr *a, const Expr *b)
 	if (a == NULL || b == NULL || a->kind != b->kind || a->type != b->type || a->nargs != b->nargs ||
 		a->op != b->op || a->func != b->func || a->booltest != b->booltest || a->sublink != b->sublink ||
 		a->agg_star != b->agg_star || a->agg_distinct != b->agg_distinct || a->range != b->range ||
+		a->array_all != b->array_all || a->element_type != b->element_type ||
 		a->column != b->column || (a->sql == NULL) != (b->sql == NULL) || (a->sql && strcmp(a->sql, b->sql) != 0))
 		return false;
 	if (a->kind == EXPR_PARAM && a->paramno != b->paramno)
