@@ -2474,7 +2474,8 @@ transform_aggregate(ParseState *ps, PgQuery__FuncCall *fc, const char *name)
 	bool		array_agg = strcmp(name, "array_agg") == 0;
 
 	if (fc->n_agg_order > (array_agg ? 1 : 0) ||
-		(fc->n_agg_order && fc->agg_order[0]->sort_by->sortby_dir == PG_QUERY__SORT_BY_DIR__SORTBY_DESC))
+		(fc->n_agg_order && (fc->agg_order[0]->sort_by->sortby_nulls != PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_DEFAULT ||
+							 fc->agg_order[0]->sort_by->sortby_dir == PG_QUERY__SORT_BY_DIR__SORTBY_USING)))
 		not_supported(ps, "this ORDER BY in aggregates", fc->location);
 
 	Expr	   *e = make_expr(EXPR_AGG, INT8OID, fc->location);
@@ -2519,17 +2520,19 @@ transform_aggregate(ParseState *ps, PgQuery__FuncCall *fc, const char *name)
 	}
 	else if (array_agg)
 	{
-		/* rl_array_agg(x, array type [, sort key]) (cache.c) */
+		/* rl_array_agg(x, array type [, sort key, descending]) (cache.c) */
 		e->type = typio_array_type(t);
 		if (e->type == InvalidOid)
 			multidimensional(ps, fc->location);
-		e->args = repalloc(e->args, sizeof(Expr *) * 3);
+		e->args = repalloc(e->args, sizeof(Expr *) * 4);
 		e->args[e->nargs++] = make_const(typio_int(INT4OID, e->type), fc->location);
 		if (fc->n_agg_order)
 		{
 			ps->in_aggregate = true;
 			e->args[e->nargs++] = transform_expr(ps, fc->agg_order[0]->sort_by->node);
 			ps->in_aggregate = false;
+			e->args[e->nargs++] = make_const(typio_bool(fc->agg_order[0]->sort_by->sortby_dir ==
+														PG_QUERY__SORT_BY_DIR__SORTBY_DESC), fc->location);
 		}
 		e->sql = "rl_array_agg";
 	}

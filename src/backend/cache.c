@@ -758,17 +758,19 @@ rl_float_avg_final(sqlite3_context *ctx)
 /* ---------- arrays inside SQLite ---------- */
 
 /*
- * rl_array_agg(element, array_type [, sort_key]): ARRAY(subquery) and array_agg(x [ORDER
- * BY key]), the array of the rows' elements (each read as the element type from its
- * canonical SQLite form and kept in its text form), in the order SQLite produces them or
- * by the key (NULLs last, as PostgreSQL's ascending order); the empty array when there
- * are none. SQLite 3.40 has no ORDER BY inside aggregates, hence the key.
+ * rl_array_agg(element, array_type [, sort_key, descending]): ARRAY(subquery) and
+ * array_agg(x [ORDER BY key [DESC]]), the array of the rows' elements (each read as the
+ * element type from its canonical SQLite form and kept in its text form), in the order
+ * SQLite produces them or by the key (NULLs last ascending, first descending, as in
+ * PostgreSQL); the empty array when there are none. SQLite 3.40 has no ORDER BY inside
+ * aggregates, hence the key.
  */
 typedef struct ArrayAggItem
 {
 	char	   *text;			/* malloc'd; NULL for a NULL element */
 	sqlite3_value *key;			/* sqlite3_value_dup'd, or NULL */
 	int			seq;			/* arrival: equal keys keep it */
+	bool		desc;			/* the order is descending */
 } ArrayAggItem;
 
 typedef struct ArrayAggState
@@ -811,6 +813,7 @@ rl_array_agg_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	}
 	st->items[st->n].text = text;
 	st->items[st->n].seq = st->n;
+	st->items[st->n].desc = argc > 3 && sqlite3_value_int(argv[3]) != 0;
 	st->items[st->n++].key = argc > 2 ? sqlite3_value_dup(argv[2]) : NULL;
 }
 
@@ -839,7 +842,7 @@ compare_key_values(const void *a, const void *b)
 static int
 compare_keys(const void *a, const void *b)
 {
-	int			c = compare_key_values(a, b);
+	int			c = compare_key_values(a, b) * (((const ArrayAggItem *) a)->desc ? -1 : 1);
 
 	return c ? c : ((const ArrayAggItem *) a)->seq - ((const ArrayAggItem *) b)->seq;
 }
@@ -1141,7 +1144,7 @@ CacheOpen(const char *path)
 							rl_float_avg_final);
 	sqlite3_create_function(cache_db, "rl_array_agg", 2, SQLITE_UTF8, NULL, NULL, rl_array_agg_step,
 							rl_array_agg_final);
-	sqlite3_create_function(cache_db, "rl_array_agg", 3, SQLITE_UTF8, NULL, NULL, rl_array_agg_step,
+	sqlite3_create_function(cache_db, "rl_array_agg", 4, SQLITE_UTF8, NULL, NULL, rl_array_agg_step,
 							rl_array_agg_final);
 	sqlite3_create_function(cache_db, "rl_pg_name", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL, rl_pg_name,
 							NULL, NULL);

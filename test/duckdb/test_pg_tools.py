@@ -74,6 +74,8 @@ CATALOG = [
     "SELECT typname, typdelim, typbasetype, typtypmod, typnotnull, typdefault FROM pg_type WHERE oid IN (23, 25, 1007)",
     "SELECT array_agg(x ORDER BY x), array_agg(x) FILTER (WHERE x > 1) FROM (VALUES (3), (1), (2)) v(x)",
     "SELECT array_agg(b ORDER BY n) FROM (VALUES (2, true), (1, false), (3, NULL)) v(n, b)",
+    "SELECT array_agg(x ORDER BY x DESC), array_agg(x ORDER BY x ASC), array_agg(x::text ORDER BY -x)"
+    " FROM (VALUES (1), (2), (NULL)) v(x)",
     "SELECT unnest(ARRAY[1,2,3]) a, unnest(ARRAY['x','y']) b, generate_subscripts(ARRAY[5,6], 1) s FROM pg_namespace"
     " WHERE nspname = 'public'",
     "SELECT generate_subscripts('1 2'::int2vector, 1), ('3 4'::int2vector)[0], '5 6'::oidvector, 1 = ANY('1 2'::int2vector)"
