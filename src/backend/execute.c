@@ -663,8 +663,8 @@ like_match(const char *s, const char *p, bool ci)
 				p++;
 			if (p[1] == '\0')
 				return LIKE_TRUE;
-			if (p[1] == '\\' && p[2] == '\0')
-				like_ends_with_escape();
+			if (p[1] == '\\' && p[2] == '\0' && *s != '\0')
+				like_ends_with_escape();	/* PostgreSQL looks at it only with text left */
 			for (; *s; s++)
 			{
 				LikeResult	r = like_match(s, p + 1, ci);

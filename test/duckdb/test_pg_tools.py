@@ -44,6 +44,7 @@ LIKES = [
     r"SELECT 'ab' LIKE '%\'",
     r"SELECT 'ab' LIKE 'a\'",
     r"SELECT 'a' LIKE 'a\'",
+    r"SELECT '' LIKE '%\', 'a' LIKE 'a%\'",
 ]
 
 CATALOG = [
