@@ -6,7 +6,9 @@
  * signatures, so each is listed here with what PostgreSQL 15 says of it: its OID, its
  * argument and result types as pg_get_function_arguments / _result print them, its
  * volatility, parallel safety, strictness, language and source (the C function's name,
- * or the SQL body), its description and pg_get_functiondef's text. A builtin of
+ * or the SQL body), its description and pg_get_functiondef's text: a row is what
+ * PostgreSQL 15 gives for 'name(types)'::regprocedure in pg_proc and from those
+ * functions (test_pg_tools.py compares every row with PostgreSQL's). A builtin of
  * funcs.c that PostgreSQL has no function for (localtime() stands for LOCALTIME) is
  * not listed; json_build_object's VARIADIC "any" is not either.
  */

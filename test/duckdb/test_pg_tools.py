@@ -102,6 +102,19 @@ def test_same_answers(both, queries):
     same_answers(*both, queries)
 
 
+def test_pg_proc_is_postgresqls(both):
+    """every function RockLake's pg_proc lists is PostgreSQL's function of that OID, as
+    pg_proc, regproc, regprocedure and psql's functions describe it"""
+    rl, pg = both
+    oids = [row[0] for row in rl.execute("SELECT oid FROM pg_proc ORDER BY oid").fetchall()]
+    assert len(oids) > 100
+    sql = ("SELECT oid, proname, pronamespace, prolang, prokind, provolatile, proparallel, prosrc, pronargs,"
+           " prorettype, proargtypes::text, proretset, proisstrict, oid::regproc::text, oid::regprocedure::text,"
+           " pg_get_function_result(oid), pg_get_function_arguments(oid), pg_get_functiondef(oid),"
+           " obj_description(oid, 'pg_proc') FROM pg_proc WHERE oid = ANY(%s::oid[]) ORDER BY 1")
+    assert rl.execute(sql, (oids,)).fetchall() == pg.execute(sql, (oids,)).fetchall()
+
+
 def test_multidimensional_arrays_refused(both):
     """arrays have one dimension here: a nested ARRAY[...] is a clean 0A000"""
     rl, _ = both
