@@ -881,7 +881,16 @@ proc_lookup(Oid type, const char *name, bool *ambiguous)
 				*--end = '\0';
 			if (*t == '\0' && p == open + 1 && p + n == close)
 				break;			/* () */
+			size_t		tlen = strlen(t);
+			bool		array = tlen > 2 && strcmp(t + tlen - 2, "[]") == 0;
+
+			if (array)
+				t[tlen - 2] = '\0';
+
 			Oid			oid = typio_type_by_name(t);
+
+			if (array && oid != InvalidOid)
+				oid = typio_array_type(oid);
 
 			if (oid == InvalidOid)
 				ereport(ERROR,

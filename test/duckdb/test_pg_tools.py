@@ -59,6 +59,10 @@ CATALOG = [
     "SELECT 'abs(foo)'::regprocedure",
     "SELECT 'abs(text)'::regprocedure",
     "SELECT 'now'::regprocedure",
+    "SELECT 'array_to_string(anyarray,text)'::regprocedure, 'abs(double precision)'::regprocedure,"
+    " 'date_trunc(text, timestamp with time zone)'::regprocedure",
+    "SELECT 'abs(int[])'::regprocedure",
+    "SELECT 'abs(integer'::regprocedure",
     "SELECT proname, pronargs, prorettype, proargtypes, proretset, proisstrict, provolatile, proparallel, prosrc"
     " FROM pg_proc WHERE oid = ANY('{1299,1397,877,883,1066,1067,2331}'::oid[]) ORDER BY oid",
     "SELECT pg_get_functiondef('now'::regproc), pg_get_function_result(1299),"
