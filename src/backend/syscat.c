@@ -514,10 +514,10 @@ static const SystemRelation system_relations[] = {
 		" k.is_primary AS indisprimary, 0 AS indisexclusion, 1 AS indimmediate, 0 AS indisclustered,"
 		" 1 AS indisvalid, 0 AS indcheckxmin, 1 AS indisready, 1 AS indislive, 0 AS indisreplident,"
 		" k.indkey AS indkey, NULL AS indexprs, NULL AS indpred,"
-		" (SELECT group_concat(o.oid, ' ') FROM pragma_index_info(k.idx, 'main') AS c"
+		" (SELECT group_concat(oid, ' ') FROM (SELECT o.oid AS oid FROM pragma_index_info(k.idx, 'main') AS c"
 		" JOIN pragma_table_info(k.relname, 'main') AS a ON a.cid = c.cid JOIN (" PG_OPCLASS_SQL ") AS o"
 		" ON o.opcintype = CASE rl_type_oid(a.type) WHEN " XSTR(VARCHAROID) " THEN " XSTR(TEXTOID)
-		" ELSE rl_type_oid(a.type) END) AS indclass,"
+		" ELSE rl_type_oid(a.type) END ORDER BY c.seqno)) AS indclass,"
 		" " KEY_COLUMNS("group_concat(0, ' ')") " AS indoption FROM (" KEYS_SQL ") AS k", NULL},
 	{"pg_enum", NCOLS(pg_enum_cols), pg_enum_cols, NULL, NULL},
 	{"pg_indexes", NCOLS(pg_indexes_cols), pg_indexes_cols,

@@ -222,3 +222,16 @@ def test_sqlalchemy_inspector(lakes):
     for key in expected:
         assert got.get(key) == expected[key], key
     assert got.keys() == expected.keys()
+
+
+def test_index_vectors(lakes):
+    """pg_index's int2vector and oidvector columns, as text and through unnest"""
+    sql = ("SELECT c.relname, i.indkey, i.indclass, i.indoption, i.indkey[0], array_length(i.indkey::int2[], 1),"
+           " (SELECT array_agg(o.opcname::text ORDER BY o.opcname) FROM pg_opclass o WHERE o.oid = ANY(i.indclass))"
+           " FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid"
+           " WHERE c.relname LIKE 'pairs%' OR c.relname LIKE 'items%' OR c.relname LIKE 'ducklake_s%' ORDER BY 1")
+    got = {}
+    for kind, lake in lakes.items():
+        with lake.server.connect(lake.dbname, autocommit=True) as conn:
+            got[kind] = answer(conn, sql, with_message=True)
+    assert got["rocklake"] == got["postgres"]
