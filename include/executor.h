@@ -375,8 +375,9 @@ typedef struct BuiltinProc
 int			BuiltinProcCount(void);
 const BuiltinProc *BuiltinProcAt(int i);
 const BuiltinProc *BuiltinProcByOid(Oid oid);
-/* pg_proc as a SQLite query */
+/* pg_proc as a SQLite query; and the functions' descriptions alone (oid, description) */
 char	   *BuiltinProcSql(void);
+char	   *BuiltinProcDescriptionSql(void);
 /* The reg* types' text forms: typio_reg_hooks (syscat.c). */
 char	   *SystemRegOutput(Oid type, Oid value);
 Oid			SystemRegInput(Oid type, const char *name);

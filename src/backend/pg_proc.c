@@ -448,7 +448,7 @@ BuiltinProcSql(void)
 						 " 0 AS prosecdef, column4 AS provolatile, column5 AS proparallel, column6 AS prosrc,"
 						 " NULL AS proacl, column7 AS pronargs, column8 AS prorettype, column9 AS proargtypes,"
 						 " column10 AS proretset, column11 AS proisstrict, column12 AS _rl_result,"
-						 " column13 AS _rl_arguments, column14 AS _rl_functiondef, column15 AS _rl_description"
+						 " column13 AS _rl_arguments, column14 AS _rl_functiondef"
 						 " FROM (VALUES ");
 		for (size_t i = 0; i < sizeof(procs) / sizeof(procs[0]); i++)
 		{
@@ -457,11 +457,46 @@ BuiltinProcSql(void)
 
 			for (const char *a = p->argtypes; *a; a++)
 				nargs += a == p->argtypes || *a == ' ';
-			char	   *row = sqlite3_mprintf("%s(%u, %Q, %u, '%c', '%c', %Q, %d, %u, %Q, %d, %d, %Q, %Q, %Q, %Q)",
+			char	   *row = sqlite3_mprintf("%s(%u, %Q, %u, '%c', '%c', %Q, %d, %u, %Q, %d, %d, %Q, %Q, %Q)",
 											  i ? ", " : "", p->oid, p->name, p->lang, p->volatility, p->parallel,
 											  p->src, nargs, p->rettype, p->argtypes, p->retset, p->strict,
-											  p->result, p->arguments, p->functiondef,
-											  p->description[0] ? p->description : NULL);
+											  p->result, p->arguments, p->functiondef);
+
+			rlbuf_append_str(&b, row);
+			sqlite3_free(row);
+		}
+		rlbuf_append_str(&b, ")");
+		MemoryContext old = MemoryContextSwitchTo(TopMemoryContext);
+
+		sql = pstrdup(rlbuf_cstr(&b));
+		MemoryContextSwitchTo(old);
+		rlbuf_free(&b);
+	}
+	return sql;
+}
+
+/*
+ * BuiltinProcDescriptionSql -- the functions' descriptions alone (oid, description), for
+ * pg_description: DuckDB's catalog batch joins pg_description at every ATTACH, and
+ * pg_proc's whole text would be compiled there each time
+ */
+char *
+BuiltinProcDescriptionSql(void)
+{
+	static char *sql;
+
+	if (sql == NULL)
+	{
+		RlBuf		b;
+
+		rlbuf_init_in(&b, CurrentMemoryContext);
+		rlbuf_append_str(&b, "SELECT column1 AS oid, column2 AS description FROM (VALUES ");
+		for (size_t i = 0, n = 0; i < sizeof(procs) / sizeof(procs[0]); i++)
+		{
+			if (procs[i].description[0] == '\0')
+				continue;
+
+			char	   *row = sqlite3_mprintf("%s(%u, %Q)", n++ ? ", " : "", procs[i].oid, procs[i].description);
 
 			rlbuf_append_str(&b, row);
 			sqlite3_free(row);

@@ -484,9 +484,8 @@ build_pg_description(void)
 	return psprintf("SELECT " XSTR(PG_PUBLIC_NAMESPACE) " AS objoid, 2615 AS classoid, 0 AS objsubid,"
 					" 'standard public schema' AS description, 'pg_namespace' AS _rl_classname"
 					" UNION ALL SELECT oid, 3079, 0, _rl_description, 'pg_extension' FROM (%s)"
-					" UNION ALL SELECT oid, 1255, 0, _rl_description, 'pg_proc' FROM (%s)"
-					" WHERE _rl_description IS NOT NULL",
-					SystemRelationLookup("pg_extension")->sql, BuiltinProcSql());
+					" UNION ALL SELECT oid, 1255, 0, description, 'pg_proc' FROM (%s)",
+					SystemRelationLookup("pg_extension")->sql, BuiltinProcDescriptionSql());
 }
 
 static const SystemRelation system_relations[] = {
