@@ -93,7 +93,9 @@ typedef enum ExprKind
 	EXPR_VAR,					/* a column of a relation: sql is its SQLite reference */
 	EXPR_AGG,					/* an aggregate: sql is SQLite's function name */
 	EXPR_SUBLINK,				/* a subquery: sql is its SQLite text */
-	EXPR_SUBSCRIPT				/* args[0][args[1]]: an array's element (from 1) */
+	EXPR_SUBSCRIPT,				/* args[0][args[1]]: an array's element (from 1) */
+	EXPR_ARRAY,					/* ARRAY[args...] of type */
+	EXPR_SCALAR_ARRAY			/* args[0] op ANY / ALL (args[1], an array) */
 } ExprKind;
 
 typedef enum SubLinkKind
@@ -110,8 +112,7 @@ typedef enum ExprOp
 	OP_EQ, OP_NE, OP_LT, OP_LE, OP_GT, OP_GE,
 	OP_DISTINCT, OP_NOT_DISTINCT,
 	OP_CONCAT, OP_LIKE, OP_NOT_LIKE, OP_ILIKE, OP_NOT_ILIKE,
-	OP_REGEX, OP_NOT_REGEX, OP_REGEX_CI, OP_NOT_REGEX_CI,	/* ~ !~ ~* !~* (POSIX ERE) */
-	OP_EQ_ANY					/* args[0] = ANY (args[1], an array) */
+	OP_REGEX, OP_NOT_REGEX, OP_REGEX_CI, OP_NOT_REGEX_CI	/* ~ !~ ~* !~* (POSIX ERE) */
 } ExprOp;
 
 struct ExecState;
@@ -125,6 +126,8 @@ typedef Value (*BuiltinFn) (struct ExecState *es, const Value *args, int nargs);
  * arguments (the others, such as pg_get_constraintdef's "pretty", change
  * nothing), so it runs only in a query over the cache.
  */
+#define FUNC_VARIADIC_ANY (-1)	/* FuncDesc.nargs: VARIADIC "any" (no argtypes) */
+
 typedef struct FuncDesc
 {
 	const char *name;
@@ -147,7 +150,9 @@ typedef struct Expr
 	int			location;		/* byte offset in the query, -1 if none */
 	Value		constval;		/* EXPR_CONST */
 	int			paramno;		/* EXPR_PARAM: 0-based */
-	ExprOp		op;				/* EXPR_OP (operand type: args[0]->type) */
+	ExprOp		op;				/* EXPR_OP (operand type: args[0]->type), EXPR_SCALAR_ARRAY */
+	bool		array_all;		/* EXPR_SCALAR_ARRAY: ALL (else ANY) ... */
+	Oid			element_type;	/* ... with each element read as this type */
 	int			booltest;		/* EXPR_BOOLTEST: libpg_query's BoolTestType */
 	const FuncDesc *func;		/* EXPR_FUNC */
 	int			nargs;
@@ -349,6 +354,35 @@ CacheRelation *SystemRelationLookup(const char *name);
 CacheRelation *CatalogFunctionRelation(const char *name);
 /* An information_schema relation (schemata, tables, columns; syscat.c), or NULL. */
 CacheRelation *InformationSchemaLookup(const char *name);
+/*
+ * A builtin function as pg_proc lists it (pg_proc.c): PostgreSQL 15's OID, texts and
+ * properties of the function of that signature.
+ */
+typedef struct BuiltinProc
+{
+	Oid			oid;
+	const char *name;
+	const char *regproc;		/* its regproc text: qualified if PostgreSQL has more of the name */
+	const char *regprocedure;	/* its regprocedure text: name(type,type) */
+	const char *arguments;		/* pg_get_function_arguments */
+	const char *result;			/* pg_get_function_result */
+	Oid			rettype;
+	const char *argtypes;		/* proargtypes' text: "23 23" */
+	bool		retset;
+	char		volatility;		/* provolatile: i, s, v */
+	char		parallel;		/* proparallel: s, r, u */
+	bool		strict;
+	Oid			lang;			/* 12 internal, 14 sql */
+	const char *src;			/* prosrc */
+	const char *description;	/* "" if none */
+	const char *functiondef;	/* pg_get_functiondef */
+} BuiltinProc;
+int			BuiltinProcCount(void);
+const BuiltinProc *BuiltinProcAt(int i);
+const BuiltinProc *BuiltinProcByOid(Oid oid);
+/* pg_proc as a SQLite query; and the functions' descriptions alone (oid, description) */
+char	   *BuiltinProcSql(void);
+char	   *BuiltinProcDescriptionSql(void);
 /* The reg* types' text forms: typio_reg_hooks (syscat.c). */
 char	   *SystemRegOutput(Oid type, Oid value);
 Oid			SystemRegInput(Oid type, const char *name);

@@ -17,9 +17,11 @@
  *   bytea, json, jsonb, unknown      len authoritative)
  *   void                          nothing
  *   regclass, regtype,            i: the object's OID (text: its name, through
- *   regnamespace                     typio_reg_hooks)
+ *   regnamespace, regproc,           typio_reg_hooks)
+ *   regprocedure
  *   pg_node_tree, aclitem         s: the text
  *   arrays (one dimension)        s: the canonical text form ("{a,\"b c\",NULL}")
+ *   int2vector, oidvector         s: as an array ("{1,2}"); their text is "1 2"
  * Text output follows DateStyle ISO, IntervalStyle postgres, bytea_output hex and
  * extra_float_digits >= 1 (shortest exact floats), which is what clients expect.
  * Input errors are ERRORs with PostgreSQL's SQLSTATEs and wording (22P02, 22003,
@@ -67,6 +69,8 @@ typedef uint32_t Oid;
 #define REGCLASSOID			2205	/* the reg* types: an OID shown as the object's name */
 #define REGTYPEOID			2206
 #define REGNAMESPACEOID		4089
+#define REGPROCOID			24		/* a function, shown as its name ... */
+#define REGPROCEDUREOID		2202	/* ... or as its name and argument types */
 #define BOOLARRAYOID		1000
 #define NAMEARRAYOID		1003
 #define INT2ARRAYOID		1005
@@ -77,6 +81,8 @@ typedef uint32_t Oid;
 #define FLOAT8ARRAYOID		1022
 #define OIDARRAYOID			1028
 #define ACLITEMARRAYOID		1034
+#define INT2VECTOROID		22		/* int2vector, oidvector: arrays from 0, text "1 2" */
+#define OIDVECTOROID		30
 #define ANYARRAYOID			2277	/* pseudo-types of polymorphic functions */
 #define ANYELEMENTOID		2283
 
@@ -180,6 +186,13 @@ typedef struct ArrayElements
 	int			n;
 	char	  **items;
 } ArrayElements;
+
+/* An array's first subscript: 1, but 0 for int2vector and oidvector. */
+static inline int
+typio_array_lower(Oid array_type)
+{
+	return array_type == INT2VECTOROID || array_type == OIDVECTOROID ? 0 : 1;
+}
 
 /* Parse a one-dimensional array's text form (22P02 if malformed). */
 ArrayElements typio_array_parse(const char *text);

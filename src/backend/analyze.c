@@ -50,6 +50,9 @@ typedef struct ParseState
 	int			nparams;
 	Expr	  **params_seen;	/* first use of each parameter, to retype it */
 	Expr	   *srf;			/* the set-returning function seen, if any */
+	bool		srf_lockstep;	/* transforming a select list over the cache, where ... */
+	int			nmore_srfs;		/* ... more of them run in lockstep with it: these */
+	Expr	  **more_srfs;
 	bool		params_allowed; /* false for a simple Query */
 	struct Scope *scope;		/* the relations column references see (innermost) */
 	struct CteItem *ctes;		/* WITH queries in scope */
@@ -683,6 +686,8 @@ can_cast(Oid from, Oid to)
 		return false;
 	if (from == to || from == UNKNOWNOID || is_string(from) || is_string(to))
 		return true;
+	if (f->category == TYPCATEGORY_ARRAY && t->category == TYPCATEGORY_ARRAY)
+		return can_cast(f->elem, t->elem);
 	if (from == TIMETZOID || to == TIMETZOID)
 		return from == TIMEOID || to == TIMEOID || from == TIMESTAMPTZOID;
 	if (f->category == t->category && f->category != TYPCATEGORY_USER && f->category != TYPCATEGORY_ARRAY)
@@ -705,6 +710,8 @@ can_coerce_implicitly(Oid from, Oid to)
 		return numeric_rank(from) <= numeric_rank(to) && from != OIDOID;
 	if (is_string(from) && is_string(to))
 		return to == TEXTOID || to == VARCHAROID;
+	if (is_array(from) && is_array(to))
+		return can_coerce_implicitly(typio_lookup(from)->elem, typio_lookup(to)->elem);
 	if (from == TIMEOID && to == TIMETZOID)
 		return true;
 	if (from == DATEOID && (to == TIMESTAMPOID || to == TIMESTAMPTZOID))
@@ -864,6 +871,7 @@ static Expr *transform_expr(ParseState *ps, Node *node);
 static Expr *transform_column_ref(ParseState *ps, PgQuery__ColumnRef *cr);
 static Expr *transform_sublink(ParseState *ps, PgQuery__SubLink *sl);
 static Expr *transform_aggregate(ParseState *ps, PgQuery__FuncCall *fc, const char *name);
+static Expr *transform_array(ParseState *ps, PgQuery__AArrayExpr *a, Oid array_type);
 
 static Expr **
 transform_list(ParseState *ps, Node **nodes, size_t n)
@@ -984,7 +992,8 @@ transform_cast(ParseState *ps, PgQuery__TypeCast *tc)
 {
 	int32_t		typmod;
 	Oid			target = type_from_typename(ps, tc->type_name, &typmod);
-	Expr	   *arg = transform_expr(ps, tc->arg);
+	Expr	   *arg = tc->arg->node_case == PG_QUERY__NODE__NODE_A_ARRAY_EXPR && is_array(target)
+		? transform_array(ps, tc->arg->a_array_expr, target) : transform_expr(ps, tc->arg);
 	Expr	   *r = coerce_expr(ps, arg, target, typmod, COERCE_EXPLICIT);
 
 	if (r == NULL)
@@ -1189,12 +1198,14 @@ make_bool_expr(ExprKind kind, Expr *a, Expr *b, int location)
 	return e;
 }
 
-/* make_any -- scalar = ANY (array): the scalar compared with each element, as = would */
+/*
+ * make_scalar_array -- scalar op ANY / ALL (array): the scalar compared with each
+ * element as op would compare it with a value of the element type. An unknown array
+ * (a literal, $1) takes the array type of the scalar's.
+ */
 static Expr *
-make_any(ParseState *ps, const char *opname, Expr *l, Expr *r, int location)
+make_scalar_array(ParseState *ps, const char *opname, Expr *l, Expr *r, bool all, int location)
 {
-	if (strcmp(opname, "=") != 0)
-		not_supported(ps, psprintf("%s ANY", opname), location);
 	if (r->type == UNKNOWNOID)
 	{
 		Oid			array = typio_array_type(l->type == UNKNOWNOID ? TEXTOID : l->type);
@@ -1209,10 +1220,82 @@ make_any(ParseState *ps, const char *opname, Expr *l, Expr *r, int location)
 				errmsg("op ANY/ALL (array) requires array on right side"),
 				errposition(char_position(ps, location)));
 	/* type the comparison with an element standing in for the array */
-	Expr	   *eq = make_op(ps, "=", l, make_expr(EXPR_CONST, typio_lookup(r->type)->elem, r->location),
-							 location);
+	Expr	   *cmp = make_op(ps, opname, l, make_expr(EXPR_CONST, typio_lookup(r->type)->elem, r->location),
+							  location);
 
-	return op_expr(OP_EQ_ANY, BOOLOID, eq->args[0], r, location);
+	if (cmp->type != BOOLOID)
+		ereport(ERROR,
+				errcode(ERRCODE_WRONG_OBJECT_TYPE),
+				errmsg("op ANY/ALL (array) requires operator to yield boolean"),
+				errposition(char_position(ps, location)));
+
+	Expr	   *e = op_expr(cmp->op, BOOLOID, cmp->args[0], r, location);
+
+	e->kind = EXPR_SCALAR_ARRAY;
+	e->array_all = all;
+	e->element_type = cmp->args[1]->type;
+	return e;
+}
+
+static void
+multidimensional(ParseState *ps, int location)
+{
+	ereport(ERROR,
+			errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+			errmsg("multidimensional arrays are not supported yet"),
+			errposition(char_position(ps, location)));
+}
+
+/*
+ * transform_array -- ARRAY[...]: of the elements' common type (text if all are
+ * unknown), or, under a cast to an array type (array_type), of its element type,
+ * each element cast as an explicit cast would. Arrays have one dimension here.
+ */
+static Expr *
+transform_array(ParseState *ps, PgQuery__AArrayExpr *a, Oid array_type)
+{
+	Expr	   *e = make_expr(EXPR_ARRAY, array_type, a->location);
+	Oid			elem;
+
+	for (size_t i = 0; i < a->n_elements; i++)
+		if (a->elements[i]->node_case == PG_QUERY__NODE__NODE_A_ARRAY_EXPR)
+			multidimensional(ps, a->elements[i]->a_array_expr->location);
+	e->nargs = (int) a->n_elements;
+	e->args = transform_list(ps, a->elements, a->n_elements);
+	if (array_type != InvalidOid)
+	{
+		elem = typio_lookup(array_type)->elem;
+		for (int i = 0; i < e->nargs; i++)
+		{
+			Expr	   *c = coerce_expr(ps, e->args[i], elem, -1, COERCE_EXPLICIT);
+
+			if (c == NULL)
+				ereport(ERROR,
+						errcode(ERRCODE_CANNOT_COERCE),
+						errmsg("cannot cast type %s to %s", typio_format_type(e->args[i]->type),
+							   typio_format_type(elem)),
+						errposition(char_position(ps, e->args[i]->location)));
+			e->args[i] = c;
+		}
+		return e;
+	}
+	if (e->nargs == 0)
+		ereport(ERROR,
+				errcode(ERRCODE_INDETERMINATE_DATATYPE),
+				errmsg("cannot determine type of empty array"),
+				errhint("Explicitly cast to the desired type, for example ARRAY[]::integer[]."),
+				errposition(char_position(ps, a->location)));
+	elem = select_common_type(ps, e->args, e->nargs, "ARRAY");
+	if (is_array(elem))
+		multidimensional(ps, a->location);
+	e->type = typio_array_type(elem);
+	if (e->type == InvalidOid)
+		ereport(ERROR,
+				errcode(ERRCODE_UNDEFINED_OBJECT),
+				errmsg("could not find array type for data type %s", typio_format_type(elem)),
+				errposition(char_position(ps, a->location)));
+	coerce_all(ps, e->args, e->nargs, elem, "ARRAY");
+	return e;
 }
 
 static Expr *
@@ -1228,7 +1311,9 @@ transform_aexpr(ParseState *ps, PgQuery__AExpr *a)
 		case PG_QUERY__A__EXPR__KIND__AEXPR_ILIKE:
 			return make_op(ps, opname, l, transform_expr(ps, a->rexpr), a->location);
 		case PG_QUERY__A__EXPR__KIND__AEXPR_OP_ANY:
-			return make_any(ps, opname, l, transform_expr(ps, a->rexpr), a->location);
+		case PG_QUERY__A__EXPR__KIND__AEXPR_OP_ALL:
+			return make_scalar_array(ps, opname, l, transform_expr(ps, a->rexpr),
+									 a->kind == PG_QUERY__A__EXPR__KIND__AEXPR_OP_ALL, a->location);
 		case PG_QUERY__A__EXPR__KIND__AEXPR_DISTINCT:
 		case PG_QUERY__A__EXPR__KIND__AEXPR_NOT_DISTINCT:
 			{
@@ -1296,9 +1381,9 @@ transform_func(ParseState *ps, PgQuery__FuncCall *fc)
 	if (fc->agg_star || fc->agg_distinct || fc->n_agg_order || fc->agg_filter)
 		not_supported(ps, "aggregate functions", fc->location);
 	Expr	  **args = transform_list(ps, fc->args, fc->n_args);
-	Oid			argtypes[3] = {0, 0, 0};
+	Oid		   *argtypes = palloc0(sizeof(Oid) * (fc->n_args + 1));
 
-	for (size_t i = 0; i < fc->n_args && i < 3; i++)
+	for (size_t i = 0; i < fc->n_args; i++)
 		argtypes[i] = args[i]->type;
 	/* pg_typeof(any): its argument's type, known now */
 	if (strcmp(name, "pg_typeof") == 0 && fc->n_args == 1 &&
@@ -1308,7 +1393,7 @@ transform_func(ParseState *ps, PgQuery__FuncCall *fc)
 
 	if (fc->n_funcname == 1 ||
 		(fc->n_funcname == 2 && strcmp(string_value(fc->funcname[0]), "pg_catalog") == 0))
-		f = fc->n_args <= 3 ? LookupBuiltinFunction(name, (int) fc->n_args, argtypes) : NULL;
+		f = LookupBuiltinFunction(name, (int) fc->n_args, argtypes);
 	if (f == NULL)
 	{
 		RlBuf		sig;
@@ -1333,16 +1418,27 @@ transform_func(ParseState *ps, PgQuery__FuncCall *fc)
 	e->args = args;
 	for (int i = 0; i < e->nargs; i++)
 	{
-		if (f->argtypes[i] != ANYARRAYOID)
+		if (f->nargs == FUNC_VARIADIC_ANY)
+			e->args[i] = coerce_expr(ps, args[i], args[i]->type == UNKNOWNOID ? TEXTOID : args[i]->type, -1,
+									 COERCE_IMPLICIT);
+		else if (f->argtypes[i] != ANYARRAYOID)
 			e->args[i] = coerce_expr(ps, args[i], f->argtypes[i], -1, COERCE_IMPLICIT);
 		else if (f->rettype == ANYELEMENTOID)
 			e->type = typio_lookup(args[i]->type)->elem;	/* unnest(text[]) is text */
 	}
 	if (f->returns_set)
 	{
-		if (ps->srf != NULL)
+		if (ps->srf != NULL && !ps->srf_lockstep)
 			not_supported(ps, "more than one set-returning function", fc->location);
-		ps->srf = e;
+		if (ps->srf == NULL)
+			ps->srf = e;
+		else
+		{
+			ps->more_srfs = ps->more_srfs
+				? repalloc(ps->more_srfs, sizeof(Expr *) * (size_t) (ps->nmore_srfs + 1))
+				: palloc(sizeof(Expr *));
+			ps->more_srfs[ps->nmore_srfs++] = e;
+		}
 	}
 	return e;
 }
@@ -1559,6 +1655,8 @@ transform_expr(ParseState *ps, Node *node)
 			return transform_sublink(ps, node->sub_link);
 		case PG_QUERY__NODE__NODE_A_INDIRECTION:
 			return transform_indirection(ps, node->a_indirection);
+		case PG_QUERY__NODE__NODE_A_ARRAY_EXPR:
+			return transform_array(ps, node->a_array_expr, InvalidOid);
 		case PG_QUERY__NODE__NODE_SET_TO_DEFAULT:
 			/* the grammar takes DEFAULT as any expression; only VALUES and SET mean it */
 			ereport(ERROR,
@@ -1609,6 +1707,8 @@ figure_colname_strength(Node *node, int *strength)
 			}
 		case PG_QUERY__NODE__NODE_COALESCE_EXPR:
 			return "coalesce";
+		case PG_QUERY__NODE__NODE_A_ARRAY_EXPR:
+			return "array";
 		case PG_QUERY__NODE__NODE_MIN_MAX_EXPR:
 			return node->min_max_expr->op == PG_QUERY__MIN_MAX_OP__IS_GREATEST ? "greatest" : "least";
 		case PG_QUERY__NODE__NODE_A_EXPR:
@@ -2413,7 +2513,7 @@ static Expr *
 transform_aggregate(ParseState *ps, PgQuery__FuncCall *fc, const char *name)
 {
 	static const char *const aggs[] = {"count", "sum", "avg", "min", "max", "bool_and", "bool_or",
-	"every", "string_agg"};
+	"every", "string_agg", "array_agg"};
 	bool		found = false;
 
 	for (size_t i = 0; i < sizeof(aggs) / sizeof(aggs[0]); i++)
@@ -2432,8 +2532,12 @@ transform_aggregate(ParseState *ps, PgQuery__FuncCall *fc, const char *name)
 				errposition(char_position(ps, fc->location)));
 	if (ps->scope == NULL)
 		not_supported(ps, "aggregate functions without FROM", fc->location);
-	if (fc->n_agg_order)
-		not_supported(ps, "ORDER BY in aggregates", fc->location);
+	bool		array_agg = strcmp(name, "array_agg") == 0;
+
+	if (fc->n_agg_order > (array_agg ? 1 : 0) ||
+		(fc->n_agg_order && (fc->agg_order[0]->sort_by->sortby_nulls != PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_DEFAULT ||
+							 fc->agg_order[0]->sort_by->sortby_dir == PG_QUERY__SORT_BY_DIR__SORTBY_USING)))
+		not_supported(ps, "this ORDER BY in aggregates", fc->location);
 
 	Expr	   *e = make_expr(EXPR_AGG, INT8OID, fc->location);
 
@@ -2477,6 +2581,24 @@ transform_aggregate(ParseState *ps, PgQuery__FuncCall *fc, const char *name)
 		/* numeric results, exact, with PostgreSQL's scales (cache.c) */
 		else if (e->type == NUMERICOID)
 			e->sql = name[0] == 'a' ? "rl_numeric_avg" : "rl_numeric_sum";
+	}
+	else if (array_agg)
+	{
+		/* rl_array_agg(x, array type [, sort key, descending]) (cache.c) */
+		e->type = typio_array_type(t);
+		if (e->type == InvalidOid)
+			multidimensional(ps, fc->location);
+		e->args = repalloc(e->args, sizeof(Expr *) * 4);
+		e->args[e->nargs++] = make_const(typio_int(INT4OID, e->type), fc->location);
+		if (fc->n_agg_order)
+		{
+			ps->in_aggregate = true;
+			e->args[e->nargs++] = transform_expr(ps, fc->agg_order[0]->sort_by->node);
+			ps->in_aggregate = false;
+			e->args[e->nargs++] = make_const(typio_bool(fc->agg_order[0]->sort_by->sortby_dir ==
+														PG_QUERY__SORT_BY_DIR__SORTBY_DESC), fc->location);
+		}
+		e->sql = "rl_array_agg";
 	}
 	else if (strcmp(name, "string_agg") == 0)
 	{
@@ -2815,8 +2937,10 @@ transform_from_item(ParseState *ps, Node *node, Scope *scope, RlBuf *sql)
 				item->npkey = rel->npkey;
 				item->pkey = rel->pkey;
 				item->relation = rel->sql ? rel->name : rel->table;
-				item->nsp = rel->sql || rel->temp ? InvalidOid : cache_name_namespace(rel->table) ?
-					(Oid) cache_name_namespace(rel->table) : PG_PUBLIC_NAMESPACE;
+				/* a system relation is pg_catalog's unless named in information_schema */
+				item->nsp = rel->temp ? InvalidOid
+					: rel->sql ? (rv->schemaname && rv->schemaname[0] ? NamespaceOid(rv->schemaname) : PG_CATALOG_NAMESPACE)
+					: cache_name_namespace(rel->table) ? (Oid) cache_name_namespace(rel->table) : PG_PUBLIC_NAMESPACE;
 				item->aliased = rv->alias != NULL;
 				if (!rel->temp && rel->sql == NULL)
 					item->main_table = rel->table;
@@ -3305,6 +3429,7 @@ expr_equal(const Expr *a, const Expr *b)
 	if (a == NULL || b == NULL || a->kind != b->kind || a->type != b->type || a->nargs != b->nargs ||
 		a->op != b->op || a->func != b->func || a->booltest != b->booltest || a->sublink != b->sublink ||
 		a->agg_star != b->agg_star || a->agg_distinct != b->agg_distinct || a->range != b->range ||
+		a->array_all != b->array_all || a->element_type != b->element_type ||
 		a->column != b->column || (a->sql == NULL) != (b->sql == NULL) || (a->sql && strcmp(a->sql, b->sql) != 0))
 		return false;
 	if (a->kind == EXPR_PARAM && a->paramno != b->paramno)
@@ -3418,6 +3543,51 @@ check_grouped(ParseState *ps, const Grouping *g, Expr *const *exprs, int n)
  * targets, if given, are the columns the result must have (INSERT's), one per
  * output column.
  */
+/*
+ * select_list_srfs -- f(...) in the select list of a query over the cache: a FROM item
+ * joined to the rest, its value the column. Several run in lockstep, as PostgreSQL runs
+ * them: as many rows as the longest set has elements (json_each of an array of that
+ * many zeros numbers them), each set joined by its position, NULL past its end.
+ */
+static void
+select_list_srfs(ParseState *ps, TargetList *tl, RlBuf *from)
+{
+	int			n = 1 + ps->nmore_srfs;
+	Expr	  **srfs = palloc(sizeof(Expr *) * (size_t) n);
+
+	srfs[0] = ps->srf;
+	for (int k = 1; k < n; k++)
+		srfs[k] = ps->more_srfs[k - 1];
+	if (n > 1)
+	{
+		/* CROSS JOIN: SQLite keeps it after the items its arguments read */
+		rlbuf_printf(from, "%sjson_each('[' || rtrim(replace(hex(zeroblob(max(", from->len ? " CROSS JOIN " : "");
+		for (int k = 0; k < n; k++)
+			rlbuf_printf(from, "%sjson_array_length(rl_array_json(%s, %u))", k ? ", " : "",
+						 deparse_to_string(ps, srfs[k]), srfs[k]->type);
+		rlbuf_append_str(from, "))), '00', '0,'), ',') || ']') AS \"_rl_srf\"");
+	}
+	for (int k = 0; k < n; k++)
+	{
+		int			i = 0;
+		char	   *alias = n > 1 ? psprintf("_rl_srf%d", k) : "_rl_srf";
+
+		while (i < tl->n && tl->exprs[i] != srfs[k])
+			i++;
+		if (i == tl->n)
+			not_supported(ps, "a set-returning function inside an expression", srfs[k]->location);
+		if (n == 1)
+			rlbuf_printf(from, "%s%s", from->len ? ", " : "", set_source(ps, srfs[k], alias));
+		else
+			rlbuf_printf(from, " LEFT JOIN %s ON %s.key = \"_rl_srf\".key", set_source(ps, srfs[k], alias),
+						 quote_ident(alias));
+		tl->exprs[i] = make_expr(EXPR_VAR, srfs[k]->type, srfs[k]->location);
+		tl->exprs[i]->sql = psprintf("%s.value", quote_ident(alias));
+	}
+	ps->srf = NULL;
+	ps->nmore_srfs = 0;
+}
+
 static void
 analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targets, Query *q)
 {
@@ -3425,6 +3595,7 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 	CteItem    *saved_ctes = ps->ctes;
 	Scope	   *saved_scope = ps->scope;
 	Expr	   *saved_srf = ps->srf;
+	bool		saved_lockstep = ps->srf_lockstep;
 	bool		leaf = ps->setop_leaf;
 	const char *saved_agg_refused = ps->agg_refused;
 	bool		saved_in_aggregate = ps->in_aggregate;
@@ -3433,6 +3604,7 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 	ps->agg_refused = NULL;
 	ps->in_aggregate = false;
 	ps->srf = NULL;
+	ps->srf_lockstep = false;
 	q->scan = NULL;
 	q->scan_where = NULL;
 	q->heap_order = NULL;
@@ -3578,23 +3750,14 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 			not_supported(ps, "DISTINCT ON", -1);
 		if (sel->n_from_clause)
 			ps->scope = transform_from(ps, sel->from_clause, sel->n_from_clause, &from);
+		ps->srf_lockstep = true;
+		ps->nmore_srfs = 0;
 		transform_targets(ps, sel->target_list, sel->n_target_list, &tl);
+		ps->srf_lockstep = false;
 		bool		targets_srf = ps->srf != NULL;
 
 		if (targets_srf)
-		{
-			/* f(...) in the select list: a FROM item joined to the rest, its value the column */
-			int			i = 0;
-
-			while (i < tl.n && tl.exprs[i] != ps->srf)
-				i++;
-			if (i == tl.n)
-				not_supported(ps, "a set-returning function inside an expression", ps->srf->location);
-			rlbuf_printf(&from, "%s%s", from.len ? ", " : "", set_source(ps, ps->srf, "_rl_srf"));
-			tl.exprs[i] = make_expr(EXPR_VAR, ps->srf->type, ps->srf->location);
-			tl.exprs[i]->sql = "\"_rl_srf\".value";
-			ps->srf = NULL;
-		}
+			select_list_srfs(ps, &tl, &from);
 		rlbuf_append_str(&sql, sel->n_distinct_clause ? "SELECT DISTINCT " : "SELECT ");
 		size_t		first_at = sql.len,
 					first_end = sql.len + strlen("NULL");
@@ -3718,6 +3881,7 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 	ps->ctes = saved_ctes;
 	ps->scope = saved_scope;
 	ps->srf = saved_srf;
+	ps->srf_lockstep = saved_lockstep;
 	ps->agg_refused = saved_agg_refused;
 	ps->in_aggregate = saved_in_aggregate;
 }

@@ -862,31 +862,93 @@ rl_numeric_avg_final(sqlite3_context *ctx)
 /* ---------- arrays inside SQLite ---------- */
 
 /*
- * rl_array_agg(element_text, array_type): ARRAY(subquery), the array of the rows'
- * elements (given in their text form) in the order SQLite produces them; the
- * empty array when there are none
+ * rl_array_agg(element, array_type [, sort_key, descending]): ARRAY(subquery) and
+ * array_agg(x [ORDER BY key [DESC]]), the array of the rows' elements (each read as the
+ * element type from its canonical SQLite form and kept in its text form), in the order
+ * SQLite produces them or by the key (NULLs last ascending, first descending, as in
+ * PostgreSQL); the empty array when there are none. SQLite 3.40 has no ORDER BY inside
+ * aggregates, hence the key.
  */
+typedef struct ArrayAggItem
+{
+	char	   *text;			/* malloc'd; NULL for a NULL element */
+	sqlite3_value *key;			/* sqlite3_value_dup'd, or NULL */
+	int			seq;			/* arrival: equal keys keep it */
+	bool		desc;			/* the order is descending */
+} ArrayAggItem;
+
 typedef struct ArrayAggState
 {
 	Oid			type;
-	ArrayElements elems;		/* malloc'd: lives across SQLite calls */
+	int			n;
+	ArrayAggItem *items;		/* malloc'd: lives across SQLite calls */
 } ArrayAggState;
 
 static void
 rl_array_agg_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
 	ArrayAggState *st = sqlite3_aggregate_context(ctx, sizeof(ArrayAggState));
-	const unsigned char *text = sqlite3_value_text(argv[0]);
-	char	  **items;
+	ArrayAggItem *items;
+	sigjmp_buf *save = PG_exception_stack;
+	MemoryContext context = CurrentMemoryContext;
+	sigjmp_buf	local;
+	char	   *text = NULL;
 
-	if (st == NULL || (items = realloc(st->elems.items, sizeof(char *) * (size_t) (st->elems.n + 1))) == NULL)
+	if (st == NULL || (items = realloc(st->items, sizeof(ArrayAggItem) * (size_t) (st->n + 1))) == NULL)
 	{
 		sqlite3_result_error_nomem(ctx);
 		return;
 	}
+	st->items = items;
 	st->type = (Oid) sqlite3_value_int64(argv[1]);
-	st->elems.items = items;
-	st->elems.items[st->elems.n++] = text ? strdup((const char *) text) : NULL;
+	if (sqlite3_value_type(argv[0]) != SQLITE_NULL && typio_lookup(st->type) != NULL)
+	{
+		if (sigsetjmp(local, 0) != 0)
+		{
+			callback_caught(ctx, save, context);
+			return;
+		}
+		PG_exception_stack = &local;
+
+		Value		v = from_sqlite(argv[0], typio_lookup(st->type)->elem, -1, true);
+
+		text = strdup(typio_output(&v, NULL));
+		PG_exception_stack = save;
+	}
+	st->items[st->n].text = text;
+	st->items[st->n].seq = st->n;
+	st->items[st->n].desc = argc > 3 && sqlite3_value_int(argv[3]) != 0;
+	st->items[st->n++].key = argc > 2 ? sqlite3_value_dup(argv[2]) : NULL;
+}
+
+/* compare_key_values -- SQLite's order of two sort keys, NULLs last */
+static int
+compare_key_values(const void *a, const void *b)
+{
+	sqlite3_value *x = ((const ArrayAggItem *) a)->key,
+			   *y = ((const ArrayAggItem *) b)->key;
+	int			tx = sqlite3_value_type(x),
+				ty = sqlite3_value_type(y);
+
+	if (tx == SQLITE_NULL || ty == SQLITE_NULL)
+		return (tx == SQLITE_NULL) - (ty == SQLITE_NULL);
+	if ((tx == SQLITE_INTEGER || tx == SQLITE_FLOAT) && (ty == SQLITE_INTEGER || ty == SQLITE_FLOAT))
+	{
+		if (tx == SQLITE_INTEGER && ty == SQLITE_INTEGER)
+			return (sqlite3_value_int64(x) > sqlite3_value_int64(y)) - (sqlite3_value_int64(x) < sqlite3_value_int64(y));
+		return (sqlite3_value_double(x) > sqlite3_value_double(y)) - (sqlite3_value_double(x) < sqlite3_value_double(y));
+	}
+	if (tx != ty)
+		return tx - ty;
+	return strcmp((const char *) sqlite3_value_text(x), (const char *) sqlite3_value_text(y));
+}
+
+static int
+compare_keys(const void *a, const void *b)
+{
+	int			c = compare_key_values(a, b) * (((const ArrayAggItem *) a)->desc ? -1 : 1);
+
+	return c ? c : ((const ArrayAggItem *) a)->seq - ((const ArrayAggItem *) b)->seq;
 }
 
 static void
@@ -895,16 +957,27 @@ rl_array_agg_final(sqlite3_context *ctx)
 	ArrayAggState *st = sqlite3_aggregate_context(ctx, 0);
 
 	if (st == NULL)
-		sqlite3_result_text(ctx, "{}", 2, SQLITE_STATIC);
-	else
 	{
-		Value		v = typio_array_build(st->type, &st->elems);
-
-		sqlite3_result_text64(ctx, v.u.s.data, v.u.s.len, SQLITE_TRANSIENT, SQLITE_UTF8);
-		for (int i = 0; i < st->elems.n; i++)
-			free(st->elems.items[i]);
-		free(st->elems.items);
+		sqlite3_result_text(ctx, "{}", 2, SQLITE_STATIC);
+		return;
 	}
+	if (st->n > 0 && st->items[0].key != NULL)
+		qsort(st->items, (size_t) st->n, sizeof(ArrayAggItem), compare_keys);
+
+	ArrayElements elems = {st->n, palloc(sizeof(char *) * (size_t) (st->n + 1))};
+
+	for (int i = 0; i < st->n; i++)
+		elems.items[i] = st->items[i].text;
+
+	Value		v = typio_array_build(st->type, &elems);
+
+	sqlite3_result_text64(ctx, v.u.s.data, v.u.s.len, SQLITE_TRANSIENT, SQLITE_UTF8);
+	for (int i = 0; i < st->n; i++)
+	{
+		free(st->items[i].text);
+		sqlite3_value_free(st->items[i].key);
+	}
+	free(st->items);
 }
 
 /*
@@ -1221,6 +1294,8 @@ CacheOpen(const char *path)
 	sqlite3_create_function(cache_db, "rl_array_agg", 2, SQLITE_UTF8, NULL, NULL, rl_array_agg_step,
 							rl_array_agg_final);
 	sqlite3_create_function(cache_db, "rl_row_after", 1, SQLITE_UTF8, NULL, rl_row_after, NULL, NULL);
+	sqlite3_create_function(cache_db, "rl_array_agg", 4, SQLITE_UTF8, NULL, NULL, rl_array_agg_step,
+							rl_array_agg_final);
 	sqlite3_create_function(cache_db, "rl_pg_name", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL, rl_pg_name,
 							NULL, NULL);
 	sqlite3_create_function(cache_db, "rl_nspid", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL, rl_nspid, NULL, NULL);

@@ -177,6 +177,21 @@ ExecCastValue(const Value *v, Oid target, int32_t typmod, bool explicit)
 
 	if (typio_is_oid(target) && typio_is_oid(v->type))
 		return typio_int(target, v->u.i);	/* binary-compatible */
+	if (from && from->category == TYPCATEGORY_ARRAY && typio_lookup(target)->category == TYPCATEGORY_ARRAY)
+	{
+		/* an array to another: each element cast as the cast of the elements would */
+		ArrayElements elems = typio_array_parse(v->u.s.data);
+
+		for (int i = 0; i < elems.n; i++)
+			if (elems.items[i] != NULL)
+			{
+				Value		e = typio_input(from->elem, elems.items[i], -1);
+				Value		c = ExecCastValue(&e, typio_lookup(target)->elem, -1, explicit);
+
+				elems.items[i] = typio_output(&c, NULL);
+			}
+		return typio_array_build(target, &elems);
+	}
 
 	if (target == INT2OID || target == INT4OID || target == INT8OID)
 	{
@@ -540,7 +555,8 @@ datetime_arith(ExprOp op, Oid result, const Value *a, const Value *b)
 }
 
 /*
- * like_match -- SQL LIKE with % and _, backslash escapes
+ * like_match -- SQL LIKE with % and _, backslash escapes (ESCAPE 'c' is like_escape's
+ * rewrite of the pattern into these)
  *
  * LIKE_ABORT: the text ran out before the pattern did. A % that tries the rest of
  * the pattern at each later position of the text gives up then, since a shorter
@@ -555,6 +571,14 @@ typedef enum LikeResult
 	LIKE_ABORT
 } LikeResult;
 
+static void
+like_ends_with_escape(void)
+{
+	ereport(ERROR,
+			errcode(ERRCODE_INVALID_ESCAPE_SEQUENCE),
+			errmsg("LIKE pattern must not end with escape character"));
+}
+
 static LikeResult
 like_match(const char *s, const char *p, bool ci)
 {
@@ -566,6 +590,8 @@ like_match(const char *s, const char *p, bool ci)
 				p++;
 			if (p[1] == '\0')
 				return LIKE_TRUE;
+			if (p[1] == '\\' && p[2] == '\0' && *s != '\0')
+				like_ends_with_escape();	/* PostgreSQL looks at it only with text left */
 			for (; *s; s++)
 			{
 				LikeResult	r = like_match(s, p + 1, ci);
@@ -578,8 +604,11 @@ like_match(const char *s, const char *p, bool ci)
 		}
 		if (*s == '\0')
 			return LIKE_ABORT;
-		if (*p == '\\' && p[1])
-			p++;
+		if (*p == '\\')
+		{
+			if (*++p == '\0')
+				like_ends_with_escape();
+		}
 		else if (*p == '_')
 			continue;
 		if (ci ? strncasecmp(s, p, 1) != 0 : *s != *p)
@@ -610,28 +639,6 @@ regex_match(const char *s, const char *pattern, bool ci)
 	return rc == 0;
 }
 
-/* eq_any -- x = ANY (array): true if an element equals x, else NULL if one is NULL, else false */
-static Value
-eq_any(const Value *x, const Value *array)
-{
-	ArrayElements elems = typio_array_parse(array->u.s.data);
-	bool		saw_null = false;
-
-	for (int i = 0; i < elems.n; i++)
-	{
-		if (elems.items[i] == NULL)
-		{
-			saw_null = true;
-			continue;
-		}
-		Value		element = typio_input(x->type, elems.items[i], -1);
-
-		if (compare_values(x, &element) == 0)
-			return typio_bool(true);
-	}
-	return saw_null ? typio_null(BOOLOID) : typio_bool(false);
-}
-
 static Value
 array_concat(Oid type, const Value *a, const Value *b)
 {
@@ -646,24 +653,22 @@ array_concat(Oid type, const Value *a, const Value *b)
 	return typio_array_build(type, &all);
 }
 
+/* apply_op -- a op b (b is a again for a prefix operator), of result type */
 static Value
-eval_op(ExecState *es, const Expr *e)
+apply_op(ExprOp op, Oid type, Value a, Value b)
 {
-	Value		a = ExecEvalExpr(es, e->args[0]);
-	Value		b = e->nargs > 1 ? ExecEvalExpr(es, e->args[1]) : a;
-
-	if (e->op == OP_DISTINCT || e->op == OP_NOT_DISTINCT)
+	if (op == OP_DISTINCT || op == OP_NOT_DISTINCT)
 	{
 		bool		distinct = a.isnull != b.isnull ||
 			(!a.isnull && compare_values(&a, &b) != 0);
 
-		return typio_bool(e->op == OP_DISTINCT ? distinct : !distinct);
+		return typio_bool(op == OP_DISTINCT ? distinct : !distinct);
 	}
-	if (e->op == OP_CONCAT && typio_lookup(e->type)->category == TYPCATEGORY_ARRAY)
-		return array_concat(e->type, &a, &b);	/* not strict: NULL is the empty array */
+	if (op == OP_CONCAT && typio_lookup(type)->category == TYPCATEGORY_ARRAY)
+		return array_concat(type, &a, &b);	/* not strict: NULL is the empty array */
 	if (a.isnull || b.isnull)
-		return typio_null(e->type);
-	switch (e->op)
+		return typio_null(type);
+	switch (op)
 	{
 		case OP_EQ:
 			return typio_bool(compare_values(&a, &b) == 0);
@@ -696,10 +701,10 @@ eval_op(ExecState *es, const Expr *e)
 		case OP_ILIKE:
 		case OP_NOT_ILIKE:
 			{
-				bool		ci = e->op == OP_ILIKE || e->op == OP_NOT_ILIKE;
+				bool		ci = op == OP_ILIKE || op == OP_NOT_ILIKE;
 				bool		m = like_match(a.u.s.data, b.u.s.data, ci) == LIKE_TRUE;
 
-				return typio_bool(e->op == OP_LIKE || e->op == OP_ILIKE ? m : !m);
+				return typio_bool(op == OP_LIKE || op == OP_ILIKE ? m : !m);
 			}
 		case OP_REGEX:
 		case OP_NOT_REGEX:
@@ -707,12 +712,10 @@ eval_op(ExecState *es, const Expr *e)
 		case OP_NOT_REGEX_CI:
 			{
 				bool		m = regex_match(a.u.s.data, b.u.s.data,
-											e->op == OP_REGEX_CI || e->op == OP_NOT_REGEX_CI);
+											op == OP_REGEX_CI || op == OP_NOT_REGEX_CI);
 
-				return typio_bool(e->op == OP_REGEX || e->op == OP_REGEX_CI ? m : !m);
+				return typio_bool(op == OP_REGEX || op == OP_REGEX_CI ? m : !m);
 			}
-		case OP_EQ_ANY:
-			return eq_any(&a, &b);
 		default:
 			break;
 	}
@@ -722,14 +725,14 @@ eval_op(ExecState *es, const Expr *e)
 		case INT2OID:
 		case INT4OID:
 		case INT8OID:
-			return int_arith(e->op, e->type, a.u.i, b.u.i);
+			return int_arith(op, type, a.u.i, b.u.i);
 		case FLOAT4OID:
 		case FLOAT8OID:
-			return float_arith(e->op, e->type, a.u.f, b.u.f);
+			return float_arith(op, type, a.u.f, b.u.f);
 		case NUMERICOID:
-			return numeric_arith(e->op, &a, &b);
+			return numeric_arith(op, &a, &b);
 		default:
-			if (e->op == OP_NEG)
+			if (op == OP_NEG)
 			{
 				if (a.u.iv.time == INT64_MIN || a.u.iv.day == INT32_MIN || a.u.iv.month == INT32_MIN)
 					datetime_out_of_range("interval");
@@ -738,8 +741,63 @@ eval_op(ExecState *es, const Expr *e)
 
 				return v;
 			}
-			return datetime_arith(e->op, e->type, &a, &b);
+			return datetime_arith(op, type, &a, &b);
 	}
+}
+
+static Value
+eval_op(ExecState *es, const Expr *e)
+{
+	Value		a = ExecEvalExpr(es, e->args[0]);
+
+	return apply_op(e->op, e->type, a, e->nargs > 1 ? ExecEvalExpr(es, e->args[1]) : a);
+}
+
+/*
+ * eval_scalar_array -- x op ANY / ALL (array): ANY is true if op holds for an element,
+ * ALL if it holds for every one; otherwise NULL if an element (or x) is NULL. An empty
+ * array gives false (ANY) or true (ALL) whatever x is.
+ */
+static Value
+eval_scalar_array(ExecState *es, const Expr *e)
+{
+	Value		x = ExecEvalExpr(es, e->args[0]);
+	Value		array = ExecEvalExpr(es, e->args[1]);
+
+	if (array.isnull)
+		return typio_null(BOOLOID);
+
+	ArrayElements elems = typio_array_parse(array.u.s.data);
+	bool		saw_null = false;
+
+	if (elems.n == 0)
+		return typio_bool(e->array_all);
+	for (int i = 0; i < elems.n; i++)
+	{
+		Value		r = x.isnull || elems.items[i] == NULL ? typio_null(BOOLOID)
+			: apply_op(e->op, BOOLOID, x, typio_input(e->element_type, elems.items[i], -1));
+
+		if (r.isnull)
+			saw_null = true;
+		else if (r.u.b != e->array_all)
+			return r;
+	}
+	return saw_null ? typio_null(BOOLOID) : typio_bool(e->array_all);
+}
+
+/* eval_array -- ARRAY[...]: the elements' text forms, NULL kept */
+static Value
+eval_array(ExecState *es, const Expr *e)
+{
+	ArrayElements elems = {e->nargs, palloc(sizeof(char *) * (size_t) (e->nargs + 1))};
+
+	for (int i = 0; i < e->nargs; i++)
+	{
+		Value		v = ExecEvalExpr(es, e->args[i]);
+
+		elems.items[i] = v.isnull ? NULL : typio_output(&v, NULL);
+	}
+	return typio_array_build(e->type, &elems);
 }
 
 /* ---------- expressions ---------- */
@@ -870,6 +928,10 @@ ExecEvalExpr(ExecState *es, const Expr *e)
 			return eval_booltest(ExecEvalExpr(es, e->args[0]), e->booltest);
 		case EXPR_SRF_VALUE:
 			return typio_int(e->type, es->srf_current);
+		case EXPR_ARRAY:
+			return eval_array(es, e);
+		case EXPR_SCALAR_ARRAY:
+			return eval_scalar_array(es, e);
 		case EXPR_SUBSCRIPT:
 			{
 				Value		array = ExecEvalExpr(es, e->args[0]);
@@ -878,10 +940,11 @@ ExecEvalExpr(ExecState *es, const Expr *e)
 				if (array.isnull || index.isnull)
 					return typio_null(e->type);
 				ArrayElements elems = typio_array_parse(array.u.s.data);
+				int64_t		i = index.u.i - typio_array_lower(array.type);
 
-				if (index.u.i < 1 || index.u.i > elems.n || elems.items[index.u.i - 1] == NULL)
+				if (i < 0 || i >= elems.n || elems.items[i] == NULL)
 					return typio_null(e->type);
-				return typio_input(e->type, elems.items[index.u.i - 1], -1);
+				return typio_input(e->type, elems.items[i], -1);
 			}
 		case EXPR_VAR:
 		case EXPR_AGG:

@@ -4,7 +4,8 @@
  * string functions (substring, position, trim, pad, split_part ..., counting
  * characters in UTF-8), the numeric ones (abs, round, trunc, floor, ceil, sqrt,
  * power, mod, random, gen_random_uuid, md5), extract / date_part / date_trunc,
- * arrays (array_to_string, array_upper, unnest), the
+ * arrays (array_to_string, array_upper, array_length, cardinality, unnest,
+ * generate_subscripts), like_escape (LIKE ... ESCAPE), json_build_object, the
  * set-returning generate_series(), and what psql's describe commands call to
  * read the catalog (format_type, pg_get_userbyid, pg_get_constraintdef,
  * obj_description, pg_size_pretty, ...). Those that must look a row up in the
@@ -296,6 +297,55 @@ f_substring(ExecState *es, const Value *args, int nargs)
 		: from + utf8_bytes(s->u.s.data + from, s->u.s.len - from, end - start);
 
 	return text_of(s->u.s.data + from, to - from);
+}
+
+/*
+ * f_like_escape -- like_escape(pattern, escape), which LIKE ... ESCAPE 'c' calls: the
+ * pattern with backslash as its escape character, which is what LIKE reads. ESCAPE ''
+ * doubles every backslash (none escapes); 'c' becomes a backslash, and a backslash
+ * not escaped by c is doubled. The escape must be one character (22025).
+ */
+static Value
+f_like_escape(ExecState *es, const Value *args, int nargs)
+{
+	const char *p = args[0].u.s.data,
+			   *e = args[1].u.s.data;
+	size_t		plen = args[0].u.s.len,
+				elen = args[1].u.s.len;
+	RlBuf		out;
+	bool		after_escape = false;
+
+	if (elen > 0 && utf8_bytes(e, elen, 1) != elen)
+		ereport(ERROR,
+				errcode(ERRCODE_INVALID_ESCAPE_SEQUENCE),
+				errmsg("invalid escape string"),
+				errhint("Escape string must be empty or one character."));
+	if (elen == 1 && e[0] == '\\')
+		return args[0];
+	rlbuf_init_in(&out, CurrentMemoryContext);
+	for (size_t i = 0; i < plen;)
+	{
+		size_t		n = utf8_bytes(p + i, plen - i, 1);
+
+		if (elen > 0 && n == elen && memcmp(p + i, e, n) == 0 && !after_escape)
+		{
+			rlbuf_append_str(&out, "\\");
+			after_escape = true;
+		}
+		else
+		{
+			if (p[i] == '\\' && (elen == 0 || !after_escape))
+				rlbuf_append_str(&out, "\\");
+			rlbuf_append(&out, p + i, n);
+			after_escape = false;
+		}
+		i += n;
+	}
+
+	Value		v = text_of((const char *) out.data, out.len);
+
+	rlbuf_free(&out);
+	return v;
 }
 
 /* f_strpos -- strpos(s, sub), position(sub IN s): the character where sub starts, 0 if nowhere */
@@ -1071,12 +1121,33 @@ f_array_to_string(ExecState *es, const Value *args, int nargs)
 	return v;
 }
 
+/* f_array_upper -- array_upper, array_length: one dimension, from 1 (NULL if empty) */
 static Value
 f_array_upper(ExecState *es, const Value *args, int nargs)
 {
 	ArrayElements elems = typio_array_parse(args[0].u.s.data);
 
 	return elems.n == 0 || args[1].u.i != 1 ? typio_null(INT4OID) : typio_int(INT4OID, elems.n);
+}
+
+/* f_generate_subscripts -- generate_subscripts(array, dim): dimension 1's subscripts, as a set */
+static Value
+f_generate_subscripts(ExecState *es, const Value *args, int nargs)
+{
+	int			n = args[1].u.i == 1 ? typio_array_parse(args[0].u.s.data).n : 0;
+	int			lower = typio_array_lower(args[0].type);
+	ArrayElements elems = {n, palloc(sizeof(char *) * (size_t) (n + 1))};
+
+	for (int i = 0; i < n; i++)
+		elems.items[i] = psprintf("%d", lower + i);
+	return typio_array_build(INT4ARRAYOID, &elems);
+}
+
+/* f_cardinality -- the number of elements */
+static Value
+f_cardinality(ExecState *es, const Value *args, int nargs)
+{
+	return typio_int(INT4OID, typio_array_parse(args[0].u.s.data).n);
 }
 
 /* set-returning functions give their whole set as an array */
@@ -1167,6 +1238,18 @@ f_to_regtype(ExecState *es, const Value *args, int nargs)
 }
 
 static Value
+f_to_regproc(ExecState *es, const Value *args, int nargs)
+{
+	return to_reg(REGPROCOID, &args[0]);
+}
+
+static Value
+f_to_regprocedure(ExecState *es, const Value *args, int nargs)
+{
+	return to_reg(REGPROCEDUREOID, &args[0]);
+}
+
+static Value
 f_to_regnamespace(ExecState *es, const Value *args, int nargs)
 {
 	return to_reg(REGNAMESPACEOID, &args[0]);
@@ -1250,6 +1333,83 @@ f_no_definition(ExecState *es, const Value *args, int nargs)
 	return typio_null(TEXTOID);
 }
 
+/* append_json_string -- text as a JSON string, escaped as PostgreSQL's escape_json does */
+static void
+append_json_string(RlBuf *out, const char *s)
+{
+	rlbuf_append_str(out, "\"");
+	for (; *s; s++)
+	{
+		static const char *const named[] = {['\b'] = "\\b", ['\f'] = "\\f", ['\n'] = "\\n",
+		['\r'] = "\\r", ['\t'] = "\\t", ['"'] = "\\\"", ['\\'] = "\\\\"};
+		unsigned char c = (unsigned char) *s;
+
+		if (c < sizeof(named) / sizeof(named[0]) && named[c])
+			rlbuf_append_str(out, named[c]);
+		else if (c < 0x20)
+			rlbuf_printf(out, "\\u%04x", c);
+		else
+			rlbuf_append(out, s, 1);
+	}
+	rlbuf_append_str(out, "\"");
+}
+
+/*
+ * f_json_build_object -- json_build_object(VARIADIC "any"): keys and values alternate;
+ * a value is null, true/false, a number as it prints, json as it is, else a string
+ */
+static Value
+f_json_build_object(ExecState *es, const Value *args, int nargs)
+{
+	RlBuf		out;
+
+	if (nargs % 2 != 0)
+		ereport(ERROR,
+				errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				errmsg("argument list must have even number of elements"),
+				errhint("The arguments of json_build_object() must consist of alternating keys and values."));
+	rlbuf_init_in(&out, CurrentMemoryContext);
+	rlbuf_append_str(&out, "{");
+	for (int i = 0; i < nargs; i += 2)
+	{
+		const Value *k = &args[i],
+				   *v = &args[i + 1];
+		const TypeInfo *t = typio_lookup(v->type);
+		char	   *text = v->isnull ? NULL : typio_output(v, NULL);
+
+		if (k->isnull)
+			ereport(ERROR,
+					errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					errmsg("null value not allowed for object key"));
+		rlbuf_append_str(&out, i ? ", " : "");
+		append_json_string(&out, typio_output(k, NULL));
+		rlbuf_append_str(&out, " : ");
+		if (v->isnull)
+			rlbuf_append_str(&out, "null");
+		else if (v->type == BOOLOID)
+			rlbuf_append_str(&out, v->u.b ? "true" : "false");
+		else if (v->type == JSONOID || v->type == JSONBOID ||
+				 (t && t->category == TYPCATEGORY_NUMERIC && !typio_is_oid(v->type) &&
+				  strspn(text, "0123456789.-+eE") == strlen(text)))	/* not NaN, Infinity */
+			rlbuf_append_str(&out, text);
+		else
+			append_json_string(&out, text);
+	}
+	rlbuf_append_str(&out, "}");
+
+	Value		r = typio_string(JSONOID, (const char *) out.data, out.len);
+
+	rlbuf_free(&out);
+	return r;
+}
+
+/* f_no_sequence -- pg_get_serial_sequence: there are no sequences */
+static Value
+f_no_sequence(ExecState *es, const Value *args, int nargs)
+{
+	return typio_null(TEXTOID);
+}
+
 #define BUILTIN(name, nargs, argtypes, rettype, strict, fn) \
 	{name, nargs, argtypes, rettype, strict, false, fn, NULL, NULL, {NULL, NULL}}
 #define SETOF(name, nargs, argtypes, rettype, fn) \
@@ -1322,6 +1482,7 @@ static const FuncDesc builtins[] = {
 	BUILTIN("repeat", 2, ARGS(TEXTOID, INT4OID), TEXTOID, true, f_repeat),
 	BUILTIN("reverse", 1, {TEXTOID}, TEXTOID, true, f_reverse),
 	BUILTIN("starts_with", 2, ARGS(TEXTOID, TEXTOID), BOOLOID, true, f_starts_with),
+	BUILTIN("like_escape", 2, ARGS(TEXTOID, TEXTOID), TEXTOID, true, f_like_escape),
 	BUILTIN("pg_sleep", 1, {FLOAT8OID}, VOIDOID, true, f_pg_sleep),
 	BUILTIN("current_setting", 1, {TEXTOID}, TEXTOID, true, f_current_setting),
 	BUILTIN("current_setting", 2, ARGS(TEXTOID, BOOLOID), TEXTOID, true, f_current_setting),
@@ -1345,11 +1506,15 @@ static const FuncDesc builtins[] = {
 	BUILTIN("upper", 1, {TEXTOID}, TEXTOID, true, f_upper),
 	BUILTIN("array_to_string", 2, ARGS(ANYARRAYOID, TEXTOID), TEXTOID, true, f_array_to_string),
 	BUILTIN("array_upper", 2, ARGS(ANYARRAYOID, INT4OID), INT4OID, true, f_array_upper),
+	BUILTIN("array_length", 2, ARGS(ANYARRAYOID, INT4OID), INT4OID, true, f_array_upper),
+	BUILTIN("cardinality", 1, {ANYARRAYOID}, INT4OID, true, f_cardinality),
 	/* the catalog as psql's describe commands read it */
 	BUILTIN("pg_get_userbyid", 1, {OIDOID}, NAMEOID, true, f_pg_get_userbyid),
 	BUILTIN("to_regclass", 1, {TEXTOID}, REGCLASSOID, true, f_to_regclass),
 	BUILTIN("to_regtype", 1, {TEXTOID}, REGTYPEOID, true, f_to_regtype),
 	BUILTIN("to_regnamespace", 1, {TEXTOID}, REGNAMESPACEOID, true, f_to_regnamespace),
+	BUILTIN("to_regproc", 1, {TEXTOID}, REGPROCOID, true, f_to_regproc),
+	BUILTIN("to_regprocedure", 1, {TEXTOID}, REGPROCEDUREOID, true, f_to_regprocedure),
 	BUILTIN("pg_encoding_to_char", 1, {INT4OID}, NAMEOID, true, f_pg_encoding_to_char),
 	BUILTIN("format_type", 2, ARGS(OIDOID, INT4OID), TEXTOID, false, f_format_type),
 	BUILTIN("pg_get_expr", 2, ARGS(PGNODETREEOID, OIDOID), TEXTOID, true, f_pg_get_expr),
@@ -1366,11 +1531,16 @@ static const FuncDesc builtins[] = {
 	BUILTIN("pg_get_triggerdef", 2, ARGS(OIDOID, BOOLOID), TEXTOID, true, f_no_definition),
 	BUILTIN("pg_get_statisticsobjdef_columns", 1, {OIDOID}, TEXTOID, true, f_no_definition),
 	BUILTIN("pg_get_viewdef", 2, ARGS(OIDOID, BOOLOID), TEXTOID, true, f_no_definition),
-	BUILTIN("pg_get_function_result", 1, {OIDOID}, TEXTOID, true, f_no_definition),
-	BUILTIN("pg_get_function_arguments", 1, {OIDOID}, TEXTOID, true, f_no_definition),
+	LOOKUP("pg_get_function_result", 1, {OIDOID}, "pg_proc", "_rl_result", "oid", NULL),
+	LOOKUP("pg_get_function_arguments", 1, {OIDOID}, "pg_proc", "_rl_arguments", "oid", NULL),
+	LOOKUP("pg_get_functiondef", 1, {OIDOID}, "pg_proc", "_rl_functiondef", "oid", NULL),
 	BUILTIN("pg_get_function_sqlbody", 1, {OIDOID}, TEXTOID, true, f_no_definition),
 	BUILTIN("pg_function_is_visible", 1, {OIDOID}, BOOLOID, true, f_true),
 	BUILTIN("pg_tablespace_location", 1, {OIDOID}, TEXTOID, true, f_tablespace_location),
+	BUILTIN("pg_get_serial_sequence", 2, ARGS(TEXTOID, TEXTOID), TEXTOID, true, f_no_sequence),
+	BUILTIN("pg_type_is_visible", 1, {OIDOID}, BOOLOID, true, f_true),	/* all in pg_catalog */
+	/* VARIADIC "any": any number of arguments of any type */
+	BUILTIN("json_build_object", FUNC_VARIADIC_ANY, {0}, JSONOID, false, f_json_build_object),
 	LOOKUP("pg_get_constraintdef", 1, {OIDOID}, "pg_constraint", "_rl_condef", "oid", NULL),
 	LOOKUP("pg_get_constraintdef", 2, ARGS(OIDOID, BOOLOID), "pg_constraint", "_rl_condef", "oid", NULL),
 	LOOKUP("pg_get_indexdef", 1, {OIDOID}, "pg_class", "_rl_indexdef", "oid", NULL),
@@ -1390,6 +1560,7 @@ static const FuncDesc builtins[] = {
 	SETOF("generate_series", 2, ARGS(INT8OID, INT8OID), INT8OID, f_generate_series),
 	SETOF("generate_series", 3, ARGS(INT8OID, INT8OID, INT8OID), INT8OID, f_generate_series),
 	SETOF("unnest", 1, {ANYARRAYOID}, ANYELEMENTOID, f_unnest),
+	SETOF("generate_subscripts", 2, ARGS(ANYARRAYOID, INT4OID), INT4OID, f_generate_subscripts),
 	SETOF("pg_partition_ancestors", 1, {REGCLASSOID}, REGCLASSOID, f_pg_partition_ancestors),
 };
 
@@ -1440,9 +1611,9 @@ LookupBuiltinFunction(const char *name, int nargs, const Oid *argtypes)
 		const FuncDesc *f = &builtins[i];
 		int			cost = 0;
 
-		if (f->nargs != nargs || strcmp(f->name, name) != 0)
+		if ((f->nargs != nargs && f->nargs != FUNC_VARIADIC_ANY) || strcmp(f->name, name) != 0)
 			continue;
-		for (int a = 0; a < nargs && cost >= 0; a++)
+		for (int a = 0; a < nargs && cost >= 0 && f->nargs != FUNC_VARIADIC_ANY; a++)
 		{
 			int			c = arg_cost(argtypes[a], f->argtypes[a]);
 

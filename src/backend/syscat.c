@@ -10,8 +10,9 @@
  * in FROM where the client named the catalog, so it always shows the
  * transaction's snapshot. Columns carry PostgreSQL's names and types; only the
  * columns clients read are there, and a relation for what RockLake does not have
- * (policies, triggers, publications, inheritance, extended statistics) has them
- * and no rows (pg_proc too: the builtin functions are not listed). Columns named _rl_* are not the client's to see: the functions
+ * (policies, triggers, publications, inheritance, extended statistics, sequences) has
+ * them and no rows; pg_proc lists the builtin functions (pg_proc.c), pg_extension
+ * plpgsql. Columns named _rl_* are not the client's to see: the functions
  * that read the catalog look them up (pg_get_constraintdef, pg_get_indexdef,
  * obj_description; funcs.c).
  *
@@ -47,6 +48,7 @@
 #define DEFAULTTABLESPACE_OID	1663
 #define DEFAULT_COLLATION_OID	100
 #define C_COLLATION_OID			950
+#define PLPGSQL_EXTENSION_OID	13559
 
 #define STR(x) #x
 #define XSTR(x) STR(x)
@@ -108,6 +110,8 @@ static const ResultColumn pg_type_cols[] = {
 	COL("oid", OIDOID), COL("typname", NAMEOID), COL("typnamespace", OIDOID), COL("typowner", OIDOID),
 	COL("typlen", INT2OID), COL("typtype", TEXTOID), COL("typrelid", OIDOID),
 	COL("typelem", OIDOID), COL("typarray", OIDOID), COL("typcollation", OIDOID), COL("typstorage", TEXTOID),
+	COL("typdelim", TEXTOID), COL("typbasetype", OIDOID), COL("typtypmod", INT4OID), COL("typnotnull", BOOLOID),
+	COL("typdefault", TEXTOID), COL("typacl", ACLITEMARRAYOID),
 };
 
 static const ResultColumn pg_constraint_cols[] = {
@@ -123,8 +127,33 @@ static const ResultColumn pg_index_cols[] = {
 	COL("indisunique", BOOLOID), COL("indnullsnotdistinct", BOOLOID), COL("indisprimary", BOOLOID),
 	COL("indisexclusion", BOOLOID), COL("indimmediate", BOOLOID), COL("indisclustered", BOOLOID),
 	COL("indisvalid", BOOLOID), COL("indcheckxmin", BOOLOID), COL("indisready", BOOLOID),
-	COL("indislive", BOOLOID), COL("indisreplident", BOOLOID), COL("indkey", TEXTOID),
-	COL("indexprs", PGNODETREEOID), COL("indpred", PGNODETREEOID),
+	COL("indislive", BOOLOID), COL("indisreplident", BOOLOID), COL("indkey", INT2VECTOROID),
+	COL("indexprs", PGNODETREEOID), COL("indpred", PGNODETREEOID), COL("indclass", OIDVECTOROID),
+	COL("indoption", INT2VECTOROID),
+};
+
+static const ResultColumn pg_opclass_cols[] = {
+	COL("oid", OIDOID), COL("opcmethod", OIDOID), COL("opcname", NAMEOID), COL("opcnamespace", OIDOID),
+	COL("opcowner", OIDOID), COL("opcfamily", OIDOID), COL("opcintype", OIDOID), COL("opcdefault", BOOLOID),
+	COL("opckeytype", OIDOID),
+};
+
+static const ResultColumn pg_sequence_cols[] = {
+	COL("seqrelid", OIDOID), COL("seqtypid", OIDOID), COL("seqstart", INT8OID), COL("seqincrement", INT8OID),
+	COL("seqmax", INT8OID), COL("seqmin", INT8OID), COL("seqcache", INT8OID), COL("seqcycle", BOOLOID),
+};
+
+static const ResultColumn pg_sequences_cols[] = {
+	COL("schemaname", NAMEOID), COL("sequencename", NAMEOID), COL("sequenceowner", NAMEOID),
+	COL("data_type", REGTYPEOID), COL("start_value", INT8OID), COL("min_value", INT8OID),
+	COL("max_value", INT8OID), COL("increment_by", INT8OID), COL("cycle", BOOLOID),
+	COL("cache_size", INT8OID), COL("last_value", INT8OID),
+};
+
+static const ResultColumn pg_extension_cols[] = {
+	COL("oid", OIDOID), COL("extname", NAMEOID), COL("extowner", OIDOID), COL("extnamespace", OIDOID),
+	COL("extrelocatable", BOOLOID), COL("extversion", TEXTOID), COL("extconfig", OIDARRAYOID),
+	COL("extcondition", TEXTARRAYOID),
 };
 
 static const ResultColumn pg_enum_cols[] = {
@@ -227,6 +256,8 @@ static const ResultColumn pg_proc_cols[] = {
 	COL("oid", OIDOID), COL("proname", NAMEOID), COL("pronamespace", OIDOID), COL("proowner", OIDOID),
 	COL("prolang", OIDOID), COL("prokind", TEXTOID), COL("prosecdef", BOOLOID), COL("provolatile", TEXTOID),
 	COL("proparallel", TEXTOID), COL("prosrc", TEXTOID), COL("proacl", ACLITEMARRAYOID),
+	COL("pronargs", INT2OID), COL("prorettype", OIDOID), COL("proargtypes", OIDVECTOROID),
+	COL("proretset", BOOLOID), COL("proisstrict", BOOLOID),
 };
 
 static const ResultColumn pg_language_cols[] = {
@@ -281,6 +312,19 @@ static const char *const pg_class_sql =
 	" 0, 0, 'n', NULL, NULL, NULL, k.indexdef, rl_search_rank(" NSPNAME("k.relname") ") >= 0"
 	" FROM (" KEYS_SQL ") AS k";
 
+/* the default btree operator classes of the types a key's column can have (PostgreSQL's OIDs) */
+#define PG_OPCLASS_SQL \
+	"SELECT column1 AS oid, " XSTR(BTREE_AM_OID) " AS opcmethod, column2 AS opcname, " XSTR(PG_CATALOG_NAMESPACE) \
+	" AS opcnamespace, " XSTR(BOOTSTRAP_SUPERUSERID) " AS opcowner, column3 AS opcfamily, column4 AS opcintype," \
+	" 1 AS opcdefault, 0 AS opckeytype FROM (VALUES (10003, 'bool_ops', 424, 16), (10006, 'bytea_ops', 428, 17)," \
+	" (10028, 'name_ops', 1994, 19), (3124, 'int8_ops', 1976, 20), (1979, 'int2_ops', 1976, 21)," \
+	" (1978, 'int4_ops', 1976, 23), (3126, 'text_ops', 1994, 25), (1981, 'oid_ops', 1989, 26)," \
+	" (10050, 'tid_ops', 2789, 27), (10012, 'float4_ops', 1970, 700), (3123, 'float8_ops', 1970, 701)," \
+	" (10004, 'bpchar_ops', 426, 1042), (3122, 'date_ops', 434, 1082), (10038, 'time_ops', 1996, 1083)," \
+	" (3128, 'timestamp_ops', 434, 1114), (3127, 'timestamptz_ops', 434, 1184), (10022, 'interval_ops', 1982, 1186)," \
+	" (10041, 'timetz_ops', 2000, 1266), (3125, 'numeric_ops', 1988, 1700), (10065, 'uuid_ops', 2968, 2950)," \
+	" (10088, 'jsonb_ops', 4033, 3802))"
+
 /* build_pg_type -- the types typio knows, once per backend */
 static char *
 build_pg_type(void)
@@ -295,7 +339,9 @@ build_pg_type(void)
 		rlbuf_append_str(&b, "SELECT column1 AS oid, column2 AS typname, " XSTR(PG_CATALOG_NAMESPACE)
 						 " AS typnamespace, " XSTR(BOOTSTRAP_SUPERUSERID) " AS typowner, column3 AS typlen,"
 						 " column4 AS typtype, 0 AS typrelid, column5 AS typelem, column6 AS typarray,"
-						 " column7 AS typcollation, column8 AS typstorage, column9 AS _rl_format FROM (VALUES ");
+						 " column7 AS typcollation, column8 AS typstorage, ',' AS typdelim, 0 AS typbasetype,"
+						 " -1 AS typtypmod, 0 AS typnotnull, NULL AS typdefault, NULL AS typacl, column9 AS _rl_format"
+						 " FROM (VALUES ");
 		for (Oid oid = 1, n = 0; oid < FirstGenbkiObjectId; oid++)
 		{
 			const TypeInfo *t = typio_lookup(oid);
@@ -454,6 +500,17 @@ build_pg_roles(void)
 	return sql;
 }
 
+/* build_pg_description -- the public schema's, plpgsql's and the builtin functions' */
+static char *
+build_pg_description(void)
+{
+	return psprintf("SELECT " XSTR(PG_PUBLIC_NAMESPACE) " AS objoid, 2615 AS classoid, 0 AS objsubid,"
+					" 'standard public schema' AS description, 'pg_namespace' AS _rl_classname"
+					" UNION ALL SELECT oid, 3079, 0, _rl_description, 'pg_extension' FROM (%s)"
+					" UNION ALL SELECT oid, 1255, 0, description, 'pg_proc' FROM (%s)",
+					SystemRelationLookup("pg_extension")->sql, BuiltinProcDescriptionSql());
+}
+
 static const SystemRelation system_relations[] = {
 	{"pg_namespace", NCOLS(pg_namespace_cols), pg_namespace_cols,
 		"SELECT column1 AS oid, column2 AS nspname, column3 AS nspowner, column4 AS nspacl FROM (VALUES ("
@@ -479,7 +536,12 @@ static const SystemRelation system_relations[] = {
 		" k.nkeys AS indnatts, k.nkeys AS indnkeyatts, 1 AS indisunique, 0 AS indnullsnotdistinct,"
 		" k.is_primary AS indisprimary, 0 AS indisexclusion, 1 AS indimmediate, 0 AS indisclustered,"
 		" 1 AS indisvalid, 0 AS indcheckxmin, 1 AS indisready, 1 AS indislive, 0 AS indisreplident,"
-		" k.indkey AS indkey, NULL AS indexprs, NULL AS indpred FROM (" KEYS_SQL ") AS k", NULL},
+		" k.indkey AS indkey, NULL AS indexprs, NULL AS indpred,"
+		" (SELECT group_concat(oid, ' ') FROM (SELECT o.oid AS oid FROM pragma_index_info(k.idx, 'main') AS c"
+		" JOIN pragma_table_info(k.relname, 'main') AS a ON a.cid = c.cid JOIN (" PG_OPCLASS_SQL ") AS o"
+		" ON o.opcintype = CASE rl_type_oid(a.type) WHEN " XSTR(VARCHAROID) " THEN " XSTR(TEXTOID)
+		" ELSE rl_type_oid(a.type) END ORDER BY c.seqno)) AS indclass,"
+		" " KEY_COLUMNS("group_concat(0, ' ')") " AS indoption FROM (" KEYS_SQL ") AS k", NULL},
 	{"pg_enum", NCOLS(pg_enum_cols), pg_enum_cols, NULL, NULL},
 	{"pg_indexes", NCOLS(pg_indexes_cols), pg_indexes_cols,
 		"SELECT " NSPNAME("k.relname") " AS schemaname, rl_pg_name(k.relname) AS tablename, k.keyname AS indexname, NULL AS tablespace,"
@@ -503,9 +565,7 @@ static const SystemRelation system_relations[] = {
 		XSTR(DEFAULTTABLESPACE_OID) ", 'pg_default'), (1664, 'pg_global'))", NULL},
 	{"pg_roles", NCOLS(pg_roles_cols), pg_roles_cols, NULL, build_pg_roles},
 	{"pg_auth_members", NCOLS(pg_auth_members_cols), pg_auth_members_cols, NULL, NULL},
-	{"pg_description", NCOLS(pg_description_cols), pg_description_cols,
-		"SELECT " XSTR(PG_PUBLIC_NAMESPACE) " AS objoid, 2615 AS classoid, 0 AS objsubid,"
-		" 'standard public schema' AS description, 'pg_namespace' AS _rl_classname", NULL},
+	{"pg_description", NCOLS(pg_description_cols), pg_description_cols, NULL, build_pg_description},
 	{"pg_shdescription", NCOLS(pg_shdescription_cols), pg_shdescription_cols, NULL, build_pg_shdescription},
 	{"pg_inherits", NCOLS(pg_inherits_cols), pg_inherits_cols, NULL, NULL},
 	{"pg_policy", NCOLS(pg_policy_cols), pg_policy_cols, NULL, NULL},
@@ -515,7 +575,15 @@ static const SystemRelation system_relations[] = {
 	{"pg_publication_rel", NCOLS(pg_publication_rel_cols), pg_publication_rel_cols, NULL, NULL},
 	{"pg_trigger", NCOLS(pg_trigger_cols), pg_trigger_cols, NULL, NULL},
 	{"pg_rewrite", NCOLS(pg_rewrite_cols), pg_rewrite_cols, NULL, NULL},
-	{"pg_proc", NCOLS(pg_proc_cols), pg_proc_cols, NULL, NULL},
+	{"pg_proc", NCOLS(pg_proc_cols), pg_proc_cols, NULL, BuiltinProcSql},
+	{"pg_opclass", NCOLS(pg_opclass_cols), pg_opclass_cols, PG_OPCLASS_SQL, NULL},
+	{"pg_sequence", NCOLS(pg_sequence_cols), pg_sequence_cols, NULL, NULL},
+	{"pg_sequences", NCOLS(pg_sequences_cols), pg_sequences_cols, NULL, NULL},
+	/* PostgreSQL 15 has plpgsql in every database */
+	{"pg_extension", NCOLS(pg_extension_cols), pg_extension_cols,
+		"SELECT " XSTR(PLPGSQL_EXTENSION_OID) " AS oid, 'plpgsql' AS extname, " XSTR(BOOTSTRAP_SUPERUSERID)
+		" AS extowner, " XSTR(PG_CATALOG_NAMESPACE) " AS extnamespace, 0 AS extrelocatable, '1.0' AS extversion,"
+		" NULL AS extconfig, NULL AS extcondition, 'PL/pgSQL procedural language' AS _rl_description", NULL},
 	{"pg_language", NCOLS(pg_language_cols), pg_language_cols,
 		"SELECT column1 AS oid, column2 AS lanname, " XSTR(BOOTSTRAP_SUPERUSERID) " AS lanowner"
 		" FROM (VALUES (12, 'internal'), (13, 'c'), (14, 'sql'))", NULL},
@@ -697,11 +765,38 @@ InformationSchemaLookup(const char *name)
 
 /* ---------- the reg* types' names (typio_reg_hooks) ---------- */
 
+/*
+ * The OIDs PostgreSQL gives its catalogs, which regclass input and output know:
+ * clients write 'pg_catalog.pg_class'::regclass to filter pg_description by classoid.
+ */
+static const struct
+{
+	const char *name;
+	Oid			oid;
+}			catalog_oids[] = {
+	{"pg_tablespace", 1213}, {"pg_type", 1247}, {"pg_attribute", 1249}, {"pg_proc", 1255},
+	{"pg_class", 1259}, {"pg_authid", 1260}, {"pg_auth_members", 1261}, {"pg_database", 1262},
+	{"pg_sequence", 2224}, {"pg_shdescription", 2396}, {"pg_am", 2601}, {"pg_attrdef", 2604},
+	{"pg_constraint", 2606}, {"pg_description", 2609}, {"pg_index", 2610}, {"pg_inherits", 2611},
+	{"pg_language", 2612}, {"pg_namespace", 2615}, {"pg_opclass", 2616}, {"pg_rewrite", 2618},
+	{"pg_trigger", 2620}, {"pg_extension", 3079}, {"pg_policy", 3256}, {"pg_statistic_ext", 3381},
+	{"pg_collation", 3456}, {"pg_enum", 3501}, {"pg_publication", 6104},
+};
+
 char *
 SystemRegOutput(Oid type, Oid value)
 {
 	Value		oid = typio_int(OIDOID, value);
 
+	for (int i = 0; type == REGCLASSOID && i < NCOLS(catalog_oids); i++)
+		if (catalog_oids[i].oid == value)
+			return pstrdup(catalog_oids[i].name);
+	if (type == REGPROCOID || type == REGPROCEDUREOID)
+	{
+		const BuiltinProc *p = BuiltinProcByOid(value);
+
+		return p ? pstrdup(type == REGPROCOID ? p->regproc : p->regprocedure) : NULL;
+	}
 	if (type == REGTYPEOID)
 		return typio_lookup(value) ? pstrdup(typio_format_type(value)) : NULL;
 	if (type == REGCLASSOID)	/* qualified when not visible, as PostgreSQL's */
@@ -768,9 +863,94 @@ split_qualified(const char *in, char **schema)
 	return parts[n - 1];
 }
 
+/*
+ * proc_lookup -- the builtin function a regproc (a name) or regprocedure (a name and
+ * argument types: "abs(integer)") names; *ambiguous when PostgreSQL has several
+ * functions of that name (regproc)
+ */
+static Oid
+proc_lookup(Oid type, const char *name, bool *ambiguous)
+{
+	char	   *schema = NULL;
+	const char *open = strchr(name, '(');
+	char	   *bare;
+	RlBuf		args;
+
+	*ambiguous = false;
+	if (type == REGPROCEDUREOID && open == NULL)
+		ereport(ERROR,
+				errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+				errmsg("expected a left parenthesis"));
+	bare = split_qualified(type == REGPROCEDUREOID ? pnstrdup(name, (size_t) (open - name)) : name, &schema);
+	if (bare == NULL)
+		ereport(ERROR,
+				errcode(ERRCODE_INVALID_NAME),
+				errmsg("invalid name syntax"));
+	if (schema != NULL && strcmp(schema, "pg_catalog") != 0)
+		return InvalidOid;
+	rlbuf_init_in(&args, CurrentMemoryContext);
+	if (type == REGPROCEDUREOID)
+	{
+		/* the argument types as regprocedure prints them: (integer,text) */
+		const char *close = strrchr(open, ')');
+
+		if (close == NULL || close[strspn(close + 1, " ") + 1] != '\0')
+			ereport(ERROR,
+					errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+					errmsg("expected a right parenthesis"));
+		rlbuf_append_str(&args, "(");
+		for (const char *p = open + 1; p < close;)
+		{
+			size_t		n = strcspn(p, ",)");
+			char	   *t = pnstrdup(p + strspn(p, " "), n - strspn(p, " "));
+
+			for (char *end = t + strlen(t); end > t && end[-1] == ' ';)
+				*--end = '\0';
+			if (*t == '\0' && p == open + 1 && p + n == close)
+				break;			/* () */
+			size_t		tlen = strlen(t);
+			bool		array = tlen > 2 && strcmp(t + tlen - 2, "[]") == 0;
+
+			if (array)
+				t[tlen - 2] = '\0';
+
+			Oid			oid = typio_type_by_name(t);
+
+			if (array && oid != InvalidOid)
+				oid = typio_array_type(oid);
+
+			if (oid == InvalidOid)
+				ereport(ERROR,
+						errcode(ERRCODE_UNDEFINED_OBJECT),
+						errmsg("type \"%s\" does not exist", t));
+			rlbuf_printf(&args, "%s%s", p == open + 1 ? "" : ",", typio_format_type(oid));
+			p += n + (p[n] == ',');
+		}
+		rlbuf_append_str(&args, ")");
+	}
+	for (int i = 0; i < BuiltinProcCount(); i++)
+	{
+		const BuiltinProc *p = BuiltinProcAt(i);
+		const char *sig = strchr(p->regprocedure, '(');
+
+		if (strcmp(p->name, bare) != 0 || (type == REGPROCEDUREOID && strcmp(sig, rlbuf_cstr(&args)) != 0))
+			continue;
+		*ambiguous = type == REGPROCOID && strchr(p->regproc, '.') != NULL;
+		rlbuf_free(&args);
+		return *ambiguous ? InvalidOid : p->oid;
+	}
+	rlbuf_free(&args);
+	return InvalidOid;
+}
+
 Oid
 SystemRegLookup(Oid type, const char *name)
 {
+	bool		ambiguous;
+
+	if (type == REGPROCOID || type == REGPROCEDUREOID)
+		return proc_lookup(type, name, &ambiguous);
+
 	char	   *schema = NULL;
 	const char *bare = type == REGTYPEOID ? name : split_qualified(name, &schema);
 
@@ -785,6 +965,11 @@ SystemRegLookup(Oid type, const char *name)
 
 	if (schema != NULL && nsp == InvalidOid)
 		return InvalidOid;
+
+	for (int i = 0; type == REGCLASSOID && (schema == NULL || strcmp(schema, "pg_catalog") == 0) &&
+		 i < NCOLS(catalog_oids); i++)
+		if (strcmp(catalog_oids[i].name, bare) == 0)
+			return catalog_oids[i].oid;
 
 	Value		key = typio_string(TEXTOID, bare, strlen(bare));
 	/* a relation by name: found in the search path, or in the schema named */
@@ -804,8 +989,19 @@ SystemRegLookup(Oid type, const char *name)
 Oid
 SystemRegInput(Oid type, const char *name)
 {
-	Oid			found = SystemRegLookup(type, name);
+	bool		ambiguous = false;
 	char	   *schema = NULL;
+	Oid			found = type == REGPROCOID || type == REGPROCEDUREOID ? proc_lookup(type, name, &ambiguous)
+		: SystemRegLookup(type, name);
+
+	if (ambiguous)
+		ereport(ERROR,
+				errcode(ERRCODE_AMBIGUOUS_FUNCTION),
+				errmsg("more than one function named \"%s\"", name));
+	if (found == InvalidOid && (type == REGPROCOID || type == REGPROCEDUREOID))
+		ereport(ERROR,
+				errcode(ERRCODE_UNDEFINED_FUNCTION),
+				errmsg("function \"%s\" does not exist", name));
 
 	if (found == InvalidOid && type == REGCLASSOID && split_qualified(name, &schema) && schema &&
 		NamespaceOid(schema) == InvalidOid)

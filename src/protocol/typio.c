@@ -69,6 +69,8 @@ static const TypeInfo types[] = {
 	{REGCLASSOID, "regclass", "regclass", 4, TYPCATEGORY_NUMERIC, 3, 0},
 	{REGTYPEOID, "regtype", "regtype", 4, TYPCATEGORY_NUMERIC, 3, 0},
 	{REGNAMESPACEOID, "regnamespace", "regnamespace", 4, TYPCATEGORY_NUMERIC, 3, 0},
+	{REGPROCOID, "regproc", "regproc", 4, TYPCATEGORY_NUMERIC, 3, 0},
+	{REGPROCEDUREOID, "regprocedure", "regprocedure", 4, TYPCATEGORY_NUMERIC, 3, 0},
 	{BOOLARRAYOID, "_bool", "boolean[]", -1, TYPCATEGORY_ARRAY, 0, BOOLOID},
 	{NAMEARRAYOID, "_name", "name[]", -1, TYPCATEGORY_ARRAY, 0, NAMEOID},
 	{INT2ARRAYOID, "_int2", "smallint[]", -1, TYPCATEGORY_ARRAY, 0, INT2OID},
@@ -79,6 +81,29 @@ static const TypeInfo types[] = {
 	{FLOAT8ARRAYOID, "_float8", "double precision[]", -1, TYPCATEGORY_ARRAY, 0, FLOAT8OID},
 	{OIDARRAYOID, "_oid", "oid[]", -1, TYPCATEGORY_ARRAY, 0, OIDOID},
 	{ACLITEMARRAYOID, "_aclitem", "aclitem[]", -1, TYPCATEGORY_ARRAY, 0, ACLITEMOID},
+	/* the arrays of the other types, which ARRAY[...] of them makes */
+	{1001, "_bytea", "bytea[]", -1, TYPCATEGORY_ARRAY, 0, BYTEAOID},
+	{1010, "_tid", "tid[]", -1, TYPCATEGORY_ARRAY, 0, TIDOID},
+	{1014, "_bpchar", "character[]", -1, TYPCATEGORY_ARRAY, 0, BPCHAROID},
+	{1021, "_float4", "real[]", -1, TYPCATEGORY_ARRAY, 0, FLOAT4OID},
+	{1115, "_timestamp", "timestamp without time zone[]", -1, TYPCATEGORY_ARRAY, 0, TIMESTAMPOID},
+	{1182, "_date", "date[]", -1, TYPCATEGORY_ARRAY, 0, DATEOID},
+	{1183, "_time", "time without time zone[]", -1, TYPCATEGORY_ARRAY, 0, TIMEOID},
+	{1185, "_timestamptz", "timestamp with time zone[]", -1, TYPCATEGORY_ARRAY, 0, TIMESTAMPTZOID},
+	{1187, "_interval", "interval[]", -1, TYPCATEGORY_ARRAY, 0, INTERVALOID},
+	{1231, "_numeric", "numeric[]", -1, TYPCATEGORY_ARRAY, 0, NUMERICOID},
+	{1270, "_timetz", "time with time zone[]", -1, TYPCATEGORY_ARRAY, 0, TIMETZOID},
+	{2951, "_uuid", "uuid[]", -1, TYPCATEGORY_ARRAY, 0, UUIDOID},
+	{199, "_json", "json[]", -1, TYPCATEGORY_ARRAY, 0, JSONOID},
+	{3807, "_jsonb", "jsonb[]", -1, TYPCATEGORY_ARRAY, 0, JSONBOID},
+	{1008, "_regproc", "regproc[]", -1, TYPCATEGORY_ARRAY, 0, REGPROCOID},
+	{2207, "_regprocedure", "regprocedure[]", -1, TYPCATEGORY_ARRAY, 0, REGPROCEDUREOID},
+	{2210, "_regclass", "regclass[]", -1, TYPCATEGORY_ARRAY, 0, REGCLASSOID},
+	{2211, "_regtype", "regtype[]", -1, TYPCATEGORY_ARRAY, 0, REGTYPEOID},
+	{4090, "_regnamespace", "regnamespace[]", -1, TYPCATEGORY_ARRAY, 0, REGNAMESPACEOID},
+	/* after int2[] and oid[], which are the arrays of int2 and oid (typio_array_type) */
+	{INT2VECTOROID, "int2vector", "int2vector", -1, TYPCATEGORY_ARRAY, 0, INT2OID},
+	{OIDVECTOROID, "oidvector", "oidvector", -1, TYPCATEGORY_ARRAY, 0, OIDOID},
 	{ANYARRAYOID, "anyarray", "anyarray", -1, TYPCATEGORY_PSEUDO, 0, 0},
 	{ANYELEMENTOID, "anyelement", "anyelement", 4, TYPCATEGORY_PSEUDO, 0, 0},
 };
@@ -148,7 +173,8 @@ typio_format_type(Oid type)
 bool
 typio_is_oid(Oid type)
 {
-	return type == OIDOID || type == REGCLASSOID || type == REGTYPEOID || type == REGNAMESPACEOID;
+	return type == OIDOID || type == REGCLASSOID || type == REGTYPEOID || type == REGNAMESPACEOID ||
+		type == REGPROCOID || type == REGPROCEDUREOID;
 }
 
 Oid
@@ -1663,11 +1689,31 @@ typio_array_build(Oid array_type, const ArrayElements *elems)
 	return v;
 }
 
+/* vector_elements -- int2vector and oidvector text: numbers separated by spaces (or an array's) */
+static ArrayElements
+vector_elements(const char *str)
+{
+	ArrayElements elems = {0, palloc(sizeof(char *) * (strlen(str) / 2 + 2))};
+
+	for (const char *p = str; *p;)
+	{
+		size_t		n;
+
+		while (*p == ' ')
+			p++;
+		if ((n = strcspn(p, " ")) > 0)
+			elems.items[elems.n++] = pnstrdup(p, n);
+		p += n;
+	}
+	return elems;
+}
+
 /* array_in -- parse, check every element against its type, and keep the canonical text */
 static Value
 array_in(Oid type, const char *str)
 {
-	ArrayElements elems = typio_array_parse(str);
+	ArrayElements elems = (type == INT2VECTOROID || type == OIDVECTOROID) && *str != '{'
+		? vector_elements(str) : typio_array_parse(str);
 	Oid			elem = typio_lookup(type)->elem;
 
 	for (int i = 0; i < elems.n; i++)
@@ -1744,6 +1790,8 @@ typio_input(Oid type, const char *str, int32_t typmod)
 		case REGCLASSOID:
 		case REGTYPEOID:
 		case REGNAMESPACEOID:
+		case REGPROCOID:
+		case REGPROCEDUREOID:
 			return reg_in(type, str);
 		case FLOAT4OID:
 		case FLOAT8OID:
@@ -1800,6 +1848,15 @@ typio_output(const Value *v, size_t *len)
 		case BOOLOID:
 			rlbuf_append_str(&out, v->u.b ? "t" : "f");
 			break;
+		case INT2VECTOROID:
+		case OIDVECTOROID:
+			{
+				ArrayElements elems = typio_array_parse(v->u.s.data);
+
+				for (int i = 0; i < elems.n; i++)
+					rlbuf_printf(&out, "%s%s", i ? " " : "", elems.items[i] ? elems.items[i] : "");
+				break;
+			}
 		case INT2OID:
 		case INT4OID:
 		case INT8OID:
@@ -1809,6 +1866,8 @@ typio_output(const Value *v, size_t *len)
 		case REGCLASSOID:
 		case REGTYPEOID:
 		case REGNAMESPACEOID:
+		case REGPROCOID:
+		case REGPROCEDUREOID:
 			{
 				char	   *name = v->u.i != 0 && typio_reg_hooks.output ?
 					typio_reg_hooks.output(v->type, (Oid) v->u.i) : NULL;
@@ -1879,6 +1938,72 @@ expect_len(Oid type, size_t len, size_t want)
 		bad_binary(type);
 }
 
+/*
+ * array_recv -- PostgreSQL's binary array (what array_send writes): of one dimension or
+ * none, its elements' binary forms; the lower bound is not kept (subscripts start at 1)
+ */
+static Value
+array_recv(Oid type, const uint8_t *data, size_t len)
+{
+	Oid			elem = typio_lookup(type)->elem;
+	size_t		at = 12;
+
+	if (len < 12)
+		bad_binary(type);
+
+	int32_t		ndim = (int32_t) rl_load_u32be(data);
+	uint32_t	flags = rl_load_u32be(data + 4);
+	Oid			given = rl_load_u32be(data + 8);
+
+	if (ndim > 1)
+		ereport(ERROR,
+				errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				errmsg("multidimensional arrays are not supported yet"));
+	if (ndim < 0 || flags > 1)
+		bad_binary(type);
+	if (given != elem)
+		ereport(ERROR,
+				errcode(ERRCODE_DATATYPE_MISMATCH),
+				errmsg("binary data has array element type %u (%s) instead of expected %u (%s)",
+					   given, typio_lookup(given) ? typio_format_type(given) : "???", elem, typio_format_type(elem)));
+
+	uint32_t	n = 0;
+
+	if (ndim == 1)
+	{
+		if (len < 20 || (n = rl_load_u32be(data + 12)) > (len - 20) / 4)
+			bad_binary(type);
+		at = 20;
+	}
+
+	ArrayElements elems = {(int) n, palloc(sizeof(char *) * (n + 1))};
+
+	for (uint32_t i = 0; i < n; i++)
+	{
+		if (len - at < 4)
+			bad_binary(type);
+
+		int32_t		elen = (int32_t) rl_load_u32be(data + at);
+
+		at += 4;
+		if (elen == -1)
+		{
+			elems.items[i] = NULL;
+			continue;
+		}
+		if (elen < 0 || (size_t) elen > len - at)
+			bad_binary(type);
+
+		Value		e = typio_receive(elem, data + at, (size_t) elen);
+
+		elems.items[i] = typio_output(&e, NULL);
+		at += (size_t) elen;
+	}
+	if (at != len)
+		bad_binary(type);
+	return typio_array_build(type, &elems);
+}
+
 Value
 typio_receive(Oid type, const uint8_t *data, size_t len)
 {
@@ -1900,6 +2025,8 @@ typio_receive(Oid type, const uint8_t *data, size_t len)
 		case REGCLASSOID:
 		case REGTYPEOID:
 		case REGNAMESPACEOID:
+		case REGPROCOID:
+		case REGPROCEDUREOID:
 			expect_len(type, len, 4);
 			return typio_int(type, rl_load_u32be(data));
 		case INT8OID:
@@ -1965,9 +2092,7 @@ typio_receive(Oid type, const uint8_t *data, size_t len)
 			return typio_string(type, (const char *) data, len);
 		default:
 			if (typio_lookup(type) != NULL && typio_lookup(type)->category == TYPCATEGORY_ARRAY)
-				ereport(ERROR,
-						errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-						errmsg("binary input of arrays is not supported yet"));
+				return array_recv(type, data, len);
 			/* text, varchar, bpchar, name, json, unknown: text in the server encoding */
 			pg_verify_utf8((const char *) data, len);
 			return typio_string(type, (const char *) data, len);
@@ -1990,6 +2115,8 @@ typio_send(PqMsgBuilder *msg, const Value *v)
 		case REGCLASSOID:
 		case REGTYPEOID:
 		case REGNAMESPACEOID:
+		case REGPROCOID:
+		case REGPROCEDUREOID:
 		case DATEOID:
 			pq_sendint32(msg, (uint32_t) v->u.i);
 			break;

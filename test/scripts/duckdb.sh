@@ -7,8 +7,8 @@ set -eu
 
 PY=$top_srcdir/.venv/bin/python
 [ -x "$PY" ] || rl_skip_or_fail "no .venv (run contrib/install-deps.sh)"
-"$PY" -c 'import duckdb, psycopg, pytest, pytz; import importlib.metadata as m; [m.version(p) for p in ("duckdb-ext-ducklake", "duckdb-ext-postgres")]' \
-	2>/dev/null || rl_skip_or_fail "duckdb, its extensions or pytest not installed in .venv (run contrib/install-deps.sh)"
+"$PY" -c 'import duckdb, psycopg, pytest, pytz, sqlalchemy; import importlib.metadata as m; [m.version(p) for p in ("duckdb-ext-ducklake", "duckdb-ext-postgres")]' \
+	2>/dev/null || rl_skip_or_fail "duckdb, its extensions, SQLAlchemy or pytest not installed in .venv (run contrib/install-deps.sh)"
 [ -x "${PG_BINDIR:-/usr/lib/postgresql/15/bin}/postgres" ] ||
 	rl_skip_or_fail "PostgreSQL 15 server not installed (postgresql-15)"
 

@@ -487,10 +487,21 @@ START_TEST(test_typio_arrays)
 	ck_assert_int_eq(buf.len, sizeof(one_null));
 	ck_assert(memcmp(buf.data, one_null, sizeof(one_null)) == 0);
 	rlbuf_free(&buf);
-	EXPECT_ERROR(typio_receive(INT4ARRAYOID, one_null, sizeof(one_null)));
+	v = typio_receive(INT4ARRAYOID, one_null, sizeof(one_null));
+	ck_assert_str_eq(v.u.s.data, "{1,NULL}");
+	EXPECT_ERROR(typio_receive(INT4ARRAYOID, one_null, sizeof(one_null) - 1));
+	EXPECT_ERROR(typio_receive(INT8ARRAYOID, one_null, sizeof(one_null)));	/* int4 elements */
 
 	ck_assert_int_eq(typio_array_type(NAMEOID), NAMEARRAYOID);
-	ck_assert_int_eq(typio_array_type(UUIDOID), InvalidOid);
+	ck_assert_int_eq(typio_array_type(UUIDOID), 2951);
+	ck_assert_int_eq(typio_array_type(INT2OID), INT2ARRAYOID);	/* not int2vector */
+	ck_assert_int_eq(typio_array_type(VOIDOID), InvalidOid);
+	/* int2vector: an array from subscript 0 whose text is "1 2" */
+	v = typio_input(INT2VECTOROID, " 1  2", -1);
+	ck_assert_str_eq(v.u.s.data, "{1,2}");
+	ck_assert_str_eq(typio_output(&v, NULL), "1 2");
+	v = typio_input(OIDVECTOROID, "", -1);
+	ck_assert_str_eq(typio_output(&v, NULL), "");
 	ck_assert_str_eq(typio_format_type(TEXTARRAYOID), "text[]");
 	ck_assert_str_eq(typio_format_type_typmod(NUMERICOID, (10 << 16 | 2) + 4), "numeric(10,2)");
 	ck_assert_str_eq(typio_format_type_typmod(VARCHAROID, 24), "character varying(20)");
