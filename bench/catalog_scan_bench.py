@@ -6,7 +6,7 @@ worth of data files (FILES each, COLUMNS column statistics per file) copied stra
 ducklake_data_file and ducklake_file_column_stats with COPY (commits through DuckDB would
 take hours at this size and measure something else). Then, per server, the two scans
 DuckDB's postgres extension sends to plan a read of one table, with the filters it
-pushes down, exactly as captured on the wire:
+pushes down, as DuckDB 1.4.4 sends them (doc/ducklake-wire.md):
   files: COPY (SELECT ... FROM ducklake_data_file WHERE table_id = T AND begin_snapshot <= S)
   stats: COPY (SELECT ... FROM ducklake_file_column_stats WHERE column_id = C AND table_id = T)
 each run REPEAT times over different tables; the median and p95 are printed with the

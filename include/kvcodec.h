@@ -2,7 +2,7 @@
  * kvcodec.h: how catalog rows become keys and values in the LSM store, and back.
  *
  * The SQL layer hands rows of DuckLake's metadata tables as arrays of KvDatum in the
- * table's column order (01_initialize_ducklake.sql); this module turns each row into a
+ * table's column order (DuckLake 0.3's CREATE TABLE statements, doc/ducklake-wire.md); this module turns each row into a
  * key that sorts the way DuckLake reads (by parent id, then id, newest version first)
  * and a value holding every column (a protobuf message from catalog.proto behind a
  * 5-byte header). Everything is driven by one descriptor table (KvTable) plus

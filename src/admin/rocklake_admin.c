@@ -358,7 +358,7 @@ add_row(LsmBatch *b, const char *table, int64_t row_id, const KvDatum *row, int 
 	return rc;
 }
 
-/* The rows DuckLake 0.3 writes when it initialises a catalog (01_initialize_ducklake.sql). */
+/* The rows DuckLake 0.3 writes when it initialises a catalog (doc/ducklake-wire.md). */
 static int
 cmd_sample(ObjectStore *os)
 {

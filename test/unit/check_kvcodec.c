@@ -2,7 +2,7 @@
  * check_kvcodec.c: unit tests for the catalog key/value encoding (kvcodec).
  *
  * The descriptor table is checked against DuckLake 0.3's own CREATE TABLE statements
- * (copied below from 01_initialize_ducklake.sql), so a message that drifts from the real
+ * (as DuckDB 1.4.4 sends them, doc/ducklake-wire.md), so a message that drifts from the real
  * columns fails here. Then every table round-trips generated rows (NULL and empty text
  * kept apart), keys are checked to sort the way scans need (numeric id order, newest
  * version first, one prefix per table), damaged values are rejected, and the admin
@@ -15,7 +15,7 @@
 
 #include "kvcodec.h"
 
-/* The CREATE TABLE column lists of 01_initialize_ducklake.sql (DuckLake 0.3), verbatim. */
+/* The column lists of DuckLake 0.3's CREATE TABLE statements, verbatim as DuckDB 1.4.4 sends them. */
 static const char *const ducklake_tables_sql[] = {
 	"ducklake_metadata(key VARCHAR NOT NULL, value VARCHAR NOT NULL, scope VARCHAR, scope_id BIGINT)",
 	"ducklake_snapshot(snapshot_id BIGINT PRIMARY KEY, snapshot_time TIMESTAMPTZ, schema_version BIGINT, next_catalog_id BIGINT, next_file_id BIGINT)",

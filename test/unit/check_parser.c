@@ -4,8 +4,8 @@
  * (the first's tree with the second's values and locations) must be, byte for byte
  * once packed, the tree libpg_query parses from the second itself; and texts whose
  * literals the scan cannot vouch for must still parse right. The pairs include every
- * statement DuckDB 1.5.5 sent in the DuckLake 1.0 capture, each with all its literals
- * changed.
+ * statement DuckDB 1.5.5 sent in the DuckLake 1.0 migration and use that
+ * test/duckdb/data/ducklake_1_0_statements.sql holds, each with all its literals changed.
  */
 #include <pg_query.h>
 

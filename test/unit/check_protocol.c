@@ -72,7 +72,7 @@ END_TEST
 
 START_TEST(test_scram_postgres_verifier)
 {
-	/* made by PostgreSQL 15 for password "sc" (reference trace 01) */
+	/* made by PostgreSQL 15 for password "sc" (its pg_authid.rolpassword) */
 	static const char pg[] = "SCRAM-SHA-256$4096:+OjQbVmZs8ORO+jXhNQgiw==$"
 		"zknJJ6DGYCKr5SYKrESiI0utT70xyjPfNJkbty/TaxY=:uC++SgXqWkd++fsFFknLythuBUVmm9twjVKZKsUr9C0=";
 	uint8_t		salt[18];
