@@ -1,4 +1,5 @@
-"""DuckDB 1.4.4's DuckLake end to end: every scenario runs on RockLake and on PostgreSQL 15,
+"""DuckLake end to end with DuckDB 1.4.4 (DuckLake 0.3) or 1.5.5 (DuckLake 1.0), whichever this
+run's virtualenv holds: every scenario runs on RockLake and on PostgreSQL 15,
 each on a new lake (a new database and DATA_PATH), and RockLake's transcript (statements
 and their results, see lakes.py) must equal PostgreSQL's.
 
@@ -10,6 +11,8 @@ import multiprocessing
 import pytest
 
 from lakes import Lake, insert_in_commits
+
+pytestmark = pytest.mark.duckdb
 
 TABLES = ("SELECT schema_name, table_name, comment FROM duckdb_tables() WHERE database_name = 'lake' "
           "ORDER BY ALL")
