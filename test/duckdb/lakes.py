@@ -92,6 +92,16 @@ class Session:
         (row,) = self.sql(query, params)
         return row[0]
 
+    def error(self, query: str) -> str:
+        """Run query, which must fail, and record its error (kind and first line)."""
+        try:
+            self.con.execute(query)
+        except duckdb.Error as e:
+            message = f"{type(e).__name__}: {str(e).splitlines()[0]}"
+            self.note(query, message)
+            return message
+        raise AssertionError(f"{query} did not fail")
+
     def quiet(self, query: str, params: tuple = ()) -> list[tuple]:
         """Run query without recording it (results that differ between runs)."""
         self.con.execute(query, params)
