@@ -680,6 +680,12 @@ can_cast(Oid from, Oid to)
 		return false;
 	if (from == to || from == UNKNOWNOID || is_string(from) || is_string(to))
 		return true;
+	/* an oid is made from an integer, and read as an int4 or an int8 */
+	if (typio_is_oid(from) != typio_is_oid(to))
+		return typio_is_oid(to) ? from == INT2OID || from == INT4OID || from == INT8OID
+			: to == INT4OID || to == INT8OID;
+	if ((from == TIMEOID && to == INTERVALOID) || (from == INTERVALOID && to == TIMEOID))
+		return true;
 	if (from == TIMETZOID || to == TIMETZOID)
 		return from == TIMEOID || to == TIMEOID || from == TIMESTAMPTZOID;
 	if (f->category == t->category && f->category != TYPCATEGORY_USER && f->category != TYPCATEGORY_ARRAY)
@@ -699,14 +705,31 @@ can_coerce_implicitly(Oid from, Oid to)
 	if (typio_is_oid(from) && typio_is_oid(to))
 		return true;			/* oid and the reg* types are binary-compatible */
 	if (is_numeric(from) && is_numeric(to))
-		return numeric_rank(from) <= numeric_rank(to) && from != OIDOID;
+		return numeric_rank(from) <= numeric_rank(to) && !typio_is_oid(from);
 	if (is_string(from) && is_string(to))
 		return to == TEXTOID || to == VARCHAROID;
-	if (from == TIMEOID && to == TIMETZOID)
+	if (from == TIMEOID && (to == TIMETZOID || to == INTERVALOID))
 		return true;
 	if (from == DATEOID && (to == TIMESTAMPOID || to == TIMESTAMPTZOID))
 		return true;
 	return from == TIMESTAMPOID && to == TIMESTAMPTZOID;
+}
+
+/*
+ * can_coerce_assignment -- PostgreSQL's assignment casts (a value for a column): the
+ * implicit ones, the narrowing ones pg_cast marks for assignment (between numbers, between
+ * date/time types, json and jsonb), and any type to a string type through its output. A
+ * string becomes another type only by an explicit cast (but regclass, which text reaches
+ * implicitly), and bool and int4 only by one both ways.
+ */
+static bool
+can_coerce_assignment(Oid from, Oid to)
+{
+	if (can_coerce_implicitly(from, to))
+		return true;
+	if (is_string(from) && !is_string(to))
+		return to == REGCLASSOID;
+	return can_cast(from, to) && (is_string(to) || (from != BOOLOID && to != BOOLOID));
 }
 
 /* literal_position -- an input error's position: the literal's, unless it has one */
@@ -755,10 +778,10 @@ literal_input(ParseState *ps, Oid type, const char *text, int32_t typmod, int lo
  * coerce_expr -- make e of type target
  *
  * Unknown literals are converted now (their input errors point at them);
- * parameters of unknown type simply become target. Returns NULL when an
- * implicit coercion is not allowed. An assignment (a value for a column) may
- * cast as an explicit cast may, but a too long varchar(n) fails where the
- * explicit cast cuts it (PostgreSQL's length coercion).
+ * parameters of unknown type simply become target. Returns NULL when the
+ * coercion is not allowed in mode: implicit, assignment (a value for a column:
+ * can_coerce_assignment) or explicit (can_cast). A too long varchar(n) fails in an
+ * assignment where the explicit cast cuts it (PostgreSQL's length coercion).
  */
 typedef enum CoercionMode
 {
@@ -770,7 +793,6 @@ typedef enum CoercionMode
 static Expr *
 coerce_expr(ParseState *ps, Expr *e, Oid target, int32_t typmod, CoercionMode mode)
 {
-	bool		explicit = mode != COERCE_IMPLICIT;
 	bool		char_length = (target == VARCHAROID || target == BPCHAROID) && typmod >= 4;
 
 	if (e->type == target && (typmod < 0 || e->typmod == typmod))
@@ -795,7 +817,9 @@ coerce_expr(ParseState *ps, Expr *e, Oid target, int32_t typmod, CoercionMode mo
 		c->typmod = typmod;
 		return c;
 	}
-	else if (!(explicit ? can_cast(e->type, target) : can_coerce_implicitly(e->type, target)))
+	else if (!(mode == COERCE_EXPLICIT ? can_cast(e->type, target)
+			   : mode == COERCE_ASSIGNMENT ? can_coerce_assignment(e->type, target)
+			   : can_coerce_implicitly(e->type, target)))
 		return NULL;
 	Expr	   *cast = make_expr(EXPR_CAST, target, e->location);
 

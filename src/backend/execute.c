@@ -164,6 +164,10 @@ ExecCastValue(const Value *v, Oid target, int32_t typmod, bool explicit)
 
 	if (typio_is_oid(target) && typio_is_oid(v->type))
 		return typio_int(target, v->u.i);	/* binary-compatible */
+	if (typio_is_oid(target) && v->type == INT8OID && (v->u.i < 0 || v->u.i > UINT32_MAX))
+		ereport(ERROR,
+				errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				errmsg("OID out of range"));
 
 	if (target == INT2OID || target == INT4OID || target == INT8OID)
 	{
@@ -210,6 +214,8 @@ ExecCastValue(const Value *v, Oid target, int32_t typmod, bool explicit)
 		return TIMESTAMP_IS_FINITE(v->u.i)
 			? typio_int(TIMETZOID, timetz_pack(((v->u.i % USECS_PER_DAY) + USECS_PER_DAY) % USECS_PER_DAY, 0))
 			: typio_null(TIMETZOID);
+	if (target == TIMEOID && v->type == INTERVALOID)	/* the time of day, days and months left out */
+		return typio_int(TIMEOID, ((v->u.iv.time % USECS_PER_DAY) + USECS_PER_DAY) % USECS_PER_DAY);
 	if (target == TIMEOID && v->type == TIMETZOID)
 		return typio_int(TIMEOID, timetz_usecs(v->u.i));
 	if (target == TIMEOID && (v->type == TIMESTAMPOID || v->type == TIMESTAMPTZOID))
@@ -218,7 +224,7 @@ ExecCastValue(const Value *v, Oid target, int32_t typmod, bool explicit)
 			return typio_null(TIMEOID);	/* as PostgreSQL's timestamp_time */
 		return typio_int(TIMEOID, ((v->u.i % USECS_PER_DAY) + USECS_PER_DAY) % USECS_PER_DAY);
 	}
-	if (is_text_type(target) && v->type == BOOLOID)
+	if (is_text_type(target) && target != NAMEOID && v->type == BOOLOID)
 	{
 		const char *s = v->u.b ? "true" : "false";
 

@@ -241,12 +241,14 @@ out_of_range(Oid type, const char *str)
 			errmsg("value \"%s\" is out of range for type %s", str, typio_format_type(type)));
 }
 
+/* PostgreSQL's date/time input errors name time and timestamp without their "without time zone" */
 static void
 invalid_datetime(Oid type, const char *str)
 {
 	ereport(ERROR,
 			errcode(ERRCODE_INVALID_DATETIME_FORMAT),
-			errmsg("invalid input syntax for type %s: \"%s\"", typio_format_type(type), str));
+			errmsg("invalid input syntax for type %s: \"%s\"",
+				   type == TIMEOID ? "time" : type == TIMESTAMPOID ? "timestamp" : typio_format_type(type), str));
 }
 
 static void
