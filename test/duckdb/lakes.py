@@ -48,6 +48,10 @@ class Lake:
     def parquet_files(self) -> list[pathlib.Path]:
         return sorted(self.data_path.rglob("*.parquet"))
 
+    def note_step(self, label: str, value: Any) -> None:
+        """Record a step of the transcript (normalised)."""
+        self.transcript.append((self.normalise(label), self.normalise(value)))
+
     def normalise(self, value: Any) -> Any:
         if isinstance(value, str):
             value = value.replace(f"{self.data_path}/", "<DATA_PATH>/").replace(self.dsn, "<DSN>")
@@ -108,7 +112,7 @@ class Session:
         return self.con.fetchall() if self.con.description else []
 
     def note(self, label: str, value: Any) -> None:
-        self.lake.transcript.append((self.lake.normalise(label), self.lake.normalise(value)))
+        self.lake.note_step(label, value)
 
 
 def _literal(value: Any) -> str:
