@@ -5,7 +5,9 @@
 # a real PostgreSQL 15, end to end and differentially. One Python process loads one duckdb
 # module, so each client is a pytest run of its own in its own virtualenv; RL_DUCKDB_CLIENT
 # names the client the run expects. The tests that use no DuckDB (bad input and the like,
-# sent with psycopg) run once, in the first run; the second runs those marked "duckdb".
+# sent with psycopg) run once, in the first run, as does the migration of a 1.4.4 lake by
+# 1.5.5 (which runs each release as a program of its virtualenv); the second run takes
+# those marked "duckdb".
 set -eu
 . "$top_srcdir/test/scripts/common.sh"
 
