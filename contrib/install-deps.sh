@@ -25,14 +25,14 @@ if [ -n "$missing" ]; then
 	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing
 fi
 
-if [ ! -x "$top/.venv/bin/python" ]; then
-	python3 -m venv "$top/.venv"
-fi
-"$top/.venv/bin/pip" install -q --disable-pip-version-check -r "$top/test/requirements.txt"
-if [ ! -x "$top/.venv-duckdb15/bin/python" ]; then
-	python3 -m venv "$top/.venv-duckdb15"
-fi
-"$top/.venv-duckdb15/bin/pip" install -q --disable-pip-version-check -r "$top/test/requirements-duckdb15.txt"
+# virtualenv DIR REQUIREMENTS: a virtualenv in DIR (made if missing) with what REQUIREMENTS pins
+virtualenv()
+{
+	[ -x "$1/bin/python" ] || python3 -m venv "$1"
+	"$1/bin/pip" install -q --disable-pip-version-check -r "$2"
+}
+virtualenv "$top/.venv" "$top/test/requirements.txt"
+virtualenv "$top/.venv-duckdb15" "$top/test/requirements-duckdb15.txt"
 # node-postgres for the driver tests, pinned by test/node/package-lock.json (NodeSource's
 # nodejs bundles npm; Debian's ships it separately)
 command -v npm >/dev/null || DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq npm
