@@ -669,17 +669,38 @@ make_const(Value v, int location)
 	return e;
 }
 
+/*
+ * both_arrays -- whether from and to are array types, their element types in *from_elem
+ * and *to_elem: an array is cast element by element, as its elements may be
+ */
+static bool
+both_arrays(Oid from, Oid to, Oid *from_elem, Oid *to_elem)
+{
+	const TypeInfo *f = typio_lookup(from),
+			   *t = typio_lookup(to);
+
+	if (f == NULL || t == NULL || f->category != TYPCATEGORY_ARRAY || t->category != TYPCATEGORY_ARRAY)
+		return false;
+	*from_elem = f->elem;
+	*to_elem = t->elem;
+	return true;
+}
+
 /* can_cast -- the explicit casts PostgreSQL has between these types */
 static bool
 can_cast(Oid from, Oid to)
 {
 	const TypeInfo *f = typio_lookup(from),
 			   *t = typio_lookup(to);
+	Oid			from_elem,
+				to_elem;
 
 	if (f == NULL || t == NULL)
 		return false;
 	if (from == to || from == UNKNOWNOID || is_string(from) || is_string(to))
 		return true;
+	if (both_arrays(from, to, &from_elem, &to_elem))
+		return can_cast(from_elem, to_elem);
 	/* an oid is made from an integer, and read as an int4 or an int8 */
 	if (typio_is_oid(from) != typio_is_oid(to))
 		return typio_is_oid(to) ? from == INT2OID || from == INT4OID || from == INT8OID
@@ -696,12 +717,17 @@ can_cast(Oid from, Oid to)
 	return (from == JSONOID || from == JSONBOID) && (to == JSONOID || to == JSONBOID);
 }
 
-/* can_coerce_implicitly -- widening inside a category, and unknown to anything */
+/* can_coerce_implicitly -- widening inside a category (arrays: their elements), and unknown to anything */
 static bool
 can_coerce_implicitly(Oid from, Oid to)
 {
+	Oid			from_elem,
+				to_elem;
+
 	if (from == to || from == UNKNOWNOID)
 		return true;
+	if (both_arrays(from, to, &from_elem, &to_elem))
+		return can_coerce_implicitly(from_elem, to_elem);
 	if (typio_is_oid(from) && typio_is_oid(to))
 		return true;			/* oid and the reg* types are binary-compatible */
 	if (is_numeric(from) && is_numeric(to))
@@ -725,8 +751,13 @@ can_coerce_implicitly(Oid from, Oid to)
 static bool
 can_coerce_assignment(Oid from, Oid to)
 {
+	Oid			from_elem,
+				to_elem;
+
 	if (can_coerce_implicitly(from, to))
 		return true;
+	if (both_arrays(from, to, &from_elem, &to_elem))
+		return can_coerce_assignment(from_elem, to_elem);
 	if (is_string(from) && !is_string(to))
 		return to == REGCLASSOID;
 	return can_cast(from, to) && (is_string(to) || (from != BOOLOID && to != BOOLOID));

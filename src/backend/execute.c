@@ -138,6 +138,23 @@ cast_to_int(const Value *v, Oid target)
 	return typio_int(target, check_int_range(target, (int64_t) d));
 }
 
+/* cast_array -- an array cast to another array type element by element (typmod is theirs) */
+static Value
+cast_array(const Value *v, Oid from_elem, Oid target, Oid to_elem, int32_t typmod, bool explicit)
+{
+	ArrayElements elems = typio_array_parse(v->u.s.data);
+
+	for (int i = 0; i < elems.n; i++)
+		if (elems.items[i] != NULL)
+		{
+			Value		e = typio_input(from_elem, elems.items[i], -1);
+			Value		c = ExecCastValue(&e, to_elem, typmod, explicit);
+
+			elems.items[i] = typio_output(&c, NULL);
+		}
+	return typio_array_build(target, &elems);
+}
+
 Value
 ExecCastValue(const Value *v, Oid target, int32_t typmod, bool explicit)
 {
@@ -230,6 +247,10 @@ ExecCastValue(const Value *v, Oid target, int32_t typmod, bool explicit)
 
 		return typio_input(target, s, typmod);
 	}
+	const TypeInfo *to = typio_lookup(target);
+
+	if (from && to && from->category == TYPCATEGORY_ARRAY && to->category == TYPCATEGORY_ARRAY)
+		return cast_array(v, from->elem, target, to->elem, typmod, explicit);
 	/* everything else goes through the text form (CoerceViaIO) */
 	return typio_input(target, typio_output(v, NULL), typmod);
 }
