@@ -1,13 +1,15 @@
 """A DuckLake on one server, seen through DuckDB sessions that record a transcript.
 
 Scenarios run the same statements against RockLake and PostgreSQL 15; what they record
-(statement, result rows) must be equal on both. Recorded strings are normalised: the
-lake's DATA_PATH and the server's DSN become placeholders and UUIDs (in file names) are
-masked, so only what the catalog decides is compared. Scenarios leave out values that
-differ between any two runs (snapshot times, file names) or record something derived
-from them with Session.note.
+(statement, result rows) must be equal on both. Recorded values are normalised: the
+lake's DATA_PATH and the server's DSN become placeholders, UUIDs (in file names) are
+masked, so only what the catalog decides is compared, and a float NaN becomes "NaN" (one
+NaN is not equal to another in Python). Scenarios leave out values that differ between
+any two runs (snapshot times, file names) or record something derived from them with
+Session.note.
 """
 
+import math
 import pathlib
 import re
 import uuid
@@ -58,6 +60,8 @@ class Lake:
             return UUID.sub("<uuid>", value)
         if isinstance(value, uuid.UUID):
             return "<uuid>"
+        if isinstance(value, float) and math.isnan(value):
+            return "NaN"  # equal to itself, as the servers' NaN
         if isinstance(value, (list, tuple)):
             return type(value)(self.normalise(v) for v in value)
         if isinstance(value, dict):

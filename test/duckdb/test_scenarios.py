@@ -306,6 +306,35 @@ def nested_types(lake: Lake) -> None:
         s.sql("SELECT id, s FROM lake.n AT (VERSION => 3) WHERE id IN (2, 1000) ORDER BY id")
 
 
+def inlined_types(lake: Lake) -> None:
+    rows = "SELECT * FROM lake.t ORDER BY id"
+    with lake.session(DATA_INLINING_ROW_LIMIT=100) as s:
+        s.sql("CREATE TABLE lake.t (id INTEGER, d DECIMAL(18, 3), h HUGEINT, u UBIGINT, t TINYINT, "
+              "f FLOAT, g UUID, b BLOB, tt TIME, tz TIMETZ, ts TIMESTAMP, tstz TIMESTAMPTZ, "
+              "tns TIMESTAMP_NS, dt DATE, iv INTERVAL, j JSON, v VARCHAR)")
+        s.sql("INSERT INTO lake.t VALUES (1, 12345.678, 1180591620717411303424, "
+              "18446744073709551615, -128, 1.25, 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11', 'ab'::BLOB, "
+              "TIME '23:59:59.999999', TIMETZ '10:00:00+05:30', TIMESTAMP '2024-02-29 12:34:56.789', "
+              "TIMESTAMPTZ '2024-01-01 00:00:00+00', TIMESTAMP_NS '2024-01-01 00:00:00.123456789', "
+              "DATE '1970-01-01', INTERVAL '1 year 2 months 3 days 04:05:06.007', '{\"k\": [1, null]}', "
+              "'multi\nline ''quoted'' ünïcode'), "
+              "(2, -0.001, -1180591620717411303424, 0, 127, 'NaN', NULL, ''::BLOB, "
+              "TIME '00:00:00', TIMETZ '00:00:00-12:00', TIMESTAMP 'infinity', TIMESTAMPTZ '-infinity', NULL, "
+              "DATE '0001-01-01', INTERVAL '36 hours', 'null', ''), "
+              "(3, NULL, NULL, NULL, NULL, '-inf', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)")
+        assert not lake.parquet_files(), "the rows are inlined into the catalog"
+        s.sql("SET TimeZone = 'UTC'")
+        s.sql(rows)
+        s.sql("SELECT id FROM lake.t WHERE d > 0 OR h < 0 OR tz > TIMETZ '09:00:00+00' ORDER BY id")
+        s.sql("UPDATE lake.t SET v = v || '!', d = d * 2 WHERE id < 3")
+        s.sql("DELETE FROM lake.t WHERE id = 3")
+    with lake.session() as s:
+        s.sql("SET TimeZone = 'UTC'")
+        s.sql(rows)
+        s.sql("CALL ducklake_flush_inlined_data('lake')")
+        s.sql(rows)
+
+
 def rewrite_and_add_files(lake: Lake) -> None:
     info = "SELECT table_name, file_count, delete_file_count FROM ducklake_table_info('lake')"
     totals = "SELECT count(*), sum(id), count(*) FILTER (v = 'added') FROM lake.t"
@@ -455,6 +484,7 @@ SCENARIOS = [
     restart_mid_workload,
     two_writers,
     nested_types,
+    inlined_types,
     rewrite_and_add_files,
     set_data_type,
     attach_options,
