@@ -1498,12 +1498,25 @@ bytea_in(const char *str)
 				continue;
 			}
 			int			hi = hexval((unsigned char) s[0]);
-			int			lo = hi >= 0 && s[1] ? hexval((unsigned char) s[1]) : -1;
 
-			if (lo < 0)
+			if (hi >= 0 && s[1] == '\0')
 				ereport(ERROR,
 						errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-						errmsg("invalid hexadecimal digit: \"%c\"", hi < 0 ? s[0] : s[1]));
+						errmsg("invalid hexadecimal data: odd number of digits"));
+
+			int			lo = hi >= 0 ? hexval((unsigned char) s[1]) : -1;
+
+			if (lo < 0)
+			{
+				/* the whole character, as PostgreSQL shows it (the text is UTF-8) */
+				const char *bad = hi < 0 ? s : s + 1;
+				unsigned char b = (unsigned char) *bad;
+				size_t		n = b < 0x80 ? 1 : (b & 0xE0) == 0xC0 ? 2 : (b & 0xF0) == 0xE0 ? 3 : 4;
+
+				ereport(ERROR,
+						errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						errmsg("invalid hexadecimal digit: \"%.*s\"", (int) strnlen(bad, n), bad));
+			}
 			out[n++] = (uint8_t) (hi << 4 | lo);
 			s += 2;
 		}
