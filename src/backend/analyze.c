@@ -717,7 +717,10 @@ can_cast(Oid from, Oid to)
 	return (from == JSONOID || from == JSONBOID) && (to == JSONOID || to == JSONBOID);
 }
 
-/* can_coerce_implicitly -- widening inside a category (arrays: their elements), and unknown to anything */
+/*
+ * can_coerce_implicitly -- widening inside a category (arrays: their elements), and unknown
+ * to anything
+ */
 static bool
 can_coerce_implicitly(Oid from, Oid to)
 {
