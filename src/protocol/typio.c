@@ -217,7 +217,8 @@ typio_string(Oid type, const char *data, size_t len)
 	Value		v = {.type = type};
 
 	v.u.s.data = palloc(len + 1);
-	memcpy(v.u.s.data, data, len);
+	if (len > 0)				/* data may be NULL then (SQLite's empty blob) */
+		memcpy(v.u.s.data, data, len);
 	v.u.s.data[len] = '\0';
 	v.u.s.len = len;
 	return v;
