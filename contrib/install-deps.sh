@@ -1,8 +1,10 @@
 #!/bin/sh
 # install-deps.sh: everything RockLake needs to build and test on Debian 12, installed
 # by the project itself (CI runs on a clean machine): Debian packages, then a Python
-# virtualenv in .venv with the test-only PyPI packages (moto's S3 server; DuckDB and its
-# extensions for the end-to-end tests), and node-postgres under test/node.
+# virtualenv in .venv with the test-only PyPI packages (moto's S3 server; DuckDB 1.4.4 and
+# its extensions for the end-to-end tests), a second one in .venv-duckdb15 with DuckDB
+# 1.5.5 and its extensions (one Python process loads one duckdb module), and node-postgres
+# under test/node.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 
@@ -23,10 +25,14 @@ if [ -n "$missing" ]; then
 	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing
 fi
 
-if [ ! -x "$top/.venv/bin/python" ]; then
-	python3 -m venv "$top/.venv"
-fi
-"$top/.venv/bin/pip" install -q --disable-pip-version-check -r "$top/test/requirements.txt"
+# virtualenv DIR REQUIREMENTS: a virtualenv in DIR (made if missing) with what REQUIREMENTS pins
+virtualenv()
+{
+	[ -x "$1/bin/python" ] || python3 -m venv "$1"
+	"$1/bin/pip" install -q --disable-pip-version-check -r "$2"
+}
+virtualenv "$top/.venv" "$top/test/requirements.txt"
+virtualenv "$top/.venv-duckdb15" "$top/test/requirements-duckdb15.txt"
 # node-postgres for the driver tests, pinned by test/node/package-lock.json (NodeSource's
 # nodejs bundles npm; Debian's ships it separately)
 command -v npm >/dev/null || DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq npm

@@ -675,19 +675,44 @@ make_const(Value v, int location)
 	return e;
 }
 
+/*
+ * both_arrays -- whether from and to are array types, their element types in *from_elem
+ * and *to_elem: an array is cast element by element, as its elements may be
+ */
+static bool
+both_arrays(Oid from, Oid to, Oid *from_elem, Oid *to_elem)
+{
+	const TypeInfo *f = typio_lookup(from),
+			   *t = typio_lookup(to);
+
+	if (f == NULL || t == NULL || f->category != TYPCATEGORY_ARRAY || t->category != TYPCATEGORY_ARRAY)
+		return false;
+	*from_elem = f->elem;
+	*to_elem = t->elem;
+	return true;
+}
+
 /* can_cast -- the explicit casts PostgreSQL has between these types */
 static bool
 can_cast(Oid from, Oid to)
 {
 	const TypeInfo *f = typio_lookup(from),
 			   *t = typio_lookup(to);
+	Oid			from_elem,
+				to_elem;
 
 	if (f == NULL || t == NULL)
 		return false;
 	if (from == to || from == UNKNOWNOID || is_string(from) || is_string(to))
 		return true;
-	if (f->category == TYPCATEGORY_ARRAY && t->category == TYPCATEGORY_ARRAY)
-		return can_cast(f->elem, t->elem);
+	if (both_arrays(from, to, &from_elem, &to_elem))
+		return can_cast(from_elem, to_elem);
+	/* an oid is made from an integer, and read as an int4 or an int8 */
+	if (typio_is_oid(from) != typio_is_oid(to))
+		return typio_is_oid(to) ? from == INT2OID || from == INT4OID || from == INT8OID
+			: to == INT4OID || to == INT8OID;
+	if ((from == TIMEOID && to == INTERVALOID) || (from == INTERVALOID && to == TIMEOID))
+		return true;
 	if (from == TIMETZOID || to == TIMETZOID)
 		return from == TIMEOID || to == TIMEOID || from == TIMESTAMPTZOID;
 	if (f->category == t->category && f->category != TYPCATEGORY_USER && f->category != TYPCATEGORY_ARRAY)
@@ -698,25 +723,55 @@ can_cast(Oid from, Oid to)
 	return (from == JSONOID || from == JSONBOID) && (to == JSONOID || to == JSONBOID);
 }
 
-/* can_coerce_implicitly -- widening inside a category, and unknown to anything */
+/*
+ * can_coerce_implicitly -- widening inside a category (arrays: their elements), and unknown
+ * to anything
+ */
 static bool
 can_coerce_implicitly(Oid from, Oid to)
 {
+	Oid			from_elem,
+				to_elem;
+
 	if (from == to || from == UNKNOWNOID)
 		return true;
+	if (both_arrays(from, to, &from_elem, &to_elem))
+		return can_coerce_implicitly(from_elem, to_elem);
 	if (typio_is_oid(from) && typio_is_oid(to))
 		return true;			/* oid and the reg* types are binary-compatible */
 	if (is_numeric(from) && is_numeric(to))
-		return numeric_rank(from) <= numeric_rank(to) && from != OIDOID;
+		return numeric_rank(from) <= numeric_rank(to) && !typio_is_oid(from);
 	if (is_string(from) && is_string(to))
 		return to == TEXTOID || to == VARCHAROID;
 	if (is_array(from) && is_array(to))
 		return can_coerce_implicitly(typio_lookup(from)->elem, typio_lookup(to)->elem);
-	if (from == TIMEOID && to == TIMETZOID)
+	if (from == TIMEOID && (to == TIMETZOID || to == INTERVALOID))
 		return true;
 	if (from == DATEOID && (to == TIMESTAMPOID || to == TIMESTAMPTZOID))
 		return true;
 	return from == TIMESTAMPOID && to == TIMESTAMPTZOID;
+}
+
+/*
+ * can_coerce_assignment -- PostgreSQL's assignment casts (a value for a column): the
+ * implicit ones, the narrowing ones pg_cast marks for assignment (between numbers, between
+ * date/time types, json and jsonb), and any type to a string type through its output. A
+ * string becomes another type only by an explicit cast (but regclass, which text reaches
+ * implicitly), and bool and int4 only by one both ways.
+ */
+static bool
+can_coerce_assignment(Oid from, Oid to)
+{
+	Oid			from_elem,
+				to_elem;
+
+	if (can_coerce_implicitly(from, to))
+		return true;
+	if (both_arrays(from, to, &from_elem, &to_elem))
+		return can_coerce_assignment(from_elem, to_elem);
+	if (is_string(from) && !is_string(to))
+		return to == REGCLASSOID;
+	return can_cast(from, to) && (is_string(to) || (from != BOOLOID && to != BOOLOID));
 }
 
 /* literal_position -- an input error's position: the literal's, unless it has one */
@@ -765,10 +820,10 @@ literal_input(ParseState *ps, Oid type, const char *text, int32_t typmod, int lo
  * coerce_expr -- make e of type target
  *
  * Unknown literals are converted now (their input errors point at them);
- * parameters of unknown type simply become target. Returns NULL when an
- * implicit coercion is not allowed. An assignment (a value for a column) may
- * cast as an explicit cast may, but a too long varchar(n) fails where the
- * explicit cast cuts it (PostgreSQL's length coercion).
+ * parameters of unknown type simply become target. Returns NULL when the
+ * coercion is not allowed in mode: implicit, assignment (a value for a column:
+ * can_coerce_assignment) or explicit (can_cast). A too long varchar(n) fails in an
+ * assignment where the explicit cast cuts it (PostgreSQL's length coercion).
  */
 typedef enum CoercionMode
 {
@@ -780,7 +835,6 @@ typedef enum CoercionMode
 static Expr *
 coerce_expr(ParseState *ps, Expr *e, Oid target, int32_t typmod, CoercionMode mode)
 {
-	bool		explicit = mode != COERCE_IMPLICIT;
 	bool		char_length = (target == VARCHAROID || target == BPCHAROID) && typmod >= 4;
 
 	if (e->type == target && (typmod < 0 || e->typmod == typmod))
@@ -805,7 +859,9 @@ coerce_expr(ParseState *ps, Expr *e, Oid target, int32_t typmod, CoercionMode mo
 		c->typmod = typmod;
 		return c;
 	}
-	else if (!(explicit ? can_cast(e->type, target) : can_coerce_implicitly(e->type, target)))
+	else if (!(mode == COERCE_EXPLICIT ? can_cast(e->type, target)
+			   : mode == COERCE_ASSIGNMENT ? can_coerce_assignment(e->type, target)
+			   : can_coerce_implicitly(e->type, target)))
 		return NULL;
 	Expr	   *cast = make_expr(EXPR_CAST, target, e->location);
 

@@ -151,6 +151,23 @@ cast_to_int(const Value *v, Oid target)
 	return typio_int(target, check_int_range(target, (int64_t) d));
 }
 
+/* cast_array -- an array cast to another array type element by element (typmod is theirs) */
+static Value
+cast_array(const Value *v, Oid from_elem, Oid target, Oid to_elem, int32_t typmod, bool explicit)
+{
+	ArrayElements elems = typio_array_parse(v->u.s.data);
+
+	for (int i = 0; i < elems.n; i++)
+		if (elems.items[i] != NULL)
+		{
+			Value		e = typio_input(from_elem, elems.items[i], -1);
+			Value		c = ExecCastValue(&e, to_elem, typmod, explicit);
+
+			elems.items[i] = typio_output(&c, NULL);
+		}
+	return typio_array_build(target, &elems);
+}
+
 Value
 ExecCastValue(const Value *v, Oid target, int32_t typmod, bool explicit)
 {
@@ -177,21 +194,10 @@ ExecCastValue(const Value *v, Oid target, int32_t typmod, bool explicit)
 
 	if (typio_is_oid(target) && typio_is_oid(v->type))
 		return typio_int(target, v->u.i);	/* binary-compatible */
-	if (from && from->category == TYPCATEGORY_ARRAY && typio_lookup(target)->category == TYPCATEGORY_ARRAY)
-	{
-		/* an array to another: each element cast as the cast of the elements would */
-		ArrayElements elems = typio_array_parse(v->u.s.data);
-
-		for (int i = 0; i < elems.n; i++)
-			if (elems.items[i] != NULL)
-			{
-				Value		e = typio_input(from->elem, elems.items[i], -1);
-				Value		c = ExecCastValue(&e, typio_lookup(target)->elem, -1, explicit);
-
-				elems.items[i] = typio_output(&c, NULL);
-			}
-		return typio_array_build(target, &elems);
-	}
+	if (typio_is_oid(target) && v->type == INT8OID && (v->u.i < 0 || v->u.i > UINT32_MAX))
+		ereport(ERROR,
+				errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				errmsg("OID out of range"));
 
 	if (target == INT2OID || target == INT4OID || target == INT8OID)
 	{
@@ -238,6 +244,8 @@ ExecCastValue(const Value *v, Oid target, int32_t typmod, bool explicit)
 		return TIMESTAMP_IS_FINITE(v->u.i)
 			? typio_int(TIMETZOID, timetz_pack(((v->u.i % USECS_PER_DAY) + USECS_PER_DAY) % USECS_PER_DAY, 0))
 			: typio_null(TIMETZOID);
+	if (target == TIMEOID && v->type == INTERVALOID)	/* the time of day, days and months left out */
+		return typio_int(TIMEOID, ((v->u.iv.time % USECS_PER_DAY) + USECS_PER_DAY) % USECS_PER_DAY);
 	if (target == TIMEOID && v->type == TIMETZOID)
 		return typio_int(TIMEOID, timetz_usecs(v->u.i));
 	if (target == TIMEOID && (v->type == TIMESTAMPOID || v->type == TIMESTAMPTZOID))
@@ -246,7 +254,7 @@ ExecCastValue(const Value *v, Oid target, int32_t typmod, bool explicit)
 			return typio_null(TIMEOID);	/* as PostgreSQL's timestamp_time */
 		return typio_int(TIMEOID, ((v->u.i % USECS_PER_DAY) + USECS_PER_DAY) % USECS_PER_DAY);
 	}
-	if (is_text_type(target) && v->type == BOOLOID)
+	if (is_text_type(target) && target != NAMEOID && v->type == BOOLOID)
 	{
 		const char *s = v->u.b ? "true" : "false";
 
@@ -256,6 +264,11 @@ ExecCastValue(const Value *v, Oid target, int32_t typmod, bool explicit)
 	if (target == NUMERICOID && (v->type == FLOAT4OID || v->type == FLOAT8OID) && isfinite(v->u.f))
 		return typio_input(NUMERICOID, psprintf("%.*g", v->type == FLOAT4OID ? FLT_DIG : DBL_DIG, v->u.f),
 						   typmod);
+
+	const TypeInfo *to = typio_lookup(target);
+
+	if (from && to && from->category == TYPCATEGORY_ARRAY && to->category == TYPCATEGORY_ARRAY)
+		return cast_array(v, from->elem, target, to->elem, typmod, explicit);
 	/* everything else goes through the text form (CoerceViaIO) */
 	return typio_input(target, typio_output(v, NULL), typmod);
 }

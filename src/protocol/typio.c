@@ -244,7 +244,8 @@ typio_string(Oid type, const char *data, size_t len)
 	Value		v = {.type = type};
 
 	v.u.s.data = palloc(len + 1);
-	memcpy(v.u.s.data, data, len);
+	if (len > 0)				/* data may be NULL then (SQLite's empty blob) */
+		memcpy(v.u.s.data, data, len);
 	v.u.s.data[len] = '\0';
 	v.u.s.len = len;
 	return v;
@@ -268,12 +269,14 @@ out_of_range(Oid type, const char *str)
 			errmsg("value \"%s\" is out of range for type %s", str, typio_format_type(type)));
 }
 
+/* PostgreSQL's date/time input errors name time and timestamp without their "without time zone" */
 static void
 invalid_datetime(Oid type, const char *str)
 {
 	ereport(ERROR,
 			errcode(ERRCODE_INVALID_DATETIME_FORMAT),
-			errmsg("invalid input syntax for type %s: \"%s\"", typio_format_type(type), str));
+			errmsg("invalid input syntax for type %s: \"%s\"",
+				   type == TIMEOID ? "time" : type == TIMESTAMPOID ? "timestamp" : typio_format_type(type), str));
 }
 
 static void
@@ -1485,12 +1488,25 @@ bytea_in(const char *str)
 				continue;
 			}
 			int			hi = hexval((unsigned char) s[0]);
-			int			lo = hi >= 0 && s[1] ? hexval((unsigned char) s[1]) : -1;
 
-			if (lo < 0)
+			if (hi >= 0 && s[1] == '\0')
 				ereport(ERROR,
 						errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-						errmsg("invalid hexadecimal digit: \"%c\"", hi < 0 ? s[0] : s[1]));
+						errmsg("invalid hexadecimal data: odd number of digits"));
+
+			int			lo = hi >= 0 ? hexval((unsigned char) s[1]) : -1;
+
+			if (lo < 0)
+			{
+				/* the whole character, as PostgreSQL shows it (the text is UTF-8) */
+				const char *bad = hi < 0 ? s : s + 1;
+				unsigned char b = (unsigned char) *bad;
+				size_t		n = b < 0x80 ? 1 : (b & 0xE0) == 0xC0 ? 2 : (b & 0xF0) == 0xE0 ? 3 : 4;
+
+				ereport(ERROR,
+						errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						errmsg("invalid hexadecimal digit: \"%.*s\"", (int) strnlen(bad, n), bad));
+			}
 			out[n++] = (uint8_t) (hi << 4 | lo);
 			s += 2;
 		}

@@ -1,15 +1,30 @@
 """Fixtures for the DuckDB end-to-end tests: one RockLake and one PostgreSQL 15 server
 per test session, a fresh lake (database + DATA_PATH) per scenario run, and the
 differential check of every RockLake transcript against PostgreSQL's.
+
+A session runs one DuckDB client, the one its virtualenv holds; RL_DUCKDB_CLIENT, when
+set (test/scripts/duckdb.sh sets it), names the version that run expects.
 """
 
+import os
 import re
 from typing import Callable
 
+import duckdb
 import pytest
 
 from lakes import Lake
 from servers import Server
+
+
+def pytest_configure(config):
+    expected = os.environ.get("RL_DUCKDB_CLIENT")
+    if expected and expected != duckdb.__version__:
+        raise pytest.UsageError(f"RL_DUCKDB_CLIENT is {expected}, this virtualenv's DuckDB {duckdb.__version__}")
+
+
+def pytest_report_header(config):
+    return f"DuckDB client {duckdb.__version__}"
 
 
 def _server(kind: str, tmp_path_factory) -> Server:

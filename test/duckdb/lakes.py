@@ -1,13 +1,15 @@
 """A DuckLake on one server, seen through DuckDB sessions that record a transcript.
 
 Scenarios run the same statements against RockLake and PostgreSQL 15; what they record
-(statement, result rows) must be equal on both. Recorded strings are normalised: the
-lake's DATA_PATH and the server's DSN become placeholders and UUIDs (in file names) are
-masked, so only what the catalog decides is compared. Scenarios leave out values that
-differ between any two runs (snapshot times, file names) or record something derived
-from them with Session.note.
+(statement, result rows) must be equal on both. Recorded values are normalised: the
+lake's DATA_PATH and the server's DSN become placeholders, UUIDs (in file names) are
+masked, so only what the catalog decides is compared, and a float NaN becomes "NaN" (one
+NaN is not equal to another in Python). Scenarios leave out values that differ between
+any two runs (snapshot times, file names) or record something derived from them with
+Session.note.
 """
 
+import math
 import pathlib
 import re
 import uuid
@@ -48,12 +50,18 @@ class Lake:
     def parquet_files(self) -> list[pathlib.Path]:
         return sorted(self.data_path.rglob("*.parquet"))
 
+    def note_step(self, label: str, value: Any) -> None:
+        """Record a step of the transcript (normalised)."""
+        self.transcript.append((self.normalise(label), self.normalise(value)))
+
     def normalise(self, value: Any) -> Any:
         if isinstance(value, str):
             value = value.replace(f"{self.data_path}/", "<DATA_PATH>/").replace(self.dsn, "<DSN>")
             return UUID.sub("<uuid>", value)
         if isinstance(value, uuid.UUID):
             return "<uuid>"
+        if isinstance(value, float) and math.isnan(value):
+            return "NaN"  # equal to itself, as the servers' NaN
         if isinstance(value, (list, tuple)):
             return type(value)(self.normalise(v) for v in value)
         if isinstance(value, dict):
@@ -92,13 +100,23 @@ class Session:
         (row,) = self.sql(query, params)
         return row[0]
 
+    def error(self, query: str) -> str:
+        """Run query, which must fail, and record its error (kind and first line)."""
+        try:
+            self.con.execute(query)
+        except duckdb.Error as e:
+            message = f"{type(e).__name__}: {str(e).splitlines()[0]}"
+            self.note(query, message)
+            return message
+        raise AssertionError(f"{query} did not fail")
+
     def quiet(self, query: str, params: tuple = ()) -> list[tuple]:
         """Run query without recording it (results that differ between runs)."""
         self.con.execute(query, params)
         return self.con.fetchall() if self.con.description else []
 
     def note(self, label: str, value: Any) -> None:
-        self.lake.transcript.append((self.lake.normalise(label), self.lake.normalise(value)))
+        self.lake.note_step(label, value)
 
 
 def _literal(value: Any) -> str:

@@ -1,9 +1,10 @@
-"""DuckLake 1.0 (DuckDB 1.5) against RockLake, without DuckDB 1.5: every distinct statement
-DuckDB 1.5.5 sent to PostgreSQL 15 while migrating a DuckLake 0.3 catalog and using it
+"""DuckLake 1.0 (DuckDB 1.5)'s statements against RockLake: every distinct statement DuckDB
+1.5.5 sent to PostgreSQL 15 while migrating a DuckLake 0.3 catalog and using it
 (data/ducklake_1_0_statements.sql) is parsed and analysed (a Parse message, nothing runs)
-on RockLake and on PostgreSQL 15, each holding the same DuckLake 0.3 catalog made by DuckDB
-1.4.4. The design asks that DuckLake's next formats need at most new functions or types,
-not new code paths; this shows which of their statements RockLake would refuse.
+on RockLake and on PostgreSQL 15, each holding the same catalog made by this run's DuckDB
+(DuckLake 0.3 with DuckDB 1.4.4, 1.0 with 1.5.5). The design asks that DuckLake's next
+formats need at most new functions or types, not new code paths; this shows which of their
+statements RockLake would refuse.
 
 PostgreSQL analyses queries at Parse (SELECT, INSERT, UPDATE, DELETE, WITH): there the
 SQLSTATE (or success) must be the same on both servers; missing relations and columns
@@ -20,6 +21,8 @@ import psycopg
 import pytest
 
 from lakes import Lake
+
+pytestmark = pytest.mark.duckdb
 
 HERE = pathlib.Path(__file__).resolve().parent
 ANALYSED_AT_PARSE = ("SELECT", "INSERT", "UPDATE", "DELETE", "WITH", "VALUES")
@@ -63,7 +66,7 @@ def parse_sqlstate(conn: psycopg.Connection, sql: str) -> str | None:
 
 @pytest.fixture(scope="module")
 def connections(rocklake_server, postgres_server, tmp_path_factory):
-    """A DuckLake 0.3 catalog with one table on each server, and a connection to it."""
+    """A DuckLake catalog with one table on each server, and a connection to it."""
     conns = {}
     for kind, server in (("postgres", postgres_server), ("rocklake", rocklake_server)):
         lake = Lake(server, server.create_database("ducklake10"), tmp_path_factory.mktemp(f"dl10-{kind}"))

@@ -31,6 +31,8 @@ import pytest
 
 from lakes import Lake
 
+pytestmark = pytest.mark.duckdb
+
 PSQL = shutil.which("psql") or "/usr/lib/postgresql/15/bin/psql"
 
 TABLES_SQL = (

@@ -1,8 +1,11 @@
-"""DuckDB 1.4.4's DuckLake end to end: every scenario runs on RockLake and on PostgreSQL 15,
-each on a new lake (a new database and DATA_PATH), and RockLake's transcript (statements
-and their results, see lakes.py) must equal PostgreSQL's.
+"""DuckLake end to end with DuckDB 1.4.4 (DuckLake 0.3) and 1.5.5 (DuckLake 1.0), whichever
+this run's virtualenv holds: every scenario runs on RockLake and on PostgreSQL 15, each on
+a new lake (a new database and DATA_PATH), and RockLake's transcript (statements and their
+results, see lakes.py) must equal PostgreSQL's.
 
-A scenario is a function of a Lake listed in SCENARIOS.
+A scenario is a function of a Lake listed in SCENARIOS; one marked @since("1.5") uses
+what DuckDB 1.4.4 lacks (VARIANT, macros, SORTED BY, ducklake_settings) and runs only
+with 1.5 and later.
 """
 
 import multiprocessing
@@ -11,6 +14,17 @@ import pytest
 
 import duckdb_offline
 from lakes import Lake, Session, insert_in_commits
+
+pytestmark = pytest.mark.duckdb
+
+
+def since(version: str):
+    """The scenario needs DuckDB version or later."""
+    def mark(scenario):
+        scenario.since = version
+        return scenario
+    return mark
+
 
 TABLES = ("SELECT schema_name, table_name, comment FROM duckdb_tables() WHERE database_name = 'lake' "
           "ORDER BY ALL")
@@ -439,6 +453,197 @@ def two_lakes_in_one_database(lake: Lake) -> None:
         s.sql("SELECT count(*), sum(id) FROM a.t")
 
 
+def nested_types(lake: Lake) -> None:
+    rows = "SELECT * FROM lake.n WHERE id < 100 ORDER BY id"
+    with lake.session(DATA_INLINING_ROW_LIMIT=10) as s:
+        s.sql("CREATE TABLE lake.n (id INTEGER, l INTEGER[], s STRUCT(a INTEGER, b VARCHAR), "
+              "m MAP(VARCHAR, INTEGER), ls STRUCT(x DOUBLE, tags VARCHAR[])[])")
+        s.sql("INSERT INTO lake.n VALUES "
+              "(1, [1, 2, NULL], {'a': 1, 'b': 'x'}, MAP {'k': 1, 'j': NULL}, [{'x': 1.5, 'tags': ['p', 'q']}]), "
+              "(2, [], NULL, MAP {}, NULL), (3, NULL, {'a': NULL, 'b': 'it''s'}, NULL, [])")
+        s.sql("INSERT INTO lake.n SELECT range, [range, range + 1], {'a': range, 'b': 'v' || range}, "
+              "MAP {'k': range}, [{'x': range / 2, 'tags': ['t', NULL]}] FROM range(100, 1100)")
+        s.sql(rows)
+        s.sql("SELECT count(*), sum(l[2]), max(s.b), sum(m['k']), sum(ls[1].x), "
+              "count(*) FILTER (len(l) = 0) FROM lake.n")
+        s.sql("SELECT id, s.a, l FROM lake.n WHERE s.a BETWEEN 500 AND 502 ORDER BY id")
+        s.sql("UPDATE lake.n SET l = [9], s = {'a': -1, 'b': 'u'} WHERE id IN (2, 1000)")
+        s.sql("DELETE FROM lake.n WHERE id = 3 OR id % 100 = 1")
+        s.sql("ALTER TABLE lake.n ADD COLUMN s.c DOUBLE")
+        s.sql("INSERT INTO lake.n (id, s) VALUES (4, {'a': 4, 'b': 'four', 'c': 0.25})")
+        s.sql("SELECT column_name, data_type FROM duckdb_columns() WHERE database_name = 'lake' "
+              "ORDER BY column_index")
+    with lake.session() as s:
+        s.sql(rows)
+        s.sql("SELECT count(*), sum(l[1]), min(s.b), count(s.c) FROM lake.n")
+        s.sql("SELECT id, s FROM lake.n AT (VERSION => 3) WHERE id IN (2, 1000) ORDER BY id")
+
+
+def inlined_types(lake: Lake) -> None:
+    rows = "SELECT * FROM lake.t ORDER BY id"
+    with lake.session(DATA_INLINING_ROW_LIMIT=100) as s:
+        s.sql("CREATE TABLE lake.t (id INTEGER, d DECIMAL(18, 3), h HUGEINT, u UBIGINT, t TINYINT, "
+              "f FLOAT, g UUID, b BLOB, tt TIME, tz TIMETZ, ts TIMESTAMP, tstz TIMESTAMPTZ, "
+              "tns TIMESTAMP_NS, dt DATE, iv INTERVAL, j JSON, v VARCHAR)")
+        s.sql("INSERT INTO lake.t VALUES (1, 12345.678, 1180591620717411303424, "
+              "18446744073709551615, -128, 1.25, 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11', 'ab'::BLOB, "
+              "TIME '23:59:59.999999', TIMETZ '10:00:00+05:30', TIMESTAMP '2024-02-29 12:34:56.789', "
+              "TIMESTAMPTZ '2024-01-01 00:00:00+00', TIMESTAMP_NS '2024-01-01 00:00:00.123456789', "
+              "DATE '1970-01-01', INTERVAL '1 year 2 months 3 days 04:05:06.007', '{\"k\": [1, null]}', "
+              "'multi\nline ''quoted'' ünïcode'), "
+              "(2, -0.001, -1180591620717411303424, 0, 127, 'NaN', NULL, ''::BLOB, "
+              "TIME '00:00:00', TIMETZ '00:00:00-12:00', TIMESTAMP 'infinity', TIMESTAMPTZ '-infinity', NULL, "
+              "DATE '0001-01-01', INTERVAL '36 hours', 'null', ''), "
+              "(3, NULL, NULL, NULL, NULL, '-inf', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)")
+        assert not lake.parquet_files(), "the rows are inlined into the catalog"
+        s.sql("SET TimeZone = 'UTC'")
+        s.sql(rows)
+        s.sql("SELECT id FROM lake.t WHERE d > 0 OR h < 0 OR tz > TIMETZ '09:00:00+00' ORDER BY id")
+        s.sql("UPDATE lake.t SET v = v || '!', d = d * 2 WHERE id < 3")
+        s.sql("DELETE FROM lake.t WHERE id = 3")
+    with lake.session() as s:
+        s.sql("SET TimeZone = 'UTC'")
+        s.sql(rows)
+        s.sql("CALL ducklake_flush_inlined_data('lake')")
+        s.sql(rows)
+
+
+def rewrite_and_add_files(lake: Lake) -> None:
+    info = "SELECT table_name, file_count, delete_file_count FROM ducklake_table_info('lake')"
+    totals = "SELECT count(*), sum(id), count(*) FILTER (v = 'added') FROM lake.t"
+    with lake.session() as s:
+        s.sql("CREATE TABLE lake.t AS SELECT range AS id, 'v' || range AS v FROM range(3000)")
+        s.sql("INSERT INTO lake.t SELECT range, 'w' || range FROM range(3000, 4000)")
+        s.sql("DELETE FROM lake.t WHERE id % 3 = 0")
+        s.sql(info)
+        s.sql("CALL ducklake_rewrite_data_files('lake', 't', delete_threshold => 0)")
+        s.sql(info)
+        s.sql(totals)
+        extra = lake.data_path / "extra.parquet"
+        s.quiet(f"COPY (SELECT (range + 5000)::BIGINT AS id, 'added' AS v FROM range(10)) TO '{extra}'")
+        s.sql(f"CALL ducklake_add_data_files('lake', 't', '{extra}')")
+        s.sql(totals)
+        s.sql("SELECT count(*) FROM ducklake_list_files('lake', 't')")
+    with lake.session() as s:
+        s.sql(totals)
+        s.sql("SELECT * FROM lake.t WHERE id > 5005 ORDER BY id")
+
+
+def set_data_type(lake: Lake) -> None:
+    columns = ("SELECT column_name, data_type FROM duckdb_columns() "
+               "WHERE database_name = 'lake' AND table_name = 't' ORDER BY column_index")
+    with lake.session(DATA_INLINING_ROW_LIMIT=10) as s:
+        s.sql("CREATE TABLE lake.t (i TINYINT, j INTEGER, f FLOAT, v VARCHAR)")
+        s.sql("INSERT INTO lake.t VALUES (1, 10, 0.5, 'a'), (-2, NULL, NULL, 'b')")
+        s.sql("INSERT INTO lake.t SELECT range % 100, range, range / 4, 'f' FROM range(100, 200)")
+        s.sql("ALTER TABLE lake.t ALTER COLUMN i SET DATA TYPE INTEGER")
+        s.sql("ALTER TABLE lake.t ALTER COLUMN j SET DATA TYPE BIGINT")
+        s.sql("ALTER TABLE lake.t ALTER COLUMN f SET DATA TYPE DOUBLE")
+        s.error("ALTER TABLE lake.t ALTER COLUMN v SET DATA TYPE INTEGER")
+        s.error("ALTER TABLE lake.t ALTER COLUMN j SET DATA TYPE INTEGER")
+        s.sql("INSERT INTO lake.t VALUES (100000, 9000000000, 1e300, 'big')")
+        s.sql(columns)
+        s.sql("SELECT * FROM lake.t WHERE i < 0 OR j < 11 OR v = 'big' ORDER BY i")
+    with lake.session() as s:
+        s.sql(columns)
+        s.sql("SELECT count(*), sum(i), sum(j), sum(f) FROM lake.t")
+        s.sql("SELECT count(*), sum(i), sum(j), sum(f) FROM lake.t AT (VERSION => 3)")
+
+
+def attach_options(lake: Lake) -> None:
+    with lake.session() as s:
+        s.sql("CREATE TABLE lake.t (id INTEGER)")
+        s.sql("INSERT INTO lake.t VALUES (1)")
+        s.sql("INSERT INTO lake.t VALUES (2)")
+        s.sql("SELECT option_name, description, value, scope FROM lake.options() "
+              "WHERE option_name <> 'data_path' ORDER BY ALL")
+    with lake.session(READ_ONLY=True) as s:
+        s.sql("SELECT * FROM lake.t ORDER BY id")
+        s.error("INSERT INTO lake.t VALUES (3)")
+        s.error("CREATE TABLE lake.u (id INTEGER)")
+    with lake.session(SNAPSHOT_VERSION=2) as s:
+        s.sql("SELECT * FROM lake.t ORDER BY id")
+        s.error("INSERT INTO lake.t VALUES (3)")
+    with lake.session() as s:
+        s.sql("SELECT * FROM lake.t ORDER BY id")
+        s.sql("SELECT count(*) FROM ducklake_snapshots('lake')")
+
+
+@since("1.5")
+def variant_values(lake: Lake) -> None:
+    rows = "SELECT id, v::VARCHAR, variant_typeof(v) FROM lake.v WHERE id < 100 ORDER BY id"
+    with lake.session(DATA_INLINING_ROW_LIMIT=10) as s:
+        s.sql("CREATE TABLE lake.v (id INTEGER, v VARIANT)")
+        s.sql("INSERT INTO lake.v VALUES (1, 42::VARIANT), (2, 'text'::VARIANT), (3, [1, 2]::VARIANT), "
+              "(4, {'a': 1.5, 'b': [true, NULL]}::VARIANT), (5, NULL), (6, DATE '2024-01-01'::VARIANT)")
+        s.sql("INSERT INTO lake.v SELECT range, CASE WHEN range % 2 = 0 THEN range::VARIANT "
+              "ELSE {'s': 'x' || range}::VARIANT END FROM range(100, 600)")
+        s.sql(rows)
+        s.sql("SELECT variant_typeof(v), count(*) FROM lake.v GROUP BY ALL ORDER BY ALL")
+        s.sql("SELECT count(*) FROM lake.v WHERE v::VARCHAR LIKE '%x13%'")
+        s.sql("DELETE FROM lake.v WHERE id IN (2, 101)")
+    with lake.session() as s:
+        s.sql(rows)
+        s.sql("SELECT count(*), count(v) FROM lake.v")
+
+
+@since("1.5")
+def macros(lake: Lake) -> None:
+    functions = ("SELECT function_name, function_type, parameters, macro_definition FROM duckdb_functions() "
+                 "WHERE database_name = 'lake' ORDER BY ALL")
+    with lake.session() as s:
+        s.sql("CREATE TABLE lake.t AS SELECT range AS id FROM range(10)")
+        s.sql("CREATE MACRO lake.plus(a, b := 1) AS a + b")
+        s.sql("CREATE MACRO lake.evens(n) AS TABLE SELECT id FROM lake.t WHERE id % 2 = 0 AND id < n")
+        s.sql("SELECT lake.plus(41), lake.plus(1, b := 2)")
+        s.sql("SELECT * FROM lake.evens(7) ORDER BY id")
+        s.sql(functions)
+    with lake.session() as s:
+        s.sql(functions)
+        s.sql("SELECT lake.plus(1, 1), (SELECT count(*) FROM lake.evens(100))")
+        s.sql("CREATE OR REPLACE MACRO lake.plus(a) AS a * 100")
+        s.sql("SELECT lake.plus(3)")
+        s.sql("DROP MACRO lake.plus")
+        s.error("SELECT lake.plus(3)")
+        s.sql(functions)
+    with lake.session() as s:
+        s.sql(functions)
+        s.sql("DROP MACRO TABLE lake.evens")
+        s.sql(functions)
+
+
+@since("1.5")
+def sorted_by(lake: Lake) -> None:
+    sort = ("SELECT i.table_id, e.sort_key_index, e.expression, e.sort_direction, e.null_order "
+            "FROM __ducklake_metadata_lake.public.ducklake_sort_info i "
+            "JOIN __ducklake_metadata_lake.public.ducklake_sort_expression e USING (sort_id) "
+            "WHERE i.end_snapshot IS NULL ORDER BY ALL")
+    with lake.session() as s:
+        s.sql("CREATE TABLE lake.t (id INTEGER, g VARCHAR)")
+        s.sql("ALTER TABLE lake.t SET SORTED BY (g ASC, id DESC)")
+        s.sql(sort)
+        s.sql("INSERT INTO lake.t SELECT range, 'g' || (range % 5) FROM range(1000)")
+        (path,) = lake.parquet_files()
+        s.note("first rows of the file", s.quiet(f"SELECT * FROM '{path}' LIMIT 3"))
+        s.sql("ALTER TABLE lake.t SET SORTED BY (id)")
+        s.sql(sort)
+        s.sql("ALTER TABLE lake.t RESET SORTED BY")
+        s.sql(sort)
+    with lake.session() as s:
+        s.sql("SELECT g, count(*), min(id), max(id) FROM lake.t GROUP BY g ORDER BY g")
+
+
+@since("1.5")
+def settings(lake: Lake) -> None:
+    with lake.session() as s:
+        s.sql("SELECT * FROM ducklake_settings('lake')")
+        s.sql("CALL ducklake_set_option('lake', 'data_inlining_row_limit', 7)")
+        s.sql("SELECT option_name, description, value, scope FROM lake.options() "
+              "WHERE option_name <> 'data_path' ORDER BY ALL")
+        s.sql("SELECT option_name, value, scope FROM ducklake_options('lake') "
+              "WHERE option_name <> 'data_path' ORDER BY ALL")
+
+
 SCENARIOS = [
     attach_new_and_existing,
     schemas_tables_views,
@@ -455,12 +660,22 @@ SCENARIOS = [
     restart_mid_workload,
     two_writers,
     two_lakes_in_one_database,
+    nested_types,
+    inlined_types,
+    rewrite_and_add_files,
+    set_data_type,
+    attach_options,
+    variant_values,
+    macros,
+    sorted_by,
+    settings,
 ]
 
 
 def cases() -> list:
     return [pytest.param(scenario, backend, id=f"{scenario.__name__}-{backend}")
-            for scenario in SCENARIOS for backend in ("postgres", "rocklake")]
+            for scenario in SCENARIOS for backend in ("postgres", "rocklake")
+            if duckdb_offline.at_least(getattr(scenario, "since", "1.4"))]
 
 
 @pytest.mark.parametrize(("scenario", "backend"), cases())
