@@ -46,6 +46,8 @@ void	   *repalloc(void *pointer, size_t size);
 /* Frees early (optional: a reset frees it anyway). */
 void		pfree(void *pointer);
 char	   *pstrdup(const char *s);
+/* A copy of s in context, whatever context is current. */
+char	   *MemoryContextStrdup(MemoryContext context, const char *s);
 char	   *pnstrdup(const char *s, size_t len);
 char	   *psprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 char	   *pvsprintf(const char *fmt, va_list ap);

@@ -307,10 +307,8 @@ start_session(const BackendStartupInfo *info)
 	}
 	if (!BackendReadStartup(&sp))
 		exit(0);
-	MyUserName = MemoryContextAlloc(TopMemoryContext, strlen(sp.user) + 1);
-	strcpy((char *) MyUserName, sp.user);
-	MyDatabaseName = MemoryContextAlloc(TopMemoryContext, strlen(sp.database) + 1);
-	strcpy((char *) MyDatabaseName, sp.database);
+	MyUserName = MemoryContextStrdup(TopMemoryContext, sp.user);
+	MyDatabaseName = MemoryContextStrdup(TopMemoryContext, sp.database);
 	MyLogIdentity.user_name = MyUserName;
 	MyLogIdentity.database_name = MyDatabaseName;
 	/* a dead-end child: refused, now that the client can read why */

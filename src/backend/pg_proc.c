@@ -466,10 +466,7 @@ BuiltinProcSql(void)
 			sqlite3_free(row);
 		}
 		rlbuf_append_str(&b, ")");
-		MemoryContext old = MemoryContextSwitchTo(TopMemoryContext);
-
-		sql = pstrdup(rlbuf_cstr(&b));
-		MemoryContextSwitchTo(old);
+		sql = MemoryContextStrdup(TopMemoryContext, rlbuf_cstr(&b));
 		rlbuf_free(&b);
 	}
 	return sql;
@@ -502,10 +499,7 @@ BuiltinProcDescriptionSql(void)
 			sqlite3_free(row);
 		}
 		rlbuf_append_str(&b, ")");
-		MemoryContext old = MemoryContextSwitchTo(TopMemoryContext);
-
-		sql = pstrdup(rlbuf_cstr(&b));
-		MemoryContextSwitchTo(old);
+		sql = MemoryContextStrdup(TopMemoryContext, rlbuf_cstr(&b));
 		rlbuf_free(&b);
 	}
 	return sql;

@@ -359,10 +359,7 @@ build_pg_type(void)
 						 t->category == TYPCATEGORY_ARRAY ? "ARRAY" : t->sql_name);
 		}
 		rlbuf_append_str(&b, ")");
-		MemoryContext old = MemoryContextSwitchTo(TopMemoryContext);
-
-		sql = pstrdup(rlbuf_cstr(&b));
-		MemoryContextSwitchTo(old);
+		sql = MemoryContextStrdup(TopMemoryContext, rlbuf_cstr(&b));
 		rlbuf_free(&b);
 	}
 	return sql;

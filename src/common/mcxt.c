@@ -482,6 +482,16 @@ pstrdup(const char *s)
 }
 
 char *
+MemoryContextStrdup(MemoryContext context, const char *s)
+{
+	size_t		len = strlen(s);
+	char	   *copy = MemoryContextAlloc(context, len + 1);
+
+	memcpy(copy, s, len + 1);
+	return copy;
+}
+
+char *
 pvsprintf(const char *fmt, va_list ap)
 {
 	va_list		copy;
