@@ -28,6 +28,7 @@
 #include "miscadmin.h"
 #include "namespace.h"
 #include "numeric.h"
+#include "pgjson.h"
 
 typedef PgQuery__Node Node;
 
@@ -4214,7 +4215,8 @@ analyze_delete(ParseState *ps, PgQuery__DeleteStmt *del, AnalyzedStmt *stmt)
 
 /*
  * declared_type -- a column's PostgreSQL type as the cache declares it ("varchar(10)";
- * numeric as numeric.h's NUMERIC_CACHE_TYPE, with its collation)
+ * numeric as numeric.h's NUMERIC_CACHE_TYPE, with its collation; json as pgjson.h's
+ * "json_text")
  */
 static char *
 declared_type(Oid type, int32_t typmod)
@@ -4228,6 +4230,8 @@ declared_type(Oid type, int32_t typmod)
 		return pstrdup(NUMERIC_CACHE_TYPE " COLLATE " NUMERIC_COLLATION);
 	if ((type == VARCHAROID || type == BPCHAROID) && typmod >= 4)
 		return psprintf("%s(%d)", name, typmod - 4);
+	if (type == JSONOID || type == JSONBOID)
+		return psprintf("%s" JSON_CACHE_SUFFIX, name);
 	return pstrdup(name);
 }
 

@@ -65,6 +65,7 @@
 #include "miscadmin.h"
 #include "namespace.h"
 #include "numeric.h"
+#include "pgjson.h"
 #include "writer.h"
 
 typedef struct TempTable
@@ -1019,12 +1020,18 @@ rl_array_json(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 
 /* ---------- the connection ---------- */
 
-/* decl_type -- the type a column's declared type names ("varchar(10)", "numeric_text(12,2)") */
+/* decl_type -- the type a column's declared type names ("varchar(10)", "numeric_text(12,2)",
+ * "jsonb_text") */
 static Oid
 decl_type(const char *decl, int32_t *typmod)
 {
 	const char *paren = strchr(decl, '(');
 	char	   *base = paren ? pnstrdup(decl, (size_t) (paren - decl)) : pstrdup(decl);
+	size_t		blen = strlen(base),
+				slen = strlen(JSON_CACHE_SUFFIX);
+
+	if (blen > slen && strcmp(base + blen - slen, JSON_CACHE_SUFFIX) == 0)
+		base[blen - slen] = '\0';	/* json_text, jsonb_text: json, jsonb */
 	Oid			type = strcmp(base, NUMERIC_CACHE_TYPE) == 0 ? NUMERICOID : typio_type_by_name(base);
 	int			mods[2] = {0, 0};
 
