@@ -1038,8 +1038,11 @@ decl_type(const char *decl, int32_t *typmod)
 	*typmod = -1;
 	if (type == InvalidOid)
 		return TEXTOID;
+	Oid			elem = typio_lookup(type) ? typio_lookup(type)->elem : InvalidOid;
+
+	/* an array's typmod is its elements': _numeric(38,6), _bpchar(5) */
 	if (paren && sscanf(paren, "(%d,%d)", &mods[0], &mods[1]) >= 1)
-		*typmod = type == NUMERICOID ? ((mods[0] << 16) | mods[1]) + 4 : mods[0] + 4;
+		*typmod = (type == NUMERICOID || elem == NUMERICOID) ? ((mods[0] << 16) | mods[1]) + 4 : mods[0] + 4;
 	return type;
 }
 

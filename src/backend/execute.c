@@ -179,14 +179,15 @@ ExecCastValue(const Value *v, Oid target, int32_t typmod, bool explicit)
 		return typio_int(target, v->u.i);	/* binary-compatible */
 	if (from && from->category == TYPCATEGORY_ARRAY && typio_lookup(target)->category == TYPCATEGORY_ARRAY)
 	{
-		/* an array to another: each element cast as the cast of the elements would */
+		/* an array to another: each element cast as the cast of the elements would (the
+		 * typmod of an array is its elements') */
 		ArrayElements elems = typio_array_parse(v->u.s.data);
 
 		for (int i = 0; i < elems.n; i++)
 			if (elems.items[i] != NULL)
 			{
 				Value		e = typio_input(from->elem, elems.items[i], -1);
-				Value		c = ExecCastValue(&e, typio_lookup(target)->elem, -1, explicit);
+				Value		c = ExecCastValue(&e, typio_lookup(target)->elem, typmod, explicit);
 
 				elems.items[i] = typio_output(&c, NULL);
 			}

@@ -1313,6 +1313,68 @@ interval_add_field(int32_t field, double n, int unit, const char *str)
 	return (int32_t) r;
 }
 
+/*
+ * iso_interval -- ISO 8601's designator form, "P1Y2M3W4DT5H6M7.5S" (M is months
+ * before the T, minutes after it), as PostgreSQL reads it into iv; false if str is
+ * not in that form
+ */
+static bool
+iso_interval(const char *str, Interval *iv)
+{
+	const char *s = skip_space(str);
+	bool		time = false;
+
+	if (*s != 'P' || s[1] == '\0')
+		return false;
+	for (s++; *s && !isspace((unsigned char) *s);)
+	{
+		char	   *end;
+		double		n;
+
+		if (*s == 'T' && !time)
+		{
+			time = true;
+			s++;
+			continue;
+		}
+		if (!isdigit((unsigned char) *s) && *s != '-' && *s != '+' && *s != '.')
+			invalid_datetime(INTERVALOID, str);
+		n = strtod(s, &end);
+		if (end == s || strchr("eEnNiIxX", *end) != NULL)
+			invalid_datetime(INTERVALOID, str);
+		s = end + 1;
+		switch (time ? tolower((unsigned char) *end) : toupper((unsigned char) *end))
+		{
+			case 'Y':
+				iv->month = interval_add_field(iv->month, n, 12, str);
+				break;
+			case 'M':
+				iv->month = interval_add_field(iv->month, n, 1, str);
+				break;
+			case 'W':
+				iv->day = interval_add_field(iv->day, n, 7, str);
+				break;
+			case 'D':
+				iv->day = interval_add_field(iv->day, n, 1, str);
+				break;
+			case 'h':
+				interval_add_time(iv, n, USECS_PER_HOUR, str);
+				break;
+			case 'm':
+				interval_add_time(iv, n, USECS_PER_MINUTE, str);
+				break;
+			case 's':
+				interval_add_time(iv, n, USECS_PER_SEC, str);
+				break;
+			default:
+				invalid_datetime(INTERVALOID, str);
+		}
+	}
+	if (*skip_space(s) != '\0')
+		invalid_datetime(INTERVALOID, str);
+	return true;
+}
+
 static Value
 interval_in(const char *str)
 {
@@ -1320,6 +1382,12 @@ interval_in(const char *str)
 	Interval	iv = {0, 0, 0};
 	bool		any = false;
 
+	if (iso_interval(str, &iv))
+	{
+		Value		v = {.type = INTERVALOID, .u.iv = iv};
+
+		return v;
+	}
 	if (*s == '@')
 		s = skip_space(s + 1);
 	while (*s)
@@ -1724,7 +1792,7 @@ vector_elements(const char *str)
 
 /* array_in -- parse, check every element against its type, and keep the canonical text */
 static Value
-array_in(Oid type, const char *str)
+array_in(Oid type, const char *str, int32_t typmod)
 {
 	ArrayElements elems = (type == INT2VECTOROID || type == OIDVECTOROID) && *str != '{'
 		? vector_elements(str) : typio_array_parse(str);
@@ -1733,7 +1801,7 @@ array_in(Oid type, const char *str)
 	for (int i = 0; i < elems.n; i++)
 		if (elems.items[i] != NULL)
 		{
-			Value		v = typio_input(elem, elems.items[i], -1);
+			Value		v = typio_input(elem, elems.items[i], typmod);
 
 			elems.items[i] = typio_output(&v, NULL);
 		}
@@ -1845,7 +1913,7 @@ typio_input(Oid type, const char *str, int32_t typmod)
 			return json_in(type, str);
 		default:
 			if (typio_lookup(type) != NULL && typio_lookup(type)->category == TYPCATEGORY_ARRAY)
-				return array_in(type, str);
+				return array_in(type, str, typmod);
 			return typio_string(type, str, strlen(str));
 	}
 }
