@@ -29,8 +29,8 @@ N = 40  # random values per type
 
 # --- shared value generators: each takes a random.Random and returns an input text
 
-PLANES = [(0x20, 0x7E), (0xA0, 0xD7FF), (0xE000, 0xFFFD), (0x10000, 0x1FFFF), (0x20000, 0x2FFFF),
-          (0x30000, 0x3FFFF), (0xE0000, 0xEFFFF), (0xF0000, 0xFFFFF), (0x100000, 0x10FFFF)]
+# ASCII, the rest of the BMP without surrogates, then each of the 16 other planes
+PLANES = [(0x20, 0x7E), (0xA0, 0xD7FF), (0xE000, 0xFFFD)] + [(p << 16, (p << 16) | 0xFFFD) for p in range(1, 17)]
 HUNGRY = ' ",{}\\\t\n\r\'NULL'  # characters that array, COPY and literal quoting must escape
 
 
