@@ -189,9 +189,12 @@ char *
 typio_format_type_typmod(Oid type, int32_t typmod)
 {
 	const char *name = typio_format_type(type);
+	const TypeInfo *t = typio_lookup(type);
 
 	if (typmod < 4)
 		return pstrdup(name);
+	if (t != NULL && t->category == TYPCATEGORY_ARRAY && t->elem != InvalidOid)
+		return psprintf("%s[]", typio_format_type_typmod(t->elem, typmod));	/* numeric(38,6)[] */
 	switch (type)
 	{
 		case NUMERICOID:

@@ -266,6 +266,9 @@ def test_values_round_trip(rocklake_server, servers):
         for conn in servers:
             conn.execute(f"DROP TABLE IF EXISTS {table}")
             conn.execute(f"CREATE TABLE {table} (id int PRIMARY KEY, v {decl}, a {decl}[])")
+        sql = (f"SELECT attname, format_type(atttypid, atttypmod) FROM pg_attribute "
+               f"WHERE attrelid = '{table}'::regclass AND attnum > 0 ORDER BY attnum")
+        check(diffs, f"{name}: the columns' types", run(rl, sql), run(pg, sql))
         # 1. SQL literals (every statement's outcome compared), 2. text parameters
         for i, (v, a) in enumerate(rows):
             for sql, params in [(f"INSERT INTO {table} VALUES ({i}, {literal(v)}, {literal(a)})", ()),
