@@ -337,7 +337,8 @@ read_object(JsonReader *r, RlBuf *out)
 	r->p++;
 	if (!r->jsonb)
 		return;
-	qsort(members, n, sizeof(JsonMember), member_cmp);
+	if (n > 1)
+		qsort(members, n, sizeof(JsonMember), member_cmp);
 	rlbuf_put_u8(out, '{');
 	for (size_t i = 0, written = 0; i < n; i++)
 	{

@@ -246,7 +246,8 @@ typio_string(Oid type, const char *data, size_t len)
 	Value		v = {.type = type};
 
 	v.u.s.data = palloc(len + 1);
-	memcpy(v.u.s.data, data, len);
+	if (len > 0)
+		memcpy(v.u.s.data, data, len);	/* data may be NULL when len is 0 (an empty binary value) */
 	v.u.s.data[len] = '\0';
 	v.u.s.len = len;
 	return v;
