@@ -13,15 +13,6 @@
 
 #include <stdbool.h>
 
-/*
- * How the cache declares a json or jsonb column: "json_text", "jsonb_text". The
- * suffix gives the column TEXT affinity: under SQLite's NUMERIC affinity, which the
- * bare names have, a document that is a number ('0.0', '12345678901234567890')
- * would be kept as a number and come back changed. Columns made before (declared
- * "json") keep that affinity.
- */
-#define JSON_CACHE_SUFFIX "_text"
-
 /* str checked as json (the result is str itself) or normalised as jsonb (palloc'd) */
 const char *pgjson_input(const char *str, bool jsonb);
 

@@ -28,7 +28,6 @@
 #include "miscadmin.h"
 #include "namespace.h"
 #include "numeric.h"
-#include "pgjson.h"
 
 typedef PgQuery__Node Node;
 
@@ -4214,8 +4213,8 @@ analyze_delete(ParseState *ps, PgQuery__DeleteStmt *del, AnalyzedStmt *stmt)
 
 /*
  * declared_type -- a column's PostgreSQL type as the cache declares it ("varchar(10)";
- * numeric as numeric.h's NUMERIC_CACHE_TYPE, with its collation; json as pgjson.h's
- * "json_text")
+ * numeric as numeric.h's NUMERIC_CACHE_TYPE, with its collation; json and floats
+ * with the suffixes of catalog_cache.h that give them the affinity they need)
  */
 static char *
 declared_type(Oid type, int32_t typmod)
@@ -4233,7 +4232,9 @@ declared_type(Oid type, int32_t typmod)
 	if ((type == VARCHAROID || type == BPCHAROID || elem == VARCHAROID || elem == BPCHAROID) && typmod >= 4)
 		return psprintf("%s(%d)", name, typmod - 4);
 	if (type == JSONOID || type == JSONBOID)
-		return psprintf("%s" JSON_CACHE_SUFFIX, name);
+		return psprintf("%s" CACHE_TEXT_SUFFIX, name);
+	if (type == FLOAT4OID || type == FLOAT8OID)
+		return psprintf("%s" CACHE_BLOB_SUFFIX, name);
 	return pstrdup(name);
 }
 

@@ -65,7 +65,6 @@
 #include "miscadmin.h"
 #include "namespace.h"
 #include "numeric.h"
-#include "pgjson.h"
 #include "writer.h"
 
 typedef struct TempTable
@@ -1021,17 +1020,23 @@ rl_array_json(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 /* ---------- the connection ---------- */
 
 /* decl_type -- the type a column's declared type names ("varchar(10)", "numeric_text(12,2)",
- * "jsonb_text") */
+ * "jsonb_text", "float8_blob") */
 static Oid
 decl_type(const char *decl, int32_t *typmod)
 {
 	const char *paren = strchr(decl, '(');
 	char	   *base = paren ? pnstrdup(decl, (size_t) (paren - decl)) : pstrdup(decl);
-	size_t		blen = strlen(base),
-				slen = strlen(JSON_CACHE_SUFFIX);
+	size_t		blen = strlen(base);
 
-	if (blen > slen && strcmp(base + blen - slen, JSON_CACHE_SUFFIX) == 0)
-		base[blen - slen] = '\0';	/* json_text, jsonb_text: json, jsonb */
+	/* jsonb_text, float8_blob (catalog_cache.h): jsonb, float8 */
+	for (int i = 0; i < 2; i++)
+	{
+		const char *suffix = i ? CACHE_BLOB_SUFFIX : CACHE_TEXT_SUFFIX;
+		size_t		slen = strlen(suffix);
+
+		if (blen > slen && strcmp(base + blen - slen, suffix) == 0)
+			base[blen - slen] = '\0';
+	}
 	Oid			type = strcmp(base, NUMERIC_CACHE_TYPE) == 0 ? NUMERICOID : typio_type_by_name(base);
 	int			mods[2] = {0, 0};
 
