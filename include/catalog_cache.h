@@ -37,6 +37,15 @@
  * as their canonical text in columns of TEXT affinity under the rl_numeric
  * collation, which orders them by value (numeric.h).
  *
+ * Column affinity. A column's declared type is its PostgreSQL type's name, which
+ * gives it SQLite's affinity by SQLite's rules, except where that affinity would
+ * change a value: a json or jsonb column is declared with CACHE_TEXT_SUFFIX
+ * ("jsonb_text", TEXT affinity: under the NUMERIC affinity of the bare name a
+ * document '0.0' would become a number) and a float4 or float8 column with
+ * CACHE_BLOB_SUFFIX ("float8_blob", no affinity: REAL affinity stores a float with
+ * an integer value as an integer, and -0 would come back as 0). The cache reads the
+ * type back without the suffix. Columns made before keep the bare names.
+ *
  * Names. SQLite compares names without regard to ASCII case, PostgreSQL exactly, so
  * "T" and t are two tables to PostgreSQL and one to SQLite. Every name the cache holds
  * (tables, columns, rl_relation.relname, constraints, the aliases of generated SQL) is
@@ -242,5 +251,8 @@ void		cache_capture_dropping(CacheCapture *capture, const char *table);
 /* While paused, what runs is not captured (re-applying what is captured already). */
 void		cache_capture_pause(CacheCapture *capture, bool paused);
 RlStatus	cache_capture_end(CacheCapture *capture, RlBuf *changeset);
+
+#define CACHE_TEXT_SUFFIX "_text"
+#define CACHE_BLOB_SUFFIX "_blob"
 
 #endif

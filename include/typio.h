@@ -100,6 +100,9 @@ typedef uint32_t Oid;
 #define DT_NOEND			INT64_MAX
 #define DATE_NOBEGIN		((int64_t) INT32_MIN)
 #define DATE_NOEND			((int64_t) INT32_MAX)
+/* the finite dates PostgreSQL accepts: from 4714-11-24 BC up to before 5874898-01-01 */
+#define DATE_MIN			INT64_C(-2451545)
+#define DATE_END			INT64_C(2145031949)
 #define DATE_IS_FINITE(d)	((d) != DATE_NOBEGIN && (d) != DATE_NOEND)
 #define TIMESTAMP_IS_FINITE(t) ((t) != DT_NOBEGIN && (t) != DT_NOEND)
 /* the finite timestamps PostgreSQL has: 4714-11-24 BC up to, not including, 294277-01-01 */

@@ -1037,8 +1037,7 @@ type_from_typename(ParseState *ps, PgQuery__TypeName *tn, int32_t *typmod)
 
 		if (array == InvalidOid || tn->n_array_bounds > 1)
 			not_supported(ps, psprintf("arrays of type %s", typio_format_type(type)), tn->location);
-		*typmod = -1;
-		return array;
+		return array;			/* an array's typmod is its elements', as in PostgreSQL */
 	}
 	return type;
 }
@@ -4270,20 +4269,28 @@ analyze_delete(ParseState *ps, PgQuery__DeleteStmt *del, AnalyzedStmt *stmt)
 
 /*
  * declared_type -- a column's PostgreSQL type as the cache declares it ("varchar(10)";
- * numeric as numeric.h's NUMERIC_CACHE_TYPE, with its collation)
+ * numeric as numeric.h's NUMERIC_CACHE_TYPE, with its collation; json and floats
+ * with the suffixes of catalog_cache.h that give them the affinity they need)
  */
 static char *
 declared_type(Oid type, int32_t typmod)
 {
 	const char *name = typio_lookup(type)->name;
+	Oid			elem = typio_lookup(type)->elem;
 
+	if (elem == NUMERICOID && typmod >= 4)	/* an array's typmod is its elements' */
+		return psprintf("%s(%d,%d)", name, (typmod - 4) >> 16, (typmod - 4) & 0xffff);
 	if (type == NUMERICOID && typmod >= 4)
 		return psprintf(NUMERIC_CACHE_TYPE "(%d,%d) COLLATE " NUMERIC_COLLATION,
 						(typmod - 4) >> 16, (typmod - 4) & 0xffff);
 	if (type == NUMERICOID)
 		return pstrdup(NUMERIC_CACHE_TYPE " COLLATE " NUMERIC_COLLATION);
-	if ((type == VARCHAROID || type == BPCHAROID) && typmod >= 4)
+	if ((type == VARCHAROID || type == BPCHAROID || elem == VARCHAROID || elem == BPCHAROID) && typmod >= 4)
 		return psprintf("%s(%d)", name, typmod - 4);
+	if (type == JSONOID || type == JSONBOID)
+		return psprintf("%s" CACHE_TEXT_SUFFIX, name);
+	if (type == FLOAT4OID || type == FLOAT8OID)
+		return psprintf("%s" CACHE_BLOB_SUFFIX, name);
 	return pstrdup(name);
 }
 

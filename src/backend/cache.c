@@ -1019,20 +1019,35 @@ rl_array_json(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 
 /* ---------- the connection ---------- */
 
-/* decl_type -- the type a column's declared type names ("varchar(10)", "numeric_text(12,2)") */
+/* decl_type -- the type a column's declared type names ("varchar(10)", "numeric_text(12,2)",
+ * "jsonb_text", "float8_blob") */
 static Oid
 decl_type(const char *decl, int32_t *typmod)
 {
 	const char *paren = strchr(decl, '(');
 	char	   *base = paren ? pnstrdup(decl, (size_t) (paren - decl)) : pstrdup(decl);
+	size_t		blen = strlen(base);
+
+	/* jsonb_text, float8_blob (catalog_cache.h): jsonb, float8 */
+	for (int i = 0; i < 2; i++)
+	{
+		const char *suffix = i ? CACHE_BLOB_SUFFIX : CACHE_TEXT_SUFFIX;
+		size_t		slen = strlen(suffix);
+
+		if (blen > slen && strcmp(base + blen - slen, suffix) == 0)
+			base[blen - slen] = '\0';
+	}
 	Oid			type = strcmp(base, NUMERIC_CACHE_TYPE) == 0 ? NUMERICOID : typio_type_by_name(base);
 	int			mods[2] = {0, 0};
 
 	*typmod = -1;
 	if (type == InvalidOid)
 		return TEXTOID;
+	Oid			elem = typio_lookup(type) ? typio_lookup(type)->elem : InvalidOid;
+
+	/* an array's typmod is its elements': _numeric(38,6), _bpchar(5) */
 	if (paren && sscanf(paren, "(%d,%d)", &mods[0], &mods[1]) >= 1)
-		*typmod = type == NUMERICOID ? ((mods[0] << 16) | mods[1]) + 4 : mods[0] + 4;
+		*typmod = (type == NUMERICOID || elem == NUMERICOID) ? ((mods[0] << 16) | mods[1]) + 4 : mods[0] + 4;
 	return type;
 }
 

@@ -23,12 +23,11 @@
 #include <string.h>
 #include <strings.h>
 
-#include <jansson.h>
-
 #include "elog.h"
 #include "encoding.h"
 #include "mcxt.h"
 #include "numeric.h"
+#include "pgjson.h"
 #include "typio.h"
 
 /* the largest zone displacement PostgreSQL takes, 15:59:59 */
@@ -190,9 +189,12 @@ char *
 typio_format_type_typmod(Oid type, int32_t typmod)
 {
 	const char *name = typio_format_type(type);
+	const TypeInfo *t = typio_lookup(type);
 
 	if (typmod < 4)
 		return pstrdup(name);
+	if (t != NULL && t->category == TYPCATEGORY_ARRAY && t->elem != InvalidOid)
+		return psprintf("%s[]", typio_format_type_typmod(t->elem, typmod));	/* numeric(38,6)[] */
 	switch (type)
 	{
 		case NUMERICOID:
@@ -384,18 +386,19 @@ float_in(Oid type, const char *str)
 	}
 	else
 	{
+		/*
+		 * A float4 is read by strtof, not rounded from a double (twice rounded, it
+		 * could differ in its last bit). Overflow and underflow to zero are out of
+		 * range; a subnormal result, for which ERANGE may be set too, is kept.
+		 */
 		errno = 0;
-		v = strtod(s, &end);
+		v = type == FLOAT4OID ? strtof(s, &end) : strtod(s, &end);
 		if (end == s)
 			invalid_syntax(type, str);
-		if (errno == ERANGE && (v != 0 || type == FLOAT8OID))
+		if (errno == ERANGE && (v == 0 || isinf(v)))
 			ereport(ERROR,
 					errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
 					errmsg("\"%s\" is out of range for type %s", str, typio_format_type(type)));
-		if (type == FLOAT4OID && isfinite(v) && !isfinite((float) v))
-			ereport(ERROR,
-					errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-					errmsg("\"%s\" is out of range for type real", str));
 	}
 	if (*skip_space(end) != '\0')
 		invalid_syntax(type, str);
@@ -746,7 +749,9 @@ numeric_send(PqMsgBuilder *msg, const char *s)
 		pq_sendint16(msg, 0);
 		pq_sendint16(msg, 0);
 		pq_sendint16(msg, sign);
-		pq_sendint16(msg, 0);
+		/* PostgreSQL reads the display scale of a special value out of its header
+		 * as if it were a short numeric's: 32 for the infinities, 0 for NaN */
+		pq_sendint16(msg, (sign & 0x1F80) >> 7);
 		return;
 	}
 	Decimal		d;
@@ -923,12 +928,14 @@ parse_number(const char **s, int *ndigits)
  *
  * Returns false on bad syntax; an out-of-range field raises 22008. A time of day
  * goes up to 24:00:00 (and a leap second); an interval's time field has any number
- * of hours, as PostgreSQL's, and its output (25:10:32) must read back.
+ * of hours, as PostgreSQL's, and its output (25:10:32) must read back; one too big
+ * is 22015, or bad syntax when signed_interval (it had a sign before it).
  */
 static void interval_field_overflow(const char *str) __attribute__((noreturn));
+static void invalid_datetime(Oid type, const char *str) __attribute__((noreturn));
 
 static bool
-parse_time_of_day(const char **s, int64_t *usecs, const char *orig, bool interval)
+parse_time_of_day(const char **s, int64_t *usecs, const char *orig, bool interval, bool signed_interval)
 {
 	long		h = parse_number(s, NULL),
 				m = 0,
@@ -947,27 +954,25 @@ parse_time_of_day(const char **s, int64_t *usecs, const char *orig, bool interva
 			return false;
 		if (**s == '.')
 		{
-			int			n = 0;
-			int64_t		scale = 100000;
+			/* as PostgreSQL rounds a fraction to microseconds: rint of a double's */
+			size_t		n = 1 + strspn(*s + 1, "0123456789");
+			char	   *digits = pnstrdup(*s, n);
 
-			(*s)++;
-			while (isdigit((unsigned char) **s))
-			{
-				if (n < 6)
-					frac += (**s - '0') * scale;
-				else if (n == 6 && **s >= '5')
-					frac++;		/* round to microseconds */
-				scale /= 10;
-				n++;
-				(*s)++;
-			}
+			frac = (int64_t) rint(strtod(digits, NULL) * USECS_PER_SEC);
+			pfree(digits);
+			*s += n;
 		}
 	}
 	if (interval)
 	{
 		if (m > 59 || sec > 60 || __builtin_mul_overflow((int64_t) h, USECS_PER_HOUR, usecs) ||
 			__builtin_add_overflow(*usecs, m * USECS_PER_MINUTE + sec * USECS_PER_SEC + frac, usecs))
+		{
+			/* PostgreSQL reads a signed time it cannot hold as a number, and fails */
+			if (signed_interval)
+				invalid_datetime(INTERVALOID, orig);
 			interval_field_overflow(orig);
+		}
 		return true;
 	}
 	/* as PostgreSQL's time_overflows: 24 hours or a leap second, but never past 24:00:00 */
@@ -1031,7 +1036,7 @@ parse_date_part(const char **s, int64_t *days, const char *orig, bool bc)
 }
 
 /*
- * parse_zone -- "Z", "UTC", "+HH", "+HH:MM", "+HHMM" into seconds east of UTC; more
+ * parse_zone -- "Z", "UTC", "+HH", "+HH:MM", "+HH:MM:SS", "+HHMM" into seconds east of UTC; more
  * than 15 hours is 22009 for orig, as PostgreSQL says
  */
 static bool
@@ -1058,7 +1063,8 @@ parse_zone(const char **s, int64_t *offset, const char *orig)
 
 	p++;
 	long		hh = parse_number(&p, &n),
-				mm = 0;
+				mm = 0,
+				ss = 0;
 
 	if (hh < 0)
 		return false;
@@ -1072,14 +1078,20 @@ parse_zone(const char **s, int64_t *offset, const char *orig)
 		p++;
 		if ((mm = parse_number(&p, NULL)) < 0)
 			return false;
+		if (*p == ':')
+		{
+			p++;
+			if ((ss = parse_number(&p, NULL)) < 0)
+				return false;
+		}
 	}
-	if (mm > 59)
+	if (mm > 59 || ss > 59)
 		return false;
 	if (hh > 15)
 		ereport(ERROR,
 				errcode(ERRCODE_INVALID_TIME_ZONE_DISPLACEMENT_VALUE),
 				errmsg("time zone displacement out of range: \"%s\"", orig));
-	*offset = sign * (hh * 3600 + mm * 60);
+	*offset = sign * (hh * 3600 + mm * 60 + ss);
 	*s = p;
 	return true;
 }
@@ -1115,7 +1127,7 @@ date_in(const char *str)
 		int64_t		usecs,
 					offset;
 
-		if (*t && parse_time_of_day(&t, &usecs, str, false))
+		if (*t && parse_time_of_day(&t, &usecs, str, false, false))
 		{
 			s = t;
 			parse_zone(&s, &offset, str);
@@ -1123,6 +1135,11 @@ date_in(const char *str)
 	}
 	if (*skip_space(s) != '\0')
 		invalid_datetime(DATEOID, str);
+	/* PostgreSQL's range: 4714-11-24 BC (Julian day 0) up to 5874897-12-31 */
+	if (days < DATE_MIN || days >= DATE_END)
+		ereport(ERROR,
+				errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+				errmsg("date out of range: \"%s\"", str));
 	return typio_int(DATEOID, days);
 }
 
@@ -1169,7 +1186,7 @@ timetz_in(const char *str)
 	int64_t		usecs,
 				east = 0;
 
-	if (!parse_time_of_day(&s, &usecs, str, false) || (*skip_space(s) != '\0' && !parse_zone(&s, &east, str)) ||
+	if (!parse_time_of_day(&s, &usecs, str, false, false) || (*skip_space(s) != '\0' && !parse_zone(&s, &east, str)) ||
 		*skip_space(s) != '\0')
 		invalid_datetime(TIMETZOID, str);
 	return typio_int(TIMETZOID, timetz_pack(usecs, (int32_t) -east));
@@ -1194,7 +1211,7 @@ time_in(const char *str)
 	const char *s = skip_space(str);
 	int64_t		usecs;
 
-	if (!parse_time_of_day(&s, &usecs, str, false) || *skip_space(s) != '\0')
+	if (!parse_time_of_day(&s, &usecs, str, false, false) || *skip_space(s) != '\0')
 		invalid_datetime(TIMEOID, str);
 	return typio_int(TIMEOID, usecs);
 }
@@ -1220,7 +1237,7 @@ timestamp_in(Oid type, const char *str)
 	{
 		const char *t = skip_space(*s == 'T' ? s + 1 : s);
 
-		if (*t && !parse_time_of_day(&t, &usecs, str, false))
+		if (*t && !parse_time_of_day(&t, &usecs, str, false, false))
 			invalid_datetime(type, str);
 		s = t;
 	}
@@ -1275,7 +1292,7 @@ static void __attribute__((noreturn))
 interval_field_overflow(const char *str)
 {
 	ereport(ERROR,
-			errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+			errcode(ERRCODE_INTERVAL_FIELD_OVERFLOW),
 			errmsg("interval field value out of range: \"%s\"", str));
 }
 
@@ -1302,6 +1319,68 @@ interval_add_field(int32_t field, double n, int unit, const char *str)
 	return (int32_t) r;
 }
 
+/*
+ * iso_interval -- ISO 8601's designator form, "P1Y2M3W4DT5H6M7.5S" (M is months
+ * before the T, minutes after it), as PostgreSQL reads it into iv; false if str is
+ * not in that form
+ */
+static bool
+iso_interval(const char *str, Interval *iv)
+{
+	const char *s = skip_space(str);
+	bool		time = false;
+
+	if (*s != 'P' || s[1] == '\0')
+		return false;
+	for (s++; *s && !isspace((unsigned char) *s);)
+	{
+		char	   *end;
+		double		n;
+
+		if (*s == 'T' && !time)
+		{
+			time = true;
+			s++;
+			continue;
+		}
+		if (!isdigit((unsigned char) *s) && *s != '-' && *s != '+' && *s != '.')
+			invalid_datetime(INTERVALOID, str);
+		n = strtod(s, &end);
+		if (end == s || strchr("eEnNiIxX", *end) != NULL)
+			invalid_datetime(INTERVALOID, str);
+		s = end + 1;
+		switch (time ? tolower((unsigned char) *end) : toupper((unsigned char) *end))
+		{
+			case 'Y':
+				iv->month = interval_add_field(iv->month, n, 12, str);
+				break;
+			case 'M':
+				iv->month = interval_add_field(iv->month, n, 1, str);
+				break;
+			case 'W':
+				iv->day = interval_add_field(iv->day, n, 7, str);
+				break;
+			case 'D':
+				iv->day = interval_add_field(iv->day, n, 1, str);
+				break;
+			case 'h':
+				interval_add_time(iv, n, USECS_PER_HOUR, str);
+				break;
+			case 'm':
+				interval_add_time(iv, n, USECS_PER_MINUTE, str);
+				break;
+			case 's':
+				interval_add_time(iv, n, USECS_PER_SEC, str);
+				break;
+			default:
+				invalid_datetime(INTERVALOID, str);
+		}
+	}
+	if (*skip_space(s) != '\0')
+		invalid_datetime(INTERVALOID, str);
+	return true;
+}
+
 static Value
 interval_in(const char *str)
 {
@@ -1309,6 +1388,12 @@ interval_in(const char *str)
 	Interval	iv = {0, 0, 0};
 	bool		any = false;
 
+	if (iso_interval(str, &iv))
+	{
+		Value		v = {.type = INTERVALOID, .u.iv = iv};
+
+		return v;
+	}
 	if (*s == '@')
 		s = skip_space(s + 1);
 	while (*s)
@@ -1321,7 +1406,7 @@ interval_in(const char *str)
 			s++;
 		size_t		ndigits = strspn(s, "0123456789");
 
-		if (ndigits > 0 && s[ndigits] == ':' && parse_time_of_day(&s, &usecs, str, true))
+		if (ndigits > 0 && s[ndigits] == ':' && parse_time_of_day(&s, &usecs, str, true, s != start))
 		{
 			if (__builtin_add_overflow(iv.time, neg ? -usecs : usecs, &iv.time))
 				interval_field_overflow(str);
@@ -1391,22 +1476,29 @@ interval_in(const char *str)
 	return v;
 }
 
+/*
+ * interval_part -- one field of PostgreSQL's interval output: a positive field after
+ * a negative one is written with its sign ("-1 years +2 mons"), as PostgreSQL does
+ */
 static void
-interval_part(RlBuf *out, int64_t n, const char *singular, const char *plural)
+interval_part(RlBuf *out, int64_t n, const char *singular, const char *plural, bool *negative_before)
 {
 	if (n == 0)
 		return;
 	if (out->len > 0)
 		rlbuf_put_u8(out, ' ');
-	rlbuf_printf(out, "%lld %s", (long long) n, n == 1 ? singular : plural);
+	rlbuf_printf(out, "%s%lld %s", *negative_before && n > 0 ? "+" : "", (long long) n, n == 1 ? singular : plural);
+	*negative_before = n < 0;
 }
 
 static void
 format_interval(RlBuf *out, const Interval *iv)
 {
-	interval_part(out, iv->month / 12, "year", "years");
-	interval_part(out, iv->month % 12, "mon", "mons");
-	interval_part(out, iv->day, "day", "days");
+	bool		negative_before = false;
+
+	interval_part(out, iv->month / 12, "year", "years", &negative_before);
+	interval_part(out, iv->month % 12, "mon", "mons", &negative_before);
+	interval_part(out, iv->day, "day", "days", &negative_before);
 	if (iv->time != 0 || out->len == 0)
 	{
 		/* unsigned, so that the most negative time has a magnitude too */
@@ -1414,8 +1506,8 @@ format_interval(RlBuf *out, const Interval *iv)
 
 		if (out->len > 0)
 			rlbuf_put_u8(out, ' ');
-		if (iv->time < 0)
-			rlbuf_put_u8(out, '-');
+		if (iv->time < 0 || negative_before)
+			rlbuf_put_u8(out, iv->time < 0 ? '-' : '+');
 		uint64_t	hours = t / USECS_PER_HOUR;
 
 		rlbuf_printf(out, "%02llu:", (unsigned long long) hours);
@@ -1564,20 +1656,13 @@ tid_in(const char *str)
 	return typio_int(TIDOID, ((int64_t) block << 16) | offset);
 }
 
-/* json and jsonb: the text, once it is known to be JSON */
+/* json keeps its text once it is known to be JSON; jsonb is normalised (pgjson.h) */
 static Value
 json_in(Oid type, const char *str)
 {
-	json_error_t error;
-	json_t	   *doc = json_loads(str, JSON_DECODE_ANY, &error);
+	const char *text = pgjson_input(str, type == JSONBOID);
 
-	if (doc == NULL)
-		ereport(ERROR,
-				errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
-				errmsg("invalid input syntax for type %s", type == JSONOID ? "json" : "jsonb"),
-				errdetail("%s", error.text));
-	json_decref(doc);
-	return typio_string(type, str, strlen(str));
+	return typio_string(type, text, strlen(text));
 }
 
 /* ---------- arrays (one dimension) and the reg* types ---------- */
@@ -1726,7 +1811,7 @@ vector_elements(const char *str)
 
 /* array_in -- parse, check every element against its type, and keep the canonical text */
 static Value
-array_in(Oid type, const char *str)
+array_in(Oid type, const char *str, int32_t typmod)
 {
 	ArrayElements elems = (type == INT2VECTOROID || type == OIDVECTOROID) && *str != '{'
 		? vector_elements(str) : typio_array_parse(str);
@@ -1735,7 +1820,7 @@ array_in(Oid type, const char *str)
 	for (int i = 0; i < elems.n; i++)
 		if (elems.items[i] != NULL)
 		{
-			Value		v = typio_input(elem, elems.items[i], -1);
+			Value		v = typio_input(elem, elems.items[i], typmod);
 
 			elems.items[i] = typio_output(&v, NULL);
 		}
@@ -1847,7 +1932,7 @@ typio_input(Oid type, const char *str, int32_t typmod)
 			return json_in(type, str);
 		default:
 			if (typio_lookup(type) != NULL && typio_lookup(type)->category == TYPCATEGORY_ARRAY)
-				return array_in(type, str);
+				return array_in(type, str, typmod);
 			return typio_string(type, str, strlen(str));
 	}
 }
@@ -2100,8 +2185,12 @@ typio_receive(Oid type, const uint8_t *data, size_t len)
 		case JSONBOID:
 			if (len < 1 || data[0] != 1)
 				bad_binary(type);
-			pg_verify_utf8((const char *) data + 1, len - 1);
-			return typio_string(type, (const char *) data + 1, len - 1);
+			data++, len--;
+			/* FALLTHROUGH */
+		case JSONOID:
+			/* the text after jsonb's version byte, read as the text input reads it */
+			pg_verify_utf8((const char *) data, len);
+			return json_in(type, pnstrdup((const char *) data, len));
 		case VOIDOID:
 			return typio_null(type);
 		case BYTEAOID:
