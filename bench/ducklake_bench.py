@@ -3,12 +3,15 @@
 Run by bench/run-ducklake-bench.sh, which builds RockLake, starts PostgreSQL 15 (with
 log_min_duration_statement=0) and moto, and passes their addresses here. This driver
 starts RockLake itself (a local store, and an S3 store on moto for P5), because P6
-restarts it. Every phase runs the same DuckDB 1.4.4 workload against both servers,
-each lake in a fresh database, in interleaved rounds so that the noise of the shared
-machine hits both alike, and prints per measurement RockLake's figure, PostgreSQL's,
-the ratio and the issue's target. Next to end-to-end times it prints the server's
-share: the "duration:" lines both servers write with log_min_duration_statement=0,
-summed over the phase's window of each log.
+restarts it. Every phase runs the same DuckDB workload against both servers, with the
+client of the python that runs this (DuckDB 1.4.4 in .venv, 1.5.5 in .venv-duckdb15:
+run-ducklake-bench.sh --client), whose own ducklake and postgres extensions
+duckdb_offline loads; each lake in a fresh database, in interleaved rounds so that the
+noise of the shared machine hits both alike. It prints per measurement RockLake's
+figure, PostgreSQL's, the ratio and the issue's target. Next to end-to-end times it
+prints the server's share: the "duration:" lines both servers write with
+log_min_duration_statement=0, summed over the phase's window of each log; for P1's
+commits, P2's re-ATTACH and P4's reads also by statement (statement_rows).
 
 Large catalogs (P4's 10k/100k data files, P6's rows) are not made by DuckDB commits:
 the data-file and statistics rows are cloned from one real file with COPY through
@@ -37,8 +40,8 @@ sys.path.insert(0, str(HERE.parent / "test" / "duckdb"))
 import duckdb_offline  # noqa: E402
 import lakes  # noqa: E402
 import servers  # noqa: E402
+import statement_shares  # noqa: E402
 
-DURATION = re.compile(r"^\S+ \S+ \S+ \[(\d+)\] LOG:  duration: ([0-9.]+) ms  ")
 # the errors DuckLake retries a commit on: a lost race for the next snapshot id
 LOST_RACE = re.compile(r"^\S+ \S+ \S+ \[\d+\] ERROR:  (could not serialize access|duplicate key value)")
 
@@ -90,21 +93,15 @@ class Server(servers.Server):
     def log_offset(self) -> int:
         return self.log.stat().st_size
 
-    def server_ms(self, start: int, end: int | None = None) -> tuple[float, int, int]:
-        """Sum and count of the logged statement durations between two offsets, and the
-        number of lost races (LOST_RACE) logged there."""
-        total, count, lost = 0.0, 0, 0
+    def server_ms(self, start: int, end: int | None = None) -> tuple[dict, int]:
+        """The logged statement durations between two offsets by statement shape
+        (statement_shares.shares: shape -> [count, total ms]), and the number of lost
+        races (LOST_RACE) logged there."""
         with open(self.log, "rb") as f:
             f.seek(start)
             data = f.read((end - start) if end is not None else -1)
-        for line in data.decode("utf-8", "replace").splitlines():
-            m = DURATION.match(line)
-            if m:
-                total += float(m.group(2))
-                count += 1
-            elif LOST_RACE.match(line):
-                lost += 1
-        return total, count, lost
+        lines = data.decode("utf-8", "replace").splitlines()
+        return statement_shares.shares(lines), sum(1 for line in lines if LOST_RACE.match(line))
 
 
 class Postgres(Server):
@@ -193,10 +190,12 @@ class Lake(lakes.Lake):
 
 
 class Window:
-    """Accumulates end-to-end seconds and the server's logged milliseconds."""
+    """Accumulates end-to-end seconds and the server's logged milliseconds, in all and by
+    statement shape."""
 
     def __init__(self, server: Server):
         self.server, self.server_ms, self.statements, self.lost_races = server, 0.0, 0, 0
+        self.shapes: dict = {}  # statement shape -> [count, total ms]
         self.latencies: list[float] = []
         self.cpu = 0.0
 
@@ -207,9 +206,13 @@ class Window:
 
     def __exit__(self, *exc):
         self.cpu += time.process_time() - self._cpu
-        ms, n, lost = self.server.server_ms(self._off)
-        self.server_ms += ms
-        self.statements += n
+        shapes, lost = self.server.server_ms(self._off)
+        for text, (n, ms) in shapes.items():
+            mine = self.shapes.setdefault(text, [0, 0.0])
+            mine[0] += n
+            mine[1] += ms
+            self.server_ms += ms
+            self.statements += n
         self.lost_races += lost
 
     def time(self, fn, *args):
@@ -225,6 +228,7 @@ class Report:
         self.rows: list[dict] = []
         self.notes: dict = {}
         self.samples: dict = {}  # latency distributions for plot_ducklake.py, in the JSON only
+        self.statements: list[dict] = []  # statement_rows(), in the JSON
 
     def keep_samples(self, name: str, wins) -> None:
         """The latencies (ms) of RockLake's and PostgreSQL's windows, for the plots."""
@@ -249,6 +253,24 @@ class Report:
     def note(self, key: str, value) -> None:
         self.notes[key] = value
         print(f"  {key}: {value}", flush=True)
+
+
+def statement_rows(rep: Report, phase: str, label: str, rl: Window, pg: Window, per: int, top: int = 10) -> None:
+    """The server's share per operation broken down by statement shape (numbers and string
+    literals as ?), both servers side by side, the shapes that cost either server the most
+    first: statements per op and ms per op on RockLake and on PostgreSQL, and the ratio."""
+    print(f"  {label}, by statement (per op: count RL/PG, ms RL, ms PG, ratio):", flush=True)
+    per_op = lambda win, text, k: win.shapes.get(text, [0, 0.0])[k] / per
+    ranked = sorted(set(rl.shapes) | set(pg.shapes),
+                    key=lambda text: -max(per_op(rl, text, 1), per_op(pg, text, 1)))
+    for text in ranked[:top]:
+        n_rl, n_pg = per_op(rl, text, 0), per_op(pg, text, 0)
+        ms_rl, ms_pg = per_op(rl, text, 1), per_op(pg, text, 1)
+        ratio = ms_rl / ms_pg if ms_pg else None
+        rep.statements.append({"phase": phase, "operation": label, "statement": text, "count_rocklake": n_rl,
+                               "count_postgres": n_pg, "ms_rocklake": ms_rl, "ms_postgres": ms_pg, "ratio": ratio})
+        print(f"    {n_rl:5.2f}/{n_pg:<5.2f} {ms_rl:8.3f} {ms_pg:8.3f} {'-' if ratio is None else f'{ratio:6.2f}':>6}"
+              f"  {text}", flush=True)
 
 
 def share_rows(rep: Report, phase: str, label: str, rl: Window, pg: Window, per: int,
@@ -296,6 +318,7 @@ def p1(args, rl, pg, rep):
         rep.row("P1", f"{kind}: commit p95", pct(wins[0].latencies, .95) * 1000, pct(wins[1].latencies, .95) * 1000, "ms")
         rep.keep_samples(f"P1 {kind} commit latency", wins)
         share_rows(rep, "P1", kind, wins[0], wins[1], n)
+        statement_rows(rep, "P1", f"{kind} commit", wins[0], wins[1], n)
     for con in cons:
         con.close()
 
@@ -370,6 +393,7 @@ def p2(args, rl, pg, rep):
     rep.row("P2", "re-ATTACH + read: server's share, mean", rwins[0].server_ms / k, rwins[1].server_ms / k, "ms",
             "<= 0.5x", rwins[0].server_ms <= 0.5 * rwins[1].server_ms)
     rep.row("P2", "re-ATTACH + read: statements logged", rwins[0].statements / k, rwins[1].statements / k, "")
+    statement_rows(rep, "P2", "re-ATTACH + first filtered read", rwins[0], rwins[1], k)
 
 
 WRITER_ROUNDS = itertools.count()
@@ -526,6 +550,7 @@ def timed_reads(lakes, sql, rounds, rep, phase, label, check=None):
     rep.row(phase, f"{label}, median", med[0], med[1], "ms", "<= 0.5x", med[0] <= 0.5 * med[1])
     rep.row(phase, f"{label}, server's share", wins[0].server_ms / rounds, wins[1].server_ms / rounds, "ms",
             "<= 0.5x", wins[0].server_ms <= 0.5 * wins[1].server_ms)
+    statement_rows(rep, phase, label, wins[0], wins[1], rounds)
 
 
 def p4(args, rl, pg, rep):
@@ -771,7 +796,8 @@ def main():
             rl_s3.stop()
     rep.note("whole run (s)", round(time.perf_counter() - t_start, 1))
     if args.json:
-        args.json.write_text(json.dumps({"rows": rep.rows, "notes": rep.notes, "samples": rep.samples},
+        args.json.write_text(json.dumps({"rows": rep.rows, "notes": rep.notes, "samples": rep.samples,
+                                         "statements": rep.statements},
                                         indent=1, default=str))
 
 

@@ -5,12 +5,17 @@
 # fsync on, as RockLake's store is durable, and log_min_duration_statement=0) and
 # moto's S3 server from .venv, then runs bench/ducklake_bench.py, which starts
 # RockLake (a local store; an S3 store on moto for P5) with
-# log_min_duration_statement=0 and runs phases P1 to P6 with DuckDB 1.4.4 against
-# both servers, printing per measurement RockLake's figure, PostgreSQL's and the
-# ratio, and the server's share summed from both servers' "duration:" log lines.
+# log_min_duration_statement=0 and runs phases P1 to P6 with one DuckDB client (1.4.4,
+# DuckLake 0.3, or 1.5.5, DuckLake 1.0) against both servers, printing per measurement
+# RockLake's figure, PostgreSQL's and the ratio, and the server's share summed from both
+# servers' "duration:" log lines, and for P1's commits and P4's reads the same share
+# broken down by statement.
 #
-# usage: bench/run-ducklake-bench.sh [--build-dir DIR] [--quick] [--no-s3] [--keep]
-#                                    [--json FILE] [driver options]
+# usage: bench/run-ducklake-bench.sh [--client 1.4.4|1.5.5] [--build-dir DIR] [--quick]
+#                                    [--no-s3] [--keep] [--json FILE] [driver options]
+#   --client V       the DuckDB client: 1.4.4 (the default, .venv) or 1.5.5
+#                    (.venv-duckdb15); its python runs the driver, which loads that
+#                    release's ducklake and postgres extensions offline
 #   --build-dir DIR  out-of-tree build (default /tmp/rocklake-ducklake-bench-build,
 #                    configured from this source tree if it has no Makefile yet)
 #   --quick          small sizes: about 2 minutes instead of 4
@@ -29,10 +34,12 @@ top_srcdir=$(cd "$(dirname "$0")/.." && pwd)
 top_builddir=/tmp/rocklake-ducklake-bench-build
 with_s3=yes
 keep=no
+client=1.4.4
 driver_args=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--build-dir) top_builddir=$2; shift 2 ;;
+	--client) client=$2; shift 2 ;;
 	--no-s3) with_s3=no; shift ;;
 	--keep) keep=yes; shift ;;
 	*) driver_args="$driver_args $1"; shift ;;
@@ -43,6 +50,13 @@ export top_srcdir top_builddir
 . "$top_srcdir/test/scripts/server.sh"
 . "$top_srcdir/test/scripts/postgres.sh"
 [ -x "$RL_PY" ] || { echo "no .venv: run contrib/install-deps.sh" >&2; exit 1; }
+case $client in
+1.4.4) driver_py=$RL_PY ;;
+1.5.5) driver_py=$top_srcdir/.venv-duckdb15/bin/python ;;
+*) echo "--client: 1.4.4 or 1.5.5, not $client" >&2; exit 2 ;;
+esac
+"$driver_py" -c 'import sys, duckdb; assert duckdb.__version__ == sys.argv[1]' "$client" 2>/dev/null ||
+	{ echo "no DuckDB $client in $(dirname "$(dirname "$driver_py")"): run contrib/install-deps.sh" >&2; exit 1; }
 
 if [ ! -f "$top_builddir/Makefile" ]; then
 	mkdir -p "$top_builddir"
@@ -83,8 +97,8 @@ echo "machine: $(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cp
 	"Linux $(uname -r); load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "PostgreSQL: $("$PG_BINDIR/postgres" --version) (fsync on); RockLake:" \
 	"$(git -C "$top_srcdir" describe --always --dirty 2>/dev/null || echo unknown);" \
-	"DuckDB $("$RL_PY" -c 'import duckdb; print(duckdb.__version__)')"
+	"DuckDB $client (client)"
 echo "work directory: $work on $(df -T "$work" | awk 'NR == 2 { print $1 ", " $2 }')"
 # shellcheck disable=SC2086
-"$RL_PY" "$top_srcdir/bench/ducklake_bench.py" --rocklake "$top_builddir/rocklake" --workdir "$work" \
+"$driver_py" "$top_srcdir/bench/ducklake_bench.py" --rocklake "$top_builddir/rocklake" --workdir "$work" \
 	--pg-port "$RL_PG_PORT" --pg-log "$RL_PG_LOG" --pg-datadir "$RL_PG_DATADIR" $moto_args $driver_args
