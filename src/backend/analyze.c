@@ -12,6 +12,7 @@
  * yet are refused here with 0A000 naming the construct.
  */
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,6 +62,12 @@ typedef struct ParseState
 	bool		setop_leaf;		/* the next query is a branch of a set operation */
 	const char *agg_refused;	/* the clause being transformed, if it may hold no aggregate */
 	bool		in_aggregate;	/* transforming an aggregate's arguments */
+	/* subqueries hoisted into a WITH of the next SqlStatement (analyze_subquery) */
+	int			min_ref_level;	/* the outermost scope level a column reference used */
+	bool		cte_ref;		/* a WITH query was referenced */
+	int			sub_nest;		/* subqueries nested in the SQL made so far, at most */
+	int			nhoisted;		/* named so far: _rl_h1.._rl_hN */
+	RlBuf		hoisted;		/* "_rl_hN" AS (...), ... for the next add_sql */
 } ParseState;
 
 /* ---------- parsing ---------- */
@@ -1901,6 +1908,7 @@ typedef struct Scope
 	int			nitems;
 	RangeItem **items;
 	struct Scope *parent;
+	int			level;			/* parent's + 1: tells a subquery's outer references */
 } Scope;
 
 typedef struct CteItem
@@ -1924,6 +1932,7 @@ typedef struct Query
 	size_t		heap_order_at;	/* (heap_order_of) */
 } Query;
 
+static void analyze_subquery(ParseState *ps, PgQuery__SelectStmt *sel, Query *q);
 static void analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targets,
 						  Query *q);
 
@@ -2442,7 +2451,11 @@ find_item(ParseState *ps, const char *schema, const char *alias, int location)
 			found = s->items[i];
 		}
 		if (found)
+		{
+			if (s->level < ps->min_ref_level)
+				ps->min_ref_level = s->level;
 			return found;
+		}
 	}
 	if (other_schema)
 		ereport(ERROR,
@@ -2499,7 +2512,11 @@ transform_column_ref(ParseState *ps, PgQuery__ColumnRef *cr)
 			found = found ? found : e;
 		}
 		if (found)
+		{
+			if (s->level < ps->min_ref_level)
+				ps->min_ref_level = s->level;
 			return found;
+		}
 	}
 	ereport(ERROR,
 			errcode(ERRCODE_UNDEFINED_COLUMN),
@@ -2616,6 +2633,52 @@ transform_aggregate(ParseState *ps, PgQuery__FuncCall *fc, const char *name)
 	return e;
 }
 
+/*
+ * Subqueries nested in SQLite's text take SQLite's parser stack, which is fixed at 100
+ * entries (YYSTACKDEPTH): a scalar subquery in a scalar subquery takes about ten, so
+ * the SQL of a statement nesting them nine deep failed to compile. A subquery that
+ * refers to nothing outside itself (no column of an outer query, no WITH query) is
+ * therefore, once HOIST_NESTING subqueries are nested in its SQL, moved into a WITH
+ * query of the statement, "_rl_hN", and read from there: WITH's list is flat, so the
+ * text nests at most HOIST_NESTING deep whatever the statement's nesting. SQLite
+ * inlines such a WITH query where it is read, so the plan is the one it made before.
+ * What still limits the nesting is SQLite's expression depth (1000), which counts
+ * through a scalar, EXISTS or IN subquery's WITH query too (about two per level), and
+ * correlated subqueries, which stay in place. Statements nesting fewer subqueries
+ * are made as before.
+ */
+#define HOIST_NESTING 3
+
+static void
+analyze_subquery(ParseState *ps, PgQuery__SelectStmt *sel, Query *q)
+{
+	int			saved_level = ps->min_ref_level;
+	bool		saved_cte_ref = ps->cte_ref;
+	int			saved_nest = ps->sub_nest;
+	int			outer_level = ps->scope ? ps->scope->level : 0;
+
+	ps->min_ref_level = INT_MAX;
+	ps->cte_ref = false;
+	ps->sub_nest = 0;
+	analyze_query(ps, sel, NULL, q);
+	int			nest = ps->sub_nest + 1;
+
+	if (nest > HOIST_NESTING && !ps->cte_ref && ps->min_ref_level > outer_level)
+	{
+		if (ps->hoisted.context == NULL)
+			rlbuf_init_in(&ps->hoisted, CurrentMemoryContext);
+		ps->nhoisted++;
+		rlbuf_printf(&ps->hoisted, "%s\"_rl_h%d\" AS (%s)", ps->hoisted.len ? ", " : "",
+					 ps->nhoisted, q->sql);
+		q->sql = psprintf("SELECT * FROM \"_rl_h%d\"", ps->nhoisted);
+		nest = 1;
+	}
+	if (saved_level < ps->min_ref_level)
+		ps->min_ref_level = saved_level;
+	ps->cte_ref |= saved_cte_ref;
+	ps->sub_nest = saved_nest > nest ? saved_nest : nest;
+}
+
 static Expr *
 transform_sublink(ParseState *ps, PgQuery__SubLink *sl)
 {
@@ -2624,7 +2687,7 @@ transform_sublink(ParseState *ps, PgQuery__SubLink *sl)
 
 	if (sl->subselect->node_case != PG_QUERY__NODE__NODE_SELECT_STMT)
 		not_supported(ps, "this subquery", sl->location);
-	analyze_query(ps, sl->subselect->select_stmt, NULL, &q);
+	analyze_subquery(ps, sl->subselect->select_stmt, &q);
 	e->sql = q.sql;
 	switch (sl->sub_link_type)
 	{
@@ -2925,6 +2988,7 @@ transform_from_item(ParseState *ps, Node *node, Scope *scope, RlBuf *sql)
 						{
 							RangeItem  *item = make_range_item(rv->relname, c->ncolumns, c->columns, rv->alias);
 
+							ps->cte_ref = true;
 							append_aliased(sql, quote_ident(c->name), item->alias);
 							scope_add(scope, item);
 							return;
@@ -2960,7 +3024,7 @@ transform_from_item(ParseState *ps, Node *node, Scope *scope, RlBuf *sql)
 					ereport(ERROR,
 							errcode(ERRCODE_SYNTAX_ERROR),
 							errmsg("subquery in FROM must have an alias"));
-				analyze_query(ps, rs->subquery->select_stmt, NULL, &q);
+				analyze_subquery(ps, rs->subquery->select_stmt, &q);
 				RangeItem  *item = make_range_item(rs->alias->aliasname, q.ncolumns, q.columns, rs->alias);
 
 				/* the query's SQL names its columns _rl_cN: give them the names outer references use */
@@ -3020,6 +3084,7 @@ transform_from(ParseState *ps, Node **items, size_t n, RlBuf *sql)
 
 	scope->items = palloc(sizeof(RangeItem *));
 	scope->parent = ps->scope;
+	scope->level = ps->scope ? ps->scope->level + 1 : 1;
 	for (size_t i = 0; i < n; i++)
 	{
 		if (i > 0)
@@ -3892,6 +3957,14 @@ add_sql(ParseState *ps, AnalyzedStmt *stmt, const char *sql)
 {
 	stmt->sql = stmt->sql ? repalloc(stmt->sql, sizeof(SqlStatement) * (size_t) (stmt->nsql + 1))
 		: palloc(sizeof(SqlStatement));
+	/* the subqueries hoisted out of sql (analyze_subquery) join its WITH, or make one */
+	if (ps->hoisted.len > 0)
+	{
+		bool		with = strncmp(sql, "WITH ", 5) == 0;
+
+		sql = psprintf("WITH %s%s%s", rlbuf_cstr(&ps->hoisted), with ? ", " : " ", with ? sql + 5 : sql);
+		rlbuf_reset(&ps->hoisted);
+	}
 	stmt->sql[stmt->nsql++] = (SqlStatement) {pstrdup(sql), ps->nbinds, ps->binds};
 	ps->nbinds = 0;
 	ps->binds = palloc(sizeof(Expr *));
@@ -4022,6 +4095,7 @@ target_relation(ParseState *ps, PgQuery__RangeVar *rv, AnalyzedStmt *stmt, RlBuf
 	item->is_table = true;
 	scope->items = palloc(sizeof(RangeItem *));
 	scope->parent = ps->scope;
+	scope->level = ps->scope ? ps->scope->level + 1 : 1;
 	scope_add(scope, item);
 	ps->scope = scope;
 	stmt->target = rel->temp ? CACHE_WRITE_TEMP : CACHE_WRITE_MAIN;
@@ -5242,7 +5316,7 @@ AnalyzeStatement(const RawStatement *raw, const char *query_string,
 				 const Oid *paramtypes, int nparams)
 {
 	ParseState	ps = {.query = query_string, .params_allowed = nparams >= 0,
-	.binds = palloc(sizeof(Expr *))};
+	.binds = palloc(sizeof(Expr *)), .min_ref_level = INT_MAX};
 	AnalyzedStmt *stmt = palloc0(sizeof(AnalyzedStmt));
 	Node	   *node = raw->node;
 
