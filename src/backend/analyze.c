@@ -1305,10 +1305,109 @@ transform_array(ParseState *ps, PgQuery__AArrayExpr *a, Oid array_type)
 	return e;
 }
 
+/*
+ * Row comparisons, (a, b) op (c, d) (opname; NULL for IS [NOT] DISTINCT FROM, op), made of their fields' comparisons as PostgreSQL
+ * defines them: = is every pair equal, <> any pair unequal, IS [NOT] DISTINCT FROM
+ * the same of each pair's, and < <= > >= order by the first pair that differs, the
+ * row being null where that pair has a null: a1 < c1 OR (a1 = c1 AND (a2 < c2 OR
+ * ...)), whose three values are PostgreSQL's. (a, b) IN ((..), (..)) is the OR of
+ * the rows' = . Each is an AND or OR of plain comparisons, so it translates as those
+ * do; a row nests only as deep as it has fields.
+ */
+static Expr *
+row_compare(ParseState *ps, const char *opname, ExprOp op, Expr **l, int n, Node *rnode, int location)
+{
+	if (rnode->node_case != PG_QUERY__NODE__NODE_ROW_EXPR)
+		not_supported(ps, "this row comparison", location);
+
+	PgQuery__RowExpr *r = rnode->row_expr;
+
+	if ((int) r->n_args != n)
+		ereport(ERROR,
+				errcode(ERRCODE_SYNTAX_ERROR),
+				errmsg("unequal number of entries in row expressions"),
+				errposition(char_position(ps, location)));
+	if (n == 0)
+		not_supported(ps, "comparison of empty rows", location);
+
+	Expr	  **rf = transform_list(ps, r->args, r->n_args);
+	bool		ordering = opname && (strcmp(opname, "<") == 0 || strcmp(opname, "<=") == 0 ||
+		strcmp(opname, ">") == 0 || strcmp(opname, ">=") == 0);
+
+	if (ordering)
+	{
+		const char *strict = opname[0] == '<' ? "<" : ">";
+		Expr	   *e = make_op(ps, opname, l[n - 1], rf[n - 1], location);
+
+		for (int i = n - 2; i >= 0; i--)
+			e = make_bool_expr(EXPR_OR, make_op(ps, strict, l[i], rf[i], location),
+							   make_bool_expr(EXPR_AND, make_op(ps, "=", l[i], rf[i], location), e, location),
+							   location);
+		return e;
+	}
+
+	bool		any = opname ? strcmp(opname, "<>") == 0 : op == OP_DISTINCT;
+	Expr	   *e = make_expr(any ? EXPR_OR : EXPR_AND, BOOLOID, location);
+
+	e->nargs = n;
+	e->args = palloc(sizeof(Expr *) * (size_t) n);
+	for (int i = 0; i < n; i++)
+	{
+		e->args[i] = make_op(ps, opname ? opname : "=", l[i], rf[i], location);
+		if (opname == NULL)
+			e->args[i]->op = op;
+	}
+	/* an operator of the fields' types that is no comparison: PostgreSQL's refusal */
+	if (opname && strcmp(opname, "=") != 0 && strcmp(opname, "<>") != 0)
+		ereport(ERROR,
+				errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				errmsg("could not determine interpretation of row comparison operator %s", opname),
+				errposition(char_position(ps, location)));
+	return e;
+}
+
+/* transform_row_aexpr -- an operator whose left operand is a row: row_compare */
+static Expr *
+transform_row_aexpr(ParseState *ps, PgQuery__AExpr *a, const char *opname)
+{
+	PgQuery__RowExpr *row = a->lexpr->row_expr;
+	Expr	  **l = transform_list(ps, row->args, row->n_args);
+	int			n = (int) row->n_args;
+
+	switch (a->kind)
+	{
+		case PG_QUERY__A__EXPR__KIND__AEXPR_OP:
+			return row_compare(ps, opname, OP_EQ, l, n, a->rexpr, a->location);
+		case PG_QUERY__A__EXPR__KIND__AEXPR_DISTINCT:
+		case PG_QUERY__A__EXPR__KIND__AEXPR_NOT_DISTINCT:
+			return row_compare(ps, NULL, a->kind == PG_QUERY__A__EXPR__KIND__AEXPR_DISTINCT
+							   ? OP_DISTINCT : OP_NOT_DISTINCT, l, n, a->rexpr, a->location);
+		case PG_QUERY__A__EXPR__KIND__AEXPR_IN:
+			{
+				PgQuery__List *list = a->rexpr->list;
+				bool		in = strcmp(opname, "=") == 0;
+				Expr	   *e = make_expr(in ? EXPR_OR : EXPR_AND, BOOLOID, a->location);
+
+				e->nargs = (int) list->n_items;
+				e->args = palloc(sizeof(Expr *) * list->n_items);
+				for (size_t i = 0; i < list->n_items; i++)
+					e->args[i] = row_compare(ps, opname, OP_EQ, l, n, list->items[i], a->location);
+				return e;
+			}
+		default:
+			not_supported(ps, "this row comparison", a->location);
+			return NULL;
+	}
+}
+
 static Expr *
 transform_aexpr(ParseState *ps, PgQuery__AExpr *a)
 {
 	const char *opname = a->n_name ? string_value(a->name[a->n_name - 1]) : "";
+
+	if (a->lexpr && a->lexpr->node_case == PG_QUERY__NODE__NODE_ROW_EXPR)
+		return transform_row_aexpr(ps, a, opname);
+
 	Expr	   *l = a->lexpr ? transform_expr(ps, a->lexpr) : NULL;
 
 	switch (a->kind)

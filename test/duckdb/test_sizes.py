@@ -113,3 +113,65 @@ def test_long_values_insert(both):
         assert answer(rl, s) == answer(pg, s)
     for conn in (rl, pg):
         conn.execute("DROP TABLE sz_v")
+
+
+ROWS = [
+    "SELECT (1, 'x') = (1, 'x'), ROW(1, 2) < ROW(1, 3), (1, NULL) = (1, NULL), (1, 2) <> (1, 3)",
+    "SELECT (1, NULL) < (2, NULL), (NULL, 1) < (2, 1), (2, NULL) < (1, 3), (1, 2, 3) >= (1, 2, 3), (1, 2) > (1, 1)",
+    "SELECT (1, 2) IS DISTINCT FROM (1, NULL), (1, NULL) IS NOT DISTINCT FROM (1, NULL), (1, 2) <= (1, 2)",
+    "SELECT (1, 'x') IN (" + ", ".join(f"({i}, 'x')" for i in range(5_000)) + ")",
+    "SELECT (5, 'y') NOT IN ((1, 'x'), (5, NULL)), (5, 'y') IN ((1, 'x'), (5, NULL)), (5, 'y') NOT IN ((1, 'x'))",
+    "SELECT count(*) FROM generate_series(1, 100) g WHERE (g, g % 3) IN (" + ", ".join(f"({i}, {i % 3})" for i in range(0, 200, 7)) + ")",
+    "SELECT count(*) FROM generate_series(1, 100) g WHERE (g % 10, g) < (5, 30)",
+    "SELECT (1, 2) = (1, 2, 3)",
+    "SELECT (1, 2) ~ (1, 2)",
+    "SELECT ('a', 'b') ~ ('a', 'b')",
+    "SELECT (1, 'x') = (1, 2)",
+]
+
+
+@pytest.mark.parametrize("sql", ROWS, ids=range(len(ROWS)))
+def test_row_comparisons(both, sql):
+    rl, pg = both
+    assert answer(rl, sql, with_message=True) == answer(pg, sql, with_message=True), sql[:120]
+
+
+def test_most_parameters(both):
+    """65 535 parameters, PostgreSQL's most (an unsigned 16-bit count in Parse)."""
+    rl, pg = both
+    sql = "SELECT 7 IN (" + ", ".join(["%s"] * 65_535) + ")"
+    params = list(range(65_535))
+    assert rl.execute(sql, params).fetchone() == pg.execute(sql, params).fetchone() == ("t",)
+
+
+def test_widest_table(both):
+    """1 600 columns, PostgreSQL's most: written, updated and deleted through the
+    catalog cache, whose changeset apply compares every column of a row."""
+    rl, pg = both
+    cols = ", ".join(f"c{i} int4" for i in range(1_600))
+    for conn in (rl, pg):
+        conn.execute("DROP TABLE IF EXISTS sz_w")
+        conn.execute(f"CREATE TABLE sz_w ({cols})")
+    for sql in ["INSERT INTO sz_w (c0, c1599) VALUES (1, 2), (3, 4)",
+                "UPDATE sz_w SET c5 = 3 WHERE c0 = 1",
+                "SELECT c0, c5, c1599 FROM sz_w ORDER BY c0",
+                "DELETE FROM sz_w WHERE c0 = 3",
+                "SELECT count(*) FROM sz_w",
+                "CREATE TABLE sz_w2 (" + ", ".join(f"c{i} int4" for i in range(1_601)) + ")"]:
+        assert answer(rl, sql, with_message=True) == answer(pg, sql, with_message=True), sql[:80]
+    for conn in (rl, pg):
+        conn.execute("DROP TABLE sz_w")
+
+
+def test_large_values(both):
+    """A 100 MB text literal and a 100 MB bytea parameter (PostgreSQL takes 1 GB)."""
+    rl, pg = both
+    big = "x" * (100 * 1024 * 1024)
+    sql = f"SELECT length('{big}')"
+    assert answer(rl, sql) == answer(pg, sql) == ("rows", [(str(len(big)),)])
+    for conn in (rl, pg):
+        conn.execute("DROP TABLE IF EXISTS sz_b")
+        conn.execute("CREATE TABLE sz_b (b bytea)")
+        conn.execute("INSERT INTO sz_b VALUES (%s)", (big.encode(),))
+        assert conn.execute("SELECT b FROM sz_b").fetchone()[0] == big.encode()
+        conn.execute("DROP TABLE sz_b")
