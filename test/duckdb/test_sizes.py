@@ -175,3 +175,23 @@ def test_large_values(both):
         conn.execute("INSERT INTO sz_b VALUES (%s)", (big.encode(),))
         assert conn.execute("SELECT b FROM sz_b").fetchone()[0] == big.encode()
         conn.execute("DROP TABLE sz_b")
+
+
+def flush_of_many_inlined_rows(lake):
+    """ducklake_flush_inlined_data of 5 000 inlined rows: DuckDB 1.4 deletes them from
+    the inlined table in one statement that names each row's ctid."""
+    with lake.session() as s:
+        s.sql("CALL ducklake_set_option('lake', 'data_inlining_row_limit', 10000)")
+        s.sql("CREATE TABLE lake.t (id INTEGER, v VARCHAR)")
+        s.sql("INSERT INTO lake.t SELECT range, 'v' || range FROM range(5000)")
+        s.sql("DELETE FROM lake.t WHERE id % 7 = 0")
+        assert not lake.parquet_files()
+        s.sql("CALL ducklake_flush_inlined_data('lake')")
+        assert lake.parquet_files()
+        s.sql("SELECT count(*), sum(id), max(v) FROM lake.t")
+    with lake.session() as s:
+        s.sql("SELECT count(*), sum(id), min(v) FROM lake.t")
+
+
+def test_flush_of_many_inlined_rows(run_scenario):
+    run_scenario(flush_of_many_inlined_rows, "rocklake")
