@@ -16,6 +16,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include <pg_query.h>
 #include <pg_query/pg_query.pb-c.h>
@@ -85,12 +86,46 @@ pb_free(void *data, void *pointer)
 }
 
 /*
- * Parse trees deeper than this are refused before they are unpacked: protobuf-c's
- * unpacking, like the analyser, recurses once per nested message, and a statement
- * such as SELECT 1+1+...+1 with tens of thousands of terms would overflow the
- * stack. Two message levels make one level of expression nesting.
+ * Parse trees deeper than parse_tree_depth_limit() message levels are refused before
+ * they are unpacked: protobuf-c's unpacking, like the analyser and the executor,
+ * recurses once per nested message, and a statement such as SELECT 1+1+...+1 with
+ * tens of thousands of terms would overflow the stack. Two message levels make one
+ * level of expression nesting. PostgreSQL (max_stack_depth 2MB) takes about 4 090
+ * terms of 1+1+... and 7 270 UNION arms; 8 000 levels overflowed a backend's 8 MB
+ * stack here. So the backend raises its stack's soft limit to STACK_WANTED (the kernel
+ * keeps at least 128 MB free below a process's stack, and pages are only used when
+ * touched), and allows as many levels as STACK_PER_LEVEL each fit in what it has,
+ * at most MAX_PARSE_TREE_DEPTH: 8 192 levels of nesting with the 64 MB.
  */
-#define MAX_PARSE_TREE_DEPTH 3000
+#define MAX_PARSE_TREE_DEPTH 16384
+#define STACK_WANTED		((rlim_t) 64 * 1024 * 1024)
+#define STACK_RESERVED		((rlim_t) 2 * 1024 * 1024)
+#define STACK_PER_LEVEL		2048
+
+static int
+parse_tree_depth_limit(void)
+{
+	static int	limit;
+	struct rlimit rl;
+	rlim_t		have = 8 * 1024 * 1024;
+
+	if (limit > 0)
+		return limit;
+	if (getrlimit(RLIMIT_STACK, &rl) == 0)
+	{
+		if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < STACK_WANTED && rl.rlim_max > rl.rlim_cur)
+		{
+			rl.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max > STACK_WANTED ? STACK_WANTED : rl.rlim_max;
+			if (setrlimit(RLIMIT_STACK, &rl) != 0)
+				getrlimit(RLIMIT_STACK, &rl);
+		}
+		have = rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur > STACK_WANTED ? STACK_WANTED : rl.rlim_cur;
+	}
+	limit = have > STACK_RESERVED + 64 * STACK_PER_LEVEL ? (int) ((have - STACK_RESERVED) / STACK_PER_LEVEL) : 64;
+	if (limit > MAX_PARSE_TREE_DEPTH)
+		limit = MAX_PARSE_TREE_DEPTH;
+	return limit;
+}
 
 /*
  * parse_tree_too_deep -- walk the serialised tree without recursion, with the
@@ -103,7 +138,10 @@ parse_tree_too_deep(const uint8_t *data, size_t len)
 	{
 		const ProtobufCMessageDescriptor *desc;
 		size_t		end;
-	}		   *stack = palloc(sizeof(*stack) * (MAX_PARSE_TREE_DEPTH + 1));
+	}		   *stack;
+	int			limit = parse_tree_depth_limit();
+
+	stack = palloc(sizeof(*stack) * (size_t) (limit + 1));
 	int			depth = 0;
 	RlReader	r;
 
@@ -138,7 +176,7 @@ parse_tree_too_deep(const uint8_t *data, size_t len)
 
 					if (field && field->type == PROTOBUF_C_TYPE_MESSAGE && n <= rlreader_remaining(&r))
 					{
-						if (++depth > MAX_PARSE_TREE_DEPTH)
+						if (++depth > limit)
 							return true;
 						stack[depth].desc = field->descriptor;
 						stack[depth].end = len - rlreader_remaining(&r) + (size_t) n;
@@ -496,7 +534,7 @@ parse_and_keep(const char *query_string, const LiteralScan *scan, bool report)
 				errcode(ERRCODE_STATEMENT_TOO_COMPLEX),
 				errmsg("stack depth limit exceeded"),
 				errhint("The statement nests expressions or subqueries more than %d levels deep.",
-						MAX_PARSE_TREE_DEPTH / 2));
+						parse_tree_depth_limit() / 2));
 	}
 	if (report)
 		tree = unpack_tree((const uint8_t *) result.parse_tree.data, result.parse_tree.len);
@@ -2748,6 +2786,25 @@ transform_aggregate(ParseState *ps, PgQuery__FuncCall *fc, const char *name)
  */
 #define HOIST_NESTING 3
 
+/* hoistable -- whether the query analysed since min_ref_level and cte_ref were reset
+ * refers to nothing outside itself (its scopes being deeper than outer_level) */
+static bool
+hoistable(ParseState *ps, int outer_level)
+{
+	return !ps->cte_ref && ps->min_ref_level > outer_level;
+}
+
+/* hoist -- sql as a WITH query of the statement; the query that reads it */
+static char *
+hoist(ParseState *ps, const char *sql)
+{
+	if (ps->hoisted.context == NULL)
+		rlbuf_init_in(&ps->hoisted, CurrentMemoryContext);
+	ps->nhoisted++;
+	rlbuf_printf(&ps->hoisted, "%s\"_rl_h%d\" AS (%s)", ps->hoisted.len ? ", " : "", ps->nhoisted, sql);
+	return psprintf("SELECT * FROM \"_rl_h%d\"", ps->nhoisted);
+}
+
 static void
 analyze_subquery(ParseState *ps, PgQuery__SelectStmt *sel, Query *q)
 {
@@ -2762,14 +2819,9 @@ analyze_subquery(ParseState *ps, PgQuery__SelectStmt *sel, Query *q)
 	analyze_query(ps, sel, NULL, q);
 	int			nest = ps->sub_nest + 1;
 
-	if (nest > HOIST_NESTING && !ps->cte_ref && ps->min_ref_level > outer_level)
+	if (nest > HOIST_NESTING && hoistable(ps, outer_level))
 	{
-		if (ps->hoisted.context == NULL)
-			rlbuf_init_in(&ps->hoisted, CurrentMemoryContext);
-		ps->nhoisted++;
-		rlbuf_printf(&ps->hoisted, "%s\"_rl_h%d\" AS (%s)", ps->hoisted.len ? ", " : "",
-					 ps->nhoisted, q->sql);
-		q->sql = psprintf("SELECT * FROM \"_rl_h%d\"", ps->nhoisted);
+		q->sql = hoist(ps, q->sql);
 		nest = 1;
 	}
 	if (saved_level < ps->min_ref_level)

@@ -91,7 +91,12 @@ LONG = [
     "SELECT " + " AND ".join(["true"] * 10_000),
     "SELECT " + "(" * 4_000 + "1" + ")" * 4_000,
     "SELECT " + ", ".join(f"{i} AS c{i}" for i in range(1_600)),
-    " UNION ALL ".join(f"SELECT {i}" for i in range(1_500)),
+    " UNION ALL ".join(f"SELECT {i}" for i in range(2_000)),
+    # PostgreSQL takes about 4 090 terms of a chain (its 2 MB stack); at twice that both refuse
+    "SELECT " + "+".join(["1"] * 4_090),
+    "SELECT length(" + "||".join(["'a'"] * 4_090) + ")",
+    "SELECT " + "+".join(["1"] * 8_190),
+    "SELECT " + "- " * 4_090 + "1",
     "SELECT " + "CASE WHEN true THEN " * 500 + "1" + " END" * 500,
 ]
 
