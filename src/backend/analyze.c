@@ -12,9 +12,11 @@
  * yet are refused here with 0A000 naming the construct.
  */
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include <pg_query.h>
 #include <pg_query/pg_query.pb-c.h>
@@ -61,6 +63,12 @@ typedef struct ParseState
 	bool		setop_leaf;		/* the next query is a branch of a set operation */
 	const char *agg_refused;	/* the clause being transformed, if it may hold no aggregate */
 	bool		in_aggregate;	/* transforming an aggregate's arguments */
+	/* subqueries hoisted into a WITH of the next SqlStatement (analyze_subquery) */
+	int			min_ref_level;	/* the outermost scope level a column reference used */
+	bool		cte_ref;		/* a WITH query was referenced */
+	int			sub_nest;		/* subqueries nested in the SQL made so far, at most */
+	int			nhoisted;		/* named so far: _rl_h1.._rl_hN */
+	RlBuf		hoisted;		/* "_rl_hN" AS (...), ... for the next add_sql */
 } ParseState;
 
 /* ---------- parsing ---------- */
@@ -78,12 +86,46 @@ pb_free(void *data, void *pointer)
 }
 
 /*
- * Parse trees deeper than this are refused before they are unpacked: protobuf-c's
- * unpacking, like the analyser, recurses once per nested message, and a statement
- * such as SELECT 1+1+...+1 with tens of thousands of terms would overflow the
- * stack. Two message levels make one level of expression nesting.
+ * Parse trees deeper than parse_tree_depth_limit() message levels are refused before
+ * they are unpacked: protobuf-c's unpacking, like the analyser and the executor,
+ * recurses once per nested message, and a statement such as SELECT 1+1+...+1 with
+ * tens of thousands of terms would overflow the stack. Two message levels make one
+ * level of expression nesting. PostgreSQL (max_stack_depth 2MB) takes about 4 090
+ * terms of 1+1+... and 7 270 UNION arms; 8 000 levels overflowed a backend's 8 MB
+ * stack here. So the backend raises its stack's soft limit to STACK_WANTED (the kernel
+ * keeps at least 128 MB free below a process's stack, and pages are only used when
+ * touched), and allows as many levels as STACK_PER_LEVEL each fit in what it has,
+ * at most MAX_PARSE_TREE_DEPTH: 8 192 levels of nesting with the 64 MB.
  */
-#define MAX_PARSE_TREE_DEPTH 3000
+#define MAX_PARSE_TREE_DEPTH 16384
+#define STACK_WANTED		((rlim_t) 64 * 1024 * 1024)
+#define STACK_RESERVED		((rlim_t) 2 * 1024 * 1024)
+#define STACK_PER_LEVEL		2048
+
+static int
+parse_tree_depth_limit(void)
+{
+	static int	limit;
+	struct rlimit rl;
+	rlim_t		have = 8 * 1024 * 1024;
+
+	if (limit > 0)
+		return limit;
+	if (getrlimit(RLIMIT_STACK, &rl) == 0)
+	{
+		if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < STACK_WANTED && rl.rlim_max > rl.rlim_cur)
+		{
+			rl.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max > STACK_WANTED ? STACK_WANTED : rl.rlim_max;
+			if (setrlimit(RLIMIT_STACK, &rl) != 0)
+				getrlimit(RLIMIT_STACK, &rl);
+		}
+		have = rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur > STACK_WANTED ? STACK_WANTED : rl.rlim_cur;
+	}
+	limit = have > STACK_RESERVED + 64 * STACK_PER_LEVEL ? (int) ((have - STACK_RESERVED) / STACK_PER_LEVEL) : 64;
+	if (limit > MAX_PARSE_TREE_DEPTH)
+		limit = MAX_PARSE_TREE_DEPTH;
+	return limit;
+}
 
 /*
  * parse_tree_too_deep -- walk the serialised tree without recursion, with the
@@ -96,7 +138,10 @@ parse_tree_too_deep(const uint8_t *data, size_t len)
 	{
 		const ProtobufCMessageDescriptor *desc;
 		size_t		end;
-	}		   *stack = palloc(sizeof(*stack) * (MAX_PARSE_TREE_DEPTH + 1));
+	}		   *stack;
+	int			limit = parse_tree_depth_limit();
+
+	stack = palloc(sizeof(*stack) * (size_t) (limit + 1));
 	int			depth = 0;
 	RlReader	r;
 
@@ -131,7 +176,7 @@ parse_tree_too_deep(const uint8_t *data, size_t len)
 
 					if (field && field->type == PROTOBUF_C_TYPE_MESSAGE && n <= rlreader_remaining(&r))
 					{
-						if (++depth > MAX_PARSE_TREE_DEPTH)
+						if (++depth > limit)
 							return true;
 						stack[depth].desc = field->descriptor;
 						stack[depth].end = len - rlreader_remaining(&r) + (size_t) n;
@@ -489,7 +534,7 @@ parse_and_keep(const char *query_string, const LiteralScan *scan, bool report)
 				errcode(ERRCODE_STATEMENT_TOO_COMPLEX),
 				errmsg("stack depth limit exceeded"),
 				errhint("The statement nests expressions or subqueries more than %d levels deep.",
-						MAX_PARSE_TREE_DEPTH / 2));
+						parse_tree_depth_limit() / 2));
 	}
 	if (report)
 		tree = unpack_tree((const uint8_t *) result.parse_tree.data, result.parse_tree.len);
@@ -1353,10 +1398,109 @@ transform_array(ParseState *ps, PgQuery__AArrayExpr *a, Oid array_type)
 	return e;
 }
 
+/*
+ * Row comparisons, (a, b) op (c, d) (opname; NULL for IS [NOT] DISTINCT FROM, op), made of their fields' comparisons as PostgreSQL
+ * defines them: = is every pair equal, <> any pair unequal, IS [NOT] DISTINCT FROM
+ * the same of each pair's, and < <= > >= order by the first pair that differs, the
+ * row being null where that pair has a null: a1 < c1 OR (a1 = c1 AND (a2 < c2 OR
+ * ...)), whose three values are PostgreSQL's. (a, b) IN ((..), (..)) is the OR of
+ * the rows' = . Each is an AND or OR of plain comparisons, so it translates as those
+ * do; a row nests only as deep as it has fields.
+ */
+static Expr *
+row_compare(ParseState *ps, const char *opname, ExprOp op, Expr **l, int n, Node *rnode, int location)
+{
+	if (rnode->node_case != PG_QUERY__NODE__NODE_ROW_EXPR)
+		not_supported(ps, "this row comparison", location);
+
+	PgQuery__RowExpr *r = rnode->row_expr;
+
+	if ((int) r->n_args != n)
+		ereport(ERROR,
+				errcode(ERRCODE_SYNTAX_ERROR),
+				errmsg("unequal number of entries in row expressions"),
+				errposition(char_position(ps, location)));
+	if (n == 0)
+		not_supported(ps, "comparison of empty rows", location);
+
+	Expr	  **rf = transform_list(ps, r->args, r->n_args);
+	bool		ordering = opname && (strcmp(opname, "<") == 0 || strcmp(opname, "<=") == 0 ||
+		strcmp(opname, ">") == 0 || strcmp(opname, ">=") == 0);
+
+	if (ordering)
+	{
+		const char *strict = opname[0] == '<' ? "<" : ">";
+		Expr	   *e = make_op(ps, opname, l[n - 1], rf[n - 1], location);
+
+		for (int i = n - 2; i >= 0; i--)
+			e = make_bool_expr(EXPR_OR, make_op(ps, strict, l[i], rf[i], location),
+							   make_bool_expr(EXPR_AND, make_op(ps, "=", l[i], rf[i], location), e, location),
+							   location);
+		return e;
+	}
+
+	bool		any = opname ? strcmp(opname, "<>") == 0 : op == OP_DISTINCT;
+	Expr	   *e = make_expr(any ? EXPR_OR : EXPR_AND, BOOLOID, location);
+
+	e->nargs = n;
+	e->args = palloc(sizeof(Expr *) * (size_t) n);
+	for (int i = 0; i < n; i++)
+	{
+		e->args[i] = make_op(ps, opname ? opname : "=", l[i], rf[i], location);
+		if (opname == NULL)
+			e->args[i]->op = op;
+	}
+	/* an operator of the fields' types that is no comparison: PostgreSQL's refusal */
+	if (opname && strcmp(opname, "=") != 0 && strcmp(opname, "<>") != 0)
+		ereport(ERROR,
+				errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				errmsg("could not determine interpretation of row comparison operator %s", opname),
+				errposition(char_position(ps, location)));
+	return e;
+}
+
+/* transform_row_aexpr -- an operator whose left operand is a row: row_compare */
+static Expr *
+transform_row_aexpr(ParseState *ps, PgQuery__AExpr *a, const char *opname)
+{
+	PgQuery__RowExpr *row = a->lexpr->row_expr;
+	Expr	  **l = transform_list(ps, row->args, row->n_args);
+	int			n = (int) row->n_args;
+
+	switch (a->kind)
+	{
+		case PG_QUERY__A__EXPR__KIND__AEXPR_OP:
+			return row_compare(ps, opname, OP_EQ, l, n, a->rexpr, a->location);
+		case PG_QUERY__A__EXPR__KIND__AEXPR_DISTINCT:
+		case PG_QUERY__A__EXPR__KIND__AEXPR_NOT_DISTINCT:
+			return row_compare(ps, NULL, a->kind == PG_QUERY__A__EXPR__KIND__AEXPR_DISTINCT
+							   ? OP_DISTINCT : OP_NOT_DISTINCT, l, n, a->rexpr, a->location);
+		case PG_QUERY__A__EXPR__KIND__AEXPR_IN:
+			{
+				PgQuery__List *list = a->rexpr->list;
+				bool		in = strcmp(opname, "=") == 0;
+				Expr	   *e = make_expr(in ? EXPR_OR : EXPR_AND, BOOLOID, a->location);
+
+				e->nargs = (int) list->n_items;
+				e->args = palloc(sizeof(Expr *) * list->n_items);
+				for (size_t i = 0; i < list->n_items; i++)
+					e->args[i] = row_compare(ps, opname, OP_EQ, l, n, list->items[i], a->location);
+				return e;
+			}
+		default:
+			not_supported(ps, "this row comparison", a->location);
+			return NULL;
+	}
+}
+
 static Expr *
 transform_aexpr(ParseState *ps, PgQuery__AExpr *a)
 {
 	const char *opname = a->n_name ? string_value(a->name[a->n_name - 1]) : "";
+
+	if (a->lexpr && a->lexpr->node_case == PG_QUERY__NODE__NODE_ROW_EXPR)
+		return transform_row_aexpr(ps, a, opname);
+
 	Expr	   *l = a->lexpr ? transform_expr(ps, a->lexpr) : NULL;
 
 	switch (a->kind)
@@ -1956,6 +2100,7 @@ typedef struct Scope
 	int			nitems;
 	RangeItem **items;
 	struct Scope *parent;
+	int			level;			/* parent's + 1: tells a subquery's outer references */
 } Scope;
 
 typedef struct CteItem
@@ -1979,6 +2124,7 @@ typedef struct Query
 	size_t		heap_order_at;	/* (heap_order_of) */
 } Query;
 
+static void analyze_subquery(ParseState *ps, PgQuery__SelectStmt *sel, Query *q);
 static void analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targets,
 						  Query *q);
 
@@ -2497,7 +2643,11 @@ find_item(ParseState *ps, const char *schema, const char *alias, int location)
 			found = s->items[i];
 		}
 		if (found)
+		{
+			if (s->level < ps->min_ref_level)
+				ps->min_ref_level = s->level;
 			return found;
+		}
 	}
 	if (other_schema)
 		ereport(ERROR,
@@ -2554,7 +2704,11 @@ transform_column_ref(ParseState *ps, PgQuery__ColumnRef *cr)
 			found = found ? found : e;
 		}
 		if (found)
+		{
+			if (s->level < ps->min_ref_level)
+				ps->min_ref_level = s->level;
 			return found;
+		}
 	}
 	ereport(ERROR,
 			errcode(ERRCODE_UNDEFINED_COLUMN),
@@ -2671,6 +2825,66 @@ transform_aggregate(ParseState *ps, PgQuery__FuncCall *fc, const char *name)
 	return e;
 }
 
+/*
+ * Subqueries nested in SQLite's text take SQLite's parser stack, which is fixed at 100
+ * entries (YYSTACKDEPTH): a scalar subquery in a scalar subquery takes about ten, so
+ * the SQL of a statement nesting them nine deep failed to compile. A subquery that
+ * refers to nothing outside itself (no column of an outer query, no WITH query) is
+ * therefore, once HOIST_NESTING subqueries are nested in its SQL, moved into a WITH
+ * query of the statement, "_rl_hN", and read from there: WITH's list is flat, so the
+ * text nests at most HOIST_NESTING deep whatever the statement's nesting. SQLite
+ * inlines such a WITH query where it is read, so the plan is the one it made before.
+ * What still limits the nesting is SQLite's expression depth (1000), which counts
+ * through a scalar, EXISTS or IN subquery's WITH query too (about two per level), and
+ * correlated subqueries, which stay in place. Statements nesting fewer subqueries
+ * are made as before.
+ */
+#define HOIST_NESTING 3
+
+/* hoistable -- whether the query analysed since min_ref_level and cte_ref were reset
+ * refers to nothing outside itself (its scopes being deeper than outer_level) */
+static bool
+hoistable(ParseState *ps, int outer_level)
+{
+	return !ps->cte_ref && ps->min_ref_level > outer_level;
+}
+
+/* hoist -- sql as a WITH query of the statement; the query that reads it */
+static char *
+hoist(ParseState *ps, const char *sql)
+{
+	if (ps->hoisted.context == NULL)
+		rlbuf_init_in(&ps->hoisted, CurrentMemoryContext);
+	ps->nhoisted++;
+	rlbuf_printf(&ps->hoisted, "%s\"_rl_h%d\" AS (%s)", ps->hoisted.len ? ", " : "", ps->nhoisted, sql);
+	return psprintf("SELECT * FROM \"_rl_h%d\"", ps->nhoisted);
+}
+
+static void
+analyze_subquery(ParseState *ps, PgQuery__SelectStmt *sel, Query *q)
+{
+	int			saved_level = ps->min_ref_level;
+	bool		saved_cte_ref = ps->cte_ref;
+	int			saved_nest = ps->sub_nest;
+	int			outer_level = ps->scope ? ps->scope->level : 0;
+
+	ps->min_ref_level = INT_MAX;
+	ps->cte_ref = false;
+	ps->sub_nest = 0;
+	analyze_query(ps, sel, NULL, q);
+	int			nest = ps->sub_nest + 1;
+
+	if (nest > HOIST_NESTING && hoistable(ps, outer_level))
+	{
+		q->sql = hoist(ps, q->sql);
+		nest = 1;
+	}
+	if (saved_level < ps->min_ref_level)
+		ps->min_ref_level = saved_level;
+	ps->cte_ref |= saved_cte_ref;
+	ps->sub_nest = saved_nest > nest ? saved_nest : nest;
+}
+
 static Expr *
 transform_sublink(ParseState *ps, PgQuery__SubLink *sl)
 {
@@ -2679,7 +2893,7 @@ transform_sublink(ParseState *ps, PgQuery__SubLink *sl)
 
 	if (sl->subselect->node_case != PG_QUERY__NODE__NODE_SELECT_STMT)
 		not_supported(ps, "this subquery", sl->location);
-	analyze_query(ps, sl->subselect->select_stmt, NULL, &q);
+	analyze_subquery(ps, sl->subselect->select_stmt, &q);
 	e->sql = q.sql;
 	switch (sl->sub_link_type)
 	{
@@ -2980,6 +3194,7 @@ transform_from_item(ParseState *ps, Node *node, Scope *scope, RlBuf *sql)
 						{
 							RangeItem  *item = make_range_item(rv->relname, c->ncolumns, c->columns, rv->alias);
 
+							ps->cte_ref = true;
 							append_aliased(sql, quote_ident(c->name), item->alias);
 							scope_add(scope, item);
 							return;
@@ -3015,7 +3230,7 @@ transform_from_item(ParseState *ps, Node *node, Scope *scope, RlBuf *sql)
 					ereport(ERROR,
 							errcode(ERRCODE_SYNTAX_ERROR),
 							errmsg("subquery in FROM must have an alias"));
-				analyze_query(ps, rs->subquery->select_stmt, NULL, &q);
+				analyze_subquery(ps, rs->subquery->select_stmt, &q);
 				RangeItem  *item = make_range_item(rs->alias->aliasname, q.ncolumns, q.columns, rs->alias);
 
 				/* the query's SQL names its columns _rl_cN: give them the names outer references use */
@@ -3075,6 +3290,7 @@ transform_from(ParseState *ps, Node **items, size_t n, RlBuf *sql)
 
 	scope->items = palloc(sizeof(RangeItem *));
 	scope->parent = ps->scope;
+	scope->level = ps->scope ? ps->scope->level + 1 : 1;
 	for (size_t i = 0; i < n; i++)
 	{
 		if (i > 0)
@@ -3947,6 +4163,14 @@ add_sql(ParseState *ps, AnalyzedStmt *stmt, const char *sql)
 {
 	stmt->sql = stmt->sql ? repalloc(stmt->sql, sizeof(SqlStatement) * (size_t) (stmt->nsql + 1))
 		: palloc(sizeof(SqlStatement));
+	/* the subqueries hoisted out of sql (analyze_subquery) join its WITH, or make one */
+	if (ps->hoisted.len > 0)
+	{
+		bool		with = strncmp(sql, "WITH ", 5) == 0;
+
+		sql = psprintf("WITH %s%s%s", rlbuf_cstr(&ps->hoisted), with ? ", " : " ", with ? sql + 5 : sql);
+		rlbuf_reset(&ps->hoisted);
+	}
 	stmt->sql[stmt->nsql++] = (SqlStatement) {pstrdup(sql), ps->nbinds, ps->binds};
 	ps->nbinds = 0;
 	ps->binds = palloc(sizeof(Expr *));
@@ -4077,6 +4301,7 @@ target_relation(ParseState *ps, PgQuery__RangeVar *rv, AnalyzedStmt *stmt, RlBuf
 	item->is_table = true;
 	scope->items = palloc(sizeof(RangeItem *));
 	scope->parent = ps->scope;
+	scope->level = ps->scope ? ps->scope->level + 1 : 1;
 	scope_add(scope, item);
 	ps->scope = scope;
 	stmt->target = rel->temp ? CACHE_WRITE_TEMP : CACHE_WRITE_MAIN;
@@ -5305,7 +5530,7 @@ AnalyzeStatement(const RawStatement *raw, const char *query_string,
 				 const Oid *paramtypes, int nparams)
 {
 	ParseState	ps = {.query = query_string, .params_allowed = nparams >= 0,
-	.binds = palloc(sizeof(Expr *))};
+	.binds = palloc(sizeof(Expr *)), .min_ref_level = INT_MAX};
 	AnalyzedStmt *stmt = palloc0(sizeof(AnalyzedStmt));
 	Node	   *node = raw->node;
 

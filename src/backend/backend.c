@@ -629,16 +629,13 @@ exec_parse(PqMsgReader *r)
 {
 	const char *name = pq_getmsgstring(r);
 	const char *query = pq_getmsgstring(r);
-	int			nparams = pq_getmsgint16(r);
+	/* counts are unsigned 16-bit, as PostgreSQL reads them: up to 65 535 parameters */
+	int			nparams = (uint16_t) pq_getmsgint16(r);
 	char		msec_str[32];
 
 	start_statement_timer();
 	debug_query_string = query;
 
-	if (nparams < 0)
-		ereport(ERROR,
-				errcode(ERRCODE_PROTOCOL_VIOLATION),
-				errmsg("invalid number of parameter types"));
 	Oid		   *types = palloc(sizeof(Oid) * (size_t) (nparams + 1));
 
 	for (int i = 0; i < nparams; i++)
@@ -673,7 +670,7 @@ exec_parse(PqMsgReader *r)
 static int16_t *
 read_format_codes(PqMsgReader *r, int count, bool results)
 {
-	int			n = pq_getmsgint16(r);
+	int			n = (uint16_t) pq_getmsgint16(r);
 	int16_t    *codes = palloc(sizeof(int16_t) * (size_t) (count + 1));
 	int16_t    *given = palloc(sizeof(int16_t) * (size_t) (n > 0 ? n : 1));
 
@@ -710,7 +707,7 @@ exec_bind(PqMsgReader *r)
 	AnalyzedStmt *stmt = ps->stmt;
 	int			nparams = stmt ? stmt->nparams : 0;
 	int16_t    *pformats = read_format_codes(r, nparams, false);
-	int			nvalues = pq_getmsgint16(r);
+	int			nvalues = (uint16_t) pq_getmsgint16(r);
 
 	if (nvalues != nparams)
 		ereport(ERROR,

@@ -1451,6 +1451,22 @@ buf_detach(RlBuf *buf)
  * table_apply_plan -- the statements for the changes the iterator is on, made into
  * columns' plan unless it has them already; t->skip if the table cannot take them
  */
+/*
+ * append_and -- " AND " before the k-th comparison of a row's columns, in groups of
+ * APPLY_AND_GROUP in parentheses (the caller closes the last): SQLite counts an AND
+ * chain's length in its expression depth (at most 1000), and a table has up to
+ * 1 600 columns.
+ */
+#define APPLY_AND_GROUP 64
+
+static void
+append_and(RlBuf *sql, int k)
+{
+	if (k > 0 && k % APPLY_AND_GROUP == 0)
+		rlbuf_append_str(sql, ")");
+	rlbuf_append_str(sql, k % APPLY_AND_GROUP == 0 ? " AND (" : " AND ");
+}
+
 static void
 table_apply_plan(const ChangesetIter *it, TableColumns *columns, TableApply *t)
 {
@@ -1504,14 +1520,18 @@ table_apply_plan(const ChangesetIter *it, TableColumns *columns, TableApply *t)
 	rlbuf_append_str(&sql, "DELETE FROM main.");
 	append_identifier(&sql, columns->table);
 	rlbuf_append_str(&sql, rlbuf_cstr(&where));
+	int			k = 0;
+
 	for (int i = 0; i < n; i++)
 		if (!pk[i])
 		{
-			rlbuf_append_str(&sql, " AND ");
+			append_and(&sql, k++);
 			append_identifier(&sql, names[i]);
 			rlbuf_append_str(&sql, " IS ?");
 			rlbuf_append_int(&sql, i + 1);
 		}
+	if (k > 0)
+		rlbuf_append_str(&sql, ")");
 	columns->plan_sql[APPLY_DELETE] = buf_detach(&sql);
 
 	/* UPDATE: the changed columns, if they still hold their old values */
@@ -1536,10 +1556,12 @@ table_apply_plan(const ChangesetIter *it, TableColumns *columns, TableApply *t)
 			rlbuf_append_str(&sql, " END");
 		}
 	rlbuf_append_str(&sql, rlbuf_cstr(&where));
+	k = 0;
 	for (int i = 0; i < n; i++)
 		if (!pk[i])
 		{
-			rlbuf_append_str(&sql, " AND (NOT ?");
+			append_and(&sql, k++);
+			rlbuf_append_str(&sql, "(NOT ?");
 			rlbuf_append_int(&sql, 2 * n + i + 1);
 			rlbuf_append_str(&sql, " OR ");
 			append_identifier(&sql, names[i]);
@@ -1547,6 +1569,8 @@ table_apply_plan(const ChangesetIter *it, TableColumns *columns, TableApply *t)
 			rlbuf_append_int(&sql, i + 1);
 			rlbuf_append_str(&sql, ")");
 		}
+	if (k > 0)
+		rlbuf_append_str(&sql, ")");
 	columns->plan_sql[APPLY_UPDATE] = first ? NULL : buf_detach(&sql);
 
 	rlbuf_reset(&sql);
