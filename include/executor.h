@@ -245,8 +245,10 @@ typedef struct AnalyzedStmt
 	int			nsql;			/* run in order on the cache; the last yields the rows */
 	SqlStatement *sql;			/* (STMT_COPY_IN: one INSERT, $n = column n) */
 	bool		missing_ok;		/* DROP DATABASE IF EXISTS */
-	const char *notice;			/* IF [NOT] EXISTS: the NOTICE instead of running ... */
-	const char *notice_code;	/* ... and its SQLSTATE */
+	const char **notices;		/* IF [NOT] EXISTS: the NOTICE of each object skipped, in
+								 * order, before the statement runs what it has left ... */
+	const char **notice_codes;	/* ... their SQLSTATEs ... */
+	int			nnotices;		/* ... and how many */
 	const char *run_notice;		/* a NOTICE before running (DROP SCHEMA CASCADE) ... */
 	const char *run_notice_detail;	/* ... and its DETAIL, if any */
 	const char *alter_table;	/* ALTER TABLE of a table of the catalog: its cache name */

@@ -3897,6 +3897,18 @@ add_sql(ParseState *ps, AnalyzedStmt *stmt, const char *sql)
 	ps->binds = palloc(sizeof(Expr *));
 }
 
+/* skip_notice -- the NOTICE of an object IF [NOT] EXISTS skipped, given when stmt runs */
+static void
+skip_notice(AnalyzedStmt *stmt, const char *code, const char *message)
+{
+	stmt->notices = stmt->notices ? repalloc(stmt->notices, sizeof(char *) * (size_t) (stmt->nnotices + 1))
+		: palloc(sizeof(char *));
+	stmt->notice_codes = stmt->notice_codes
+		? repalloc(stmt->notice_codes, sizeof(char *) * (size_t) (stmt->nnotices + 1)) : palloc(sizeof(char *));
+	stmt->notices[stmt->nnotices] = message;
+	stmt->notice_codes[stmt->nnotices++] = code;
+}
+
 /*
  * node_contains -- whether a parse tree has a node of kind anywhere (protobuf
  * reflection) for which match, if given, is true
@@ -4443,8 +4455,7 @@ analyze_create_table(ParseState *ps, PgQuery__CreateStmt *cs, AnalyzedStmt *stmt
 			ereport(ERROR,
 					errcode(ERRCODE_DUPLICATE_TABLE),
 					errmsg("relation \"%s\" already exists", table));
-		stmt->notice = psprintf("relation \"%s\" already exists, skipping", table);
-		stmt->notice_code = ERRCODE_DUPLICATE_TABLE;
+		skip_notice(stmt, ERRCODE_DUPLICATE_TABLE, psprintf("relation \"%s\" already exists, skipping", table));
 		return;
 	}
 	rlbuf_init_in(&sql, CurrentMemoryContext);
@@ -4548,8 +4559,7 @@ analyze_alter_table(ParseState *ps, PgQuery__AlterTableStmt *as, AnalyzedStmt *s
 		not_supported(ps, "ALTER of anything but a table", rv->location);
 	if (rel == NULL && as->missing_ok)
 	{
-		stmt->notice = psprintf("relation \"%s\" does not exist, skipping", rv->relname);
-		stmt->notice_code = ERRCODE_SUCCESSFUL_COMPLETION;
+		skip_notice(stmt, ERRCODE_SUCCESSFUL_COMPLETION, psprintf("relation \"%s\" does not exist, skipping", rv->relname));
 		return;
 	}
 	if (rel == NULL && schema && strcmp(schema, "pg_temp") != 0 && NamespaceOid(schema) == InvalidOid)
@@ -4583,9 +4593,8 @@ analyze_alter_table(ParseState *ps, PgQuery__AlterTableStmt *as, AnalyzedStmt *s
 					ereport(ERROR,
 							errcode(ERRCODE_DUPLICATE_COLUMN),
 							errmsg("column \"%s\" of relation \"%s\" already exists", cd->colname, rel->name));
-				stmt->notice = psprintf("column \"%s\" of relation \"%s\" already exists, skipping",
-										cd->colname, rel->name);
-				stmt->notice_code = ERRCODE_DUPLICATE_COLUMN;
+				skip_notice(stmt, ERRCODE_DUPLICATE_COLUMN, psprintf("column \"%s\" of relation \"%s\" already exists, skipping",
+										cd->colname, rel->name));
 				continue;
 			}
 			action = psprintf("ADD COLUMN %s", column_definition(ps, cd, false));
@@ -4598,9 +4607,8 @@ analyze_alter_table(ParseState *ps, PgQuery__AlterTableStmt *as, AnalyzedStmt *s
 					ereport(ERROR,
 							errcode(ERRCODE_UNDEFINED_COLUMN),
 							errmsg("column \"%s\" of relation \"%s\" does not exist", cmd->name, rel->name));
-				stmt->notice = psprintf("column \"%s\" of relation \"%s\" does not exist, skipping",
-										cmd->name, rel->name);
-				stmt->notice_code = ERRCODE_SUCCESSFUL_COMPLETION;
+				skip_notice(stmt, ERRCODE_SUCCESSFUL_COMPLETION, psprintf("column \"%s\" of relation \"%s\" does not exist, skipping",
+										cmd->name, rel->name));
 				continue;
 			}
 			if (!rel->temp && CacheTransactionChanged(rel->table))
@@ -4613,7 +4621,6 @@ analyze_alter_table(ParseState *ps, PgQuery__AlterTableStmt *as, AnalyzedStmt *s
 	}
 	if (stmt->nsql == 0)
 		return;					/* only IF [NOT] EXISTS that skipped: the NOTICE */
-	stmt->notice = NULL;
 	if (rel->temp)
 		stmt->target = CACHE_WRITE_TEMP;
 	else
@@ -4625,10 +4632,13 @@ static void drop_catalog_table(ParseState *ps, AnalyzedStmt *stmt, const char *t
 static void
 analyze_drop(ParseState *ps, PgQuery__DropStmt *ds, AnalyzedStmt *stmt)
 {
+	CacheRelation **rels = palloc(sizeof(CacheRelation *) * (ds->n_objects + 1));
+
 	stmt->kind = STMT_UTILITY;
 	stmt->utility = UTIL_CACHE;
 	stmt->command_tag = "DROP TABLE";
 	stmt->target = CACHE_WRITE_MAIN;
+	/* every name first (an error drops nothing), each table once, as PostgreSQL's RemoveRelations */
 	for (size_t i = 0; i < ds->n_objects; i++)
 	{
 		PgQuery__List *names = ds->objects[i]->list;
@@ -4639,18 +4649,22 @@ analyze_drop(ParseState *ps, PgQuery__DropStmt *ds, AnalyzedStmt *stmt)
 			NamespaceOid(schema) == InvalidOid;
 		const char *what = psprintf("%s \"%s\"", no_schema ? "schema" : "table", no_schema ? schema : name);
 
+		rels[i] = rel;
 		if (rel == NULL)
 		{
 			if (!ds->missing_ok)
 				ereport(ERROR,
 						errcode(no_schema ? ERRCODE_INVALID_SCHEMA_NAME : ERRCODE_UNDEFINED_TABLE),
 						errmsg("%s does not exist", what));
-			stmt->notice = psprintf("%s does not exist, skipping", what);
-			stmt->notice_code = ERRCODE_SUCCESSFUL_COMPLETION;
+			skip_notice(stmt, ERRCODE_SUCCESSFUL_COMPLETION, psprintf("%s does not exist, skipping", what));
 			continue;
 		}
-		stmt->notice = NULL;
 		check_writable(ps, rel, -1);
+		for (size_t k = 0; k < i; k++)
+			if (rels[k] && rels[k]->temp == rel->temp && strcmp(rels[k]->table, rel->table) == 0)
+				rels[i] = NULL;
+		if (rels[i] == NULL)
+			continue;
 		if (rel->temp)
 			stmt->target = CACHE_WRITE_TEMP;
 		else
@@ -4756,8 +4770,7 @@ analyze_create_schema(ParseState *ps, PgQuery__CreateSchemaStmt *cs, AnalyzedStm
 			ereport(ERROR,
 					errcode(ERRCODE_DUPLICATE_SCHEMA),
 					errmsg("schema \"%s\" already exists", name));
-		stmt->notice = psprintf("schema \"%s\" already exists, skipping", name);
-		stmt->notice_code = ERRCODE_DUPLICATE_SCHEMA;
+		skip_notice(stmt, ERRCODE_DUPLICATE_SCHEMA, psprintf("schema \"%s\" already exists, skipping", name));
 		return;
 	}
 	/* OIDs from FirstNormalObjectId on, as PostgreSQL's; the id is in the tables' names for good */
@@ -4786,17 +4799,8 @@ analyze_drop_schema(ParseState *ps, PgQuery__DropStmt *ds, AnalyzedStmt *stmt)
 
 	for (size_t i = 0; i < ds->n_objects; i++)
 		if ((nsps[i] = schema_of(ps, string_value(ds->objects[i]), ds->missing_ok, "DROP SCHEMA")) == InvalidOid)
-		{
-			const char *notice = psprintf("schema \"%s\" does not exist, skipping", string_value(ds->objects[i]));
-
-			if (ds->n_objects == 1)
-			{
-				stmt->notice = notice;
-				stmt->notice_code = ERRCODE_SUCCESSFUL_COMPLETION;
-			}
-			else
-				ereport(NOTICE, errmsg("%s", notice));
-		}
+			skip_notice(stmt, ERRCODE_SUCCESSFUL_COMPLETION,
+						psprintf("schema \"%s\" does not exist, skipping", string_value(ds->objects[i])));
 	/* PostgreSQL reports what depends on the last schema named first */
 	for (size_t i = ds->n_objects; i-- > 0;)
 	{

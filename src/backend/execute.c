@@ -984,11 +984,10 @@ run_on_cache(ExecState *es)
 	int64_t		changes = 0;
 
 	es->tag = stmt->command_tag;
-	if (stmt->notice)
-	{
-		ereport(NOTICE, errcode(stmt->notice_code), errmsg("%s", stmt->notice));
-		return;
-	}
+	for (int i = 0; i < stmt->nnotices; i++)
+		ereport(NOTICE, errcode(stmt->notice_codes[i]), errmsg("%s", stmt->notices[i]));
+	if (stmt->nsql == 0)
+		return;					/* every object was skipped */
 	if (stmt->run_notice)
 		ereport(NOTICE, errmsg("%s", stmt->run_notice),
 				stmt->run_notice_detail ? errdetail("%s", stmt->run_notice_detail) : 0);
