@@ -61,6 +61,8 @@ typedef struct ParseState
 	bool		setop_leaf;		/* the next query is a branch of a set operation */
 	const char *agg_refused;	/* the clause being transformed, if it may hold no aggregate */
 	bool		in_aggregate;	/* transforming an aggregate's arguments */
+	bool		folded_aggregate;	/* this query level computes an aggregate that a
+									 * constant (pg_typeof) left out of its SQL */
 } ParseState;
 
 /* ---------- parsing ---------- */
@@ -871,6 +873,9 @@ static Expr *transform_expr(ParseState *ps, Node *node);
 static Expr *transform_column_ref(ParseState *ps, PgQuery__ColumnRef *cr);
 static Expr *transform_sublink(ParseState *ps, PgQuery__SubLink *sl);
 static Expr *transform_aggregate(ParseState *ps, PgQuery__FuncCall *fc, const char *name);
+/* contains_aggregate -- whether e computes an aggregate of this query level */
+static bool contains_aggregate(const Expr *e);
+static bool expr_equal(const Expr *a, const Expr *b);
 static Expr *transform_array(ParseState *ps, PgQuery__AArrayExpr *a, Oid array_type);
 
 static Expr **
@@ -894,14 +899,20 @@ transform_const(ParseState *ps, PgQuery__AConst *c)
 			return make_const(typio_int(INT4OID, c->ival->ival), c->location);
 		case PG_QUERY__A__CONST__VAL_FVAL:
 			{
-				/* an integer too long for int4 is int8 if it fits, else numeric */
+				/*
+				 * an integer too long for int4 is int8 if it fits, else numeric; one the
+				 * grammar negated (-2147483648) is int4 again if it fits, as PostgreSQL's
+				 * make_const
+				 */
 				const char *s = c->fval->fval;
 				char	   *end;
 
 				errno = 0;
-				(void) strtoll(s, &end, 10);
+				long long	v = strtoll(s, &end, 10);
+
 				if (*end == '\0' && errno == 0)
-					return make_const(typio_input(INT8OID, s, -1), c->location);
+					return make_const(v >= INT32_MIN && v <= INT32_MAX ? typio_int(INT4OID, v)
+									  : typio_input(INT8OID, s, -1), c->location);
 				return make_const(typio_input(NUMERICOID, s, -1), c->location);
 			}
 		case PG_QUERY__A__CONST__VAL_BOOLVAL:
@@ -1388,7 +1399,10 @@ transform_func(ParseState *ps, PgQuery__FuncCall *fc)
 	/* pg_typeof(any): its argument's type, known now */
 	if (strcmp(name, "pg_typeof") == 0 && fc->n_args == 1 &&
 		(fc->n_funcname == 1 || strcmp(string_value(fc->funcname[0]), "pg_catalog") == 0))
+	{
+		ps->folded_aggregate |= contains_aggregate(args[0]);
 		return make_const(typio_int(REGTYPEOID, args[0]->type), fc->location);
+	}
 	const FuncDesc *f = NULL;
 
 	if (fc->n_funcname == 1 ||
@@ -2508,6 +2522,46 @@ transform_column_ref(ParseState *ps, PgQuery__ColumnRef *cr)
 	return NULL;
 }
 
+/*
+ * aggregate_order -- an aggregate's ORDER BY as arguments of the cache's sorting
+ * aggregates: each key, then its flags (descending, NULLs first: PostgreSQL's default
+ * puts NULLs last ascending, first descending)
+ */
+static void
+aggregate_order(ParseState *ps, PgQuery__FuncCall *fc, Expr *e)
+{
+	size_t		nkeys = fc->n_agg_order ? fc->n_agg_order : e->agg_distinct;
+
+	e->args = repalloc(e->args, sizeof(Expr *) * (size_t) (e->nargs + 2 * (int) nkeys + 1));
+	for (size_t i = 0; i < nkeys; i++)
+	{
+		PgQuery__SortBy *sb = fc->n_agg_order ? fc->agg_order[i]->sort_by : NULL;
+		bool		desc = sb && sb->sortby_dir == PG_QUERY__SORT_BY_DIR__SORTBY_DESC;
+		bool		nulls_first = sb == NULL || sb->sortby_nulls == PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_DEFAULT
+			? desc : sb->sortby_nulls == PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_FIRST;
+		Expr	   *key = e->args[0];
+
+		if (sb)
+		{
+			ps->in_aggregate = true;
+			key = transform_expr(ps, sb->node);
+			ps->in_aggregate = false;
+		}
+		/* DISTINCT sorts by the value and keeps one of equal ones: it must lead the order */
+		if (e->agg_distinct && !expr_equal(key, e->args[0]))
+			ereport(ERROR,
+					errcode(ERRCODE_INVALID_COLUMN_REFERENCE),
+					errmsg("in an aggregate with DISTINCT, ORDER BY expressions must appear in argument list"),
+					errposition(char_position(ps, key->location)));
+		e->args[e->nargs++] = key;
+		e->args[e->nargs++] = make_const(typio_int(INT4OID, (desc ? 1 : 0) | (nulls_first ? 2 : 0)), fc->location);
+	}
+	/* the cache's sorting aggregates keep one row of equal values themselves */
+	if (e->agg_distinct)
+		e->sql = psprintf("%s_distinct", e->sql);
+	e->agg_distinct = false;
+}
+
 /* transform_aggregate -- count, sum, avg, min, max, bool_and/or, string_agg; NULL if name is none */
 static Expr *
 transform_aggregate(ParseState *ps, PgQuery__FuncCall *fc, const char *name)
@@ -2534,10 +2588,9 @@ transform_aggregate(ParseState *ps, PgQuery__FuncCall *fc, const char *name)
 		not_supported(ps, "aggregate functions without FROM", fc->location);
 	bool		array_agg = strcmp(name, "array_agg") == 0;
 
-	if (fc->n_agg_order > (array_agg ? 1 : 0) ||
-		(fc->n_agg_order && (fc->agg_order[0]->sort_by->sortby_nulls != PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_DEFAULT ||
-							 fc->agg_order[0]->sort_by->sortby_dir == PG_QUERY__SORT_BY_DIR__SORTBY_USING)))
-		not_supported(ps, "this ORDER BY in aggregates", fc->location);
+	for (size_t i = 0; i < fc->n_agg_order; i++)
+		if (fc->agg_order[i]->sort_by->sortby_dir == PG_QUERY__SORT_BY_DIR__SORTBY_USING)
+			not_supported(ps, "ORDER BY USING in aggregates", fc->location);
 
 	Expr	   *e = make_expr(EXPR_AGG, INT8OID, fc->location);
 
@@ -2549,6 +2602,14 @@ transform_aggregate(ParseState *ps, PgQuery__FuncCall *fc, const char *name)
 	ps->in_aggregate = false;
 	if (fc->agg_filter)
 		e->defresult = transform_clause(ps, fc->agg_filter, BOOLOID, "FILTER", "FILTER");
+	/* the order of the rows changes nothing but array_agg's and string_agg's results */
+	if (!array_agg && strcmp(name, "string_agg") != 0)
+		for (size_t i = 0; i < fc->n_agg_order; i++)
+		{
+			ps->in_aggregate = true;
+			(void) transform_expr(ps, fc->agg_order[i]->sort_by->node);
+			ps->in_aggregate = false;
+		}
 	e->sql = name;
 	int			want = strcmp(name, "string_agg") == 0 ? 2 : strcmp(name, "count") == 0 && fc->agg_star ? 0 : 1;
 
@@ -2584,27 +2645,23 @@ transform_aggregate(ParseState *ps, PgQuery__FuncCall *fc, const char *name)
 	}
 	else if (array_agg)
 	{
-		/* rl_array_agg(x, array type [, sort key, descending]) (cache.c) */
+		/* rl_array_agg(x, array type [, sort key, flags]...) (cache.c) */
 		e->type = typio_array_type(t);
 		if (e->type == InvalidOid)
 			multidimensional(ps, fc->location);
-		e->args = repalloc(e->args, sizeof(Expr *) * 4);
+		e->args = repalloc(e->args, sizeof(Expr *) * 2);
 		e->args[e->nargs++] = make_const(typio_int(INT4OID, e->type), fc->location);
-		if (fc->n_agg_order)
-		{
-			ps->in_aggregate = true;
-			e->args[e->nargs++] = transform_expr(ps, fc->agg_order[0]->sort_by->node);
-			ps->in_aggregate = false;
-			e->args[e->nargs++] = make_const(typio_bool(fc->agg_order[0]->sort_by->sortby_dir ==
-														PG_QUERY__SORT_BY_DIR__SORTBY_DESC), fc->location);
-		}
 		e->sql = "rl_array_agg";
+		aggregate_order(ps, fc, e);
 	}
 	else if (strcmp(name, "string_agg") == 0)
 	{
+		/* group_concat, or rl_string_agg(x, delimiter, sort key, flags...) sorting (cache.c) */
 		e->args[0] = coerce_or_fail(ps, e->args[0], TEXTOID, "string_agg");
 		e->args[1] = coerce_or_fail(ps, e->args[1], TEXTOID, "string_agg");
-		e->sql = "group_concat";
+		e->sql = fc->n_agg_order || e->agg_distinct ? "rl_string_agg" : "group_concat";
+		if (fc->n_agg_order || e->agg_distinct)
+			aggregate_order(ps, fc, e);
 		e->type = TEXTOID;
 	}
 	else
@@ -3154,7 +3211,6 @@ transform_targets(ParseState *ps, Node **nodes, size_t n, TargetList *tl)
 	check_column_limit((size_t) tl->n, MAX_TARGET_ENTRIES, "target lists", "entries");
 }
 
-/* contains_aggregate -- whether e computes an aggregate of this query level */
 static bool
 contains_aggregate(const Expr *e)
 {
@@ -3599,10 +3655,12 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 	bool		leaf = ps->setop_leaf;
 	const char *saved_agg_refused = ps->agg_refused;
 	bool		saved_in_aggregate = ps->in_aggregate;
+	bool		saved_folded_aggregate = ps->folded_aggregate;
 
 	/* a subquery's aggregates are its own (those of outer columns are not told apart) */
 	ps->agg_refused = NULL;
 	ps->in_aggregate = false;
+	ps->folded_aggregate = false;
 	ps->srf = NULL;
 	ps->srf_lockstep = false;
 	q->scan = NULL;
@@ -3838,7 +3896,7 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 
 		/* a grouped query: GROUP BY, HAVING or an aggregate anywhere */
 		bool		aggregated_targets = false;
-		bool		grouped = sel->n_group_clause || having;
+		bool		grouped = sel->n_group_clause || having || ps->folded_aggregate;
 
 		for (int i = 0; i < tl.n; i++)
 			aggregated_targets |= contains_aggregate(tl.exprs[i]);
@@ -3884,6 +3942,7 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 	ps->srf_lockstep = saved_lockstep;
 	ps->agg_refused = saved_agg_refused;
 	ps->in_aggregate = saved_in_aggregate;
+	ps->folded_aggregate = saved_folded_aggregate;
 }
 
 /* add_sql -- stmt runs sql with the binds collected so far */

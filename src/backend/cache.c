@@ -32,7 +32,8 @@
  * functions) it calls back into the executor through rl_eval(). The other
  * functions registered here: rl_scalar for a scalar subquery's value, rl_float_sum
  * and rl_float_avg for sum() and avg() of floats, rl_numeric_sum and rl_numeric_avg
- * for those of numerics, rl_array_agg for ARRAY(subquery),
+ * for those of numerics, rl_array_agg for ARRAY(subquery) and array_agg(), rl_string_agg
+ * for string_agg(... ORDER BY ...),
  * rl_array_json for json_each() to iterate a set-returning function's result; and
  * for pg_catalog (syscat.c) rl_pg_name for the names the cache writes in its own
  * form, rl_nspid for the schema of a table by its name there, rl_search_rank for
@@ -862,44 +863,176 @@ rl_numeric_avg_final(sqlite3_context *ctx)
 /* ---------- arrays inside SQLite ---------- */
 
 /*
- * rl_array_agg(element, array_type [, sort_key, descending]): ARRAY(subquery) and
- * array_agg(x [ORDER BY key [DESC]]), the array of the rows' elements (each read as the
- * element type from its canonical SQLite form and kept in its text form), in the order
- * SQLite produces them or by the key (NULLs last ascending, first descending, as in
- * PostgreSQL); the empty array when there are none. SQLite 3.40 has no ORDER BY inside
- * aggregates, hence the key.
+ * Aggregates that keep their rows and sort them: SQLite 3.40 has no ORDER BY inside
+ * aggregates, so each row brings its sort keys, each followed by its flags
+ * (AGG_ORDER_DESC, AGG_ORDER_NULLS_FIRST: the analyser spells PostgreSQL's defaults,
+ * NULLs last ascending and first descending), and the final function sorts, equal keys
+ * keeping the rows' arrival order.
+ *
+ * rl_array_agg(element, array_type [, key, flags]...): ARRAY(subquery) and array_agg(x
+ * [ORDER BY ...]), the array of the rows' elements (each read as the element type from
+ * its canonical SQLite form and kept in its text form); the empty array when there are
+ * none (array_agg's NULL is the analyser's).
+ * rl_string_agg(value, delimiter [, key, flags]...): string_agg(x, d ORDER BY ...), the
+ * non-NULL values, each after the delimiter its row brought but the first; NULL if none.
+ * Their _distinct variants are DISTINCT's: the value is the first key, and one of the
+ * rows of equal values (by their text) stays.
  */
-typedef struct ArrayAggItem
+#define AGG_ORDER_DESC 1
+#define AGG_ORDER_NULLS_FIRST 2
+
+typedef struct OrderedAggItem
 {
 	char	   *text;			/* malloc'd; NULL for a NULL element */
-	sqlite3_value *key;			/* sqlite3_value_dup'd, or NULL */
+	char	   *delimiter;		/* string_agg's, malloc'd, or NULL */
+	sqlite3_value **keys;		/* sqlite3_value_dup'd, nkeys of them */
 	int			seq;			/* arrival: equal keys keep it */
-	bool		desc;			/* the order is descending */
-} ArrayAggItem;
+} OrderedAggItem;
 
-typedef struct ArrayAggState
+typedef struct OrderedAggState
 {
-	Oid			type;
+	Oid			type;			/* array_agg's array type */
 	int			n;
-	ArrayAggItem *items;		/* malloc'd: lives across SQLite calls */
-} ArrayAggState;
+	int			nkeys;
+	int		   *flags;			/* malloc'd, one per key */
+	OrderedAggItem *items;		/* malloc'd: lives across SQLite calls */
+} OrderedAggState;
+
+/* ordered_agg_add -- a row's item (text malloc'd by the caller) with its keys, from argv[2] on */
+static bool
+ordered_agg_add(OrderedAggState *st, char *text, char *delimiter, int argc, sqlite3_value **argv)
+{
+	OrderedAggItem *items = realloc(st->items, sizeof(OrderedAggItem) * (size_t) (st->n + 1));
+	int			nkeys = (argc - 2) / 2;
+
+	if (items == NULL)
+		return false;
+	st->items = items;
+	if (st->flags == NULL && nkeys > 0)
+	{
+		if ((st->flags = malloc(sizeof(int) * (size_t) nkeys)) == NULL)
+			return false;
+		st->nkeys = nkeys;
+		for (int k = 0; k < nkeys; k++)
+			st->flags[k] = sqlite3_value_int(argv[3 + 2 * k]);
+	}
+	items[st->n] = (OrderedAggItem) {text, delimiter, NULL, st->n};
+	if (nkeys > 0 && (items[st->n].keys = calloc((size_t) nkeys, sizeof(sqlite3_value *))) == NULL)
+		return false;
+	for (int k = 0; k < nkeys; k++)
+		items[st->n].keys[k] = sqlite3_value_dup(argv[2 + 2 * k]);
+	st->n++;
+	return true;
+}
+
+/* compare_key_values -- SQLite's order of two non-NULL sort keys */
+static int
+compare_key_values(sqlite3_value *x, sqlite3_value *y)
+{
+	int			tx = sqlite3_value_type(x),
+				ty = sqlite3_value_type(y);
+
+	if ((tx == SQLITE_INTEGER || tx == SQLITE_FLOAT) && (ty == SQLITE_INTEGER || ty == SQLITE_FLOAT))
+	{
+		if (tx == SQLITE_INTEGER && ty == SQLITE_INTEGER)
+			return (sqlite3_value_int64(x) > sqlite3_value_int64(y)) - (sqlite3_value_int64(x) < sqlite3_value_int64(y));
+		return (sqlite3_value_double(x) > sqlite3_value_double(y)) - (sqlite3_value_double(x) < sqlite3_value_double(y));
+	}
+	if (tx != ty)
+		return tx - ty;
+	return strcmp((const char *) sqlite3_value_text(x), (const char *) sqlite3_value_text(y));
+}
+
+/* the state whose items qsort is sorting (a backend sorts one at a time) */
+static const OrderedAggState *sorting;
+
+static int
+compare_items(const void *a, const void *b)
+{
+	const OrderedAggState *st = sorting;
+	const OrderedAggItem *x = a,
+			   *y = b;
+
+	for (int k = 0; k < st->nkeys; k++)
+	{
+		bool		xnull = x->keys[k] == NULL || sqlite3_value_type(x->keys[k]) == SQLITE_NULL,
+					ynull = y->keys[k] == NULL || sqlite3_value_type(y->keys[k]) == SQLITE_NULL;
+		int			c;
+
+		if (xnull || ynull)
+			c = (xnull - ynull) * (st->flags[k] & AGG_ORDER_NULLS_FIRST ? -1 : 1);
+		else
+			c = compare_key_values(x->keys[k], y->keys[k]) * (st->flags[k] & AGG_ORDER_DESC ? -1 : 1);
+		if (c != 0)
+			return c;
+	}
+	return x->seq - y->seq;
+}
+
+/*
+ * ordered_agg_sort -- the items in the keys' order; for the _distinct variants (DISTINCT:
+ * the value is the first key) one item of equal values, the others freed
+ */
+static void
+ordered_agg_sort(sqlite3_context *ctx, OrderedAggState *st)
+{
+	int			kept = 0;
+
+	if (st->nkeys > 0)
+	{
+		sorting = st;
+		qsort(st->items, (size_t) st->n, sizeof(OrderedAggItem), compare_items);
+	}
+	if (sqlite3_user_data(ctx) == NULL)
+		return;
+	for (int i = 0; i < st->n; i++)
+	{
+		OrderedAggItem *prev = kept ? &st->items[kept - 1] : NULL;
+
+		if (prev && (prev->text == NULL ? st->items[i].text == NULL
+					 : st->items[i].text && strcmp(prev->text, st->items[i].text) == 0))
+		{
+			free(st->items[i].text);
+			free(st->items[i].delimiter);
+			for (int k = 0; k < st->nkeys; k++)
+				sqlite3_value_free(st->items[i].keys[k]);
+			free(st->items[i].keys);
+		}
+		else
+			st->items[kept++] = st->items[i];
+	}
+	st->n = kept;
+}
+
+static void
+ordered_agg_free(OrderedAggState *st)
+{
+	for (int i = 0; i < st->n; i++)
+	{
+		free(st->items[i].text);
+		free(st->items[i].delimiter);
+		for (int k = 0; k < st->nkeys && st->items[i].keys; k++)
+			sqlite3_value_free(st->items[i].keys[k]);
+		free(st->items[i].keys);
+	}
+	free(st->items);
+	free(st->flags);
+}
 
 static void
 rl_array_agg_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
-	ArrayAggState *st = sqlite3_aggregate_context(ctx, sizeof(ArrayAggState));
-	ArrayAggItem *items;
+	OrderedAggState *st = sqlite3_aggregate_context(ctx, sizeof(OrderedAggState));
 	sigjmp_buf *save = PG_exception_stack;
 	MemoryContext context = CurrentMemoryContext;
 	sigjmp_buf	local;
 	char	   *text = NULL;
 
-	if (st == NULL || (items = realloc(st->items, sizeof(ArrayAggItem) * (size_t) (st->n + 1))) == NULL)
+	if (st == NULL)
 	{
 		sqlite3_result_error_nomem(ctx);
 		return;
 	}
-	st->items = items;
 	st->type = (Oid) sqlite3_value_int64(argv[1]);
 	if (sqlite3_value_type(argv[0]) != SQLITE_NULL && typio_lookup(st->type) != NULL)
 	{
@@ -915,54 +1048,21 @@ rl_array_agg_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 		text = strdup(typio_output(&v, NULL));
 		PG_exception_stack = save;
 	}
-	st->items[st->n].text = text;
-	st->items[st->n].seq = st->n;
-	st->items[st->n].desc = argc > 3 && sqlite3_value_int(argv[3]) != 0;
-	st->items[st->n++].key = argc > 2 ? sqlite3_value_dup(argv[2]) : NULL;
-}
-
-/* compare_key_values -- SQLite's order of two sort keys, NULLs last */
-static int
-compare_key_values(const void *a, const void *b)
-{
-	sqlite3_value *x = ((const ArrayAggItem *) a)->key,
-			   *y = ((const ArrayAggItem *) b)->key;
-	int			tx = sqlite3_value_type(x),
-				ty = sqlite3_value_type(y);
-
-	if (tx == SQLITE_NULL || ty == SQLITE_NULL)
-		return (tx == SQLITE_NULL) - (ty == SQLITE_NULL);
-	if ((tx == SQLITE_INTEGER || tx == SQLITE_FLOAT) && (ty == SQLITE_INTEGER || ty == SQLITE_FLOAT))
-	{
-		if (tx == SQLITE_INTEGER && ty == SQLITE_INTEGER)
-			return (sqlite3_value_int64(x) > sqlite3_value_int64(y)) - (sqlite3_value_int64(x) < sqlite3_value_int64(y));
-		return (sqlite3_value_double(x) > sqlite3_value_double(y)) - (sqlite3_value_double(x) < sqlite3_value_double(y));
-	}
-	if (tx != ty)
-		return tx - ty;
-	return strcmp((const char *) sqlite3_value_text(x), (const char *) sqlite3_value_text(y));
-}
-
-static int
-compare_keys(const void *a, const void *b)
-{
-	int			c = compare_key_values(a, b) * (((const ArrayAggItem *) a)->desc ? -1 : 1);
-
-	return c ? c : ((const ArrayAggItem *) a)->seq - ((const ArrayAggItem *) b)->seq;
+	if (!ordered_agg_add(st, text, NULL, argc, argv))
+		sqlite3_result_error_nomem(ctx);
 }
 
 static void
 rl_array_agg_final(sqlite3_context *ctx)
 {
-	ArrayAggState *st = sqlite3_aggregate_context(ctx, 0);
+	OrderedAggState *st = sqlite3_aggregate_context(ctx, 0);
 
 	if (st == NULL)
 	{
 		sqlite3_result_text(ctx, "{}", 2, SQLITE_STATIC);
 		return;
 	}
-	if (st->n > 0 && st->items[0].key != NULL)
-		qsort(st->items, (size_t) st->n, sizeof(ArrayAggItem), compare_keys);
+	ordered_agg_sort(ctx, st);
 
 	ArrayElements elems = {st->n, palloc(sizeof(char *) * (size_t) (st->n + 1))};
 
@@ -972,12 +1072,52 @@ rl_array_agg_final(sqlite3_context *ctx)
 	Value		v = typio_array_build(st->type, &elems);
 
 	sqlite3_result_text64(ctx, v.u.s.data, v.u.s.len, SQLITE_TRANSIENT, SQLITE_UTF8);
+	ordered_agg_free(st);
+}
+
+static void
+rl_string_agg_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	OrderedAggState *st = sqlite3_aggregate_context(ctx, sizeof(OrderedAggState));
+	const char *value = (const char *) sqlite3_value_text(argv[0]);
+	const char *delimiter = (const char *) sqlite3_value_text(argv[1]);
+	char	   *text = NULL,
+			   *delim = NULL;
+
+	if (st == NULL)
+	{
+		sqlite3_result_error_nomem(ctx);
+		return;
+	}
+	if (value == NULL)
+		return;					/* string_agg skips NULLs */
+	if ((text = strdup(value)) == NULL || (delimiter && (delim = strdup(delimiter)) == NULL) ||
+		!ordered_agg_add(st, text, delim, argc, argv))
+		sqlite3_result_error_nomem(ctx);
+}
+
+static void
+rl_string_agg_final(sqlite3_context *ctx)
+{
+	OrderedAggState *st = sqlite3_aggregate_context(ctx, 0);
+	RlBuf		out;
+
+	if (st == NULL || st->n == 0)
+	{
+		sqlite3_result_null(ctx);
+		return;
+	}
+	ordered_agg_sort(ctx, st);
+	rlbuf_init_in(&out, CurrentMemoryContext);
 	for (int i = 0; i < st->n; i++)
 	{
-		free(st->items[i].text);
-		sqlite3_value_free(st->items[i].key);
+		if (i > 0 && st->items[i].delimiter)
+			rlbuf_append_str(&out, st->items[i].delimiter);
+		rlbuf_append_str(&out, st->items[i].text);
 	}
-	free(st->items);
+	sqlite3_result_text64(ctx, (const char *) out.data, out.len, SQLITE_TRANSIENT, SQLITE_UTF8);
+	rlbuf_free(&out);
+	ordered_agg_free(st);
 }
 
 /*
@@ -1291,11 +1431,15 @@ CacheOpen(const char *path)
 							rl_numeric_sum_final);
 	sqlite3_create_function(cache_db, "rl_numeric_avg", 1, SQLITE_UTF8, NULL, NULL, rl_numeric_step,
 							rl_numeric_avg_final);
-	sqlite3_create_function(cache_db, "rl_array_agg", 2, SQLITE_UTF8, NULL, NULL, rl_array_agg_step,
+	sqlite3_create_function(cache_db, "rl_array_agg", -1, SQLITE_UTF8, NULL, NULL, rl_array_agg_step,
 							rl_array_agg_final);
+	sqlite3_create_function(cache_db, "rl_string_agg", -1, SQLITE_UTF8, NULL, NULL, rl_string_agg_step,
+							rl_string_agg_final);
+	sqlite3_create_function(cache_db, "rl_array_agg_distinct", -1, SQLITE_UTF8, (void *) 1, NULL,
+							rl_array_agg_step, rl_array_agg_final);
+	sqlite3_create_function(cache_db, "rl_string_agg_distinct", -1, SQLITE_UTF8, (void *) 1, NULL,
+							rl_string_agg_step, rl_string_agg_final);
 	sqlite3_create_function(cache_db, "rl_row_after", 1, SQLITE_UTF8, NULL, rl_row_after, NULL, NULL);
-	sqlite3_create_function(cache_db, "rl_array_agg", 4, SQLITE_UTF8, NULL, NULL, rl_array_agg_step,
-							rl_array_agg_final);
 	sqlite3_create_function(cache_db, "rl_pg_name", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL, rl_pg_name,
 							NULL, NULL);
 	sqlite3_create_function(cache_db, "rl_nspid", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL, rl_nspid, NULL, NULL);

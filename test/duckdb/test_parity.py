@@ -93,3 +93,123 @@ def test_multi_object_drop(both):
         "SELECT * FROM pa_a",
         "DROP TABLE pa_a",
     ])
+
+
+def test_constraint_violations(both):
+    """23505 and 23502 with PostgreSQL's DETAIL and the schema, table, column and
+    constraint they name, at INSERT, UPDATE, COPY FROM and COMMIT"""
+    same_answers(both, [
+        "DROP TABLE IF EXISTS pv_t, pv_n",
+        "CREATE TABLE pv_t (k integer PRIMARY KEY, v text UNIQUE, n integer NOT NULL DEFAULT 0)",
+        "CREATE TABLE pv_n (a integer, b text NOT NULL, c numeric(5,2))",
+        "INSERT INTO pv_t VALUES (10, 'x'), (20, 'y')",
+        "INSERT INTO pv_t VALUES (20, 'z')",
+        "INSERT INTO pv_t VALUES (30, 'x')",
+        "INSERT INTO pv_t VALUES (30, NULL, NULL)",
+        "UPDATE pv_t SET k = 10 WHERE k = 20",
+        "UPDATE pv_t SET n = NULL WHERE k = 20",
+        "INSERT INTO pv_n VALUES (1, NULL, 2.5)",
+        "INSERT INTO pv_n (a) VALUES (1)",
+        "INSERT INTO pv_n VALUES (NULL, NULL, NULL)",
+        ("COPY pv_t (k, v) FROM STDIN", b"40\tq\n10\tr\n"),
+        ("COPY pv_n FROM STDIN", b"1\ta\t1\n2\t\\N\t2\n"),
+        "BEGIN",
+        "INSERT INTO pv_t VALUES (50, 'w')",
+        "INSERT INTO pv_t VALUES (50, 'v')",
+        "ROLLBACK",
+        "SELECT * FROM pv_t ORDER BY k",
+        "DROP TABLE pv_t, pv_n",
+    ])
+
+
+def test_aggregates_and_literals(both):
+    same_answers(both, [
+        "DROP TABLE IF EXISTS pg_agg",
+        "CREATE TABLE pg_agg (id integer, g text, x integer)",
+        "INSERT INTO pg_agg VALUES (1, 'a', 5), (2, 'a', NULL), (3, 'b', 7), (4, 'b', 1), (5, NULL, 2)",
+        "SELECT pg_typeof(avg(id)) FROM pg_agg",
+        "SELECT pg_typeof(sum(id)), pg_typeof(count(*)) FROM pg_agg",
+        "SELECT upper(max(g)) FROM pg_agg",
+        "SELECT pg_typeof(-1), pg_typeof(-2147483648), pg_typeof(-2147483649), pg_typeof(2147483648)",
+        "SELECT abs(-2147483648)",
+        "SELECT -2147483648, -(2147483648), - 2147483648",
+        "SELECT -2147483648 * 2",
+        "SELECT (-2147483648)::int4 - 1",
+        "SELECT -9223372036854775808, pg_typeof(-9223372036854775808)",
+        "SELECT -9223372036854775809, pg_typeof(-9223372036854775809)",
+        "SELECT array_agg(x ORDER BY g NULLS FIRST, x DESC) FROM pg_agg",
+        "SELECT array_agg(x ORDER BY x NULLS FIRST) FROM pg_agg",
+        "SELECT array_agg(id ORDER BY g DESC NULLS LAST, x) FROM pg_agg",
+        "SELECT string_agg(g, ',' ORDER BY id DESC) FROM pg_agg",
+        "SELECT g, string_agg(x::text, '-' ORDER BY x) FROM pg_agg GROUP BY g ORDER BY g",
+        "SELECT string_agg(g, ',') FROM pg_agg",
+        "SELECT string_agg(g, x::text ORDER BY x DESC NULLS LAST) FROM pg_agg",
+        "SELECT string_agg(g, ',' ORDER BY x) FILTER (WHERE id > 2) FROM pg_agg",
+        "SELECT string_agg(g, ',' ORDER BY x) FROM pg_agg WHERE false",
+        "SELECT string_agg(DISTINCT g, ',' ORDER BY g) FROM pg_agg",
+        "SELECT array_agg(DISTINCT g ORDER BY g) FROM pg_agg",
+        "SELECT array_agg(DISTINCT x ORDER BY id) FROM pg_agg",
+        "SELECT array_agg(DISTINCT x), string_agg(DISTINCT g, ';') FROM pg_agg",
+        "SELECT sum(x ORDER BY id DESC), count(DISTINCT x ORDER BY x) FROM pg_agg",
+        "SELECT count(x ORDER BY x) FROM pg_agg",
+        "SELECT pg_typeof(max(x)), max(x) FROM pg_agg",
+        "SELECT pg_typeof(max(x)), x FROM pg_agg",
+        "SELECT (SELECT pg_typeof(count(*)) FROM pg_agg) FROM pg_agg",
+        "DROP TABLE pg_agg",
+    ])
+
+
+def test_delete_using(both):
+    same_answers(both, [
+        "DROP TABLE IF EXISTS pd_a, pd_b",
+        "CREATE TABLE pd_a (id integer, v text)",
+        "CREATE TABLE pd_b (id integer, keep boolean)",
+        "INSERT INTO pd_a VALUES (1, 'one'), (2, 'two'), (3, 'three'), (4, 'four')",
+        "INSERT INTO pd_b VALUES (1, false), (2, true), (3, false), (3, false)",
+        "DELETE FROM pd_a USING pd_b WHERE pd_a.id = pd_b.id AND NOT pd_b.keep",
+        "SELECT * FROM pd_a ORDER BY id",
+        "DELETE FROM pd_a a USING pd_b b WHERE a.id = b.id RETURNING a.v, b.keep",
+        "SELECT * FROM pd_a ORDER BY id",
+        "DELETE FROM pd_a USING pd_b WHERE nosuch = 1",
+        "DELETE FROM pd_a USING pd_a WHERE true",
+        "DROP TABLE pd_a, pd_b",
+    ])
+
+
+def test_copy_from_context(both):
+    same_answers(both, [
+        "DROP TABLE IF EXISTS pc_t",
+        "CREATE TABLE pc_t (k integer, d date, v varchar(3))",
+        ("COPY pc_t FROM STDIN", b"1\t2024-01-01\tabc\n2x\t2024-01-01\tabc\n"),
+        ("COPY pc_t FROM STDIN", b"1\t2024-01-01\tabc\n2\tnope\tabc\n"),
+        ("COPY pc_t FROM STDIN", b"1\t2024-01-01\tabcd\n"),
+        ("COPY pc_t FROM STDIN", b"1\t2024-01-01\n"),
+        ("COPY pc_t FROM STDIN", b"1\t2024-01-01\tabc\textra\n"),
+        ("COPY pc_t FROM STDIN (FORMAT csv)", b"1,2024-01-01,abc\n99999999999,2024-01-01,x\n"),
+        "SELECT count(*) FROM pc_t",
+        "DROP TABLE pc_t",
+    ])
+
+
+def test_window_functions(both):
+    same_answers(both, [
+        "DROP TABLE IF EXISTS pw_t",
+        "CREATE TABLE pw_t (id integer, g text, x integer)",
+        "INSERT INTO pw_t VALUES (1, 'a', 5), (2, 'a', 3), (3, 'b', 7), (4, 'b', 7), (5, 'b', 2)",
+        "SELECT id, row_number() OVER (ORDER BY id DESC) FROM pw_t ORDER BY id",
+        "SELECT id, rank() OVER (PARTITION BY g ORDER BY x), dense_rank() OVER (PARTITION BY g ORDER BY x)"
+        " FROM pw_t ORDER BY id",
+        "SELECT id, sum(x) OVER (PARTITION BY g ORDER BY x) FROM pw_t ORDER BY id",
+        "SELECT id, sum(x) OVER (), count(*) OVER (PARTITION BY g) FROM pw_t ORDER BY id",
+        "SELECT id, lag(x) OVER (ORDER BY id), lead(x, 2, 0) OVER (ORDER BY id) FROM pw_t ORDER BY id",
+        "SELECT id, avg(x) OVER w, max(x) OVER w FROM pw_t WINDOW w AS (PARTITION BY g ORDER BY id) ORDER BY id",
+        "SELECT id, sum(x) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) FROM pw_t ORDER BY id",
+        "SELECT id, first_value(x) OVER (PARTITION BY g ORDER BY id), last_value(x) OVER (PARTITION BY g ORDER BY id)"
+        " FROM pw_t ORDER BY id",
+        "SELECT g, sum(x), rank() OVER (ORDER BY sum(x) DESC) FROM pw_t GROUP BY g ORDER BY g",
+        "SELECT pg_typeof(row_number() OVER ()), pg_typeof(rank() OVER ()), pg_typeof(sum(x) OVER ())"
+        " FROM pw_t LIMIT 1",
+        "SELECT id FROM pw_t WHERE row_number() OVER () > 1",
+        "SELECT id, ntile(2) OVER (ORDER BY id), percent_rank() OVER (ORDER BY id) FROM pw_t ORDER BY id",
+        "DROP TABLE pw_t",
+    ])
