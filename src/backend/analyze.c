@@ -4091,6 +4091,8 @@ target_relation(ParseState *ps, PgQuery__RangeVar *rv, AnalyzedStmt *stmt, RlBuf
 
 	check_writable(ps, rel, rv->location);
 	item->is_table = true;
+	item->relation = rel->table;
+	item->aliased = rv->alias != NULL;
 	scope->items = palloc(sizeof(RangeItem *));
 	scope->parent = ps->scope;
 	scope_add(scope, item);
@@ -4215,6 +4217,27 @@ analyze_insert(ParseState *ps, PgQuery__InsertStmt *ins, AnalyzedStmt *stmt)
 	finish_dml(ps, stmt, target_scope->items[0], ins->returning_list, ins->n_returning_list, &sql, "INSERT");
 }
 
+/*
+ * join_target -- UPDATE's FROM and DELETE's USING: the scope of those relations and
+ * the target's item, whose SQL (for a FROM clause) goes to from
+ */
+static void
+join_target(ParseState *ps, Node **from_clause, size_t n, RangeItem *item, RlBuf *from)
+{
+	Scope	   *scope = transform_from(ps, from_clause, n, from);
+
+	/* the target's name is taken as a FROM item's would be (an unaliased one of another schema's table is not) */
+	for (int i = 0; i < scope->nitems; i++)
+		if (strcmp(scope->items[i]->alias, item->alias) == 0 &&
+			(item->aliased || scope->items[i]->aliased || scope->items[i]->relation == NULL ||
+			 strcmp(scope->items[i]->relation, item->relation) == 0))
+			ereport(ERROR,
+					errcode(ERRCODE_DUPLICATE_ALIAS),
+					errmsg("table name \"%s\" specified more than once", item->alias));
+	scope_add(scope, item);
+	ps->scope = scope;
+}
+
 static void
 analyze_update(ParseState *ps, PgQuery__UpdateStmt *upd, AnalyzedStmt *stmt)
 {
@@ -4229,12 +4252,7 @@ analyze_update(ParseState *ps, PgQuery__UpdateStmt *upd, AnalyzedStmt *stmt)
 	RangeItem  *item = ps->scope->items[0];
 
 	if (upd->n_from_clause)
-	{
-		Scope	   *scope = transform_from(ps, upd->from_clause, upd->n_from_clause, &from);
-
-		scope_add(scope, item);
-		ps->scope = scope;
-	}
+		join_target(ps, upd->from_clause, upd->n_from_clause, item, &from);
 	for (size_t i = 0; i < upd->n_target_list; i++)
 	{
 		PgQuery__ResTarget *rt = upd->target_list[i]->res_target;
@@ -4267,18 +4285,34 @@ analyze_update(ParseState *ps, PgQuery__UpdateStmt *upd, AnalyzedStmt *stmt)
 static void
 analyze_delete(ParseState *ps, PgQuery__DeleteStmt *del, AnalyzedStmt *stmt)
 {
-	RlBuf		sql;
+	RlBuf		sql,
+				using;
 
 	rlbuf_init_in(&sql, CurrentMemoryContext);
-	if (del->n_using_clause)
-		not_supported(ps, "DELETE ... USING", -1);
+	rlbuf_init_in(&using, CurrentMemoryContext);
 	transform_with(ps, del->with_clause, &sql);
 	rlbuf_append_str(&sql, "DELETE FROM ");
 	target_relation(ps, del->relation, stmt, &sql);
-	if (del->where_clause)
-		rlbuf_printf(&sql, " WHERE %s",
-					 deparse_to_string(ps, transform_clause(ps, del->where_clause, BOOLOID, "WHERE", "WHERE")));
-	finish_dml(ps, stmt, ps->scope->items[0], del->returning_list, del->n_returning_list, &sql, "DELETE");
+	RangeItem  *item = ps->scope->items[0];
+	Scope	   *target_scope = ps->scope;
+
+	/*
+	 * USING (SQLite's DELETE has none): a target row goes when a row of the USING
+	 * relations meets the condition with it, a correlated EXISTS
+	 */
+	if (del->n_using_clause)
+		join_target(ps, del->using_clause, del->n_using_clause, item, &using);
+	const char *where = del->where_clause
+		? deparse_to_string(ps, transform_clause(ps, del->where_clause, BOOLOID, "WHERE", "WHERE")) : NULL;
+
+	if (del->n_using_clause)
+		rlbuf_printf(&sql, " WHERE EXISTS (SELECT 1 FROM %s%s%s)", rlbuf_cstr(&using),
+					 where ? " WHERE " : "", where ? where : "");
+	else if (where)
+		rlbuf_printf(&sql, " WHERE %s", where);
+	rlbuf_free(&using);
+	ps->scope = target_scope;
+	finish_dml(ps, stmt, item, del->returning_list, del->n_returning_list, &sql, "DELETE");
 }
 
 /* ---------- CREATE TABLE, DROP TABLE, CREATE SCHEMA ---------- */

@@ -168,10 +168,16 @@ def test_delete_using(both):
         "INSERT INTO pd_b VALUES (1, false), (2, true), (3, false), (3, false)",
         "DELETE FROM pd_a USING pd_b WHERE pd_a.id = pd_b.id AND NOT pd_b.keep",
         "SELECT * FROM pd_a ORDER BY id",
-        "DELETE FROM pd_a a USING pd_b b WHERE a.id = b.id RETURNING a.v, b.keep",
+        "DELETE FROM pd_a a USING pd_b b WHERE a.id = b.id RETURNING a.v, a.*",
         "SELECT * FROM pd_a ORDER BY id",
         "DELETE FROM pd_a USING pd_b WHERE nosuch = 1",
         "DELETE FROM pd_a USING pd_a WHERE true",
+        "UPDATE pd_a SET v = 'x' FROM pd_a WHERE true",
+        "INSERT INTO pd_a VALUES (1, 'one'), (2, 'two'), (3, 'three')",
+        "DELETE FROM pd_a USING pd_a b WHERE pd_a.id = b.id + 1 AND b.id = 2 RETURNING pd_a.*",
+        "DELETE FROM pd_a USING pd_b",
+        "DELETE FROM pd_a USING (SELECT max(id) AS m FROM pd_b) s, pd_b WHERE pd_a.id < s.m AND pd_b.id = pd_a.id",
+        "SELECT * FROM pd_a ORDER BY id",
         "DROP TABLE pd_a, pd_b",
     ])
 
