@@ -237,7 +237,7 @@ typedef struct AnalyzedStmt
 	ResultColumn *columns;
 	Plan	   *plan;			/* STMT_ROWS from SELECT / VALUES */
 	UtilityKind utility;		/* STMT_UTILITY and SHOW */
-	const char *name;			/* SET/SHOW parameter, savepoint, statement */
+	const char *name;			/* SET/SHOW parameter, savepoint, statement; COPY FROM's table */
 	const char *value;			/* SET value */
 	struct AnalyzedStmt *copy_query;	/* STMT_COPY_OUT */
 	CopyOptions copy;
@@ -280,8 +280,11 @@ typedef struct ExecState ExecState;
  * over the cache then streams instead of collecting its rows first).
  */
 ExecState  *ExecutorStart(AnalyzedStmt *stmt, const Value *params, bool to_completion);
-/* COPY FROM: insert the rows (stmt->ncolumns Values each); returns how many. */
-int64_t		ExecutorInsertRows(AnalyzedStmt *stmt, const Value *rows, int64_t nrows);
+/*
+ * COPY FROM: insert the rows (stmt->ncolumns Values each); returns how many. *at is
+ * the row being inserted meanwhile (for an error's context), -1 once done.
+ */
+int64_t		ExecutorInsertRows(AnalyzedStmt *stmt, const Value *rows, int64_t nrows, int64_t *at);
 /* The next row (ncolumns Values valid until the next call), or false at the end. */
 bool		ExecutorNext(ExecState *es, Value **row);
 /* The CommandComplete tag once done; nrows is what this run returned. */

@@ -5011,6 +5011,7 @@ analyze_copy_table(ParseState *ps, PgQuery__CopyStmt *cs, AnalyzedStmt *stmt)
 		}
 		rlbuf_append_str(&sql, ")");
 		stmt->kind = STMT_COPY_IN;
+		stmt->name = rel->name;
 		stmt->target = rel->temp ? CACHE_WRITE_TEMP : CACHE_WRITE_MAIN;
 		stmt->ncolumns = ncols;
 		stmt->columns = cols;

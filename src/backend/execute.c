@@ -1131,14 +1131,16 @@ eval_count(ExecState *es, const Expr *e, int64_t if_null)
 }
 
 int64_t
-ExecutorInsertRows(AnalyzedStmt *stmt, const Value *rows, int64_t nrows)
+ExecutorInsertRows(AnalyzedStmt *stmt, const Value *rows, int64_t nrows, int64_t *at)
 {
 	CacheStatementBegin(stmt->target);
 	for (int64_t i = 0; i < nrows; i++)
 	{
 		CHECK_FOR_INTERRUPTS();
+		*at = i;
 		CacheExecute(&stmt->sql[0], &rows[i * stmt->ncolumns], 0, NULL, NULL, NULL);
 	}
+	*at = -1;
 	CacheStatementEnd();
 	return nrows;
 }

@@ -192,7 +192,12 @@ def test_copy_from_context(both):
         ("COPY pc_t FROM STDIN", b"1\t2024-01-01\n"),
         ("COPY pc_t FROM STDIN", b"1\t2024-01-01\tabc\textra\n"),
         ("COPY pc_t FROM STDIN (FORMAT csv)", b"1,2024-01-01,abc\n99999999999,2024-01-01,x\n"),
-        "SELECT count(*) FROM pc_t",
+        ("COPY pc_t FROM STDIN (FORMAT csv, HEADER)", b"k,d,v\n1,2024-01-01,abc\n,x,\n"),
+        ("COPY pc_t (v, k) FROM STDIN", b"ab\t1\nabc\t" + b"9" * 120 + b"\n"),
+        ("COPY pc_t FROM STDIN", b"1\t2024-01-01\t" + "\u00e9".encode() * 80 + b"\n"),
+        ("COPY pc_t (k) FROM STDIN", b"1\n2\t3\n"),
+        ("COPY pc_t FROM STDIN", b"1\t2024-01-01\tabc\n2\t2024-01-02\tdef\n"),
+        "SELECT * FROM pc_t ORDER BY k",
         "DROP TABLE pc_t",
     ])
 
