@@ -165,7 +165,24 @@ typedef struct Expr
 	bool		agg_star;		/* EXPR_AGG: count(*) */
 	bool		agg_distinct;	/* EXPR_AGG: f(DISTINCT x) */
 	bool		cast_explicit;	/* EXPR_CAST: written (CAST, ::), not an assignment's */
+	const struct WindowSpec *window;	/* EXPR_AGG: its OVER (...), NULL for an aggregate */
 } Expr;
+
+/* A window function's OVER (...), deparsed as SQLite's (analyze.c, transform_window). */
+typedef struct WindowSpec
+{
+	int			npartition;
+	struct Expr **partition;
+	int			norder;
+	struct Expr **order;
+	int		   *order_flags;	/* AGG_ORDER_DESC | AGG_ORDER_NULLS_FIRST each */
+	int			frame_options;	/* PostgreSQL's FRAMEOPTION_ bits; 0: the default frame */
+	struct Expr *start_offset;	/* n PRECEDING / FOLLOWING, or NULL */
+	struct Expr *end_offset;
+} WindowSpec;
+
+#define AGG_ORDER_DESC 1
+#define AGG_ORDER_NULLS_FIRST 2
 
 /*
  * A statement for SQLite. Its ?1..?n are binds[0..n-1]: an EXPR_CONST or

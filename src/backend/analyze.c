@@ -62,7 +62,9 @@ typedef struct ParseState
 	const char *agg_refused;	/* the clause being transformed, if it may hold no aggregate */
 	bool		in_aggregate;	/* transforming an aggregate's arguments */
 	bool		folded_aggregate;	/* this query level computes an aggregate that a
-									 * constant (pg_typeof) left out of its SQL */
+									 * constant (pg_typeof) or a window's clause left
+									 * out of its select list's aggregates */
+	PgQuery__SelectStmt *select;	/* the query being transformed (its WINDOW clause) */
 } ParseState;
 
 /* ---------- parsing ---------- */
@@ -873,6 +875,7 @@ static Expr *transform_expr(ParseState *ps, Node *node);
 static Expr *transform_column_ref(ParseState *ps, PgQuery__ColumnRef *cr);
 static Expr *transform_sublink(ParseState *ps, PgQuery__SubLink *sl);
 static Expr *transform_aggregate(ParseState *ps, PgQuery__FuncCall *fc, const char *name);
+static Expr *transform_window(ParseState *ps, PgQuery__FuncCall *fc, const char *name);
 /* contains_aggregate -- whether e computes an aggregate of this query level */
 static bool contains_aggregate(const Expr *e);
 static bool expr_equal(const Expr *a, const Expr *b);
@@ -1383,12 +1386,14 @@ static Expr *
 transform_func(ParseState *ps, PgQuery__FuncCall *fc)
 {
 	const char *name = string_value(fc->funcname[fc->n_funcname - 1]);
+
+	if (fc->over)
+		return transform_window(ps, fc, name);
+
 	Expr	   *agg = transform_aggregate(ps, fc, name);
 
 	if (agg != NULL)
 		return agg;
-	if (fc->over)
-		not_supported(ps, "window functions", fc->location);
 	if (fc->agg_star || fc->agg_distinct || fc->n_agg_order || fc->agg_filter)
 		not_supported(ps, "aggregate functions", fc->location);
 	Expr	  **args = transform_list(ps, fc->args, fc->n_args);
@@ -2055,6 +2060,7 @@ same_canonical_form(Oid from, Oid to, int32_t typmod)
 }
 
 static void deparse(ParseState *ps, RlBuf *out, Expr *e);
+static void deparse_window(ParseState *ps, RlBuf *out, const WindowSpec *w);
 
 /*
  * deparse_collated -- e, and for a numeric its collation: SQLite compares, sorts,
@@ -2254,6 +2260,8 @@ deparse(ParseState *ps, RlBuf *out, Expr *e)
 				deparse(ps, out, e->defresult);
 				rlbuf_append_str(out, ")");
 			}
+			if (e->window)
+				deparse_window(ps, out, e->window);
 			return;
 		case EXPR_SUBLINK:
 			if (e->sublink == SUBLINK_IN)
@@ -2522,6 +2530,244 @@ transform_column_ref(ParseState *ps, PgQuery__ColumnRef *cr)
 	return NULL;
 }
 
+/* ---------- window functions ---------- */
+
+/* PostgreSQL's frameOptions bits (nodes/parsenodes.h) */
+#define FRAMEOPTION_NONDEFAULT 0x00001
+#define FRAMEOPTION_RANGE 0x00002
+#define FRAMEOPTION_ROWS 0x00004
+#define FRAMEOPTION_GROUPS 0x00008
+#define FRAMEOPTION_BETWEEN 0x00010
+#define FRAMEOPTION_START_UNBOUNDED_PRECEDING 0x00020
+#define FRAMEOPTION_START_UNBOUNDED_FOLLOWING 0x00080
+#define FRAMEOPTION_END_UNBOUNDED_FOLLOWING 0x00100
+#define FRAMEOPTION_START_CURRENT_ROW 0x00200
+#define FRAMEOPTION_END_CURRENT_ROW 0x00400
+#define FRAMEOPTION_START_OFFSET_PRECEDING 0x00800
+#define FRAMEOPTION_END_OFFSET_PRECEDING 0x01000
+#define FRAMEOPTION_START_OFFSET_FOLLOWING 0x02000
+#define FRAMEOPTION_END_OFFSET_FOLLOWING 0x04000
+#define FRAMEOPTION_EXCLUDE_CURRENT_ROW 0x08000
+#define FRAMEOPTION_EXCLUDE_GROUP 0x10000
+#define FRAMEOPTION_EXCLUDE_TIES 0x20000
+
+/* deparse_frame_bound -- one end of a frame; start: the first one's bits (else the end's, one bit up) */
+static void
+deparse_frame_bound(ParseState *ps, RlBuf *out, int options, bool start, Expr *offset)
+{
+	int			shift = start ? 0 : 1;
+
+	if (options & (FRAMEOPTION_START_UNBOUNDED_PRECEDING << shift))
+		rlbuf_append_str(out, "UNBOUNDED PRECEDING");
+	else if (options & (FRAMEOPTION_START_UNBOUNDED_FOLLOWING << shift))
+		rlbuf_append_str(out, "UNBOUNDED FOLLOWING");
+	else if (options & (FRAMEOPTION_START_CURRENT_ROW << shift))
+		rlbuf_append_str(out, "CURRENT ROW");
+	else
+	{
+		deparse(ps, out, offset);
+		rlbuf_append_str(out, options & (FRAMEOPTION_START_OFFSET_PRECEDING << shift) ? " PRECEDING" : " FOLLOWING");
+	}
+}
+
+/*
+ * deparse_window -- OVER (PARTITION BY ... ORDER BY ... frame) for SQLite, whose
+ * default frame is PostgreSQL's (RANGE UNBOUNDED PRECEDING to the current row's last
+ * peer); the sort keys spell PostgreSQL's NULLs order, which SQLite's default is not
+ */
+static void
+deparse_window(ParseState *ps, RlBuf *out, const WindowSpec *w)
+{
+	int			o = w->frame_options;
+
+	rlbuf_append_str(out, " OVER (");
+	for (int i = 0; i < w->npartition; i++)
+	{
+		rlbuf_append_str(out, i ? ", " : "PARTITION BY ");
+		deparse_collated(ps, out, w->partition[i]);
+	}
+	for (int i = 0; i < w->norder; i++)
+	{
+		rlbuf_append_str(out, i ? ", " : w->npartition ? " ORDER BY " : "ORDER BY ");
+		deparse_collated(ps, out, w->order[i]);
+		rlbuf_printf(out, " %s NULLS %s", w->order_flags[i] & AGG_ORDER_DESC ? "DESC" : "ASC",
+					 w->order_flags[i] & AGG_ORDER_NULLS_FIRST ? "FIRST" : "LAST");
+	}
+	if (o & FRAMEOPTION_NONDEFAULT)
+	{
+		rlbuf_append_str(out, o & FRAMEOPTION_ROWS ? " ROWS " : o & FRAMEOPTION_GROUPS ? " GROUPS " : " RANGE ");
+		if (o & FRAMEOPTION_BETWEEN)
+			rlbuf_append_str(out, "BETWEEN ");
+		deparse_frame_bound(ps, out, o, true, w->start_offset);
+		if (o & FRAMEOPTION_BETWEEN)
+		{
+			rlbuf_append_str(out, " AND ");
+			deparse_frame_bound(ps, out, o, false, w->end_offset);
+		}
+		if (o & FRAMEOPTION_EXCLUDE_CURRENT_ROW)
+			rlbuf_append_str(out, " EXCLUDE CURRENT ROW");
+		else if (o & FRAMEOPTION_EXCLUDE_GROUP)
+			rlbuf_append_str(out, " EXCLUDE GROUP");
+		else if (o & FRAMEOPTION_EXCLUDE_TIES)
+			rlbuf_append_str(out, " EXCLUDE TIES");
+	}
+	rlbuf_append_str(out, ")");
+}
+
+/* window_def -- the window an OVER names or writes, one named in WINDOW completed by what OVER adds */
+static PgQuery__WindowDef
+window_def(ParseState *ps, PgQuery__WindowDef *over)
+{
+	const char *ref = is_set(over->refname) ? over->refname : is_set(over->name) ? over->name : NULL;
+	PgQuery__WindowDef def = *over;
+
+	if (ref == NULL)
+		return def;
+	for (size_t i = 0; ps->select && i < ps->select->n_window_clause; i++)
+	{
+		PgQuery__WindowDef *named = ps->select->window_clause[i]->window_def;
+
+		if (strcmp(named->name, ref) != 0)
+			continue;
+		def = *named;
+		if (over->n_order_clause)
+		{
+			def.n_order_clause = over->n_order_clause;
+			def.order_clause = over->order_clause;
+		}
+		if (over->frame_options & FRAMEOPTION_NONDEFAULT)
+		{
+			def.frame_options = over->frame_options;
+			def.start_offset = over->start_offset;
+			def.end_offset = over->end_offset;
+		}
+		return def;
+	}
+	ereport(ERROR,
+			errcode(ERRCODE_UNDEFINED_OBJECT),
+			errmsg("window \"%s\" does not exist", ref),
+			errposition(char_position(ps, over->location)));
+	return def;
+}
+
+/* window_expr -- an expression of OVER's clauses, whose aggregates are its query's */
+static Expr *
+window_expr(ParseState *ps, Node *node)
+{
+	Expr	   *e = transform_expr(ps, node);
+
+	ps->folded_aggregate |= contains_aggregate(e);
+	return e;
+}
+
+/*
+ * transform_window -- f(...) OVER (...): the aggregates and PostgreSQL's window
+ * functions SQLite 3.40 has, with PostgreSQL's result types
+ */
+static Expr *
+transform_window(ParseState *ps, PgQuery__FuncCall *fc, const char *name)
+{
+	static const struct
+	{
+		const char *name;
+		int			min_args,
+					max_args;
+		Oid			type;		/* InvalidOid: the first argument's */
+	}			functions[] = {
+		{"row_number", 0, 0, INT8OID}, {"rank", 0, 0, INT8OID}, {"dense_rank", 0, 0, INT8OID},
+		{"percent_rank", 0, 0, FLOAT8OID}, {"cume_dist", 0, 0, FLOAT8OID}, {"ntile", 1, 1, INT4OID},
+		{"lag", 1, 3, InvalidOid}, {"lead", 1, 3, InvalidOid}, {"first_value", 1, 1, InvalidOid},
+		{"last_value", 1, 1, InvalidOid}, {"nth_value", 2, 2, InvalidOid},
+	};
+	PgQuery__FuncCall plain = *fc;
+	Expr	   *e = NULL;
+
+	if (ps->agg_refused)
+		ereport(ERROR,
+				errcode(ERRCODE_WINDOWING_ERROR),
+				errmsg("window functions are not allowed in %s", ps->agg_refused),
+				errposition(char_position(ps, fc->location)));
+	if (ps->in_aggregate)
+		ereport(ERROR,
+				errcode(ERRCODE_GROUPING_ERROR),
+				errmsg("aggregate function calls cannot contain window function calls"),
+				errposition(char_position(ps, fc->location)));
+	if (ps->scope == NULL)
+		not_supported(ps, "window functions without FROM", fc->location);
+	if (fc->agg_distinct)
+		ereport(ERROR,
+				errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				errmsg("DISTINCT is not implemented for window functions"),
+				errposition(char_position(ps, fc->location)));
+	if (fc->n_agg_order)
+		ereport(ERROR,
+				errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				errmsg("aggregate ORDER BY is not implemented for window functions"),
+				errposition(char_position(ps, fc->location)));
+	plain.over = NULL;
+	e = transform_aggregate(ps, &plain, name);
+	/* the cache's own aggregates have no window form (SQLite needs their inverse steps) */
+	if (e != NULL && strncmp(e->sql, "rl_", 3) == 0)
+		not_supported(ps, psprintf("%s(%s) as a window function", name, typio_format_type(e->args[0]->type)),
+					  fc->location);
+	if (e == NULL)
+	{
+		size_t		f = 0;
+
+		while (f < sizeof(functions) / sizeof(functions[0]) && strcmp(functions[f].name, name) != 0)
+			f++;
+		if (f == sizeof(functions) / sizeof(functions[0]) || fc->agg_star ||
+			(int) fc->n_args < functions[f].min_args || (int) fc->n_args > functions[f].max_args ||
+			(fc->n_funcname > 1 && strcmp(string_value(fc->funcname[0]), "pg_catalog") != 0))
+			not_supported(ps, psprintf("%s as a window function", name), fc->location);
+		e = make_expr(EXPR_AGG, functions[f].type, fc->location);
+		e->sql = functions[f].name;
+		e->nargs = (int) fc->n_args;
+		e->args = transform_list(ps, fc->args, fc->n_args);
+		if (fc->agg_filter)
+			e->defresult = transform_clause(ps, fc->agg_filter, BOOLOID, "FILTER", "FILTER");
+		if (e->nargs && e->args[0]->type == UNKNOWNOID)
+			e->args[0] = coerce_expr(ps, e->args[0], TEXTOID, -1, COERCE_IMPLICIT);
+		if (functions[f].type == InvalidOid)
+			e->type = e->args[0]->type;
+		for (int i = 1; i < e->nargs; i++)
+			e->args[i] = i == 2 ? coerce_or_fail(ps, e->args[i], e->type, name)	/* lag/lead's default */
+				: coerce_or_fail(ps, e->args[i], INT4OID, name);
+		if (functions[f].type == INT4OID)
+			e->args[0] = coerce_or_fail(ps, e->args[0], INT4OID, name);
+	}
+
+	PgQuery__WindowDef def = window_def(ps, fc->over);
+	WindowSpec *w = palloc0(sizeof(WindowSpec));
+
+	w->npartition = (int) def.n_partition_clause;
+	w->partition = palloc(sizeof(Expr *) * (def.n_partition_clause + 1));
+	for (size_t i = 0; i < def.n_partition_clause; i++)
+		w->partition[i] = window_expr(ps, def.partition_clause[i]);
+	w->norder = (int) def.n_order_clause;
+	w->order = palloc(sizeof(Expr *) * (def.n_order_clause + 1));
+	w->order_flags = palloc(sizeof(int) * (def.n_order_clause + 1));
+	for (size_t i = 0; i < def.n_order_clause; i++)
+	{
+		PgQuery__SortBy *sb = def.order_clause[i]->sort_by;
+		bool		desc = sb->sortby_dir == PG_QUERY__SORT_BY_DIR__SORTBY_DESC;
+		bool		nulls_first = sb->sortby_nulls == PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_DEFAULT ? desc
+			: sb->sortby_nulls == PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_FIRST;
+
+		if (sb->sortby_dir == PG_QUERY__SORT_BY_DIR__SORTBY_USING)
+			not_supported(ps, "ORDER BY USING", sb->location);
+		w->order[i] = window_expr(ps, sb->node);
+		w->order_flags[i] = (desc ? AGG_ORDER_DESC : 0) | (nulls_first ? AGG_ORDER_NULLS_FIRST : 0);
+	}
+	w->frame_options = def.frame_options;
+	if (def.start_offset)
+		w->start_offset = window_expr(ps, def.start_offset);
+	if (def.end_offset)
+		w->end_offset = window_expr(ps, def.end_offset);
+	e->window = w;
+	return e;
+}
+
 /*
  * aggregate_order -- an aggregate's ORDER BY as arguments of the cache's sorting
  * aggregates: each key, then its flags (descending, NULLs first: PostgreSQL's default
@@ -2554,7 +2800,8 @@ aggregate_order(ParseState *ps, PgQuery__FuncCall *fc, Expr *e)
 					errmsg("in an aggregate with DISTINCT, ORDER BY expressions must appear in argument list"),
 					errposition(char_position(ps, key->location)));
 		e->args[e->nargs++] = key;
-		e->args[e->nargs++] = make_const(typio_int(INT4OID, (desc ? 1 : 0) | (nulls_first ? 2 : 0)), fc->location);
+		e->args[e->nargs++] = make_const(typio_int(INT4OID, (desc ? AGG_ORDER_DESC : 0) |
+												   (nulls_first ? AGG_ORDER_NULLS_FIRST : 0)), fc->location);
 	}
 	/* the cache's sorting aggregates keep one row of equal values themselves */
 	if (e->agg_distinct)
@@ -3216,7 +3463,7 @@ contains_aggregate(const Expr *e)
 {
 	if (e == NULL)
 		return false;
-	if (e->kind == EXPR_AGG)
+	if (e->kind == EXPR_AGG && e->window == NULL)
 		return true;
 	for (int i = 0; i < e->nargs; i++)
 		if (contains_aggregate(e->args[i]))
@@ -3486,7 +3733,8 @@ expr_equal(const Expr *a, const Expr *b)
 		a->op != b->op || a->func != b->func || a->booltest != b->booltest || a->sublink != b->sublink ||
 		a->agg_star != b->agg_star || a->agg_distinct != b->agg_distinct || a->range != b->range ||
 		a->array_all != b->array_all || a->element_type != b->element_type ||
-		a->column != b->column || (a->sql == NULL) != (b->sql == NULL) || (a->sql && strcmp(a->sql, b->sql) != 0))
+		a->column != b->column || (a->sql == NULL) != (b->sql == NULL) || (a->sql && strcmp(a->sql, b->sql) != 0) ||
+		a->window != b->window)
 		return false;
 	if (a->kind == EXPR_PARAM && a->paramno != b->paramno)
 		return false;
@@ -3656,11 +3904,13 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 	const char *saved_agg_refused = ps->agg_refused;
 	bool		saved_in_aggregate = ps->in_aggregate;
 	bool		saved_folded_aggregate = ps->folded_aggregate;
+	PgQuery__SelectStmt *saved_select = ps->select;
 
 	/* a subquery's aggregates are its own (those of outer columns are not told apart) */
 	ps->agg_refused = NULL;
 	ps->in_aggregate = false;
 	ps->folded_aggregate = false;
+	ps->select = sel;
 	ps->srf = NULL;
 	ps->srf_lockstep = false;
 	q->scan = NULL;
@@ -3673,8 +3923,6 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 		not_supported(ps, "SELECT INTO", -1);
 	if (sel->n_locking_clause)
 		not_supported(ps, "FOR UPDATE/SHARE", -1);
-	if (sel->n_window_clause)
-		not_supported(ps, "WINDOW", -1);
 	transform_with(ps, sel->with_clause, &sql);
 	if (sel->op != PG_QUERY__SET_OPERATION__SETOP_NONE)
 	{
@@ -3943,6 +4191,7 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 	ps->agg_refused = saved_agg_refused;
 	ps->in_aggregate = saved_in_aggregate;
 	ps->folded_aggregate = saved_folded_aggregate;
+	ps->select = saved_select;
 }
 
 /* add_sql -- stmt runs sql with the binds collected so far */

@@ -878,9 +878,6 @@ rl_numeric_avg_final(sqlite3_context *ctx)
  * Their _distinct variants are DISTINCT's: the value is the first key, and one of the
  * rows of equal values (by their text) stays.
  */
-#define AGG_ORDER_DESC 1
-#define AGG_ORDER_NULLS_FIRST 2
-
 typedef struct OrderedAggItem
 {
 	char	   *text;			/* malloc'd; NULL for a NULL element */

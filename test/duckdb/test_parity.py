@@ -213,7 +213,22 @@ def test_window_functions(both):
         "SELECT id, sum(x) OVER (PARTITION BY g ORDER BY x) FROM pw_t ORDER BY id",
         "SELECT id, sum(x) OVER (), count(*) OVER (PARTITION BY g) FROM pw_t ORDER BY id",
         "SELECT id, lag(x) OVER (ORDER BY id), lead(x, 2, 0) OVER (ORDER BY id) FROM pw_t ORDER BY id",
-        "SELECT id, avg(x) OVER w, max(x) OVER w FROM pw_t WINDOW w AS (PARTITION BY g ORDER BY id) ORDER BY id",
+        "SELECT id, count(x) OVER w, max(x) OVER w FROM pw_t WINDOW w AS (PARTITION BY g ORDER BY id) ORDER BY id",
+        "SELECT id, min(x) OVER (w ROWS UNBOUNDED PRECEDING), sum(x) OVER (w ORDER BY x DESC) FROM pw_t"
+        " WINDOW w AS (PARTITION BY g) ORDER BY id",
+        "SELECT id, sum(x) OVER nosuch FROM pw_t",
+        "SELECT id, x, sum(x) OVER (ORDER BY x RANGE BETWEEN 2 PRECEDING AND 2 FOLLOWING) FROM pw_t ORDER BY id",
+        "SELECT id, sum(x) OVER (ORDER BY id ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING EXCLUDE CURRENT ROW)"
+        " FROM pw_t ORDER BY id",
+        "SELECT id, count(*) OVER (ORDER BY x GROUPS BETWEEN 1 PRECEDING AND 1 FOLLOWING) FROM pw_t ORDER BY id",
+        "SELECT id, row_number() OVER (ORDER BY g DESC, x), g FROM pw_t ORDER BY 2",
+        "SELECT id, lag(g, 1, 'none') OVER (ORDER BY id), nth_value(x, 2) OVER (ORDER BY id) FROM pw_t ORDER BY id",
+        "SELECT sum(row_number() OVER ()) FROM pw_t",
+        "SELECT count(DISTINCT x) OVER () FROM pw_t",
+        "SELECT id FROM pw_t GROUP BY id, rank() OVER ()",
+        "SELECT * FROM (SELECT id, rank() OVER (PARTITION BY g ORDER BY x DESC) AS r FROM pw_t) s WHERE r = 1"
+        " ORDER BY id",
+        "SELECT id, count(*) FILTER (WHERE x > 2) OVER (ORDER BY id) FROM pw_t ORDER BY id",
         "SELECT id, sum(x) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) FROM pw_t ORDER BY id",
         "SELECT id, first_value(x) OVER (PARTITION BY g ORDER BY id), last_value(x) OVER (PARTITION BY g ORDER BY id)"
         " FROM pw_t ORDER BY id",
