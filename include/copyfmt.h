@@ -61,6 +61,7 @@ typedef struct CopyDecoder
 	size_t		line_len;
 	int			column;			/* ... and the column being read in it, or -1 ... */
 	const char *value;			/* ... with its text (NULL: a NULL; binary: none) */
+	const char *row_line;		/* the last text row's line as a context shows it (palloc'd) */
 } CopyDecoder;
 
 void		copy_decoder_init(CopyDecoder *dec, const CopyOptions *opts, int ncolumns,

@@ -419,6 +419,7 @@ typedef struct CopyInContext
 	const char *relname;
 	const CopyDecoder *dec;
 	const long *lines;			/* each row's line ... */
+	const char **texts;			/* ... and its text (text formats), as a context shows it ... */
 	int64_t		inserting;		/* ... and the row being inserted, or -1 */
 } CopyInContext;
 
@@ -426,8 +427,13 @@ static void
 copy_in_context(void *arg)
 {
 	const CopyInContext *c = arg;
+	const char *sqlstate = CurrentErrorData()->sqlstate;
 
-	if (c->inserting >= 0)
+	/* PostgreSQL checks NOT NULL and CHECK with the line at hand, a key once it is gone */
+	if (c->inserting >= 0 && c->texts[c->inserting] &&
+		(strcmp(sqlstate, ERRCODE_NOT_NULL_VIOLATION) == 0 || strcmp(sqlstate, ERRCODE_CHECK_VIOLATION) == 0))
+		errcontext_msg("COPY %s, line %ld: \"%s\"", c->relname, c->lines[c->inserting], c->texts[c->inserting]);
+	else if (c->inserting >= 0)
 		errcontext_msg("COPY %s, line %ld", c->relname, c->lines[c->inserting]);
 	else
 		errcontext_msg("%s", copy_decoder_context(c->dec, c->relname));
@@ -444,9 +450,10 @@ run_copy_in(AnalyzedStmt *stmt)
 				cap = 64;
 	Value	   *rows = palloc(sizeof(Value) * (size_t) (cap * (n ? n : 1)));
 	long	   *lines = palloc(sizeof(long) * (size_t) cap);
+	const char **texts = palloc(sizeof(char *) * (size_t) cap);
 	CopyDecoder dec;
 	bool		done = false;
-	CopyInContext context = {stmt->name, &dec, lines, -1};
+	CopyInContext context = {stmt->name, &dec, lines, texts, -1};
 	ErrorContextCallback callback = {.previous = error_context_stack, .callback = copy_in_context,
 	.arg = &context};
 	sigjmp_buf *save = PG_exception_stack;
@@ -521,10 +528,13 @@ run_copy_in(AnalyzedStmt *stmt)
 			{
 				rows = repalloc(rows, sizeof(Value) * (size_t) ((cap *= 2) * (n ? n : 1)));
 				lines = repalloc(lines, sizeof(long) * (size_t) cap);
+				texts = repalloc(texts, sizeof(char *) * (size_t) cap);
 				context.lines = lines;
+				context.texts = texts;
 			}
 			if (!copy_decoder_next(&dec, &rows[nrows * n], done))
 				break;
+			texts[nrows] = dec.opts.format == COPY_FORMAT_BINARY ? NULL : dec.row_line;
 			lines[nrows++] = dec.lineno;
 		}
 		error_context_stack = callback.previous;

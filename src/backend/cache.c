@@ -228,11 +228,163 @@ key_is_primary(const char *table, const char *first, int ncols)
 	return primary;
 }
 
+/*
+ * The row a failed INSERT or UPDATE was writing when SQLite refused it (a UNIQUE or NOT
+ * NULL constraint), for the DETAIL PostgreSQL gives: SQLite checks constraints before
+ * anything but a BEFORE trigger sees the row, so probe_failing_row runs the statement
+ * again with temporary triggers calling rl_probe_row(NEW's columns), which keeps the
+ * last row here. Only on that error path; the statement's effects go with the error.
+ */
+static struct
+{
+	const char *message;		/* SQLite's message (palloc'd), NULL if no probe ran */
+	const char *table;			/* SQLite's name of the table */
+	int			ncolumns;		/* the row: its columns without the row id ... */
+	char	  **names;
+	char	  **values;			/* ... as PostgreSQL's output, NULL for a NULL */
+	sqlite3_value **probed;		/* what rl_probe_row saw last (sqlite3_value_dup'd) */
+	int			nprobed;
+} failing;
+
+static Oid	decl_type(const char *decl, int32_t *typmod);
+static void exec_quietly(const char *sql);
+static Value from_sqlite(sqlite3_value *sv, Oid type, int32_t typmod, bool borrow);
+
+/* quoted -- a name as an SQLite identifier */
+static char *
+quoted(const char *name)
+{
+	RlBuf		q;
+
+	rlbuf_init_in(&q, CurrentMemoryContext);
+	rlbuf_append_str(&q, "\"");
+	for (const char *c = name; *c; c++)
+		rlbuf_append_str(&q, *c == '"' ? "\"\"" : (char[2]) {*c, 0});
+	rlbuf_append_str(&q, "\"");
+	return pstrdup(rlbuf_cstr(&q));
+}
+
+static void
+rl_probe_row(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	for (int i = 0; i < failing.nprobed; i++)
+		sqlite3_value_free(failing.probed[i]);
+	free(failing.probed);
+	failing.nprobed = 0;
+	if ((failing.probed = calloc((size_t) argc + 1, sizeof(sqlite3_value *))) == NULL)
+		return;
+	for (int i = 0; i < argc; i++)
+		failing.probed[i] = sqlite3_value_dup(argv[i]);
+	failing.nprobed = argc;
+}
+
+/* probe_failing_row -- failing's row for stmt, which SQLite just refused (its message in msg) */
+static void
+probe_failing_row(sqlite3_stmt *stmt, const char *msg)
+{
+	const char *colon = strchr(msg, ':');
+	const char *dot = colon ? strchr(cache_unqualified_name(colon + 2), '.') : NULL;
+	sqlite3_stmt *cols = NULL;
+	RlBuf		sql,
+				args;
+	Oid		   *types = NULL;
+	int32_t    *typmods = NULL;
+
+	failing.message = pstrdup(msg);
+	if (dot == NULL)
+		return;
+	failing.table = pnstrdup(colon + 2, (size_t) (dot - colon - 2));
+	if (sqlite3_prepare_v2(cache_db, "SELECT name, type FROM pragma_table_info(?1) WHERE name <> '"
+						   CACHE_ROWID_COLUMN "' ORDER BY cid", -1, &cols, NULL) != SQLITE_OK)
+		return;
+	sqlite3_bind_text(cols, 1, failing.table, -1, SQLITE_STATIC);
+	rlbuf_init_in(&args, CurrentMemoryContext);
+	failing.names = palloc(sizeof(char *));
+	while (sqlite3_step(cols) == SQLITE_ROW)
+	{
+		int			n = failing.ncolumns++;
+
+		failing.names = repalloc(failing.names, sizeof(char *) * (size_t) (n + 1));
+		types = types ? repalloc(types, sizeof(Oid) * (size_t) (n + 1)) : palloc(sizeof(Oid));
+		typmods = typmods ? repalloc(typmods, sizeof(int32_t) * (size_t) (n + 1)) : palloc(sizeof(int32_t));
+		failing.names[n] = pstrdup((const char *) sqlite3_column_text(cols, 0));
+		types[n] = decl_type((const char *) sqlite3_column_text(cols, 1), &typmods[n]);
+		rlbuf_printf(&args, "%sNEW.%s", n ? ", " : "", quoted(failing.names[n]));
+	}
+	sqlite3_finalize(cols);
+	if (failing.ncolumns == 0)
+		return;
+	rlbuf_init_in(&sql, CurrentMemoryContext);
+	for (int i = 0; i < 2; i++)
+		rlbuf_printf(&sql, "CREATE TEMP TRIGGER _rl_probe_%d BEFORE %s ON main.%s BEGIN SELECT rl_probe_row(%s); END;",
+					 i, i ? "UPDATE" : "INSERT", quoted(failing.table), rlbuf_cstr(&args));
+	if (sqlite3_exec(cache_db, rlbuf_cstr(&sql), NULL, NULL, NULL) == SQLITE_OK)
+	{
+		sqlite3_reset(stmt);
+		(void) sqlite3_step(stmt);	/* refused again, at the same row */
+		sqlite3_reset(stmt);
+	}
+	exec_quietly("DROP TRIGGER IF EXISTS temp._rl_probe_0; DROP TRIGGER IF EXISTS temp._rl_probe_1");
+	if (failing.nprobed != failing.ncolumns)
+		return;
+	failing.values = palloc(sizeof(char *) * (size_t) failing.ncolumns);
+	for (int i = 0; i < failing.ncolumns; i++)
+	{
+		Value		v = from_sqlite(failing.probed[i], types[i], typmods[i], false);
+
+		failing.values[i] = v.isnull ? NULL : pstrdup(typio_output(&v, NULL));
+	}
+}
+
+/* failing_value -- the failing row's value of a column as a DETAIL shows it, cut at limit bytes if limit > 0 */
+static const char *
+failing_value(const char *column, size_t limit)
+{
+	for (int i = 0; i < failing.ncolumns; i++)
+		if (strcmp(failing.names[i], column) == 0)
+		{
+			const char *v = failing.values[i];
+			size_t		cut = limit;
+
+			if (v == NULL)
+				return "null";
+			if (limit == 0 || strlen(v) <= limit)
+				return pstrdup(v);
+			while (cut > 0 && ((unsigned char) v[cut] & 0xC0) == 0x80)
+				cut--;
+			return psprintf("%.*s...", (int) cut, v);
+		}
+	return "?";
+}
+
+/* failing_schema -- the schema of the failing row's table, as PostgreSQL names it */
+static const char *
+failing_schema(void)
+{
+	int64_t		nsp = cache_name_namespace(failing.table);
+	sqlite3_stmt *stmt;
+	const char *name = "public";
+
+	if (nsp == 0)
+		return name;
+	if (sqlite3_prepare_v2(cache_db, "SELECT nspname FROM main." CACHE_NAMESPACE_TABLE " WHERE nspid = ?1",
+						   -1, &stmt, NULL) != SQLITE_OK)
+		return NULL;
+	sqlite3_bind_int64(stmt, 1, nsp);
+	name = sqlite3_step(stmt) == SQLITE_ROW ? pstrdup((const char *) sqlite3_column_text(stmt, 0)) : NULL;
+	sqlite3_finalize(stmt);
+	return name;
+}
+
 /* sqlite_error -- an ERROR for a failed SQLite call, with PostgreSQL's SQLSTATE where one fits */
 static void
 sqlite_error(int rc, const char *what)
 {
-	const char *msg = sqlite3_errmsg(cache_db);
+	const char *msg = failing.message ? failing.message : sqlite3_errmsg(cache_db);
+	const char *err_schema = NULL,	/* errtableconstraint's */
+			   *err_table = NULL,
+			   *err_column = NULL,
+			   *err_constraint = NULL;
 
 	if (callback_failed)
 	{
@@ -271,11 +423,29 @@ sqlite_error(int rc, const char *what)
 						rlbuf_append(&name, *c == '.' || *c == ',' ? "_" : c, 1);
 				}
 				sqlstate = ERRCODE_UNIQUE_VIOLATION;
-				text = table && key_is_primary(table, first, ncols)
-					? psprintf("duplicate key value violates unique constraint \"%s_pkey\"", pg_name(table))
-					: psprintf("duplicate key value violates unique constraint \"%s_key\"",
-							   pg_name(rlbuf_cstr(&name)));
+				err_constraint = table && key_is_primary(table, first, ncols)
+					? psprintf("%s_pkey", pg_name(table)) : psprintf("%s_key", pg_name(rlbuf_cstr(&name)));
+				text = psprintf("duplicate key value violates unique constraint \"%s\"", err_constraint);
 				rlbuf_free(&name);
+				if (failing.values && table)
+				{
+					RlBuf		keys,
+								values;
+
+					rlbuf_init_in(&keys, CurrentMemoryContext);
+					rlbuf_init_in(&values, CurrentMemoryContext);
+					for (const char *c = dot; c != NULL; c = strstr(c + 1, ", "))
+					{
+						const char *col = strchr(c[0] == '.' ? c : cache_unqualified_name(c + 2), '.') + 1;
+						char	   *colname = pnstrdup(col, strcspn(col, ","));
+
+						rlbuf_printf(&keys, "%s%s", keys.len ? ", " : "", colname);
+						rlbuf_printf(&values, "%s%s", values.len ? ", " : "", failing_value(colname, 0));
+					}
+					detail = psprintf("Key (%s)=(%s) already exists.", rlbuf_cstr(&keys), rlbuf_cstr(&values));
+					err_schema = failing_schema();
+					err_table = pg_name(table);
+				}
 				break;
 			}
 		case SQLITE_CONSTRAINT_NOTNULL:
@@ -288,6 +458,18 @@ sqlite_error(int rc, const char *what)
 				text = psprintf("null value in column \"%s\" of relation \"%s\" violates not-null constraint",
 								pg_name(dot ? dot + 1 : ""),
 								pg_name(dot ? pnstrdup(colon + 2, (size_t) (dot - colon - 2)) : ""));
+				if (failing.values && dot)
+				{
+					RlBuf		row;
+
+					rlbuf_init_in(&row, CurrentMemoryContext);
+					for (int i = 0; i < failing.ncolumns; i++)
+						rlbuf_printf(&row, "%s%s", i ? ", " : "", failing_value(failing.names[i], 64));
+					detail = psprintf("Failing row contains (%s).", rlbuf_cstr(&row));
+					err_schema = failing_schema();
+					err_table = pg_name(failing.table);
+					err_column = dot + 1;
+				}
 				break;
 			}
 		case SQLITE_BUSY_SNAPSHOT:
@@ -340,11 +522,15 @@ sqlite_error(int rc, const char *what)
 				text = psprintf("catalog cache: could not %s: %s", what, msg);
 			break;
 	}
+	failing.message = NULL;
+	failing.values = NULL;
+	failing.ncolumns = 0;
 	ereport(ERROR,
 			errcode(sqlstate),
 			errmsg("%s", text),
 			detail ? errdetail("%s", detail) : 0,
-			hint ? errhint("%s", hint) : 0);
+			hint ? errhint("%s", hint) : 0,
+			err_table ? errtableconstraint(err_schema, err_table, err_column, err_constraint) : 0);
 }
 
 static void
@@ -1430,6 +1616,7 @@ CacheOpen(const char *path)
 							rl_numeric_avg_final);
 	sqlite3_create_function(cache_db, "rl_array_agg", -1, SQLITE_UTF8, NULL, NULL, rl_array_agg_step,
 							rl_array_agg_final);
+	sqlite3_create_function(cache_db, "rl_probe_row", -1, SQLITE_UTF8, NULL, rl_probe_row, NULL, NULL);
 	sqlite3_create_function(cache_db, "rl_string_agg", -1, SQLITE_UTF8, NULL, NULL, rl_string_agg_step,
 							rl_string_agg_final);
 	sqlite3_create_function(cache_db, "rl_array_agg_distinct", -1, SQLITE_UTF8, (void *) 1, NULL,
@@ -2426,6 +2613,8 @@ step_row(sqlite3_stmt *stmt, int ncolumns, const ResultColumn *columns, Value *r
 	if (rc != SQLITE_DONE)
 	{
 		rc = sqlite3_extended_errcode(cache_db);
+		if (rc == SQLITE_CONSTRAINT_UNIQUE || rc == SQLITE_CONSTRAINT_PRIMARYKEY || rc == SQLITE_CONSTRAINT_NOTNULL)
+			probe_failing_row(stmt, sqlite3_errmsg(cache_db));
 		release_statement(stmt, true);
 		sqlite_error(rc, "run a statement");
 	}

@@ -256,7 +256,7 @@ copy_decoder_context(const CopyDecoder *dec, const char *relname)
 						printout(dec->value, strlen(dec->value)));
 	}
 	if (dec->line != NULL)
-		return psprintf("COPY %s, line %ld: \"%s\"", relname, dec->lineno, printout(dec->line, dec->line_len));
+		return psprintf("COPY %s, line %ld: \"%s\"", relname, dec->lineno, dec->row_line);
 	return psprintf("COPY %s, line %ld", relname, dec->lineno);
 }
 
@@ -444,6 +444,7 @@ next_text_row(CopyDecoder *dec, Value *row, bool at_eof)
 		}
 		dec->line = line;
 		dec->line_len = len;
+		dec->row_line = printout(line, len);
 		parse_line(dec, line, len, row);
 		dec->line = NULL;
 		return true;
