@@ -900,17 +900,17 @@ typedef struct FloatAggState
 	bool		overflow;
 } FloatAggState;
 
+/* float_add -- a value into a float sum; float4: float4 arithmetic */
 static void
-rl_float_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+float_add(FloatAggState *st, sqlite3_value *value, bool float4)
 {
-	FloatAggState *st = sqlite3_aggregate_context(ctx, sizeof(FloatAggState));
-	int			type = sqlite3_value_type(argv[0]);
+	int			type = sqlite3_value_type(value);
 
-	if (st == NULL || type == SQLITE_NULL)
+	if (type == SQLITE_NULL)
 		return;
 
-	double		x = type == SQLITE_TEXT ? NAN : sqlite3_value_double(argv[0]);
-	double		sum = sqlite3_user_data(ctx) ? (double) ((float) st->sum + (float) x) : st->sum + x;
+	double		x = type == SQLITE_TEXT ? NAN : sqlite3_value_double(value);
+	double		sum = float4 ? (double) ((float) st->sum + (float) x) : st->sum + x;
 
 	st->overflow |= isinf(sum) && !isinf(st->sum) && !isinf(x);
 	st->sum = sum;
@@ -918,10 +918,18 @@ rl_float_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 }
 
 static void
-float_final(sqlite3_context *ctx, bool avg)
+rl_float_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
-	FloatAggState *st = sqlite3_aggregate_context(ctx, 0);
+	FloatAggState *st = sqlite3_aggregate_context(ctx, sizeof(FloatAggState));
 
+	if (st != NULL)
+		float_add(st, argv[0], sqlite3_user_data(ctx) != NULL);
+}
+
+/* float_result -- the sum or average of st as ctx's result */
+static void
+float_result(sqlite3_context *ctx, const FloatAggState *st, bool avg)
+{
 	if (callback_failed || (st != NULL && st->overflow))
 		final_error(ctx, ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE, "value out of range: overflow");
 	else if (st == NULL || st->n == 0)
@@ -932,6 +940,12 @@ float_final(sqlite3_context *ctx, bool avg)
 
 		to_sqlite(&(SqliteSink) {.ctx = ctx}, &v);
 	}
+}
+
+static void
+float_final(sqlite3_context *ctx, bool avg)
+{
+	float_result(ctx, sqlite3_aggregate_context(ctx, 0), avg);
 }
 
 static void
@@ -1044,6 +1058,115 @@ static void
 rl_numeric_avg_final(sqlite3_context *ctx)
 {
 	numeric_final(ctx, true);
+}
+
+/*
+ * rl_window_agg: the window form of the cache's own sum() and avg() (floats, numerics),
+ * which SQLite can use over a window only with a step that takes a row out (xInverse)
+ * and one that gives the value so far (xValue). It keeps the values of the frame, in
+ * order, and computes each row's result from them as the plain aggregate would (as
+ * PostgreSQL's float aggregates do, which have no inverse: a frame's rows are added in
+ * order), so a frame of n rows costs n additions per row.
+ */
+typedef enum WindowAggKind
+{
+	WINDOW_FLOAT_SUM,
+	WINDOW_FLOAT4_SUM,
+	WINDOW_FLOAT_AVG,
+	WINDOW_NUMERIC_SUM,
+	WINDOW_NUMERIC_AVG
+} WindowAggKind;
+
+typedef struct WindowAggState
+{
+	sqlite3_value **values;		/* malloc'd; [head, n) are the frame's */
+	int			head;
+	int			n;
+	int			cap;
+} WindowAggState;
+
+static void
+rl_window_agg_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	WindowAggState *st = sqlite3_aggregate_context(ctx, sizeof(WindowAggState));
+
+	if (st == NULL)
+		return;
+	if (st->n == st->cap)
+	{
+		int			cap = st->cap ? st->cap * 2 : 16;
+		sqlite3_value **values = realloc(st->values, sizeof(sqlite3_value *) * (size_t) cap);
+
+		if (values == NULL)
+		{
+			sqlite3_result_error_nomem(ctx);
+			return;
+		}
+		st->values = values;
+		st->cap = cap;
+	}
+	st->values[st->n++] = sqlite3_value_dup(argv[0]);
+}
+
+static void
+rl_window_agg_inverse(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	WindowAggState *st = sqlite3_aggregate_context(ctx, sizeof(WindowAggState));
+
+	if (st != NULL && st->head < st->n)
+	{
+		sqlite3_value_free(st->values[st->head]);
+		st->values[st->head++] = NULL;
+	}
+}
+
+static void
+rl_window_agg_value(sqlite3_context *ctx)
+{
+	WindowAggState *st = sqlite3_aggregate_context(ctx, sizeof(WindowAggState));
+	WindowAggKind kind = (WindowAggKind) (intptr_t) sqlite3_user_data(ctx);
+
+	if (st == NULL)
+		return;
+	if (kind == WINDOW_NUMERIC_SUM || kind == WINDOW_NUMERIC_AVG)
+	{
+		NumericAggState sum = {0};
+
+		for (int i = st->head; i < st->n && !callback_failed; i++)
+			if (st->values[i] && sqlite3_value_type(st->values[i]) != SQLITE_NULL)
+				numeric_agg_run(ctx, &sum, st->values[i], false);
+		if (callback_failed)
+			final_error(ctx, ERRCODE_INTERNAL_ERROR, "an earlier error");
+		else if (sum.n == 0)
+			sqlite3_result_null(ctx);
+		else
+			numeric_agg_run(ctx, &sum, NULL, kind == WINDOW_NUMERIC_AVG);
+		free(sum.sum);
+		return;
+	}
+
+	FloatAggState sum = {0};
+
+	for (int i = st->head; i < st->n; i++)
+		if (st->values[i])
+			float_add(&sum, st->values[i], kind == WINDOW_FLOAT4_SUM);
+	float_result(ctx, &sum, kind == WINDOW_FLOAT_AVG);
+}
+
+static void
+rl_window_agg_final(sqlite3_context *ctx)
+{
+	WindowAggState *st = sqlite3_aggregate_context(ctx, 0);
+
+	if (st == NULL)
+	{
+		sqlite3_result_null(ctx);
+		return;
+	}
+	rl_window_agg_value(ctx);
+	for (int i = st->head; i < st->n; i++)
+		sqlite3_value_free(st->values[i]);
+	free(st->values);
 }
 
 /* ---------- arrays inside SQLite ---------- */
@@ -1610,6 +1733,15 @@ CacheOpen(const char *path)
 							rl_float_sum_final);
 	sqlite3_create_function(cache_db, "rl_float_avg", 1, SQLITE_UTF8, NULL, NULL, rl_float_step,
 							rl_float_avg_final);
+	{
+		static const char *const names[] = {"rl_float_sum_window", "rl_float4_sum_window", "rl_float_avg_window",
+		"rl_numeric_sum_window", "rl_numeric_avg_window"};
+
+		for (int i = 0; i < (int) (sizeof(names) / sizeof(names[0])); i++)
+			sqlite3_create_window_function(cache_db, names[i], 1, SQLITE_UTF8, (void *) (intptr_t) i,
+										   rl_window_agg_step, rl_window_agg_final, rl_window_agg_value,
+										   rl_window_agg_inverse, NULL);
+	}
 	sqlite3_create_function(cache_db, "rl_numeric_sum", 1, SQLITE_UTF8, NULL, NULL, rl_numeric_step,
 							rl_numeric_sum_final);
 	sqlite3_create_function(cache_db, "rl_numeric_avg", 1, SQLITE_UTF8, NULL, NULL, rl_numeric_step,

@@ -217,6 +217,11 @@ def test_window_functions(both):
         "SELECT id, min(x) OVER (w ROWS UNBOUNDED PRECEDING), sum(x) OVER (w ORDER BY x DESC) FROM pw_t"
         " WINDOW w AS (PARTITION BY g) ORDER BY id",
         "SELECT id, sum(x) OVER nosuch FROM pw_t",
+        "SELECT id, avg(x) OVER (PARTITION BY g ORDER BY id), avg(x) OVER () FROM pw_t ORDER BY id",
+        "SELECT id, avg(x::float8) OVER (ORDER BY id ROWS 1 PRECEDING), sum(x::float4) OVER () FROM pw_t ORDER BY id",
+        "SELECT id, sum(x::numeric / 3) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING),"
+        " avg(x::numeric(6,2)) OVER (ORDER BY x RANGE BETWEEN 1 PRECEDING AND 1 FOLLOWING) FROM pw_t ORDER BY id",
+        "SELECT id, sum(x::float8) OVER (ORDER BY id ROWS BETWEEN 2 FOLLOWING AND 3 FOLLOWING) FROM pw_t ORDER BY id",
         "SELECT id, x, sum(x) OVER (ORDER BY x RANGE BETWEEN 2 PRECEDING AND 2 FOLLOWING) FROM pw_t ORDER BY id",
         "SELECT id, sum(x) OVER (ORDER BY id ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING EXCLUDE CURRENT ROW)"
         " FROM pw_t ORDER BY id",
