@@ -4973,14 +4973,23 @@ analyze_alter_table(ParseState *ps, PgQuery__AlterTableStmt *as, AnalyzedStmt *s
 
 static void drop_catalog_table(ParseState *ps, AnalyzedStmt *stmt, const char *table);
 
+/*
+ * DROP TABLE | VIEW | INDEX [IF EXISTS] name, ...: RockLake has tables only (a key's
+ * index goes with its table), so VIEW and INDEX drop nothing but answer as PostgreSQL
+ * does for the names they are given: missing (42P01, 42704, or the NOTICE) or of
+ * another kind (42809)
+ */
 static void
 analyze_drop(ParseState *ps, PgQuery__DropStmt *ds, AnalyzedStmt *stmt)
 {
 	CacheRelation **rels = palloc(sizeof(CacheRelation *) * (ds->n_objects + 1));
+	bool		view = ds->remove_type == PG_QUERY__OBJECT_TYPE__OBJECT_VIEW;
+	bool		index = ds->remove_type == PG_QUERY__OBJECT_TYPE__OBJECT_INDEX;
+	const char *kind = view ? "view" : index ? "index" : "table";
 
 	stmt->kind = STMT_UTILITY;
 	stmt->utility = UTIL_CACHE;
-	stmt->command_tag = "DROP TABLE";
+	stmt->command_tag = view ? "DROP VIEW" : index ? "DROP INDEX" : "DROP TABLE";
 	stmt->target = CACHE_WRITE_MAIN;
 	/* every name first (an error drops nothing), each table once, as PostgreSQL's RemoveRelations */
 	for (size_t i = 0; i < ds->n_objects; i++)
@@ -4991,14 +5000,24 @@ analyze_drop(ParseState *ps, PgQuery__DropStmt *ds, AnalyzedStmt *stmt)
 		CacheRelation *rel = CacheLookupRelation(schema, name);
 		bool		no_schema = rel == NULL && schema && strcmp(schema, "pg_temp") != 0 &&
 			NamespaceOid(schema) == InvalidOid;
-		const char *what = psprintf("%s \"%s\"", no_schema ? "schema" : "table", no_schema ? schema : name);
+		const char *what = psprintf("%s \"%s\"", no_schema ? "schema" : kind, no_schema ? schema : name);
 
 		rels[i] = rel;
+		if (rel != NULL && (view || index))
+			ereport(ERROR,
+					errcode(ERRCODE_WRONG_OBJECT_TYPE),
+					errmsg("\"%s\" is not %s", name, view ? "a view" : "an index"),
+					errhint("Use DROP TABLE to remove a table."));
+		if (rel == NULL && index && !no_schema &&
+			SystemRegLookup(REGCLASSOID, schema ? psprintf("%s.%s", quote_ident(schema), quote_ident(name))
+							: quote_ident(name)) != InvalidOid)
+			not_supported(ps, "DROP INDEX of a key's index", -1);
 		if (rel == NULL)
 		{
 			if (!ds->missing_ok)
 				ereport(ERROR,
-						errcode(no_schema ? ERRCODE_INVALID_SCHEMA_NAME : ERRCODE_UNDEFINED_TABLE),
+						errcode(no_schema ? ERRCODE_INVALID_SCHEMA_NAME : index ? ERRCODE_UNDEFINED_OBJECT
+								: ERRCODE_UNDEFINED_TABLE),
 						errmsg("%s does not exist", what));
 			skip_notice(stmt, ERRCODE_SUCCESSFUL_COMPLETION, psprintf("%s does not exist, skipping", what));
 			continue;
@@ -5675,7 +5694,9 @@ AnalyzeStatement(const RawStatement *raw, const char *query_string,
 		case PG_QUERY__NODE__NODE_DROP_STMT:
 			if (node->drop_stmt->remove_type == PG_QUERY__OBJECT_TYPE__OBJECT_SCHEMA)
 				analyze_drop_schema(&ps, node->drop_stmt, stmt);
-			else if (node->drop_stmt->remove_type != PG_QUERY__OBJECT_TYPE__OBJECT_TABLE)
+			else if (node->drop_stmt->remove_type != PG_QUERY__OBJECT_TYPE__OBJECT_TABLE &&
+					 node->drop_stmt->remove_type != PG_QUERY__OBJECT_TYPE__OBJECT_VIEW &&
+					 node->drop_stmt->remove_type != PG_QUERY__OBJECT_TYPE__OBJECT_INDEX)
 				unsupported_statement(&ps, node);
 			else
 				analyze_drop(&ps, node->drop_stmt, stmt);

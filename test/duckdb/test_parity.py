@@ -86,11 +86,22 @@ def test_multi_object_drop(both):
         "SELECT relname FROM pg_class WHERE relname LIKE 'pa\\_%' ORDER BY 1",
         "CREATE SCHEMA pa_s",
         "DROP SCHEMA IF EXISTS pa_nosuch, pa_s, pa_nosuch2",
+        # views and indexes of their own RockLake has none: the answers for names
+        "DROP VIEW IF EXISTS pa_v, pa_w",
+        "DROP VIEW pa_v",
+        "DROP VIEW nosuch_schema.pa_v",
+        "DROP INDEX IF EXISTS pa_k, pa_k2",
+        "DROP INDEX pa_k",
+        "DROP INDEX IF EXISTS nosuch_schema.pa_k",
         "CREATE TABLE pa_a (k integer)",
         "ALTER TABLE pa_a ADD COLUMN IF NOT EXISTS k integer, ADD COLUMN IF NOT EXISTS i integer,"
         " ADD COLUMN IF NOT EXISTS j integer",
         "ALTER TABLE pa_a DROP COLUMN IF EXISTS nosuch, DROP COLUMN IF EXISTS nosuch2",
         "SELECT * FROM pa_a",
+        "DROP VIEW pa_a",
+        "DROP VIEW IF EXISTS pa_a, pa_v",
+        "DROP INDEX pa_a",
+        "DROP INDEX IF EXISTS public.pa_a",
         "DROP TABLE pa_a",
     ])
 
