@@ -4366,7 +4366,25 @@ relation_column(ParseState *ps, const CacheRelation *rel, const char *name, int 
 	return NULL;
 }
 
-/* finish_dml -- RETURNING, and the statement's shape */
+/* reads_only -- whether e reads no column but those of item's */
+static bool
+reads_only(const Expr *e, const RangeItem *item)
+{
+	if (e == NULL)
+		return true;
+	if (e->kind == EXPR_VAR && e->range != NULL && e->range != item)
+		return false;
+	for (int i = 0; i < e->nargs; i++)
+		if (!reads_only(e->args[i], item))
+			return false;
+	return reads_only(e->defresult, item);
+}
+
+/*
+ * finish_dml -- RETURNING, and the statement's shape. ps->scope holds the target and,
+ * after UPDATE's FROM or DELETE's USING, those relations, whose columns SQLite's
+ * RETURNING cannot read (0A000 rather than another answer than PostgreSQL's)
+ */
 static void
 finish_dml(ParseState *ps, AnalyzedStmt *stmt, const RangeItem *stmt_target_item, Node **returning,
 		   size_t n, RlBuf *sql, const char *tag)
@@ -4374,6 +4392,15 @@ finish_dml(ParseState *ps, AnalyzedStmt *stmt, const RangeItem *stmt_target_item
 	stmt->command_tag = tag;
 	stmt->kind = STMT_UTILITY;
 	stmt->utility = UTIL_CACHE;
+	if (n > 0 && ps->scope->nitems > 1)
+	{
+		TargetList	joined = {0};
+
+		transform_targets(ps, returning, n, &joined);
+		for (int i = 0; i < joined.n; i++)
+			if (!reads_only(joined.exprs[i], stmt_target_item))
+				not_supported(ps, "RETURNING of the FROM or USING relations' columns", joined.exprs[i]->location);
+	}
 	if (n > 0)
 	{
 		TargetList	tl = {0};
@@ -4545,7 +4572,6 @@ analyze_delete(ParseState *ps, PgQuery__DeleteStmt *del, AnalyzedStmt *stmt)
 	rlbuf_append_str(&sql, "DELETE FROM ");
 	target_relation(ps, del->relation, stmt, &sql);
 	RangeItem  *item = ps->scope->items[0];
-	Scope	   *target_scope = ps->scope;
 
 	/*
 	 * USING (SQLite's DELETE has none): a target row goes when a row of the USING
@@ -4562,7 +4588,6 @@ analyze_delete(ParseState *ps, PgQuery__DeleteStmt *del, AnalyzedStmt *stmt)
 	else if (where)
 		rlbuf_printf(&sql, " WHERE %s", where);
 	rlbuf_free(&using);
-	ps->scope = target_scope;
 	finish_dml(ps, stmt, item, del->returning_list, del->n_returning_list, &sql, "DELETE");
 }
 

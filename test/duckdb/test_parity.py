@@ -184,6 +184,8 @@ def test_delete_using(both):
         "DELETE FROM pd_a USING pd_b WHERE nosuch = 1",
         "DELETE FROM pd_a USING pd_a WHERE true",
         "UPDATE pd_a SET v = 'x' FROM pd_a WHERE true",
+        "UPDATE pd_a SET v = 'x' FROM pd_b WHERE pd_a.id = pd_b.id RETURNING id",
+        "DELETE FROM pd_a USING pd_b WHERE pd_a.id = pd_b.id RETURNING id",
         "INSERT INTO pd_a VALUES (1, 'one'), (2, 'two'), (3, 'three')",
         "DELETE FROM pd_a USING pd_a b WHERE pd_a.id = b.id + 1 AND b.id = 2 RETURNING pd_a.*",
         "DELETE FROM pd_a USING pd_b",
