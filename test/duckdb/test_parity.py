@@ -97,6 +97,9 @@ def test_multi_object_drop(both):
         "ALTER TABLE pa_a ADD COLUMN IF NOT EXISTS k integer, ADD COLUMN IF NOT EXISTS i integer,"
         " ADD COLUMN IF NOT EXISTS j integer",
         "ALTER TABLE pa_a DROP COLUMN IF EXISTS nosuch, DROP COLUMN IF EXISTS nosuch2",
+        "ALTER TABLE pa_a ADD COLUMN IF NOT EXISTS k integer, DROP COLUMN IF EXISTS nosuch",
+        "ALTER TABLE pa_a ADD COLUMN h integer, DROP COLUMN h",
+        "ALTER TABLE pa_a DROP COLUMN j, ADD COLUMN j text",
         "SELECT * FROM pa_a",
         "DROP VIEW pa_a",
         "DROP VIEW IF EXISTS pa_a, pa_v",
