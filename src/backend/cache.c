@@ -206,29 +206,6 @@ pg_name(const char *name)
 }
 
 /*
- * key_is_primary -- whether table's key of ncols columns that starts with first is
- * its primary key (analyze.c's add_key declares a primary key's first column DESC)
- */
-static bool
-key_is_primary(const char *table, const char *first, int ncols)
-{
-	sqlite3_stmt *stmt = stmt_cache_get(statements, "SELECT 1 FROM pragma_index_list(?1) AS i WHERE i.origin = 'u'"
-										  " AND (SELECT count(*) FROM pragma_index_info(i.name)) = ?3"
-										  " AND EXISTS (SELECT 1 FROM pragma_index_xinfo(i.name) AS x"
-										  " WHERE x.seqno = 0 AND x.name = ?2 AND x.\"desc\")");
-	bool		primary;
-
-	if (stmt == NULL)
-		return false;			/* the name PostgreSQL gives a unique key, then */
-	sqlite3_bind_text(stmt, 1, table, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(stmt, 2, first, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int(stmt, 3, ncols);
-	primary = sqlite3_step(stmt) == SQLITE_ROW;
-	stmt_cache_release(statements, stmt, false);
-	return primary;
-}
-
-/*
  * The row a failed INSERT or UPDATE was writing when SQLite refused it (a UNIQUE or NOT
  * NULL constraint), for the DETAIL PostgreSQL gives: SQLite checks constraints before
  * anything but a BEFORE trigger sees the row, so probe_failing_row runs the statement
@@ -404,29 +381,22 @@ sqlite_error(int rc, const char *what)
 		case SQLITE_CONSTRAINT_UNIQUE:
 		case SQLITE_CONSTRAINT_PRIMARYKEY:
 			{
-				/*
-				 * "UNIQUE constraint failed: t.a, t.b" -> t_a_b_key, as syscat.c names a
-				 * key, or t_pkey for the primary key (t's own name: no schema's id)
-				 */
-				const char *colon = strchr(msg, ':');
-				const char *dot = colon ? strchr(cache_unqualified_name(colon + 2), '.') : NULL;
-				char	   *table = dot ? pnstrdup(colon + 2, (size_t) (dot - colon - 2)) : NULL;
-				char	   *first = dot ? pnstrdup(dot + 1, strcspn(dot + 1, ",")) : NULL;
-				RlBuf		name;
-				int			ncols = 1;
+				/* "UNIQUE constraint failed: t.a, t.b" -> t_a_b_key or t_pkey (catalog_cache.c) */
+				char	   *table = NULL;
+				char	   *name = cache_unique_violation(cache_db, msg, &table);
+				const char *dot = table ? msg + strlen("UNIQUE constraint failed: ") + strlen(table) : NULL;
 
-				rlbuf_init_in(&name, CurrentMemoryContext);
-				for (const char *c = colon ? cache_unqualified_name(colon + 2) : ""; *c; c++)
-				{
-					ncols += *c == ',';
-					if (*c != ' ')
-						rlbuf_append(&name, *c == '.' || *c == ',' ? "_" : c, 1);
-				}
 				sqlstate = ERRCODE_UNIQUE_VIOLATION;
-				err_constraint = table && key_is_primary(table, first, ncols)
-					? psprintf("%s_pkey", pg_name(table)) : psprintf("%s_key", pg_name(rlbuf_cstr(&name)));
+				err_constraint = name ? pstrdup(name) : "?";
 				text = psprintf("duplicate key value violates unique constraint \"%s\"", err_constraint);
-				rlbuf_free(&name);
+				free(name);
+				if (table)
+				{
+					char	   *copy = pstrdup(table);
+
+					free(table);
+					table = copy;
+				}
 				if (failing.values && table)
 				{
 					RlBuf		keys,

@@ -4,6 +4,9 @@ or notice (SQLSTATE, message, DETAIL, HINT, CONTEXT, position, and the schema, t
 column and constraint a constraint violation names).
 """
 
+import threading
+import time
+
 import psycopg
 import pytest
 
@@ -260,3 +263,34 @@ def test_window_functions(both):
         "SELECT id, ntile(2) OVER (ORDER BY id), percent_rank() OVER (ORDER BY id) FROM pw_t ORDER BY id",
         "DROP TABLE pw_t",
     ])
+
+
+@pytest.mark.parametrize("row", ["(70, 'b')", "(71, 'a')"])
+def test_commit_conflict(rocklake_server, postgres_server, row):
+    """two sessions write the same key: PostgreSQL's second INSERT waits for the first
+    transaction and then fails, RockLake's writer refuses the first transaction's COMMIT
+    (the second committed at once); either way one error, with the same SQLSTATE and
+    message (the constraint's name: the primary key, or the UNIQUE column's key)"""
+    answers = []
+    for server in (rocklake_server, postgres_server):
+        errors = []
+
+        def run(conn, sql):
+            try:
+                conn.execute(sql)
+            except psycopg.Error as e:
+                errors.append((e.sqlstate, e.diag.message_primary))
+
+        with server.connect(autocommit=True) as a, server.connect(autocommit=True) as b:
+            a.execute("DROP TABLE IF EXISTS pk_t")
+            a.execute("CREATE TABLE pk_t (k integer PRIMARY KEY, v text UNIQUE)")
+            a.execute("BEGIN")
+            a.execute("INSERT INTO pk_t VALUES (70, 'a')")
+            second = threading.Thread(target=run, args=(b, f"INSERT INTO pk_t VALUES {row}"))
+            second.start()
+            time.sleep(0.5)
+            run(a, "COMMIT")
+            second.join(30)
+            a.execute("DROP TABLE pk_t")
+        answers.append(errors)
+    assert answers[0] == answers[1] and len(answers[0]) == 1, answers
