@@ -5077,6 +5077,37 @@ analyze_drop(ParseState *ps, PgQuery__DropStmt *ds, AnalyzedStmt *stmt)
 	}
 }
 
+/*
+ * TRUNCATE [TABLE] [ONLY] name [*], ...: each table's rows deleted, as DELETE without
+ * WHERE (no sequences to restart; nothing references a table, so CASCADE changes nothing)
+ */
+static void
+analyze_truncate(ParseState *ps, PgQuery__TruncateStmt *ts, AnalyzedStmt *stmt)
+{
+	bool		any_main = false,
+				any_temp = false;
+
+	stmt->kind = STMT_UTILITY;
+	stmt->utility = UTIL_CACHE;
+	stmt->command_tag = "TRUNCATE TABLE";
+	for (size_t i = 0; i < ts->n_relations; i++)
+	{
+		PgQuery__RangeVar rv = *ts->relations[i]->range_var;
+
+		rv.location = -1;		/* PostgreSQL's TRUNCATE errors have no position */
+
+		CacheRelation *rel = lookup_relation(ps, &rv);
+
+		check_writable(ps, rel, -1);
+		any_main |= !rel->temp;
+		any_temp |= rel->temp;
+		add_sql(ps, stmt, psprintf("DELETE FROM %s", relation_sql(rel)));
+	}
+	if (any_main && any_temp)
+		not_supported(ps, "TRUNCATE of temporary and other tables together", -1);
+	stmt->target = any_main ? CACHE_WRITE_MAIN : CACHE_WRITE_TEMP;
+}
+
 /* text_sql -- a string as a constant of the statement's SQL */
 static const char *
 text_sql(ParseState *ps, const char *text)
@@ -5367,6 +5398,7 @@ statement_uses_cache(Node *node)
 		case PG_QUERY__NODE__NODE_CREATE_SCHEMA_STMT:
 		case PG_QUERY__NODE__NODE_RENAME_STMT:
 		case PG_QUERY__NODE__NODE_ALTER_OWNER_STMT:
+		case PG_QUERY__NODE__NODE_TRUNCATE_STMT:
 			return true;
 		case PG_QUERY__NODE__NODE_COPY_STMT:
 			return node->copy_stmt->relation != NULL ||
@@ -5608,7 +5640,6 @@ unsupported_statement(ParseState *ps, Node *node)
 		{PG_QUERY__NODE__NODE_VIEW_STMT, "CREATE VIEW"},
 		{PG_QUERY__NODE__NODE_CREATE_SEQ_STMT, "CREATE SEQUENCE"},
 		{PG_QUERY__NODE__NODE_CREATE_FUNCTION_STMT, "CREATE FUNCTION"},
-		{PG_QUERY__NODE__NODE_TRUNCATE_STMT, "TRUNCATE TABLE"},
 		{PG_QUERY__NODE__NODE_DO_STMT, "DO"},
 		{PG_QUERY__NODE__NODE_EXPLAIN_STMT, "EXPLAIN"},
 		{PG_QUERY__NODE__NODE_PREPARE_STMT, "PREPARE"},
@@ -5724,6 +5755,9 @@ AnalyzeStatement(const RawStatement *raw, const char *query_string,
 			break;
 		case PG_QUERY__NODE__NODE_CREATE_SCHEMA_STMT:
 			analyze_create_schema(&ps, node->create_schema_stmt, stmt);
+			break;
+		case PG_QUERY__NODE__NODE_TRUNCATE_STMT:
+			analyze_truncate(&ps, node->truncate_stmt, stmt);
 			break;
 		case PG_QUERY__NODE__NODE_DROP_STMT:
 			if (node->drop_stmt->remove_type == PG_QUERY__OBJECT_TYPE__OBJECT_SCHEMA)
