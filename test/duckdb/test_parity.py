@@ -134,6 +134,15 @@ def test_constraint_violations(both):
         "INSERT INTO pv_t VALUES (50, 'w')",
         "INSERT INTO pv_t VALUES (50, 'v')",
         "ROLLBACK",
+        # the failed statement's rows go, the transaction's earlier and later ones stay
+        "BEGIN",
+        "INSERT INTO pv_t VALUES (60, 'p')",
+        "SAVEPOINT s",
+        "INSERT INTO pv_t VALUES (61, 'q'), (62, 'r'), (60, 's')",
+        "ROLLBACK TO SAVEPOINT s",
+        "INSERT INTO pv_t VALUES (63, 't')",
+        "UPDATE pv_t SET k = k + 1 WHERE k >= 60",
+        "COMMIT",
         "SELECT * FROM pv_t ORDER BY k",
         "DROP TABLE pv_t, pv_n",
     ])
