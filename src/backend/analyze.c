@@ -875,6 +875,22 @@ static Expr *transform_expr(ParseState *ps, Node *node);
 static Expr *transform_column_ref(ParseState *ps, PgQuery__ColumnRef *cr);
 static Expr *transform_sublink(ParseState *ps, PgQuery__SubLink *sl);
 static Expr *transform_aggregate(ParseState *ps, PgQuery__FuncCall *fc, const char *name);
+
+/* is_aggregate -- whether fc calls one of the aggregates RockLake has */
+static bool
+is_aggregate(const PgQuery__FuncCall *fc)
+{
+	static const char *const aggs[] = {"count", "sum", "avg", "min", "max", "bool_and", "bool_or",
+	"every", "string_agg", "array_agg"};
+	const char *name = string_value(fc->funcname[fc->n_funcname - 1]);
+
+	if (fc->n_funcname > 1 && strcmp(string_value(fc->funcname[0]), "pg_catalog") != 0)
+		return false;
+	for (size_t i = 0; i < sizeof(aggs) / sizeof(aggs[0]); i++)
+		if (strcmp(name, aggs[i]) == 0)
+			return true;
+	return false;
+}
 static Expr *transform_window(ParseState *ps, PgQuery__FuncCall *fc, const char *name);
 /* contains_aggregate -- whether e computes an aggregate of this query level */
 static bool contains_aggregate(const Expr *e);
@@ -2692,8 +2708,6 @@ transform_window(ParseState *ps, PgQuery__FuncCall *fc, const char *name)
 				errcode(ERRCODE_GROUPING_ERROR),
 				errmsg("aggregate function calls cannot contain window function calls"),
 				errposition(char_position(ps, fc->location)));
-	if (ps->scope == NULL)
-		not_supported(ps, "window functions without FROM", fc->location);
 	if (fc->agg_distinct)
 		ereport(ERROR,
 				errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
@@ -2815,13 +2829,7 @@ aggregate_order(ParseState *ps, PgQuery__FuncCall *fc, Expr *e)
 static Expr *
 transform_aggregate(ParseState *ps, PgQuery__FuncCall *fc, const char *name)
 {
-	static const char *const aggs[] = {"count", "sum", "avg", "min", "max", "bool_and", "bool_or",
-	"every", "string_agg", "array_agg"};
-	bool		found = false;
-
-	for (size_t i = 0; i < sizeof(aggs) / sizeof(aggs[0]); i++)
-		found |= strcmp(name, aggs[i]) == 0;
-	if (!found || fc->over || (fc->n_funcname > 1 && strcmp(string_value(fc->funcname[0]), "pg_catalog") != 0))
+	if (!is_aggregate(fc) || fc->over)
 		return NULL;
 	if (ps->in_aggregate)
 		ereport(ERROR,
@@ -2833,8 +2841,6 @@ transform_aggregate(ParseState *ps, PgQuery__FuncCall *fc, const char *name)
 				errcode(ERRCODE_GROUPING_ERROR),
 				errmsg("aggregate functions are not allowed in %s", ps->agg_refused),
 				errposition(char_position(ps, fc->location)));
-	if (ps->scope == NULL)
-		not_supported(ps, "aggregate functions without FROM", fc->location);
 	bool		array_agg = strcmp(name, "array_agg") == 0;
 
 	for (size_t i = 0; i < fc->n_agg_order; i++)
@@ -4265,13 +4271,18 @@ node_contains(const ProtobufCMessage *msg, PgQuery__Node__NodeCase kind, bool (*
 	return false;
 }
 
-/* calls_cache_function -- a call of a function that runs only over the cache (FunctionNeedsCache) */
+/*
+ * calls_cache_function -- a call of a function that runs only over the cache
+ * (FunctionNeedsCache), or of an aggregate or window function (SQLite's, also
+ * without FROM)
+ */
 static bool
 calls_cache_function(const Node *node)
 {
 	const PgQuery__FuncCall *fc = node->func_call;
 
-	return FunctionNeedsCache(string_value(fc->funcname[fc->n_funcname - 1]));
+	return fc->over != NULL || is_aggregate(fc) ||
+		FunctionNeedsCache(string_value(fc->funcname[fc->n_funcname - 1]));
 }
 
 /*

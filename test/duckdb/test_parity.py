@@ -181,6 +181,14 @@ def test_aggregates_and_literals(both):
         "SELECT pg_typeof(max(x)), max(x) FROM pg_agg",
         "SELECT pg_typeof(max(x)), x FROM pg_agg",
         "SELECT (SELECT pg_typeof(count(*)) FROM pg_agg) FROM pg_agg",
+        # aggregates and window functions without FROM: over the one row there is
+        "SELECT count(*), sum(1), max('a'), avg(2)",
+        "SELECT count(*) WHERE false",
+        "SELECT 1 HAVING count(*) > 0",
+        "SELECT array_agg(1 ORDER BY 1), string_agg('x', ',')",
+        "SELECT row_number() OVER (), rank() OVER (ORDER BY 1), sum(2) OVER ()",
+        "VALUES (row_number() OVER ())",
+        "VALUES (count(*))",
         "DROP TABLE pg_agg",
     ])
 
