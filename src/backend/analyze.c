@@ -2720,12 +2720,9 @@ transform_window(ParseState *ps, PgQuery__FuncCall *fc, const char *name)
 				errposition(char_position(ps, fc->location)));
 	plain.over = NULL;
 	e = transform_aggregate(ps, &plain, name);
-	/* the cache's own sum() and avg() have a window form (cache.c); array_agg has none yet */
-	if (e != NULL && strncmp(e->sql, "rl_", 3) == 0 && strncmp(e->sql, "rl_array_agg", 12) != 0 &&
-		strncmp(e->sql, "rl_string_agg", 13) != 0)
+	/* the cache's own aggregates have window forms (cache.c) */
+	if (e != NULL && strncmp(e->sql, "rl_", 3) == 0)
 		e->sql = psprintf("%s_window", e->sql);
-	else if (e != NULL && strncmp(e->sql, "rl_", 3) == 0)
-		not_supported(ps, psprintf("%s as a window function", name), fc->location);
 	if (e == NULL)
 	{
 		size_t		f = 0;

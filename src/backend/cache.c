@@ -1168,6 +1168,7 @@ typedef struct OrderedAggItem
 typedef struct OrderedAggState
 {
 	Oid			type;			/* array_agg's array type */
+	int			head;			/* over a window: the items before it left the frame */
 	int			n;
 	int			nkeys;
 	int		   *flags;			/* malloc'd, one per key */
@@ -1328,6 +1329,20 @@ rl_array_agg_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 		sqlite3_result_error_nomem(ctx);
 }
 
+/* array_agg_result -- the array of the items in the frame */
+static void
+array_agg_result(sqlite3_context *ctx, OrderedAggState *st)
+{
+	ArrayElements elems = {st->n - st->head, palloc(sizeof(char *) * (size_t) (st->n - st->head + 1))};
+
+	for (int i = st->head; i < st->n; i++)
+		elems.items[i - st->head] = st->items[i].text;
+
+	Value		v = typio_array_build(st->type, &elems);
+
+	sqlite3_result_text64(ctx, v.u.s.data, v.u.s.len, SQLITE_TRANSIENT, SQLITE_UTF8);
+}
+
 static void
 rl_array_agg_final(sqlite3_context *ctx)
 {
@@ -1339,15 +1354,7 @@ rl_array_agg_final(sqlite3_context *ctx)
 		return;
 	}
 	ordered_agg_sort(ctx, st);
-
-	ArrayElements elems = {st->n, palloc(sizeof(char *) * (size_t) (st->n + 1))};
-
-	for (int i = 0; i < st->n; i++)
-		elems.items[i] = st->items[i].text;
-
-	Value		v = typio_array_build(st->type, &elems);
-
-	sqlite3_result_text64(ctx, v.u.s.data, v.u.s.len, SQLITE_TRANSIENT, SQLITE_UTF8);
+	array_agg_result(ctx, st);
 	ordered_agg_free(st);
 }
 
@@ -1365,35 +1372,97 @@ rl_string_agg_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 		sqlite3_result_error_nomem(ctx);
 		return;
 	}
-	if (value == NULL)
-		return;					/* string_agg skips NULLs */
-	if ((text = strdup(value)) == NULL || (delimiter && (delim = strdup(delimiter)) == NULL) ||
+	/* a NULL is kept as an item (a window takes rows out one by one), and skipped */
+	if ((value && (text = strdup(value)) == NULL) || (delimiter && (delim = strdup(delimiter)) == NULL) ||
 		!ordered_agg_add(st, text, delim, argc, argv))
 		sqlite3_result_error_nomem(ctx);
+}
+
+/* string_agg_result -- the values of the items in the frame, NULLs skipped */
+static void
+string_agg_result(sqlite3_context *ctx, OrderedAggState *st)
+{
+	RlBuf		out;
+	bool		any = false;
+
+	rlbuf_init_in(&out, CurrentMemoryContext);
+	for (int i = st->head; i < st->n; i++)
+	{
+		if (st->items[i].text == NULL)
+			continue;
+		if (any && st->items[i].delimiter)
+			rlbuf_append_str(&out, st->items[i].delimiter);
+		rlbuf_append_str(&out, st->items[i].text);
+		any = true;
+	}
+	if (any)
+		sqlite3_result_text64(ctx, (const char *) out.data, out.len, SQLITE_TRANSIENT, SQLITE_UTF8);
+	else
+		sqlite3_result_null(ctx);
+	rlbuf_free(&out);
 }
 
 static void
 rl_string_agg_final(sqlite3_context *ctx)
 {
 	OrderedAggState *st = sqlite3_aggregate_context(ctx, 0);
-	RlBuf		out;
 
-	if (st == NULL || st->n == 0)
+	if (st == NULL)
 	{
 		sqlite3_result_null(ctx);
 		return;
 	}
 	ordered_agg_sort(ctx, st);
-	rlbuf_init_in(&out, CurrentMemoryContext);
-	for (int i = 0; i < st->n; i++)
-	{
-		if (i > 0 && st->items[i].delimiter)
-			rlbuf_append_str(&out, st->items[i].delimiter);
-		rlbuf_append_str(&out, st->items[i].text);
-	}
-	sqlite3_result_text64(ctx, (const char *) out.data, out.len, SQLITE_TRANSIENT, SQLITE_UTF8);
-	rlbuf_free(&out);
+	string_agg_result(ctx, st);
 	ordered_agg_free(st);
+}
+
+/*
+ * Over a window (no ORDER BY nor DISTINCT inside: PostgreSQL has none there), SQLite
+ * takes the oldest row out (xInverse) and asks for the frame's value (xValue).
+ */
+static void
+rl_ordered_agg_inverse(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	OrderedAggState *st = sqlite3_aggregate_context(ctx, sizeof(OrderedAggState));
+
+	if (st == NULL || st->head >= st->n)
+		return;
+	free(st->items[st->head].text);
+	free(st->items[st->head].delimiter);
+	st->items[st->head].text = st->items[st->head].delimiter = NULL;
+	st->head++;
+}
+
+/* over a window an empty frame's array_agg is NULL (ARRAY(subquery)'s '{}' is the plain form's) */
+static void
+rl_array_agg_value(sqlite3_context *ctx)
+{
+	OrderedAggState *st = sqlite3_aggregate_context(ctx, sizeof(OrderedAggState));
+
+	if (st == NULL || st->head >= st->n)
+		sqlite3_result_null(ctx);
+	else
+		array_agg_result(ctx, st);
+}
+
+static void
+rl_array_agg_window_final(sqlite3_context *ctx)
+{
+	OrderedAggState *st = sqlite3_aggregate_context(ctx, 0);
+
+	rl_array_agg_value(ctx);
+	if (st != NULL)
+		ordered_agg_free(st);
+}
+
+static void
+rl_string_agg_value(sqlite3_context *ctx)
+{
+	OrderedAggState *st = sqlite3_aggregate_context(ctx, sizeof(OrderedAggState));
+
+	if (st != NULL)
+		string_agg_result(ctx, st);
 }
 
 /*
@@ -1721,6 +1790,10 @@ CacheOpen(const char *path)
 	sqlite3_create_function(cache_db, "rl_probe_row", -1, SQLITE_UTF8, NULL, rl_probe_row, NULL, NULL);
 	sqlite3_create_function(cache_db, "rl_string_agg", -1, SQLITE_UTF8, NULL, NULL, rl_string_agg_step,
 							rl_string_agg_final);
+	sqlite3_create_window_function(cache_db, "rl_array_agg_window", -1, SQLITE_UTF8, NULL, rl_array_agg_step,
+								   rl_array_agg_window_final, rl_array_agg_value, rl_ordered_agg_inverse, NULL);
+	sqlite3_create_window_function(cache_db, "rl_string_agg_window", -1, SQLITE_UTF8, NULL, rl_string_agg_step,
+								   rl_string_agg_final, rl_string_agg_value, rl_ordered_agg_inverse, NULL);
 	sqlite3_create_function(cache_db, "rl_array_agg_distinct", -1, SQLITE_UTF8, (void *) 1, NULL,
 							rl_array_agg_step, rl_array_agg_final);
 	sqlite3_create_function(cache_db, "rl_string_agg_distinct", -1, SQLITE_UTF8, (void *) 1, NULL,

@@ -172,6 +172,7 @@ def test_aggregates_and_literals(both):
         "SELECT string_agg(g, x::text ORDER BY x DESC NULLS LAST) FROM pg_agg",
         "SELECT string_agg(g, ',' ORDER BY x) FILTER (WHERE id > 2) FROM pg_agg",
         "SELECT string_agg(g, ',' ORDER BY x) FROM pg_agg WHERE false",
+        "SELECT string_agg(NULLIF(g, g), ',' ORDER BY x), string_agg(g, NULL ORDER BY id) FROM pg_agg",
         "SELECT string_agg(DISTINCT g, ',' ORDER BY g) FROM pg_agg",
         "SELECT array_agg(DISTINCT g ORDER BY g) FROM pg_agg",
         "SELECT array_agg(DISTINCT x ORDER BY id) FROM pg_agg",
@@ -265,6 +266,12 @@ def test_window_functions(both):
         "SELECT id, sum(x::numeric / 3) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING),"
         " avg(x::numeric(6,2)) OVER (ORDER BY x RANGE BETWEEN 1 PRECEDING AND 1 FOLLOWING) FROM pw_t ORDER BY id",
         "SELECT id, sum(x::float8) OVER (ORDER BY id ROWS BETWEEN 2 FOLLOWING AND 3 FOLLOWING) FROM pw_t ORDER BY id",
+        "SELECT id, array_agg(x) OVER (ORDER BY id), string_agg(g, '-') OVER (ORDER BY id DESC) FROM pw_t ORDER BY id",
+        "SELECT id, array_agg(g) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING),"
+        " string_agg(NULLIF(g, 'a'), ',') OVER (ORDER BY id ROWS 1 PRECEDING) FROM pw_t ORDER BY id",
+        "SELECT id, array_agg(x) OVER (ORDER BY id ROWS BETWEEN 3 FOLLOWING AND 4 FOLLOWING) FROM pw_t ORDER BY id",
+        "SELECT id, string_agg(g, ',' ORDER BY id) OVER () FROM pw_t",
+        "SELECT id, array_agg(DISTINCT x) OVER () FROM pw_t",
         "SELECT id, x, sum(x) OVER (ORDER BY x RANGE BETWEEN 2 PRECEDING AND 2 FOLLOWING) FROM pw_t ORDER BY id",
         "SELECT id, sum(x) OVER (ORDER BY id ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING EXCLUDE CURRENT ROW)"
         " FROM pw_t ORDER BY id",
