@@ -141,6 +141,13 @@ char	   *cache_put_name(char *out, const char *name);
 char	   *cache_pg_name(char *out, const char *name);
 /* the name of a table with its schema's id taken off (the name itself for public's) */
 const char *cache_unqualified_name(const char *name);
+/*
+ * The name PostgreSQL gives the constraint SQLite's message "UNIQUE constraint failed:
+ * t.a, t.b" names ("t_pkey" for the table's primary key, else "t_a_b_key", as syscat.c
+ * names keys), malloc'd; NULL if msg is not such a message. The table's own name (the
+ * text before the first dot of its first column) goes to *table (malloc'd) if asked.
+ */
+char	   *cache_unique_violation(sqlite3 *db, const char *msg, char **table);
 /* the nspid of the schema of a table by its cache name, or 0 for public */
 int64_t		cache_name_namespace(const char *name);
 

@@ -55,6 +55,13 @@ typedef struct CopyDecoder
 	bool		header_done;
 	bool		finished;		/* "\." or the binary trailer seen */
 	long		lineno;			/* for "COPY t, line N" context */
+	const int32_t *typmods;		/* the columns' typmods (NULL: none), applied on input */
+	const char *const *names;	/* the columns' names (NULL: none), for errors */
+	const char *line;			/* the text line being split, while it is ... */
+	size_t		line_len;
+	int			column;			/* ... and the column being read in it, or -1 ... */
+	const char *value;			/* ... with its text (NULL: a NULL; binary: none) */
+	const char *row_line;		/* the last text row's line as a context shows it (palloc'd) */
 } CopyDecoder;
 
 void		copy_decoder_init(CopyDecoder *dec, const CopyOptions *opts, int ncolumns,
@@ -68,5 +75,13 @@ void		copy_decoder_feed(CopyDecoder *dec, const void *data, size_t len);
  */
 bool		copy_decoder_next(CopyDecoder *dec, Value *row, bool at_eof);
 void		copy_decoder_free(CopyDecoder *dec);
+
+/*
+ * The CONTEXT line of an error raised while dec decodes a row of relname, as
+ * PostgreSQL's: "COPY t, line N, column c: "value"" while a value is read (or
+ * ": null input"), "COPY t, line N: "line"" for the line's own errors, else
+ * "COPY t, line N" (dec->names set).
+ */
+char	   *copy_decoder_context(const CopyDecoder *dec, const char *relname);
 
 #endif

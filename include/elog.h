@@ -45,6 +45,10 @@ typedef struct ErrorData
 	char	   *detail;
 	char	   *hint;
 	char	   *context;
+	char	   *schema_name;	/* the object a constraint violation is about (errtable ...) */
+	char	   *table_name;
+	char	   *column_name;
+	char	   *constraint_name;
 	int			cursorpos;		/* 1-based character position in the query, 0 if none */
 	const char *filename;
 	int			lineno;
@@ -76,6 +80,8 @@ int			errdetail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int			errhint(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int			errcontext_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int			errposition(int cursorpos);
+/* the schema, table, column (NULL: none) and constraint (NULL: none) of a constraint violation */
+int			errtableconstraint(const char *schema, const char *table, const char *column, const char *constraint);
 
 /*
  * Context callbacks, as PostgreSQL's error_context_stack: errfinish calls each on the

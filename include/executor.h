@@ -165,7 +165,24 @@ typedef struct Expr
 	bool		agg_star;		/* EXPR_AGG: count(*) */
 	bool		agg_distinct;	/* EXPR_AGG: f(DISTINCT x) */
 	bool		cast_explicit;	/* EXPR_CAST: written (CAST, ::), not an assignment's */
+	const struct WindowSpec *window;	/* EXPR_AGG: its OVER (...), NULL for an aggregate */
 } Expr;
+
+/* A window function's OVER (...), deparsed as SQLite's (analyze.c, transform_window). */
+typedef struct WindowSpec
+{
+	int			npartition;
+	struct Expr **partition;
+	int			norder;
+	struct Expr **order;
+	int		   *order_flags;	/* AGG_ORDER_DESC | AGG_ORDER_NULLS_FIRST each */
+	int			frame_options;	/* PostgreSQL's FRAMEOPTION_ bits; 0: the default frame */
+	struct Expr *start_offset;	/* n PRECEDING / FOLLOWING, or NULL */
+	struct Expr *end_offset;
+} WindowSpec;
+
+#define AGG_ORDER_DESC 1
+#define AGG_ORDER_NULLS_FIRST 2
 
 /*
  * A statement for SQLite. Its ?1..?n are binds[0..n-1]: an EXPR_CONST or
@@ -237,7 +254,7 @@ typedef struct AnalyzedStmt
 	ResultColumn *columns;
 	Plan	   *plan;			/* STMT_ROWS from SELECT / VALUES */
 	UtilityKind utility;		/* STMT_UTILITY and SHOW */
-	const char *name;			/* SET/SHOW parameter, savepoint, statement */
+	const char *name;			/* SET/SHOW parameter, savepoint, statement; COPY FROM's table */
 	const char *value;			/* SET value */
 	struct AnalyzedStmt *copy_query;	/* STMT_COPY_OUT */
 	CopyOptions copy;
@@ -245,8 +262,10 @@ typedef struct AnalyzedStmt
 	int			nsql;			/* run in order on the cache; the last yields the rows */
 	SqlStatement *sql;			/* (STMT_COPY_IN: one INSERT, $n = column n) */
 	bool		missing_ok;		/* DROP DATABASE IF EXISTS */
-	const char *notice;			/* IF [NOT] EXISTS: the NOTICE instead of running ... */
-	const char *notice_code;	/* ... and its SQLSTATE */
+	const char **notices;		/* IF [NOT] EXISTS: the NOTICE of each object skipped, in
+								 * order, before the statement runs what it has left ... */
+	const char **notice_codes;	/* ... their SQLSTATEs ... */
+	int			nnotices;		/* ... and how many */
 	const char *run_notice;		/* a NOTICE before running (DROP SCHEMA CASCADE) ... */
 	const char *run_notice_detail;	/* ... and its DETAIL, if any */
 	const char *alter_table;	/* ALTER TABLE of a table of the catalog: its cache name */
@@ -278,8 +297,11 @@ typedef struct ExecState ExecState;
  * over the cache then streams instead of collecting its rows first).
  */
 ExecState  *ExecutorStart(AnalyzedStmt *stmt, const Value *params, bool to_completion);
-/* COPY FROM: insert the rows (stmt->ncolumns Values each); returns how many. */
-int64_t		ExecutorInsertRows(AnalyzedStmt *stmt, const Value *rows, int64_t nrows);
+/*
+ * COPY FROM: insert the rows (stmt->ncolumns Values each); returns how many. *at is
+ * the row being inserted meanwhile (for an error's context), -1 once done.
+ */
+int64_t		ExecutorInsertRows(AnalyzedStmt *stmt, const Value *rows, int64_t nrows, int64_t *at);
 /* The next row (ncolumns Values valid until the next call), or false at the end. */
 bool		ExecutorNext(ExecState *es, Value **row);
 /* The CommandComplete tag once done; nrows is what this run returned. */

@@ -69,6 +69,10 @@ typedef struct ParseState
 	int			sub_nest;		/* subqueries nested in the SQL made so far, at most */
 	int			nhoisted;		/* named so far: _rl_h1.._rl_hN */
 	RlBuf		hoisted;		/* "_rl_hN" AS (...), ... for the next add_sql */
+	bool		folded_aggregate;	/* this query level computes an aggregate that a
+									 * constant (pg_typeof) or a window's clause left
+									 * out of its select list's aggregates */
+	PgQuery__SelectStmt *select;	/* the query being transformed (its WINDOW clause) */
 } ParseState;
 
 /* ---------- parsing ---------- */
@@ -972,6 +976,26 @@ static Expr *transform_expr(ParseState *ps, Node *node);
 static Expr *transform_column_ref(ParseState *ps, PgQuery__ColumnRef *cr);
 static Expr *transform_sublink(ParseState *ps, PgQuery__SubLink *sl);
 static Expr *transform_aggregate(ParseState *ps, PgQuery__FuncCall *fc, const char *name);
+
+/* is_aggregate -- whether fc calls one of the aggregates RockLake has */
+static bool
+is_aggregate(const PgQuery__FuncCall *fc)
+{
+	static const char *const aggs[] = {"count", "sum", "avg", "min", "max", "bool_and", "bool_or",
+	"every", "string_agg", "array_agg"};
+	const char *name = string_value(fc->funcname[fc->n_funcname - 1]);
+
+	if (fc->n_funcname > 1 && strcmp(string_value(fc->funcname[0]), "pg_catalog") != 0)
+		return false;
+	for (size_t i = 0; i < sizeof(aggs) / sizeof(aggs[0]); i++)
+		if (strcmp(name, aggs[i]) == 0)
+			return true;
+	return false;
+}
+static Expr *transform_window(ParseState *ps, PgQuery__FuncCall *fc, const char *name);
+/* contains_aggregate -- whether e computes an aggregate of this query level */
+static bool contains_aggregate(const Expr *e);
+static bool expr_equal(const Expr *a, const Expr *b);
 static Expr *transform_array(ParseState *ps, PgQuery__AArrayExpr *a, Oid array_type);
 
 static Expr **
@@ -995,14 +1019,20 @@ transform_const(ParseState *ps, PgQuery__AConst *c)
 			return make_const(typio_int(INT4OID, c->ival->ival), c->location);
 		case PG_QUERY__A__CONST__VAL_FVAL:
 			{
-				/* an integer too long for int4 is int8 if it fits, else numeric */
+				/*
+				 * an integer too long for int4 is int8 if it fits, else numeric; one the
+				 * grammar negated (-2147483648) is int4 again if it fits, as PostgreSQL's
+				 * make_const
+				 */
 				const char *s = c->fval->fval;
 				char	   *end;
 
 				errno = 0;
-				(void) strtoll(s, &end, 10);
+				long long	v = strtoll(s, &end, 10);
+
 				if (*end == '\0' && errno == 0)
-					return make_const(typio_input(INT8OID, s, -1), c->location);
+					return make_const(v >= INT32_MIN && v <= INT32_MAX ? typio_int(INT4OID, v)
+									  : typio_input(INT8OID, s, -1), c->location);
 				return make_const(typio_input(NUMERICOID, s, -1), c->location);
 			}
 		case PG_QUERY__A__CONST__VAL_BOOLVAL:
@@ -1571,12 +1601,14 @@ static Expr *
 transform_func(ParseState *ps, PgQuery__FuncCall *fc)
 {
 	const char *name = string_value(fc->funcname[fc->n_funcname - 1]);
+
+	if (fc->over)
+		return transform_window(ps, fc, name);
+
 	Expr	   *agg = transform_aggregate(ps, fc, name);
 
 	if (agg != NULL)
 		return agg;
-	if (fc->over)
-		not_supported(ps, "window functions", fc->location);
 	if (fc->agg_star || fc->agg_distinct || fc->n_agg_order || fc->agg_filter)
 		not_supported(ps, "aggregate functions", fc->location);
 	Expr	  **args = transform_list(ps, fc->args, fc->n_args);
@@ -1587,7 +1619,10 @@ transform_func(ParseState *ps, PgQuery__FuncCall *fc)
 	/* pg_typeof(any): its argument's type, known now */
 	if (strcmp(name, "pg_typeof") == 0 && fc->n_args == 1 &&
 		(fc->n_funcname == 1 || strcmp(string_value(fc->funcname[0]), "pg_catalog") == 0))
+	{
+		ps->folded_aggregate |= contains_aggregate(args[0]);
 		return make_const(typio_int(REGTYPEOID, args[0]->type), fc->location);
+	}
 	const FuncDesc *f = NULL;
 
 	if (fc->n_funcname == 1 ||
@@ -2242,6 +2277,7 @@ same_canonical_form(Oid from, Oid to, int32_t typmod)
 }
 
 static void deparse(ParseState *ps, RlBuf *out, Expr *e);
+static void deparse_window(ParseState *ps, RlBuf *out, const WindowSpec *w);
 
 /*
  * deparse_collated -- e, and for a numeric its collation: SQLite compares, sorts,
@@ -2441,6 +2477,8 @@ deparse(ParseState *ps, RlBuf *out, Expr *e)
 				deparse(ps, out, e->defresult);
 				rlbuf_append_str(out, ")");
 			}
+			if (e->window)
+				deparse_window(ps, out, e->window);
 			return;
 		case EXPR_SUBLINK:
 			if (e->sublink == SUBLINK_IN)
@@ -2717,17 +2755,287 @@ transform_column_ref(ParseState *ps, PgQuery__ColumnRef *cr)
 	return NULL;
 }
 
+/* ---------- window functions ---------- */
+
+/* PostgreSQL's frameOptions bits (nodes/parsenodes.h) */
+#define FRAMEOPTION_NONDEFAULT 0x00001
+#define FRAMEOPTION_RANGE 0x00002
+#define FRAMEOPTION_ROWS 0x00004
+#define FRAMEOPTION_GROUPS 0x00008
+#define FRAMEOPTION_BETWEEN 0x00010
+#define FRAMEOPTION_START_UNBOUNDED_PRECEDING 0x00020
+#define FRAMEOPTION_START_UNBOUNDED_FOLLOWING 0x00080
+#define FRAMEOPTION_END_UNBOUNDED_FOLLOWING 0x00100
+#define FRAMEOPTION_START_CURRENT_ROW 0x00200
+#define FRAMEOPTION_END_CURRENT_ROW 0x00400
+#define FRAMEOPTION_START_OFFSET_PRECEDING 0x00800
+#define FRAMEOPTION_END_OFFSET_PRECEDING 0x01000
+#define FRAMEOPTION_START_OFFSET_FOLLOWING 0x02000
+#define FRAMEOPTION_END_OFFSET_FOLLOWING 0x04000
+#define FRAMEOPTION_EXCLUDE_CURRENT_ROW 0x08000
+#define FRAMEOPTION_EXCLUDE_GROUP 0x10000
+#define FRAMEOPTION_EXCLUDE_TIES 0x20000
+
+/* deparse_frame_bound -- one end of a frame; start: the first one's bits (else the end's, one bit up) */
+static void
+deparse_frame_bound(ParseState *ps, RlBuf *out, int options, bool start, Expr *offset)
+{
+	int			shift = start ? 0 : 1;
+
+	if (options & (FRAMEOPTION_START_UNBOUNDED_PRECEDING << shift))
+		rlbuf_append_str(out, "UNBOUNDED PRECEDING");
+	else if (options & (FRAMEOPTION_START_UNBOUNDED_FOLLOWING << shift))
+		rlbuf_append_str(out, "UNBOUNDED FOLLOWING");
+	else if (options & (FRAMEOPTION_START_CURRENT_ROW << shift))
+		rlbuf_append_str(out, "CURRENT ROW");
+	else
+	{
+		deparse(ps, out, offset);
+		rlbuf_append_str(out, options & (FRAMEOPTION_START_OFFSET_PRECEDING << shift) ? " PRECEDING" : " FOLLOWING");
+	}
+}
+
+/*
+ * deparse_window -- OVER (PARTITION BY ... ORDER BY ... frame) for SQLite, whose
+ * default frame is PostgreSQL's (RANGE UNBOUNDED PRECEDING to the current row's last
+ * peer); the sort keys spell PostgreSQL's NULLs order, which SQLite's default is not
+ */
+static void
+deparse_window(ParseState *ps, RlBuf *out, const WindowSpec *w)
+{
+	int			o = w->frame_options;
+
+	rlbuf_append_str(out, " OVER (");
+	for (int i = 0; i < w->npartition; i++)
+	{
+		rlbuf_append_str(out, i ? ", " : "PARTITION BY ");
+		deparse_collated(ps, out, w->partition[i]);
+	}
+	for (int i = 0; i < w->norder; i++)
+	{
+		rlbuf_append_str(out, i ? ", " : w->npartition ? " ORDER BY " : "ORDER BY ");
+		deparse_collated(ps, out, w->order[i]);
+		rlbuf_printf(out, " %s NULLS %s", w->order_flags[i] & AGG_ORDER_DESC ? "DESC" : "ASC",
+					 w->order_flags[i] & AGG_ORDER_NULLS_FIRST ? "FIRST" : "LAST");
+	}
+	if (o & FRAMEOPTION_NONDEFAULT)
+	{
+		rlbuf_append_str(out, o & FRAMEOPTION_ROWS ? " ROWS " : o & FRAMEOPTION_GROUPS ? " GROUPS " : " RANGE ");
+		if (o & FRAMEOPTION_BETWEEN)
+			rlbuf_append_str(out, "BETWEEN ");
+		deparse_frame_bound(ps, out, o, true, w->start_offset);
+		if (o & FRAMEOPTION_BETWEEN)
+		{
+			rlbuf_append_str(out, " AND ");
+			deparse_frame_bound(ps, out, o, false, w->end_offset);
+		}
+		if (o & FRAMEOPTION_EXCLUDE_CURRENT_ROW)
+			rlbuf_append_str(out, " EXCLUDE CURRENT ROW");
+		else if (o & FRAMEOPTION_EXCLUDE_GROUP)
+			rlbuf_append_str(out, " EXCLUDE GROUP");
+		else if (o & FRAMEOPTION_EXCLUDE_TIES)
+			rlbuf_append_str(out, " EXCLUDE TIES");
+	}
+	rlbuf_append_str(out, ")");
+}
+
+/* window_def -- the window an OVER names or writes, one named in WINDOW completed by what OVER adds */
+static PgQuery__WindowDef
+window_def(ParseState *ps, PgQuery__WindowDef *over)
+{
+	const char *ref = is_set(over->refname) ? over->refname : is_set(over->name) ? over->name : NULL;
+	PgQuery__WindowDef def = *over;
+
+	if (ref == NULL)
+		return def;
+	for (size_t i = 0; ps->select && i < ps->select->n_window_clause; i++)
+	{
+		PgQuery__WindowDef *named = ps->select->window_clause[i]->window_def;
+
+		if (strcmp(named->name, ref) != 0)
+			continue;
+		def = *named;
+		if (over->n_order_clause)
+		{
+			def.n_order_clause = over->n_order_clause;
+			def.order_clause = over->order_clause;
+		}
+		if (over->frame_options & FRAMEOPTION_NONDEFAULT)
+		{
+			def.frame_options = over->frame_options;
+			def.start_offset = over->start_offset;
+			def.end_offset = over->end_offset;
+		}
+		return def;
+	}
+	ereport(ERROR,
+			errcode(ERRCODE_UNDEFINED_OBJECT),
+			errmsg("window \"%s\" does not exist", ref),
+			errposition(char_position(ps, over->location)));
+	return def;
+}
+
+/* window_expr -- an expression of OVER's clauses, whose aggregates are its query's */
+static Expr *
+window_expr(ParseState *ps, Node *node)
+{
+	Expr	   *e = transform_expr(ps, node);
+
+	ps->folded_aggregate |= contains_aggregate(e);
+	return e;
+}
+
+/*
+ * transform_window -- f(...) OVER (...): the aggregates and PostgreSQL's window
+ * functions SQLite 3.40 has, with PostgreSQL's result types
+ */
+static Expr *
+transform_window(ParseState *ps, PgQuery__FuncCall *fc, const char *name)
+{
+	static const struct
+	{
+		const char *name;
+		int			min_args,
+					max_args;
+		Oid			type;		/* InvalidOid: the first argument's */
+	}			functions[] = {
+		{"row_number", 0, 0, INT8OID}, {"rank", 0, 0, INT8OID}, {"dense_rank", 0, 0, INT8OID},
+		{"percent_rank", 0, 0, FLOAT8OID}, {"cume_dist", 0, 0, FLOAT8OID}, {"ntile", 1, 1, INT4OID},
+		{"lag", 1, 3, InvalidOid}, {"lead", 1, 3, InvalidOid}, {"first_value", 1, 1, InvalidOid},
+		{"last_value", 1, 1, InvalidOid}, {"nth_value", 2, 2, InvalidOid},
+	};
+	PgQuery__FuncCall plain = *fc;
+	Expr	   *e = NULL;
+
+	if (ps->agg_refused)
+		ereport(ERROR,
+				errcode(ERRCODE_WINDOWING_ERROR),
+				errmsg("window functions are not allowed in %s", ps->agg_refused),
+				errposition(char_position(ps, fc->location)));
+	if (ps->in_aggregate)
+		ereport(ERROR,
+				errcode(ERRCODE_GROUPING_ERROR),
+				errmsg("aggregate function calls cannot contain window function calls"),
+				errposition(char_position(ps, fc->location)));
+	if (fc->agg_distinct)
+		ereport(ERROR,
+				errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				errmsg("DISTINCT is not implemented for window functions"),
+				errposition(char_position(ps, fc->location)));
+	if (fc->n_agg_order)
+		ereport(ERROR,
+				errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				errmsg("aggregate ORDER BY is not implemented for window functions"),
+				errposition(char_position(ps, fc->location)));
+	plain.over = NULL;
+	e = transform_aggregate(ps, &plain, name);
+	/* the cache's own aggregates have window forms (cache.c) */
+	if (e != NULL && strncmp(e->sql, "rl_", 3) == 0)
+		e->sql = psprintf("%s_window", e->sql);
+	if (e == NULL)
+	{
+		size_t		f = 0;
+
+		while (f < sizeof(functions) / sizeof(functions[0]) && strcmp(functions[f].name, name) != 0)
+			f++;
+		if (f == sizeof(functions) / sizeof(functions[0]) || fc->agg_star ||
+			(int) fc->n_args < functions[f].min_args || (int) fc->n_args > functions[f].max_args ||
+			(fc->n_funcname > 1 && strcmp(string_value(fc->funcname[0]), "pg_catalog") != 0))
+			not_supported(ps, psprintf("%s as a window function", name), fc->location);
+		e = make_expr(EXPR_AGG, functions[f].type, fc->location);
+		e->sql = functions[f].name;
+		e->nargs = (int) fc->n_args;
+		e->args = transform_list(ps, fc->args, fc->n_args);
+		if (fc->agg_filter)
+			e->defresult = transform_clause(ps, fc->agg_filter, BOOLOID, "FILTER", "FILTER");
+		if (e->nargs && e->args[0]->type == UNKNOWNOID)
+			e->args[0] = coerce_expr(ps, e->args[0], TEXTOID, -1, COERCE_IMPLICIT);
+		if (functions[f].type == InvalidOid)
+			e->type = e->args[0]->type;
+		for (int i = 1; i < e->nargs; i++)
+			e->args[i] = i == 2 ? coerce_or_fail(ps, e->args[i], e->type, name)	/* lag/lead's default */
+				: coerce_or_fail(ps, e->args[i], INT4OID, name);
+		if (functions[f].type == INT4OID)
+			e->args[0] = coerce_or_fail(ps, e->args[0], INT4OID, name);
+	}
+
+	PgQuery__WindowDef def = window_def(ps, fc->over);
+	WindowSpec *w = palloc0(sizeof(WindowSpec));
+
+	w->npartition = (int) def.n_partition_clause;
+	w->partition = palloc(sizeof(Expr *) * (def.n_partition_clause + 1));
+	for (size_t i = 0; i < def.n_partition_clause; i++)
+		w->partition[i] = window_expr(ps, def.partition_clause[i]);
+	w->norder = (int) def.n_order_clause;
+	w->order = palloc(sizeof(Expr *) * (def.n_order_clause + 1));
+	w->order_flags = palloc(sizeof(int) * (def.n_order_clause + 1));
+	for (size_t i = 0; i < def.n_order_clause; i++)
+	{
+		PgQuery__SortBy *sb = def.order_clause[i]->sort_by;
+		bool		desc = sb->sortby_dir == PG_QUERY__SORT_BY_DIR__SORTBY_DESC;
+		bool		nulls_first = sb->sortby_nulls == PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_DEFAULT ? desc
+			: sb->sortby_nulls == PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_FIRST;
+
+		if (sb->sortby_dir == PG_QUERY__SORT_BY_DIR__SORTBY_USING)
+			not_supported(ps, "ORDER BY USING", sb->location);
+		w->order[i] = window_expr(ps, sb->node);
+		w->order_flags[i] = (desc ? AGG_ORDER_DESC : 0) | (nulls_first ? AGG_ORDER_NULLS_FIRST : 0);
+	}
+	w->frame_options = def.frame_options;
+	if (def.start_offset)
+		w->start_offset = window_expr(ps, def.start_offset);
+	if (def.end_offset)
+		w->end_offset = window_expr(ps, def.end_offset);
+	e->window = w;
+	return e;
+}
+
+/*
+ * aggregate_order -- an aggregate's ORDER BY as arguments of the cache's sorting
+ * aggregates: each key, then its flags (descending, NULLs first: PostgreSQL's default
+ * puts NULLs last ascending, first descending)
+ */
+static void
+aggregate_order(ParseState *ps, PgQuery__FuncCall *fc, Expr *e)
+{
+	size_t		nkeys = fc->n_agg_order ? fc->n_agg_order : e->agg_distinct;
+
+	e->args = repalloc(e->args, sizeof(Expr *) * (size_t) (e->nargs + 2 * (int) nkeys + 1));
+	for (size_t i = 0; i < nkeys; i++)
+	{
+		PgQuery__SortBy *sb = fc->n_agg_order ? fc->agg_order[i]->sort_by : NULL;
+		bool		desc = sb && sb->sortby_dir == PG_QUERY__SORT_BY_DIR__SORTBY_DESC;
+		bool		nulls_first = sb == NULL || sb->sortby_nulls == PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_DEFAULT
+			? desc : sb->sortby_nulls == PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_FIRST;
+		Expr	   *key = e->args[0];
+
+		if (sb)
+		{
+			ps->in_aggregate = true;
+			key = transform_expr(ps, sb->node);
+			ps->in_aggregate = false;
+		}
+		/* DISTINCT sorts by the value and keeps one of equal ones: it must lead the order */
+		if (e->agg_distinct && !expr_equal(key, e->args[0]))
+			ereport(ERROR,
+					errcode(ERRCODE_INVALID_COLUMN_REFERENCE),
+					errmsg("in an aggregate with DISTINCT, ORDER BY expressions must appear in argument list"),
+					errposition(char_position(ps, key->location)));
+		e->args[e->nargs++] = key;
+		e->args[e->nargs++] = make_const(typio_int(INT4OID, (desc ? AGG_ORDER_DESC : 0) |
+												   (nulls_first ? AGG_ORDER_NULLS_FIRST : 0)), fc->location);
+	}
+	/* the cache's sorting aggregates keep one row of equal values themselves */
+	if (e->agg_distinct)
+		e->sql = psprintf("%s_distinct", e->sql);
+	e->agg_distinct = false;
+}
+
 /* transform_aggregate -- count, sum, avg, min, max, bool_and/or, string_agg; NULL if name is none */
 static Expr *
 transform_aggregate(ParseState *ps, PgQuery__FuncCall *fc, const char *name)
 {
-	static const char *const aggs[] = {"count", "sum", "avg", "min", "max", "bool_and", "bool_or",
-	"every", "string_agg", "array_agg"};
-	bool		found = false;
-
-	for (size_t i = 0; i < sizeof(aggs) / sizeof(aggs[0]); i++)
-		found |= strcmp(name, aggs[i]) == 0;
-	if (!found || fc->over || (fc->n_funcname > 1 && strcmp(string_value(fc->funcname[0]), "pg_catalog") != 0))
+	if (!is_aggregate(fc) || fc->over)
 		return NULL;
 	if (ps->in_aggregate)
 		ereport(ERROR,
@@ -2739,14 +3047,11 @@ transform_aggregate(ParseState *ps, PgQuery__FuncCall *fc, const char *name)
 				errcode(ERRCODE_GROUPING_ERROR),
 				errmsg("aggregate functions are not allowed in %s", ps->agg_refused),
 				errposition(char_position(ps, fc->location)));
-	if (ps->scope == NULL)
-		not_supported(ps, "aggregate functions without FROM", fc->location);
 	bool		array_agg = strcmp(name, "array_agg") == 0;
 
-	if (fc->n_agg_order > (array_agg ? 1 : 0) ||
-		(fc->n_agg_order && (fc->agg_order[0]->sort_by->sortby_nulls != PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_DEFAULT ||
-							 fc->agg_order[0]->sort_by->sortby_dir == PG_QUERY__SORT_BY_DIR__SORTBY_USING)))
-		not_supported(ps, "this ORDER BY in aggregates", fc->location);
+	for (size_t i = 0; i < fc->n_agg_order; i++)
+		if (fc->agg_order[i]->sort_by->sortby_dir == PG_QUERY__SORT_BY_DIR__SORTBY_USING)
+			not_supported(ps, "ORDER BY USING in aggregates", fc->location);
 
 	Expr	   *e = make_expr(EXPR_AGG, INT8OID, fc->location);
 
@@ -2758,6 +3063,14 @@ transform_aggregate(ParseState *ps, PgQuery__FuncCall *fc, const char *name)
 	ps->in_aggregate = false;
 	if (fc->agg_filter)
 		e->defresult = transform_clause(ps, fc->agg_filter, BOOLOID, "FILTER", "FILTER");
+	/* the order of the rows changes nothing but array_agg's and string_agg's results */
+	if (!array_agg && strcmp(name, "string_agg") != 0)
+		for (size_t i = 0; i < fc->n_agg_order; i++)
+		{
+			ps->in_aggregate = true;
+			(void) transform_expr(ps, fc->agg_order[i]->sort_by->node);
+			ps->in_aggregate = false;
+		}
 	e->sql = name;
 	int			want = strcmp(name, "string_agg") == 0 ? 2 : strcmp(name, "count") == 0 && fc->agg_star ? 0 : 1;
 
@@ -2793,27 +3106,23 @@ transform_aggregate(ParseState *ps, PgQuery__FuncCall *fc, const char *name)
 	}
 	else if (array_agg)
 	{
-		/* rl_array_agg(x, array type [, sort key, descending]) (cache.c) */
+		/* rl_array_agg(x, array type [, sort key, flags]...) (cache.c) */
 		e->type = typio_array_type(t);
 		if (e->type == InvalidOid)
 			multidimensional(ps, fc->location);
-		e->args = repalloc(e->args, sizeof(Expr *) * 4);
+		e->args = repalloc(e->args, sizeof(Expr *) * 2);
 		e->args[e->nargs++] = make_const(typio_int(INT4OID, e->type), fc->location);
-		if (fc->n_agg_order)
-		{
-			ps->in_aggregate = true;
-			e->args[e->nargs++] = transform_expr(ps, fc->agg_order[0]->sort_by->node);
-			ps->in_aggregate = false;
-			e->args[e->nargs++] = make_const(typio_bool(fc->agg_order[0]->sort_by->sortby_dir ==
-														PG_QUERY__SORT_BY_DIR__SORTBY_DESC), fc->location);
-		}
 		e->sql = "rl_array_agg";
+		aggregate_order(ps, fc, e);
 	}
 	else if (strcmp(name, "string_agg") == 0)
 	{
+		/* group_concat, or rl_string_agg(x, delimiter, sort key, flags...) sorting (cache.c) */
 		e->args[0] = coerce_or_fail(ps, e->args[0], TEXTOID, "string_agg");
 		e->args[1] = coerce_or_fail(ps, e->args[1], TEXTOID, "string_agg");
-		e->sql = "group_concat";
+		e->sql = fc->n_agg_order || e->agg_distinct ? "rl_string_agg" : "group_concat";
+		if (fc->n_agg_order || e->agg_distinct)
+			aggregate_order(ps, fc, e);
 		e->type = TEXTOID;
 	}
 	else
@@ -3425,13 +3734,12 @@ transform_targets(ParseState *ps, Node **nodes, size_t n, TargetList *tl)
 	check_column_limit((size_t) tl->n, MAX_TARGET_ENTRIES, "target lists", "entries");
 }
 
-/* contains_aggregate -- whether e computes an aggregate of this query level */
 static bool
 contains_aggregate(const Expr *e)
 {
 	if (e == NULL)
 		return false;
-	if (e->kind == EXPR_AGG)
+	if (e->kind == EXPR_AGG && e->window == NULL)
 		return true;
 	for (int i = 0; i < e->nargs; i++)
 		if (contains_aggregate(e->args[i]))
@@ -3701,7 +4009,8 @@ expr_equal(const Expr *a, const Expr *b)
 		a->op != b->op || a->func != b->func || a->booltest != b->booltest || a->sublink != b->sublink ||
 		a->agg_star != b->agg_star || a->agg_distinct != b->agg_distinct || a->range != b->range ||
 		a->array_all != b->array_all || a->element_type != b->element_type ||
-		a->column != b->column || (a->sql == NULL) != (b->sql == NULL) || (a->sql && strcmp(a->sql, b->sql) != 0))
+		a->column != b->column || (a->sql == NULL) != (b->sql == NULL) || (a->sql && strcmp(a->sql, b->sql) != 0) ||
+		a->window != b->window)
 		return false;
 	if (a->kind == EXPR_PARAM && a->paramno != b->paramno)
 		return false;
@@ -3870,10 +4179,14 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 	bool		leaf = ps->setop_leaf;
 	const char *saved_agg_refused = ps->agg_refused;
 	bool		saved_in_aggregate = ps->in_aggregate;
+	bool		saved_folded_aggregate = ps->folded_aggregate;
+	PgQuery__SelectStmt *saved_select = ps->select;
 
 	/* a subquery's aggregates are its own (those of outer columns are not told apart) */
 	ps->agg_refused = NULL;
 	ps->in_aggregate = false;
+	ps->folded_aggregate = false;
+	ps->select = sel;
 	ps->srf = NULL;
 	ps->srf_lockstep = false;
 	q->scan = NULL;
@@ -3886,8 +4199,6 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 		not_supported(ps, "SELECT INTO", -1);
 	if (sel->n_locking_clause)
 		not_supported(ps, "FOR UPDATE/SHARE", -1);
-	if (sel->n_window_clause)
-		not_supported(ps, "WINDOW", -1);
 	transform_with(ps, sel->with_clause, &sql);
 	if (sel->op != PG_QUERY__SET_OPERATION__SETOP_NONE)
 	{
@@ -4109,7 +4420,7 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 
 		/* a grouped query: GROUP BY, HAVING or an aggregate anywhere */
 		bool		aggregated_targets = false;
-		bool		grouped = sel->n_group_clause || having;
+		bool		grouped = sel->n_group_clause || having || ps->folded_aggregate;
 
 		for (int i = 0; i < tl.n; i++)
 			aggregated_targets |= contains_aggregate(tl.exprs[i]);
@@ -4155,6 +4466,8 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 	ps->srf_lockstep = saved_lockstep;
 	ps->agg_refused = saved_agg_refused;
 	ps->in_aggregate = saved_in_aggregate;
+	ps->folded_aggregate = saved_folded_aggregate;
+	ps->select = saved_select;
 }
 
 /* add_sql -- stmt runs sql with the binds collected so far */
@@ -4174,6 +4487,18 @@ add_sql(ParseState *ps, AnalyzedStmt *stmt, const char *sql)
 	stmt->sql[stmt->nsql++] = (SqlStatement) {pstrdup(sql), ps->nbinds, ps->binds};
 	ps->nbinds = 0;
 	ps->binds = palloc(sizeof(Expr *));
+}
+
+/* skip_notice -- the NOTICE of an object IF [NOT] EXISTS skipped, given when stmt runs */
+static void
+skip_notice(AnalyzedStmt *stmt, const char *code, const char *message)
+{
+	stmt->notices = stmt->notices ? repalloc(stmt->notices, sizeof(char *) * (size_t) (stmt->nnotices + 1))
+		: palloc(sizeof(char *));
+	stmt->notice_codes = stmt->notice_codes
+		? repalloc(stmt->notice_codes, sizeof(char *) * (size_t) (stmt->nnotices + 1)) : palloc(sizeof(char *));
+	stmt->notices[stmt->nnotices] = message;
+	stmt->notice_codes[stmt->nnotices++] = code;
 }
 
 /*
@@ -4222,13 +4547,18 @@ node_contains(const ProtobufCMessage *msg, PgQuery__Node__NodeCase kind, bool (*
 	return false;
 }
 
-/* calls_cache_function -- a call of a function that runs only over the cache (FunctionNeedsCache) */
+/*
+ * calls_cache_function -- a call of a function that runs only over the cache
+ * (FunctionNeedsCache), or of an aggregate or window function (SQLite's, also
+ * without FROM)
+ */
 static bool
 calls_cache_function(const Node *node)
 {
 	const PgQuery__FuncCall *fc = node->func_call;
 
-	return FunctionNeedsCache(string_value(fc->funcname[fc->n_funcname - 1]));
+	return fc->over != NULL || is_aggregate(fc) ||
+		FunctionNeedsCache(string_value(fc->funcname[fc->n_funcname - 1]));
 }
 
 /*
@@ -4299,6 +4629,8 @@ target_relation(ParseState *ps, PgQuery__RangeVar *rv, AnalyzedStmt *stmt, RlBuf
 
 	check_writable(ps, rel, rv->location);
 	item->is_table = true;
+	item->relation = rel->table;
+	item->aliased = rv->alias != NULL;
 	scope->items = palloc(sizeof(RangeItem *));
 	scope->parent = ps->scope;
 	scope->level = ps->scope ? ps->scope->level + 1 : 1;
@@ -4322,7 +4654,25 @@ relation_column(ParseState *ps, const CacheRelation *rel, const char *name, int 
 	return NULL;
 }
 
-/* finish_dml -- RETURNING, and the statement's shape */
+/* reads_only -- whether e reads no column but those of item's */
+static bool
+reads_only(const Expr *e, const RangeItem *item)
+{
+	if (e == NULL)
+		return true;
+	if (e->kind == EXPR_VAR && e->range != NULL && e->range != item)
+		return false;
+	for (int i = 0; i < e->nargs; i++)
+		if (!reads_only(e->args[i], item))
+			return false;
+	return reads_only(e->defresult, item);
+}
+
+/*
+ * finish_dml -- RETURNING, and the statement's shape. ps->scope holds the target and,
+ * after UPDATE's FROM or DELETE's USING, those relations, whose columns SQLite's
+ * RETURNING cannot read (0A000 rather than another answer than PostgreSQL's)
+ */
 static void
 finish_dml(ParseState *ps, AnalyzedStmt *stmt, const RangeItem *stmt_target_item, Node **returning,
 		   size_t n, RlBuf *sql, const char *tag)
@@ -4330,6 +4680,15 @@ finish_dml(ParseState *ps, AnalyzedStmt *stmt, const RangeItem *stmt_target_item
 	stmt->command_tag = tag;
 	stmt->kind = STMT_UTILITY;
 	stmt->utility = UTIL_CACHE;
+	if (n > 0 && ps->scope->nitems > 1)
+	{
+		TargetList	joined = {0};
+
+		transform_targets(ps, returning, n, &joined);
+		for (int i = 0; i < joined.n; i++)
+			if (!reads_only(joined.exprs[i], stmt_target_item))
+				not_supported(ps, "RETURNING of the FROM or USING relations' columns", joined.exprs[i]->location);
+	}
 	if (n > 0)
 	{
 		TargetList	tl = {0};
@@ -4424,6 +4783,27 @@ analyze_insert(ParseState *ps, PgQuery__InsertStmt *ins, AnalyzedStmt *stmt)
 	finish_dml(ps, stmt, target_scope->items[0], ins->returning_list, ins->n_returning_list, &sql, "INSERT");
 }
 
+/*
+ * join_target -- UPDATE's FROM and DELETE's USING: the scope of those relations and
+ * the target's item, whose SQL (for a FROM clause) goes to from
+ */
+static void
+join_target(ParseState *ps, Node **from_clause, size_t n, RangeItem *item, RlBuf *from)
+{
+	Scope	   *scope = transform_from(ps, from_clause, n, from);
+
+	/* the target's name is taken as a FROM item's would be (an unaliased one of another schema's table is not) */
+	for (int i = 0; i < scope->nitems; i++)
+		if (strcmp(scope->items[i]->alias, item->alias) == 0 &&
+			(item->aliased || scope->items[i]->aliased || scope->items[i]->relation == NULL ||
+			 strcmp(scope->items[i]->relation, item->relation) == 0))
+			ereport(ERROR,
+					errcode(ERRCODE_DUPLICATE_ALIAS),
+					errmsg("table name \"%s\" specified more than once", item->alias));
+	scope_add(scope, item);
+	ps->scope = scope;
+}
+
 static void
 analyze_update(ParseState *ps, PgQuery__UpdateStmt *upd, AnalyzedStmt *stmt)
 {
@@ -4438,12 +4818,7 @@ analyze_update(ParseState *ps, PgQuery__UpdateStmt *upd, AnalyzedStmt *stmt)
 	RangeItem  *item = ps->scope->items[0];
 
 	if (upd->n_from_clause)
-	{
-		Scope	   *scope = transform_from(ps, upd->from_clause, upd->n_from_clause, &from);
-
-		scope_add(scope, item);
-		ps->scope = scope;
-	}
+		join_target(ps, upd->from_clause, upd->n_from_clause, item, &from);
 	for (size_t i = 0; i < upd->n_target_list; i++)
 	{
 		PgQuery__ResTarget *rt = upd->target_list[i]->res_target;
@@ -4476,18 +4851,32 @@ analyze_update(ParseState *ps, PgQuery__UpdateStmt *upd, AnalyzedStmt *stmt)
 static void
 analyze_delete(ParseState *ps, PgQuery__DeleteStmt *del, AnalyzedStmt *stmt)
 {
-	RlBuf		sql;
+	RlBuf		sql,
+				using;
 
 	rlbuf_init_in(&sql, CurrentMemoryContext);
-	if (del->n_using_clause)
-		not_supported(ps, "DELETE ... USING", -1);
+	rlbuf_init_in(&using, CurrentMemoryContext);
 	transform_with(ps, del->with_clause, &sql);
 	rlbuf_append_str(&sql, "DELETE FROM ");
 	target_relation(ps, del->relation, stmt, &sql);
-	if (del->where_clause)
-		rlbuf_printf(&sql, " WHERE %s",
-					 deparse_to_string(ps, transform_clause(ps, del->where_clause, BOOLOID, "WHERE", "WHERE")));
-	finish_dml(ps, stmt, ps->scope->items[0], del->returning_list, del->n_returning_list, &sql, "DELETE");
+	RangeItem  *item = ps->scope->items[0];
+
+	/*
+	 * USING (SQLite's DELETE has none): a target row goes when a row of the USING
+	 * relations meets the condition with it, a correlated EXISTS
+	 */
+	if (del->n_using_clause)
+		join_target(ps, del->using_clause, del->n_using_clause, item, &using);
+	const char *where = del->where_clause
+		? deparse_to_string(ps, transform_clause(ps, del->where_clause, BOOLOID, "WHERE", "WHERE")) : NULL;
+
+	if (del->n_using_clause)
+		rlbuf_printf(&sql, " WHERE EXISTS (SELECT 1 FROM %s%s%s)", rlbuf_cstr(&using),
+					 where ? " WHERE " : "", where ? where : "");
+	else if (where)
+		rlbuf_printf(&sql, " WHERE %s", where);
+	rlbuf_free(&using);
+	finish_dml(ps, stmt, item, del->returning_list, del->n_returning_list, &sql, "DELETE");
 }
 
 /* ---------- CREATE TABLE, DROP TABLE, CREATE SCHEMA ---------- */
@@ -4731,8 +5120,7 @@ analyze_create_table(ParseState *ps, PgQuery__CreateStmt *cs, AnalyzedStmt *stmt
 			ereport(ERROR,
 					errcode(ERRCODE_DUPLICATE_TABLE),
 					errmsg("relation \"%s\" already exists", table));
-		stmt->notice = psprintf("relation \"%s\" already exists, skipping", table);
-		stmt->notice_code = ERRCODE_DUPLICATE_TABLE;
+		skip_notice(stmt, ERRCODE_DUPLICATE_TABLE, psprintf("relation \"%s\" already exists, skipping", table));
 		return;
 	}
 	rlbuf_init_in(&sql, CurrentMemoryContext);
@@ -4836,8 +5224,7 @@ analyze_alter_table(ParseState *ps, PgQuery__AlterTableStmt *as, AnalyzedStmt *s
 		not_supported(ps, "ALTER of anything but a table", rv->location);
 	if (rel == NULL && as->missing_ok)
 	{
-		stmt->notice = psprintf("relation \"%s\" does not exist, skipping", rv->relname);
-		stmt->notice_code = ERRCODE_SUCCESSFUL_COMPLETION;
+		skip_notice(stmt, ERRCODE_SUCCESSFUL_COMPLETION, psprintf("relation \"%s\" does not exist, skipping", rv->relname));
 		return;
 	}
 	if (rel == NULL && schema && strcmp(schema, "pg_temp") != 0 && NamespaceOid(schema) == InvalidOid)
@@ -4852,10 +5239,17 @@ analyze_alter_table(ParseState *ps, PgQuery__AlterTableStmt *as, AnalyzedStmt *s
 	for (size_t i = 0; i < as->n_cmds; i++)
 		ncolumns += as->cmds[i]->alter_table_cmd->subtype == PG_QUERY__ALTER_TABLE_TYPE__AT_AddColumn;
 	check_column_limit(ncolumns, MAX_TABLE_COLUMNS, "tables", "columns");
-	for (size_t i = 0; i < as->n_cmds; i++)
+	/* PostgreSQL's passes: the drops first, then the rest, each in the order written */
+	const char **dropped = palloc(sizeof(char *) * (as->n_cmds + 1));
+	size_t		ndropped = 0;
+
+	for (size_t n = 0; n < 2 * as->n_cmds; n++)
 	{
-		PgQuery__AlterTableCmd *cmd = as->cmds[i]->alter_table_cmd;
+		PgQuery__AlterTableCmd *cmd = as->cmds[n % as->n_cmds]->alter_table_cmd;
 		const char *action = NULL;
+
+		if ((cmd->subtype == PG_QUERY__ALTER_TABLE_TYPE__AT_DropColumn) != (n < as->n_cmds))
+			continue;
 
 		if (cmd->subtype == PG_QUERY__ALTER_TABLE_TYPE__AT_AddColumn)
 		{
@@ -4865,35 +5259,42 @@ analyze_alter_table(ParseState *ps, PgQuery__AlterTableStmt *as, AnalyzedStmt *s
 				if (cd->constraints[k]->constraint->contype == PG_QUERY__CONSTR_TYPE__CONSTR_PRIMARY ||
 					cd->constraints[k]->constraint->contype == PG_QUERY__CONSTR_TYPE__CONSTR_UNIQUE)
 					not_supported(ps, "ADD COLUMN with a key", cd->location);
-			if (has_column(rel, cd->colname))
+			bool		exists = has_column(rel, cd->colname);
+
+			for (size_t k = 0; k < ndropped; k++)
+				exists &= strcmp(dropped[k], cd->colname) != 0;
+			if (exists)
 			{
 				if (!cmd->missing_ok)
 					ereport(ERROR,
 							errcode(ERRCODE_DUPLICATE_COLUMN),
 							errmsg("column \"%s\" of relation \"%s\" already exists", cd->colname, rel->name));
-				stmt->notice = psprintf("column \"%s\" of relation \"%s\" already exists, skipping",
-										cd->colname, rel->name);
-				stmt->notice_code = ERRCODE_DUPLICATE_COLUMN;
+				skip_notice(stmt, ERRCODE_DUPLICATE_COLUMN, psprintf("column \"%s\" of relation \"%s\" already exists, skipping",
+										cd->colname, rel->name));
 				continue;
 			}
 			action = psprintf("ADD COLUMN %s", column_definition(ps, cd, false));
 		}
 		else if (cmd->subtype == PG_QUERY__ALTER_TABLE_TYPE__AT_DropColumn)
 		{
-			if (!has_column(rel, cmd->name))
+			bool		exists = has_column(rel, cmd->name);
+
+			for (size_t k = 0; k < ndropped; k++)
+				exists &= strcmp(dropped[k], cmd->name) != 0;
+			if (!exists)
 			{
 				if (!cmd->missing_ok)
 					ereport(ERROR,
 							errcode(ERRCODE_UNDEFINED_COLUMN),
 							errmsg("column \"%s\" of relation \"%s\" does not exist", cmd->name, rel->name));
-				stmt->notice = psprintf("column \"%s\" of relation \"%s\" does not exist, skipping",
-										cmd->name, rel->name);
-				stmt->notice_code = ERRCODE_SUCCESSFUL_COMPLETION;
+				skip_notice(stmt, ERRCODE_SUCCESSFUL_COMPLETION, psprintf("column \"%s\" of relation \"%s\" does not exist, skipping",
+										cmd->name, rel->name));
 				continue;
 			}
 			if (!rel->temp && CacheTransactionChanged(rel->table))
 				not_supported(ps, "DROP COLUMN of a table whose rows the transaction changed", rv->location);
 			action = psprintf("DROP COLUMN %s", quote_ident(cmd->name));
+			dropped[ndropped++] = cmd->name;
 		}
 		else
 			not_supported(ps, "this ALTER TABLE action", rv->location);
@@ -4901,7 +5302,6 @@ analyze_alter_table(ParseState *ps, PgQuery__AlterTableStmt *as, AnalyzedStmt *s
 	}
 	if (stmt->nsql == 0)
 		return;					/* only IF [NOT] EXISTS that skipped: the NOTICE */
-	stmt->notice = NULL;
 	if (rel->temp)
 		stmt->target = CACHE_WRITE_TEMP;
 	else
@@ -4910,13 +5310,25 @@ analyze_alter_table(ParseState *ps, PgQuery__AlterTableStmt *as, AnalyzedStmt *s
 
 static void drop_catalog_table(ParseState *ps, AnalyzedStmt *stmt, const char *table);
 
+/*
+ * DROP TABLE | VIEW | INDEX [IF EXISTS] name, ...: RockLake has tables only (a key's
+ * index goes with its table), so VIEW and INDEX drop nothing but answer as PostgreSQL
+ * does for the names they are given: missing (42P01, 42704, or the NOTICE) or of
+ * another kind (42809)
+ */
 static void
 analyze_drop(ParseState *ps, PgQuery__DropStmt *ds, AnalyzedStmt *stmt)
 {
+	CacheRelation **rels = palloc(sizeof(CacheRelation *) * (ds->n_objects + 1));
+	bool		view = ds->remove_type == PG_QUERY__OBJECT_TYPE__OBJECT_VIEW;
+	bool		index = ds->remove_type == PG_QUERY__OBJECT_TYPE__OBJECT_INDEX;
+	const char *kind = view ? "view" : index ? "index" : "table";
+
 	stmt->kind = STMT_UTILITY;
 	stmt->utility = UTIL_CACHE;
-	stmt->command_tag = "DROP TABLE";
+	stmt->command_tag = view ? "DROP VIEW" : index ? "DROP INDEX" : "DROP TABLE";
 	stmt->target = CACHE_WRITE_MAIN;
+	/* every name first (an error drops nothing), each table once, as PostgreSQL's RemoveRelations */
 	for (size_t i = 0; i < ds->n_objects; i++)
 	{
 		PgQuery__List *names = ds->objects[i]->list;
@@ -4925,26 +5337,71 @@ analyze_drop(ParseState *ps, PgQuery__DropStmt *ds, AnalyzedStmt *stmt)
 		CacheRelation *rel = CacheLookupRelation(schema, name);
 		bool		no_schema = rel == NULL && schema && strcmp(schema, "pg_temp") != 0 &&
 			NamespaceOid(schema) == InvalidOid;
-		const char *what = psprintf("%s \"%s\"", no_schema ? "schema" : "table", no_schema ? schema : name);
+		const char *what = psprintf("%s \"%s\"", no_schema ? "schema" : kind, no_schema ? schema : name);
 
+		rels[i] = rel;
+		if (rel != NULL && (view || index))
+			ereport(ERROR,
+					errcode(ERRCODE_WRONG_OBJECT_TYPE),
+					errmsg("\"%s\" is not %s", name, view ? "a view" : "an index"),
+					errhint("Use DROP TABLE to remove a table."));
+		if (rel == NULL && index && !no_schema &&
+			SystemRegLookup(REGCLASSOID, schema ? psprintf("%s.%s", quote_ident(schema), quote_ident(name))
+							: quote_ident(name)) != InvalidOid)
+			not_supported(ps, "DROP INDEX of a key's index", -1);
 		if (rel == NULL)
 		{
 			if (!ds->missing_ok)
 				ereport(ERROR,
-						errcode(no_schema ? ERRCODE_INVALID_SCHEMA_NAME : ERRCODE_UNDEFINED_TABLE),
+						errcode(no_schema ? ERRCODE_INVALID_SCHEMA_NAME : index ? ERRCODE_UNDEFINED_OBJECT
+								: ERRCODE_UNDEFINED_TABLE),
 						errmsg("%s does not exist", what));
-			stmt->notice = psprintf("%s does not exist, skipping", what);
-			stmt->notice_code = ERRCODE_SUCCESSFUL_COMPLETION;
+			skip_notice(stmt, ERRCODE_SUCCESSFUL_COMPLETION, psprintf("%s does not exist, skipping", what));
 			continue;
 		}
-		stmt->notice = NULL;
 		check_writable(ps, rel, -1);
+		for (size_t k = 0; k < i; k++)
+			if (rels[k] && rels[k]->temp == rel->temp && strcmp(rels[k]->table, rel->table) == 0)
+				rels[i] = NULL;
+		if (rels[i] == NULL)
+			continue;
 		if (rel->temp)
 			stmt->target = CACHE_WRITE_TEMP;
 		else
 			drop_catalog_table(ps, stmt, rel->table);
 		add_sql(ps, stmt, psprintf("DROP TABLE %s", relation_sql(rel)));
 	}
+}
+
+/*
+ * TRUNCATE [TABLE] [ONLY] name [*], ...: each table's rows deleted, as DELETE without
+ * WHERE (no sequences to restart; nothing references a table, so CASCADE changes nothing)
+ */
+static void
+analyze_truncate(ParseState *ps, PgQuery__TruncateStmt *ts, AnalyzedStmt *stmt)
+{
+	bool		any_main = false,
+				any_temp = false;
+
+	stmt->kind = STMT_UTILITY;
+	stmt->utility = UTIL_CACHE;
+	stmt->command_tag = "TRUNCATE TABLE";
+	for (size_t i = 0; i < ts->n_relations; i++)
+	{
+		PgQuery__RangeVar rv = *ts->relations[i]->range_var;
+
+		rv.location = -1;		/* PostgreSQL's TRUNCATE errors have no position */
+
+		CacheRelation *rel = lookup_relation(ps, &rv);
+
+		check_writable(ps, rel, -1);
+		any_main |= !rel->temp;
+		any_temp |= rel->temp;
+		add_sql(ps, stmt, psprintf("DELETE FROM %s", relation_sql(rel)));
+	}
+	if (any_main && any_temp)
+		not_supported(ps, "TRUNCATE of temporary and other tables together", -1);
+	stmt->target = any_main ? CACHE_WRITE_MAIN : CACHE_WRITE_TEMP;
 }
 
 /* text_sql -- a string as a constant of the statement's SQL */
@@ -5044,8 +5501,7 @@ analyze_create_schema(ParseState *ps, PgQuery__CreateSchemaStmt *cs, AnalyzedStm
 			ereport(ERROR,
 					errcode(ERRCODE_DUPLICATE_SCHEMA),
 					errmsg("schema \"%s\" already exists", name));
-		stmt->notice = psprintf("schema \"%s\" already exists, skipping", name);
-		stmt->notice_code = ERRCODE_DUPLICATE_SCHEMA;
+		skip_notice(stmt, ERRCODE_DUPLICATE_SCHEMA, psprintf("schema \"%s\" already exists, skipping", name));
 		return;
 	}
 	/* OIDs from FirstNormalObjectId on, as PostgreSQL's; the id is in the tables' names for good */
@@ -5074,17 +5530,8 @@ analyze_drop_schema(ParseState *ps, PgQuery__DropStmt *ds, AnalyzedStmt *stmt)
 
 	for (size_t i = 0; i < ds->n_objects; i++)
 		if ((nsps[i] = schema_of(ps, string_value(ds->objects[i]), ds->missing_ok, "DROP SCHEMA")) == InvalidOid)
-		{
-			const char *notice = psprintf("schema \"%s\" does not exist, skipping", string_value(ds->objects[i]));
-
-			if (ds->n_objects == 1)
-			{
-				stmt->notice = notice;
-				stmt->notice_code = ERRCODE_SUCCESSFUL_COMPLETION;
-			}
-			else
-				ereport(NOTICE, errmsg("%s", notice));
-		}
+			skip_notice(stmt, ERRCODE_SUCCESSFUL_COMPLETION,
+						psprintf("schema \"%s\" does not exist, skipping", string_value(ds->objects[i])));
 	/* PostgreSQL reports what depends on the last schema named first */
 	for (size_t i = ds->n_objects; i-- > 0;)
 	{
@@ -5202,6 +5649,7 @@ analyze_copy_table(ParseState *ps, PgQuery__CopyStmt *cs, AnalyzedStmt *stmt)
 		}
 		rlbuf_append_str(&sql, ")");
 		stmt->kind = STMT_COPY_IN;
+		stmt->name = rel->name;
 		stmt->target = rel->temp ? CACHE_WRITE_TEMP : CACHE_WRITE_MAIN;
 		stmt->ncolumns = ncols;
 		stmt->columns = cols;
@@ -5246,6 +5694,7 @@ statement_uses_cache(Node *node)
 		case PG_QUERY__NODE__NODE_CREATE_SCHEMA_STMT:
 		case PG_QUERY__NODE__NODE_RENAME_STMT:
 		case PG_QUERY__NODE__NODE_ALTER_OWNER_STMT:
+		case PG_QUERY__NODE__NODE_TRUNCATE_STMT:
 			return true;
 		case PG_QUERY__NODE__NODE_COPY_STMT:
 			return node->copy_stmt->relation != NULL ||
@@ -5487,7 +5936,6 @@ unsupported_statement(ParseState *ps, Node *node)
 		{PG_QUERY__NODE__NODE_VIEW_STMT, "CREATE VIEW"},
 		{PG_QUERY__NODE__NODE_CREATE_SEQ_STMT, "CREATE SEQUENCE"},
 		{PG_QUERY__NODE__NODE_CREATE_FUNCTION_STMT, "CREATE FUNCTION"},
-		{PG_QUERY__NODE__NODE_TRUNCATE_STMT, "TRUNCATE TABLE"},
 		{PG_QUERY__NODE__NODE_DO_STMT, "DO"},
 		{PG_QUERY__NODE__NODE_EXPLAIN_STMT, "EXPLAIN"},
 		{PG_QUERY__NODE__NODE_PREPARE_STMT, "PREPARE"},
@@ -5512,16 +5960,9 @@ unsupported_statement(ParseState *ps, Node *node)
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (names[i].node_case == node->node_case)
 			not_supported(ps, names[i].name, -1);
-	if (node->node_case == PG_QUERY__NODE__NODE_DROP_STMT &&
-		node->drop_stmt->remove_type != PG_QUERY__OBJECT_TYPE__OBJECT_TABLE)
-	{
-		PgQuery__ObjectType t = node->drop_stmt->remove_type;
-
-		not_supported(ps, t == PG_QUERY__OBJECT_TYPE__OBJECT_TABLE ? "DROP TABLE"
-					  : t == PG_QUERY__OBJECT_TYPE__OBJECT_SCHEMA ? "DROP SCHEMA"
-					  : t == PG_QUERY__OBJECT_TYPE__OBJECT_VIEW ? "DROP VIEW"
-					  : t == PG_QUERY__OBJECT_TYPE__OBJECT_INDEX ? "DROP INDEX" : "DROP", -1);
-	}
+	/* DROP TABLE, VIEW, INDEX and SCHEMA have their analysis: this is another kind's */
+	if (node->node_case == PG_QUERY__NODE__NODE_DROP_STMT)
+		not_supported(ps, "DROP", -1);
 	not_supported(ps, node_name(node), -1);
 }
 
@@ -5611,10 +6052,15 @@ AnalyzeStatement(const RawStatement *raw, const char *query_string,
 		case PG_QUERY__NODE__NODE_CREATE_SCHEMA_STMT:
 			analyze_create_schema(&ps, node->create_schema_stmt, stmt);
 			break;
+		case PG_QUERY__NODE__NODE_TRUNCATE_STMT:
+			analyze_truncate(&ps, node->truncate_stmt, stmt);
+			break;
 		case PG_QUERY__NODE__NODE_DROP_STMT:
 			if (node->drop_stmt->remove_type == PG_QUERY__OBJECT_TYPE__OBJECT_SCHEMA)
 				analyze_drop_schema(&ps, node->drop_stmt, stmt);
-			else if (node->drop_stmt->remove_type != PG_QUERY__OBJECT_TYPE__OBJECT_TABLE)
+			else if (node->drop_stmt->remove_type != PG_QUERY__OBJECT_TYPE__OBJECT_TABLE &&
+					 node->drop_stmt->remove_type != PG_QUERY__OBJECT_TYPE__OBJECT_VIEW &&
+					 node->drop_stmt->remove_type != PG_QUERY__OBJECT_TYPE__OBJECT_INDEX)
 				unsupported_statement(&ps, node);
 			else
 				analyze_drop(&ps, node->drop_stmt, stmt);

@@ -411,23 +411,73 @@ is_transaction_exit(const AnalyzedStmt *stmt)
  * CopyDone (or CopyFail); the rows are decoded as they come and inserted at the
  * end, so the catalog is written within this one message's processing
  */
+/* What a COPY FROM error's CONTEXT line says: the row decoded, or the row inserted. */
+typedef struct CopyInContext
+{
+	const char *relname;
+	const CopyDecoder *dec;
+	const long *lines;			/* each row's line ... */
+	const char **texts;			/* ... and its text (text formats), as a context shows it ... */
+	int64_t		inserting;		/* ... and the row being inserted, or -1 */
+} CopyInContext;
+
+static void
+copy_in_context(void *arg)
+{
+	const CopyInContext *c = arg;
+	const char *sqlstate = CurrentErrorData()->sqlstate;
+
+	/* PostgreSQL checks NOT NULL and CHECK with the line at hand, a key once it is gone */
+	if (c->inserting >= 0 && c->texts[c->inserting] &&
+		(strcmp(sqlstate, ERRCODE_NOT_NULL_VIOLATION) == 0 || strcmp(sqlstate, ERRCODE_CHECK_VIOLATION) == 0))
+		errcontext_msg("COPY %s, line %ld: \"%s\"", c->relname, c->lines[c->inserting], c->texts[c->inserting]);
+	else if (c->inserting >= 0)
+		errcontext_msg("COPY %s, line %ld", c->relname, c->lines[c->inserting]);
+	else
+		errcontext_msg("%s", copy_decoder_context(c->dec, c->relname));
+}
+
 static uint64_t
 run_copy_in(AnalyzedStmt *stmt)
 {
 	int			n = stmt->ncolumns;
 	Oid		   *types = palloc(sizeof(Oid) * (size_t) (n ? n : 1));
+	int32_t    *typmods = palloc(sizeof(int32_t) * (size_t) (n ? n : 1));
+	const char **names = palloc(sizeof(char *) * (size_t) (n ? n : 1));
 	int64_t		nrows = 0,
 				cap = 64;
 	Value	   *rows = palloc(sizeof(Value) * (size_t) (cap * (n ? n : 1)));
+	long	   *lines = palloc(sizeof(long) * (size_t) cap);
+	const char **texts = palloc(sizeof(char *) * (size_t) cap);
 	CopyDecoder dec;
 	bool		done = false;
+	CopyInContext context = {stmt->name, &dec, lines, texts, -1};
+	ErrorContextCallback callback = {.previous = error_context_stack, .callback = copy_in_context,
+	.arg = &context};
+	sigjmp_buf *save = PG_exception_stack;
+	sigjmp_buf	local;
+	uint64_t	count;
 
 	for (int i = 0; i < n; i++)
+	{
 		types[i] = stmt->columns[i].type;
+		typmods[i] = stmt->columns[i].typmod;
+		names[i] = stmt->columns[i].name;
+	}
 	CacheMessageEnd(false);		/* the data comes in further messages */
 	copy_decoder_init(&dec, &stmt->copy, n, types);
+	dec.typmods = typmods;
+	dec.names = names;
 	SendCopyResponse(PqMsg_CopyInResponse, stmt->copy.format, n);
 	pq_flush();
+	if (sigsetjmp(local, 0) != 0)
+	{
+		/* the report, sent with its context, stands: on to the recovery point */
+		error_context_stack = callback.previous;
+		PG_exception_stack = save;
+		siglongjmp(*save, 1);
+	}
+	PG_exception_stack = &local;
 	while (!done)
 	{
 		CHECK_FOR_INTERRUPTS();	/* a cancel that came during the last message */
@@ -469,17 +519,30 @@ run_copy_in(AnalyzedStmt *stmt)
 						errcode(ERRCODE_PROTOCOL_VIOLATION),
 						errmsg("unexpected message type 0x%02X during COPY from stdin", type));
 		}
+		error_context_stack = &callback;
 		for (;;)
 		{
 			if (nrows == cap)
+			{
 				rows = repalloc(rows, sizeof(Value) * (size_t) ((cap *= 2) * (n ? n : 1)));
+				lines = repalloc(lines, sizeof(long) * (size_t) cap);
+				texts = repalloc(texts, sizeof(char *) * (size_t) cap);
+				context.lines = lines;
+				context.texts = texts;
+			}
 			if (!copy_decoder_next(&dec, &rows[nrows * n], done))
 				break;
-			nrows++;
+			texts[nrows] = dec.opts.format == COPY_FORMAT_BINARY ? NULL : dec.row_line;
+			lines[nrows++] = dec.lineno;
 		}
+		error_context_stack = callback.previous;
 	}
 	copy_decoder_free(&dec);
-	return (uint64_t) ExecutorInsertRows(stmt, rows, nrows);
+	error_context_stack = &callback;
+	count = (uint64_t) ExecutorInsertRows(stmt, rows, nrows, &context.inserting);
+	error_context_stack = callback.previous;
+	PG_exception_stack = save;
+	return count;
 }
 
 /*

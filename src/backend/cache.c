@@ -32,7 +32,8 @@
  * functions) it calls back into the executor through rl_eval(). The other
  * functions registered here: rl_scalar for a scalar subquery's value, rl_float_sum
  * and rl_float_avg for sum() and avg() of floats, rl_numeric_sum and rl_numeric_avg
- * for those of numerics, rl_array_agg for ARRAY(subquery),
+ * for those of numerics, rl_array_agg for ARRAY(subquery) and array_agg(), rl_string_agg
+ * for string_agg(... ORDER BY ...),
  * rl_array_json for json_each() to iterate a set-returning function's result; and
  * for pg_catalog (syscat.c) rl_pg_name for the names the cache writes in its own
  * form, rl_nspid for the schema of a table by its name there, rl_search_rank for
@@ -205,33 +206,162 @@ pg_name(const char *name)
 }
 
 /*
- * key_is_primary -- whether table's key of ncols columns that starts with first is
- * its primary key (analyze.c's add_key declares a primary key's first column DESC)
+ * The row a failed INSERT or UPDATE was writing when SQLite refused it (a UNIQUE or NOT
+ * NULL constraint), for the DETAIL PostgreSQL gives: SQLite checks constraints before
+ * anything but a BEFORE trigger sees the row, so probe_failing_row runs the statement
+ * again with temporary triggers calling rl_probe_row(NEW's columns), which keeps the
+ * last row here. Only on that error path; the statement's effects go with the error.
  */
-static bool
-key_is_primary(const char *table, const char *first, int ncols)
+static struct
 {
-	sqlite3_stmt *stmt = stmt_cache_get(statements, "SELECT 1 FROM pragma_index_list(?1) AS i WHERE i.origin = 'u'"
-										  " AND (SELECT count(*) FROM pragma_index_info(i.name)) = ?3"
-										  " AND EXISTS (SELECT 1 FROM pragma_index_xinfo(i.name) AS x"
-										  " WHERE x.seqno = 0 AND x.name = ?2 AND x.\"desc\")");
-	bool		primary;
+	const char *message;		/* SQLite's message (palloc'd), NULL if no probe ran */
+	const char *table;			/* SQLite's name of the table */
+	int			ncolumns;		/* the row: its columns without the row id ... */
+	char	  **names;
+	char	  **values;			/* ... as PostgreSQL's output, NULL for a NULL */
+	sqlite3_value **probed;		/* what rl_probe_row saw last (sqlite3_value_dup'd) */
+	int			nprobed;
+} failing;
 
-	if (stmt == NULL)
-		return false;			/* the name PostgreSQL gives a unique key, then */
-	sqlite3_bind_text(stmt, 1, table, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(stmt, 2, first, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int(stmt, 3, ncols);
-	primary = sqlite3_step(stmt) == SQLITE_ROW;
-	stmt_cache_release(statements, stmt, false);
-	return primary;
+static Oid	decl_type(const char *decl, int32_t *typmod);
+static void exec_quietly(const char *sql);
+static Value from_sqlite(sqlite3_value *sv, Oid type, int32_t typmod, bool borrow);
+
+/* quoted -- a name as an SQLite identifier */
+static char *
+quoted(const char *name)
+{
+	RlBuf		q;
+
+	rlbuf_init_in(&q, CurrentMemoryContext);
+	rlbuf_append_str(&q, "\"");
+	for (const char *c = name; *c; c++)
+		rlbuf_append_str(&q, *c == '"' ? "\"\"" : (char[2]) {*c, 0});
+	rlbuf_append_str(&q, "\"");
+	return pstrdup(rlbuf_cstr(&q));
+}
+
+static void
+rl_probe_row(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	for (int i = 0; i < failing.nprobed; i++)
+		sqlite3_value_free(failing.probed[i]);
+	free(failing.probed);
+	failing.nprobed = 0;
+	if ((failing.probed = calloc((size_t) argc + 1, sizeof(sqlite3_value *))) == NULL)
+		return;
+	for (int i = 0; i < argc; i++)
+		failing.probed[i] = sqlite3_value_dup(argv[i]);
+	failing.nprobed = argc;
+}
+
+/* probe_failing_row -- failing's row for stmt, which SQLite just refused (its message in msg) */
+static void
+probe_failing_row(sqlite3_stmt *stmt, const char *msg)
+{
+	const char *colon = strchr(msg, ':');
+	const char *dot = colon ? strchr(cache_unqualified_name(colon + 2), '.') : NULL;
+	sqlite3_stmt *cols = NULL;
+	RlBuf		sql,
+				args;
+	Oid		   *types = NULL;
+	int32_t    *typmods = NULL;
+
+	failing.message = pstrdup(msg);
+	if (dot == NULL)
+		return;
+	failing.table = pnstrdup(colon + 2, (size_t) (dot - colon - 2));
+	if (sqlite3_prepare_v2(cache_db, "SELECT name, type FROM pragma_table_info(?1) WHERE name <> '"
+						   CACHE_ROWID_COLUMN "' ORDER BY cid", -1, &cols, NULL) != SQLITE_OK)
+		return;
+	sqlite3_bind_text(cols, 1, failing.table, -1, SQLITE_STATIC);
+	rlbuf_init_in(&args, CurrentMemoryContext);
+	failing.names = palloc(sizeof(char *));
+	while (sqlite3_step(cols) == SQLITE_ROW)
+	{
+		int			n = failing.ncolumns++;
+
+		failing.names = repalloc(failing.names, sizeof(char *) * (size_t) (n + 1));
+		types = types ? repalloc(types, sizeof(Oid) * (size_t) (n + 1)) : palloc(sizeof(Oid));
+		typmods = typmods ? repalloc(typmods, sizeof(int32_t) * (size_t) (n + 1)) : palloc(sizeof(int32_t));
+		failing.names[n] = pstrdup((const char *) sqlite3_column_text(cols, 0));
+		types[n] = decl_type((const char *) sqlite3_column_text(cols, 1), &typmods[n]);
+		rlbuf_printf(&args, "%sNEW.%s", n ? ", " : "", quoted(failing.names[n]));
+	}
+	sqlite3_finalize(cols);
+	if (failing.ncolumns == 0)
+		return;
+	rlbuf_init_in(&sql, CurrentMemoryContext);
+	for (int i = 0; i < 2; i++)
+		rlbuf_printf(&sql, "CREATE TEMP TRIGGER _rl_probe_%d BEFORE %s ON main.%s BEGIN SELECT rl_probe_row(%s); END;",
+					 i, i ? "UPDATE" : "INSERT", quoted(failing.table), rlbuf_cstr(&args));
+	if (sqlite3_exec(cache_db, rlbuf_cstr(&sql), NULL, NULL, NULL) == SQLITE_OK)
+	{
+		sqlite3_reset(stmt);
+		(void) sqlite3_step(stmt);	/* refused again, at the same row */
+		sqlite3_reset(stmt);
+	}
+	exec_quietly("DROP TRIGGER IF EXISTS temp._rl_probe_0; DROP TRIGGER IF EXISTS temp._rl_probe_1");
+	if (failing.nprobed != failing.ncolumns)
+		return;
+	failing.values = palloc(sizeof(char *) * (size_t) failing.ncolumns);
+	for (int i = 0; i < failing.ncolumns; i++)
+	{
+		Value		v = from_sqlite(failing.probed[i], types[i], typmods[i], false);
+
+		failing.values[i] = v.isnull ? NULL : pstrdup(typio_output(&v, NULL));
+	}
+}
+
+/* failing_value -- the failing row's value of a column as a DETAIL shows it, cut at limit bytes if limit > 0 */
+static const char *
+failing_value(const char *column, size_t limit)
+{
+	for (int i = 0; i < failing.ncolumns; i++)
+		if (strcmp(failing.names[i], column) == 0)
+		{
+			const char *v = failing.values[i];
+			size_t		cut = limit;
+
+			if (v == NULL)
+				return "null";
+			if (limit == 0 || strlen(v) <= limit)
+				return pstrdup(v);
+			while (cut > 0 && ((unsigned char) v[cut] & 0xC0) == 0x80)
+				cut--;
+			return psprintf("%.*s...", (int) cut, v);
+		}
+	return "?";
+}
+
+/* failing_schema -- the schema of the failing row's table, as PostgreSQL names it */
+static const char *
+failing_schema(void)
+{
+	int64_t		nsp = cache_name_namespace(failing.table);
+	sqlite3_stmt *stmt;
+	const char *name = "public";
+
+	if (nsp == 0)
+		return name;
+	if (sqlite3_prepare_v2(cache_db, "SELECT nspname FROM main." CACHE_NAMESPACE_TABLE " WHERE nspid = ?1",
+						   -1, &stmt, NULL) != SQLITE_OK)
+		return NULL;
+	sqlite3_bind_int64(stmt, 1, nsp);
+	name = sqlite3_step(stmt) == SQLITE_ROW ? pstrdup((const char *) sqlite3_column_text(stmt, 0)) : NULL;
+	sqlite3_finalize(stmt);
+	return name;
 }
 
 /* sqlite_error -- an ERROR for a failed SQLite call, with PostgreSQL's SQLSTATE where one fits */
 static void
 sqlite_error(int rc, const char *what)
 {
-	const char *msg = sqlite3_errmsg(cache_db);
+	const char *msg = failing.message ? failing.message : sqlite3_errmsg(cache_db);
+	const char *err_schema = NULL,	/* errtableconstraint's */
+			   *err_table = NULL,
+			   *err_column = NULL,
+			   *err_constraint = NULL;
 
 	if (callback_failed)
 	{
@@ -251,30 +381,41 @@ sqlite_error(int rc, const char *what)
 		case SQLITE_CONSTRAINT_UNIQUE:
 		case SQLITE_CONSTRAINT_PRIMARYKEY:
 			{
-				/*
-				 * "UNIQUE constraint failed: t.a, t.b" -> t_a_b_key, as syscat.c names a
-				 * key, or t_pkey for the primary key (t's own name: no schema's id)
-				 */
-				const char *colon = strchr(msg, ':');
-				const char *dot = colon ? strchr(cache_unqualified_name(colon + 2), '.') : NULL;
-				char	   *table = dot ? pnstrdup(colon + 2, (size_t) (dot - colon - 2)) : NULL;
-				char	   *first = dot ? pnstrdup(dot + 1, strcspn(dot + 1, ",")) : NULL;
-				RlBuf		name;
-				int			ncols = 1;
+				/* "UNIQUE constraint failed: t.a, t.b" -> t_a_b_key or t_pkey (catalog_cache.c) */
+				char	   *table = NULL;
+				char	   *name = cache_unique_violation(cache_db, msg, &table);
+				const char *dot = table ? msg + strlen("UNIQUE constraint failed: ") + strlen(table) : NULL;
 
-				rlbuf_init_in(&name, CurrentMemoryContext);
-				for (const char *c = colon ? cache_unqualified_name(colon + 2) : ""; *c; c++)
-				{
-					ncols += *c == ',';
-					if (*c != ' ')
-						rlbuf_append(&name, *c == '.' || *c == ',' ? "_" : c, 1);
-				}
 				sqlstate = ERRCODE_UNIQUE_VIOLATION;
-				text = table && key_is_primary(table, first, ncols)
-					? psprintf("duplicate key value violates unique constraint \"%s_pkey\"", pg_name(table))
-					: psprintf("duplicate key value violates unique constraint \"%s_key\"",
-							   pg_name(rlbuf_cstr(&name)));
-				rlbuf_free(&name);
+				err_constraint = name ? pstrdup(name) : "?";
+				text = psprintf("duplicate key value violates unique constraint \"%s\"", err_constraint);
+				free(name);
+				if (table)
+				{
+					char	   *copy = pstrdup(table);
+
+					free(table);
+					table = copy;
+				}
+				if (failing.values && table)
+				{
+					RlBuf		keys,
+								values;
+
+					rlbuf_init_in(&keys, CurrentMemoryContext);
+					rlbuf_init_in(&values, CurrentMemoryContext);
+					for (const char *c = dot; c != NULL; c = strstr(c + 1, ", "))
+					{
+						const char *col = strchr(c[0] == '.' ? c : cache_unqualified_name(c + 2), '.') + 1;
+						char	   *colname = pnstrdup(col, strcspn(col, ","));
+
+						rlbuf_printf(&keys, "%s%s", keys.len ? ", " : "", colname);
+						rlbuf_printf(&values, "%s%s", values.len ? ", " : "", failing_value(colname, 0));
+					}
+					detail = psprintf("Key (%s)=(%s) already exists.", rlbuf_cstr(&keys), rlbuf_cstr(&values));
+					err_schema = failing_schema();
+					err_table = pg_name(table);
+				}
 				break;
 			}
 		case SQLITE_CONSTRAINT_NOTNULL:
@@ -287,6 +428,18 @@ sqlite_error(int rc, const char *what)
 				text = psprintf("null value in column \"%s\" of relation \"%s\" violates not-null constraint",
 								pg_name(dot ? dot + 1 : ""),
 								pg_name(dot ? pnstrdup(colon + 2, (size_t) (dot - colon - 2)) : ""));
+				if (failing.values && dot)
+				{
+					RlBuf		row;
+
+					rlbuf_init_in(&row, CurrentMemoryContext);
+					for (int i = 0; i < failing.ncolumns; i++)
+						rlbuf_printf(&row, "%s%s", i ? ", " : "", failing_value(failing.names[i], 64));
+					detail = psprintf("Failing row contains (%s).", rlbuf_cstr(&row));
+					err_schema = failing_schema();
+					err_table = pg_name(failing.table);
+					err_column = dot + 1;
+				}
 				break;
 			}
 		case SQLITE_BUSY_SNAPSHOT:
@@ -339,11 +492,15 @@ sqlite_error(int rc, const char *what)
 				text = psprintf("catalog cache: could not %s: %s", what, msg);
 			break;
 	}
+	failing.message = NULL;
+	failing.values = NULL;
+	failing.ncolumns = 0;
 	ereport(ERROR,
 			errcode(sqlstate),
 			errmsg("%s", text),
 			detail ? errdetail("%s", detail) : 0,
-			hint ? errhint("%s", hint) : 0);
+			hint ? errhint("%s", hint) : 0,
+			err_table ? errtableconstraint(err_schema, err_table, err_column, err_constraint) : 0);
 }
 
 static void
@@ -713,17 +870,17 @@ typedef struct FloatAggState
 	bool		overflow;
 } FloatAggState;
 
+/* float_add -- a value into a float sum; float4: float4 arithmetic */
 static void
-rl_float_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+float_add(FloatAggState *st, sqlite3_value *value, bool float4)
 {
-	FloatAggState *st = sqlite3_aggregate_context(ctx, sizeof(FloatAggState));
-	int			type = sqlite3_value_type(argv[0]);
+	int			type = sqlite3_value_type(value);
 
-	if (st == NULL || type == SQLITE_NULL)
+	if (type == SQLITE_NULL)
 		return;
 
-	double		x = type == SQLITE_TEXT ? NAN : sqlite3_value_double(argv[0]);
-	double		sum = sqlite3_user_data(ctx) ? (double) ((float) st->sum + (float) x) : st->sum + x;
+	double		x = type == SQLITE_TEXT ? NAN : sqlite3_value_double(value);
+	double		sum = float4 ? (double) ((float) st->sum + (float) x) : st->sum + x;
 
 	st->overflow |= isinf(sum) && !isinf(st->sum) && !isinf(x);
 	st->sum = sum;
@@ -731,10 +888,18 @@ rl_float_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 }
 
 static void
-float_final(sqlite3_context *ctx, bool avg)
+rl_float_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
-	FloatAggState *st = sqlite3_aggregate_context(ctx, 0);
+	FloatAggState *st = sqlite3_aggregate_context(ctx, sizeof(FloatAggState));
 
+	if (st != NULL)
+		float_add(st, argv[0], sqlite3_user_data(ctx) != NULL);
+}
+
+/* float_result -- the sum or average of st as ctx's result */
+static void
+float_result(sqlite3_context *ctx, const FloatAggState *st, bool avg)
+{
 	if (callback_failed || (st != NULL && st->overflow))
 		final_error(ctx, ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE, "value out of range: overflow");
 	else if (st == NULL || st->n == 0)
@@ -745,6 +910,12 @@ float_final(sqlite3_context *ctx, bool avg)
 
 		to_sqlite(&(SqliteSink) {.ctx = ctx}, &v);
 	}
+}
+
+static void
+float_final(sqlite3_context *ctx, bool avg)
+{
+	float_result(ctx, sqlite3_aggregate_context(ctx, 0), avg);
 }
 
 static void
@@ -859,47 +1030,286 @@ rl_numeric_avg_final(sqlite3_context *ctx)
 	numeric_final(ctx, true);
 }
 
+/*
+ * rl_window_agg: the window form of the cache's own sum() and avg() (floats, numerics),
+ * which SQLite can use over a window only with a step that takes a row out (xInverse)
+ * and one that gives the value so far (xValue). It keeps the values of the frame, in
+ * order, and computes each row's result from them as the plain aggregate would (as
+ * PostgreSQL's float aggregates do, which have no inverse: a frame's rows are added in
+ * order), so a frame of n rows costs n additions per row.
+ */
+typedef enum WindowAggKind
+{
+	WINDOW_FLOAT_SUM,
+	WINDOW_FLOAT4_SUM,
+	WINDOW_FLOAT_AVG,
+	WINDOW_NUMERIC_SUM,
+	WINDOW_NUMERIC_AVG
+} WindowAggKind;
+
+typedef struct WindowAggState
+{
+	sqlite3_value **values;		/* malloc'd; [head, n) are the frame's */
+	int			head;
+	int			n;
+	int			cap;
+} WindowAggState;
+
+static void
+rl_window_agg_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	WindowAggState *st = sqlite3_aggregate_context(ctx, sizeof(WindowAggState));
+
+	if (st == NULL)
+		return;
+	if (st->n == st->cap)
+	{
+		int			cap = st->cap ? st->cap * 2 : 16;
+		sqlite3_value **values = realloc(st->values, sizeof(sqlite3_value *) * (size_t) cap);
+
+		if (values == NULL)
+		{
+			sqlite3_result_error_nomem(ctx);
+			return;
+		}
+		st->values = values;
+		st->cap = cap;
+	}
+	st->values[st->n++] = sqlite3_value_dup(argv[0]);
+}
+
+static void
+rl_window_agg_inverse(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	WindowAggState *st = sqlite3_aggregate_context(ctx, sizeof(WindowAggState));
+
+	if (st != NULL && st->head < st->n)
+	{
+		sqlite3_value_free(st->values[st->head]);
+		st->values[st->head++] = NULL;
+	}
+}
+
+static void
+rl_window_agg_value(sqlite3_context *ctx)
+{
+	WindowAggState *st = sqlite3_aggregate_context(ctx, sizeof(WindowAggState));
+	WindowAggKind kind = (WindowAggKind) (intptr_t) sqlite3_user_data(ctx);
+
+	if (st == NULL)
+		return;
+	if (kind == WINDOW_NUMERIC_SUM || kind == WINDOW_NUMERIC_AVG)
+	{
+		NumericAggState sum = {0};
+
+		for (int i = st->head; i < st->n && !callback_failed; i++)
+			if (st->values[i] && sqlite3_value_type(st->values[i]) != SQLITE_NULL)
+				numeric_agg_run(ctx, &sum, st->values[i], false);
+		if (callback_failed)
+			final_error(ctx, ERRCODE_INTERNAL_ERROR, "an earlier error");
+		else if (sum.n == 0)
+			sqlite3_result_null(ctx);
+		else
+			numeric_agg_run(ctx, &sum, NULL, kind == WINDOW_NUMERIC_AVG);
+		free(sum.sum);
+		return;
+	}
+
+	FloatAggState sum = {0};
+
+	for (int i = st->head; i < st->n; i++)
+		if (st->values[i])
+			float_add(&sum, st->values[i], kind == WINDOW_FLOAT4_SUM);
+	float_result(ctx, &sum, kind == WINDOW_FLOAT_AVG);
+}
+
+static void
+rl_window_agg_final(sqlite3_context *ctx)
+{
+	WindowAggState *st = sqlite3_aggregate_context(ctx, 0);
+
+	if (st == NULL)
+	{
+		sqlite3_result_null(ctx);
+		return;
+	}
+	rl_window_agg_value(ctx);
+	for (int i = st->head; i < st->n; i++)
+		sqlite3_value_free(st->values[i]);
+	free(st->values);
+}
+
 /* ---------- arrays inside SQLite ---------- */
 
 /*
- * rl_array_agg(element, array_type [, sort_key, descending]): ARRAY(subquery) and
- * array_agg(x [ORDER BY key [DESC]]), the array of the rows' elements (each read as the
- * element type from its canonical SQLite form and kept in its text form), in the order
- * SQLite produces them or by the key (NULLs last ascending, first descending, as in
- * PostgreSQL); the empty array when there are none. SQLite 3.40 has no ORDER BY inside
- * aggregates, hence the key.
+ * Aggregates that keep their rows and sort them: SQLite 3.40 has no ORDER BY inside
+ * aggregates, so each row brings its sort keys, each followed by its flags
+ * (AGG_ORDER_DESC, AGG_ORDER_NULLS_FIRST: the analyser spells PostgreSQL's defaults,
+ * NULLs last ascending and first descending), and the final function sorts, equal keys
+ * keeping the rows' arrival order.
+ *
+ * rl_array_agg(element, array_type [, key, flags]...): ARRAY(subquery) and array_agg(x
+ * [ORDER BY ...]), the array of the rows' elements (each read as the element type from
+ * its canonical SQLite form and kept in its text form); the empty array when there are
+ * none (array_agg's NULL is the analyser's).
+ * rl_string_agg(value, delimiter [, key, flags]...): string_agg(x, d ORDER BY ...), the
+ * non-NULL values, each after the delimiter its row brought but the first; NULL if none.
+ * Their _distinct variants are DISTINCT's: the value is the first key, and one of the
+ * rows of equal values (by their text) stays.
  */
-typedef struct ArrayAggItem
+typedef struct OrderedAggItem
 {
 	char	   *text;			/* malloc'd; NULL for a NULL element */
-	sqlite3_value *key;			/* sqlite3_value_dup'd, or NULL */
+	char	   *delimiter;		/* string_agg's, malloc'd, or NULL */
+	sqlite3_value **keys;		/* sqlite3_value_dup'd, nkeys of them */
 	int			seq;			/* arrival: equal keys keep it */
-	bool		desc;			/* the order is descending */
-} ArrayAggItem;
+} OrderedAggItem;
 
-typedef struct ArrayAggState
+typedef struct OrderedAggState
 {
-	Oid			type;
+	Oid			type;			/* array_agg's array type */
+	int			head;			/* over a window: the items before it left the frame */
 	int			n;
-	ArrayAggItem *items;		/* malloc'd: lives across SQLite calls */
-} ArrayAggState;
+	int			nkeys;
+	int		   *flags;			/* malloc'd, one per key */
+	OrderedAggItem *items;		/* malloc'd: lives across SQLite calls */
+} OrderedAggState;
+
+/* ordered_agg_add -- a row's item (text malloc'd by the caller) with its keys, from argv[2] on */
+static bool
+ordered_agg_add(OrderedAggState *st, char *text, char *delimiter, int argc, sqlite3_value **argv)
+{
+	OrderedAggItem *items = realloc(st->items, sizeof(OrderedAggItem) * (size_t) (st->n + 1));
+	int			nkeys = (argc - 2) / 2;
+
+	if (items == NULL)
+		return false;
+	st->items = items;
+	if (st->flags == NULL && nkeys > 0)
+	{
+		if ((st->flags = malloc(sizeof(int) * (size_t) nkeys)) == NULL)
+			return false;
+		st->nkeys = nkeys;
+		for (int k = 0; k < nkeys; k++)
+			st->flags[k] = sqlite3_value_int(argv[3 + 2 * k]);
+	}
+	items[st->n] = (OrderedAggItem) {text, delimiter, NULL, st->n};
+	if (nkeys > 0 && (items[st->n].keys = calloc((size_t) nkeys, sizeof(sqlite3_value *))) == NULL)
+		return false;
+	for (int k = 0; k < nkeys; k++)
+		items[st->n].keys[k] = sqlite3_value_dup(argv[2 + 2 * k]);
+	st->n++;
+	return true;
+}
+
+/* compare_key_values -- SQLite's order of two non-NULL sort keys */
+static int
+compare_key_values(sqlite3_value *x, sqlite3_value *y)
+{
+	int			tx = sqlite3_value_type(x),
+				ty = sqlite3_value_type(y);
+
+	if ((tx == SQLITE_INTEGER || tx == SQLITE_FLOAT) && (ty == SQLITE_INTEGER || ty == SQLITE_FLOAT))
+	{
+		if (tx == SQLITE_INTEGER && ty == SQLITE_INTEGER)
+			return (sqlite3_value_int64(x) > sqlite3_value_int64(y)) - (sqlite3_value_int64(x) < sqlite3_value_int64(y));
+		return (sqlite3_value_double(x) > sqlite3_value_double(y)) - (sqlite3_value_double(x) < sqlite3_value_double(y));
+	}
+	if (tx != ty)
+		return tx - ty;
+	return strcmp((const char *) sqlite3_value_text(x), (const char *) sqlite3_value_text(y));
+}
+
+/* the state whose items qsort is sorting (a backend sorts one at a time) */
+static const OrderedAggState *sorting;
+
+static int
+compare_items(const void *a, const void *b)
+{
+	const OrderedAggState *st = sorting;
+	const OrderedAggItem *x = a,
+			   *y = b;
+
+	for (int k = 0; k < st->nkeys; k++)
+	{
+		bool		xnull = x->keys[k] == NULL || sqlite3_value_type(x->keys[k]) == SQLITE_NULL,
+					ynull = y->keys[k] == NULL || sqlite3_value_type(y->keys[k]) == SQLITE_NULL;
+		int			c;
+
+		if (xnull || ynull)
+			c = (xnull - ynull) * (st->flags[k] & AGG_ORDER_NULLS_FIRST ? -1 : 1);
+		else
+			c = compare_key_values(x->keys[k], y->keys[k]) * (st->flags[k] & AGG_ORDER_DESC ? -1 : 1);
+		if (c != 0)
+			return c;
+	}
+	return x->seq - y->seq;
+}
+
+/*
+ * ordered_agg_sort -- the items in the keys' order; for the _distinct variants (DISTINCT:
+ * the value is the first key) one item of equal values, the others freed
+ */
+static void
+ordered_agg_sort(sqlite3_context *ctx, OrderedAggState *st)
+{
+	int			kept = 0;
+
+	if (st->nkeys > 0)
+	{
+		sorting = st;
+		qsort(st->items, (size_t) st->n, sizeof(OrderedAggItem), compare_items);
+	}
+	if (sqlite3_user_data(ctx) == NULL)
+		return;
+	for (int i = 0; i < st->n; i++)
+	{
+		OrderedAggItem *prev = kept ? &st->items[kept - 1] : NULL;
+
+		if (prev && (prev->text == NULL ? st->items[i].text == NULL
+					 : st->items[i].text && strcmp(prev->text, st->items[i].text) == 0))
+		{
+			free(st->items[i].text);
+			free(st->items[i].delimiter);
+			for (int k = 0; k < st->nkeys; k++)
+				sqlite3_value_free(st->items[i].keys[k]);
+			free(st->items[i].keys);
+		}
+		else
+			st->items[kept++] = st->items[i];
+	}
+	st->n = kept;
+}
+
+static void
+ordered_agg_free(OrderedAggState *st)
+{
+	for (int i = 0; i < st->n; i++)
+	{
+		free(st->items[i].text);
+		free(st->items[i].delimiter);
+		for (int k = 0; k < st->nkeys && st->items[i].keys; k++)
+			sqlite3_value_free(st->items[i].keys[k]);
+		free(st->items[i].keys);
+	}
+	free(st->items);
+	free(st->flags);
+}
 
 static void
 rl_array_agg_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
-	ArrayAggState *st = sqlite3_aggregate_context(ctx, sizeof(ArrayAggState));
-	ArrayAggItem *items;
+	OrderedAggState *st = sqlite3_aggregate_context(ctx, sizeof(OrderedAggState));
 	sigjmp_buf *save = PG_exception_stack;
 	MemoryContext context = CurrentMemoryContext;
 	sigjmp_buf	local;
 	char	   *text = NULL;
 
-	if (st == NULL || (items = realloc(st->items, sizeof(ArrayAggItem) * (size_t) (st->n + 1))) == NULL)
+	if (st == NULL)
 	{
 		sqlite3_result_error_nomem(ctx);
 		return;
 	}
-	st->items = items;
 	st->type = (Oid) sqlite3_value_int64(argv[1]);
 	if (sqlite3_value_type(argv[0]) != SQLITE_NULL && typio_lookup(st->type) != NULL)
 	{
@@ -915,69 +1325,144 @@ rl_array_agg_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 		text = strdup(typio_output(&v, NULL));
 		PG_exception_stack = save;
 	}
-	st->items[st->n].text = text;
-	st->items[st->n].seq = st->n;
-	st->items[st->n].desc = argc > 3 && sqlite3_value_int(argv[3]) != 0;
-	st->items[st->n++].key = argc > 2 ? sqlite3_value_dup(argv[2]) : NULL;
+	if (!ordered_agg_add(st, text, NULL, argc, argv))
+		sqlite3_result_error_nomem(ctx);
 }
 
-/* compare_key_values -- SQLite's order of two sort keys, NULLs last */
-static int
-compare_key_values(const void *a, const void *b)
+/* array_agg_result -- the array of the items in the frame */
+static void
+array_agg_result(sqlite3_context *ctx, OrderedAggState *st)
 {
-	sqlite3_value *x = ((const ArrayAggItem *) a)->key,
-			   *y = ((const ArrayAggItem *) b)->key;
-	int			tx = sqlite3_value_type(x),
-				ty = sqlite3_value_type(y);
+	ArrayElements elems = {st->n - st->head, palloc(sizeof(char *) * (size_t) (st->n - st->head + 1))};
 
-	if (tx == SQLITE_NULL || ty == SQLITE_NULL)
-		return (tx == SQLITE_NULL) - (ty == SQLITE_NULL);
-	if ((tx == SQLITE_INTEGER || tx == SQLITE_FLOAT) && (ty == SQLITE_INTEGER || ty == SQLITE_FLOAT))
-	{
-		if (tx == SQLITE_INTEGER && ty == SQLITE_INTEGER)
-			return (sqlite3_value_int64(x) > sqlite3_value_int64(y)) - (sqlite3_value_int64(x) < sqlite3_value_int64(y));
-		return (sqlite3_value_double(x) > sqlite3_value_double(y)) - (sqlite3_value_double(x) < sqlite3_value_double(y));
-	}
-	if (tx != ty)
-		return tx - ty;
-	return strcmp((const char *) sqlite3_value_text(x), (const char *) sqlite3_value_text(y));
-}
+	for (int i = st->head; i < st->n; i++)
+		elems.items[i - st->head] = st->items[i].text;
 
-static int
-compare_keys(const void *a, const void *b)
-{
-	int			c = compare_key_values(a, b) * (((const ArrayAggItem *) a)->desc ? -1 : 1);
+	Value		v = typio_array_build(st->type, &elems);
 
-	return c ? c : ((const ArrayAggItem *) a)->seq - ((const ArrayAggItem *) b)->seq;
+	sqlite3_result_text64(ctx, v.u.s.data, v.u.s.len, SQLITE_TRANSIENT, SQLITE_UTF8);
 }
 
 static void
 rl_array_agg_final(sqlite3_context *ctx)
 {
-	ArrayAggState *st = sqlite3_aggregate_context(ctx, 0);
+	OrderedAggState *st = sqlite3_aggregate_context(ctx, 0);
 
 	if (st == NULL)
 	{
 		sqlite3_result_text(ctx, "{}", 2, SQLITE_STATIC);
 		return;
 	}
-	if (st->n > 0 && st->items[0].key != NULL)
-		qsort(st->items, (size_t) st->n, sizeof(ArrayAggItem), compare_keys);
+	ordered_agg_sort(ctx, st);
+	array_agg_result(ctx, st);
+	ordered_agg_free(st);
+}
 
-	ArrayElements elems = {st->n, palloc(sizeof(char *) * (size_t) (st->n + 1))};
+static void
+rl_string_agg_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	OrderedAggState *st = sqlite3_aggregate_context(ctx, sizeof(OrderedAggState));
+	const char *value = (const char *) sqlite3_value_text(argv[0]);
+	const char *delimiter = (const char *) sqlite3_value_text(argv[1]);
+	char	   *text = NULL,
+			   *delim = NULL;
 
-	for (int i = 0; i < st->n; i++)
-		elems.items[i] = st->items[i].text;
-
-	Value		v = typio_array_build(st->type, &elems);
-
-	sqlite3_result_text64(ctx, v.u.s.data, v.u.s.len, SQLITE_TRANSIENT, SQLITE_UTF8);
-	for (int i = 0; i < st->n; i++)
+	if (st == NULL)
 	{
-		free(st->items[i].text);
-		sqlite3_value_free(st->items[i].key);
+		sqlite3_result_error_nomem(ctx);
+		return;
 	}
-	free(st->items);
+	/* a NULL is kept as an item (a window takes rows out one by one), and skipped */
+	if ((value && (text = strdup(value)) == NULL) || (delimiter && (delim = strdup(delimiter)) == NULL) ||
+		!ordered_agg_add(st, text, delim, argc, argv))
+		sqlite3_result_error_nomem(ctx);
+}
+
+/* string_agg_result -- the values of the items in the frame, NULLs skipped */
+static void
+string_agg_result(sqlite3_context *ctx, OrderedAggState *st)
+{
+	RlBuf		out;
+	bool		any = false;
+
+	rlbuf_init_in(&out, CurrentMemoryContext);
+	for (int i = st->head; i < st->n; i++)
+	{
+		if (st->items[i].text == NULL)
+			continue;
+		if (any && st->items[i].delimiter)
+			rlbuf_append_str(&out, st->items[i].delimiter);
+		rlbuf_append_str(&out, st->items[i].text);
+		any = true;
+	}
+	if (any)
+		sqlite3_result_text64(ctx, (const char *) out.data, out.len, SQLITE_TRANSIENT, SQLITE_UTF8);
+	else
+		sqlite3_result_null(ctx);
+	rlbuf_free(&out);
+}
+
+static void
+rl_string_agg_final(sqlite3_context *ctx)
+{
+	OrderedAggState *st = sqlite3_aggregate_context(ctx, 0);
+
+	if (st == NULL)
+	{
+		sqlite3_result_null(ctx);
+		return;
+	}
+	ordered_agg_sort(ctx, st);
+	string_agg_result(ctx, st);
+	ordered_agg_free(st);
+}
+
+/*
+ * Over a window (no ORDER BY nor DISTINCT inside: PostgreSQL has none there), SQLite
+ * takes the oldest row out (xInverse) and asks for the frame's value (xValue).
+ */
+static void
+rl_ordered_agg_inverse(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	OrderedAggState *st = sqlite3_aggregate_context(ctx, sizeof(OrderedAggState));
+
+	if (st == NULL || st->head >= st->n)
+		return;
+	free(st->items[st->head].text);
+	free(st->items[st->head].delimiter);
+	st->items[st->head].text = st->items[st->head].delimiter = NULL;
+	st->head++;
+}
+
+/* over a window an empty frame's array_agg is NULL (ARRAY(subquery)'s '{}' is the plain form's) */
+static void
+rl_array_agg_value(sqlite3_context *ctx)
+{
+	OrderedAggState *st = sqlite3_aggregate_context(ctx, sizeof(OrderedAggState));
+
+	if (st == NULL || st->head >= st->n)
+		sqlite3_result_null(ctx);
+	else
+		array_agg_result(ctx, st);
+}
+
+static void
+rl_array_agg_window_final(sqlite3_context *ctx)
+{
+	OrderedAggState *st = sqlite3_aggregate_context(ctx, 0);
+
+	rl_array_agg_value(ctx);
+	if (st != NULL)
+		ordered_agg_free(st);
+}
+
+static void
+rl_string_agg_value(sqlite3_context *ctx)
+{
+	OrderedAggState *st = sqlite3_aggregate_context(ctx, sizeof(OrderedAggState));
+
+	if (st != NULL)
+		string_agg_result(ctx, st);
 }
 
 /*
@@ -1302,15 +1787,33 @@ CacheOpen(const char *path)
 							rl_float_sum_final);
 	sqlite3_create_function(cache_db, "rl_float_avg", 1, SQLITE_UTF8, NULL, NULL, rl_float_step,
 							rl_float_avg_final);
+	{
+		static const char *const names[] = {"rl_float_sum_window", "rl_float4_sum_window", "rl_float_avg_window",
+		"rl_numeric_sum_window", "rl_numeric_avg_window"};
+
+		for (int i = 0; i < (int) (sizeof(names) / sizeof(names[0])); i++)
+			sqlite3_create_window_function(cache_db, names[i], 1, SQLITE_UTF8, (void *) (intptr_t) i,
+										   rl_window_agg_step, rl_window_agg_final, rl_window_agg_value,
+										   rl_window_agg_inverse, NULL);
+	}
 	sqlite3_create_function(cache_db, "rl_numeric_sum", 1, SQLITE_UTF8, NULL, NULL, rl_numeric_step,
 							rl_numeric_sum_final);
 	sqlite3_create_function(cache_db, "rl_numeric_avg", 1, SQLITE_UTF8, NULL, NULL, rl_numeric_step,
 							rl_numeric_avg_final);
-	sqlite3_create_function(cache_db, "rl_array_agg", 2, SQLITE_UTF8, NULL, NULL, rl_array_agg_step,
+	sqlite3_create_function(cache_db, "rl_array_agg", -1, SQLITE_UTF8, NULL, NULL, rl_array_agg_step,
 							rl_array_agg_final);
+	sqlite3_create_function(cache_db, "rl_probe_row", -1, SQLITE_UTF8, NULL, rl_probe_row, NULL, NULL);
+	sqlite3_create_function(cache_db, "rl_string_agg", -1, SQLITE_UTF8, NULL, NULL, rl_string_agg_step,
+							rl_string_agg_final);
+	sqlite3_create_window_function(cache_db, "rl_array_agg_window", -1, SQLITE_UTF8, NULL, rl_array_agg_step,
+								   rl_array_agg_window_final, rl_array_agg_value, rl_ordered_agg_inverse, NULL);
+	sqlite3_create_window_function(cache_db, "rl_string_agg_window", -1, SQLITE_UTF8, NULL, rl_string_agg_step,
+								   rl_string_agg_final, rl_string_agg_value, rl_ordered_agg_inverse, NULL);
+	sqlite3_create_function(cache_db, "rl_array_agg_distinct", -1, SQLITE_UTF8, (void *) 1, NULL,
+							rl_array_agg_step, rl_array_agg_final);
+	sqlite3_create_function(cache_db, "rl_string_agg_distinct", -1, SQLITE_UTF8, (void *) 1, NULL,
+							rl_string_agg_step, rl_string_agg_final);
 	sqlite3_create_function(cache_db, "rl_row_after", 1, SQLITE_UTF8, NULL, rl_row_after, NULL, NULL);
-	sqlite3_create_function(cache_db, "rl_array_agg", 4, SQLITE_UTF8, NULL, NULL, rl_array_agg_step,
-							rl_array_agg_final);
 	sqlite3_create_function(cache_db, "rl_pg_name", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL, rl_pg_name,
 							NULL, NULL);
 	sqlite3_create_function(cache_db, "rl_nspid", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL, rl_nspid, NULL, NULL);
@@ -2300,6 +2803,8 @@ step_row(sqlite3_stmt *stmt, int ncolumns, const ResultColumn *columns, Value *r
 	if (rc != SQLITE_DONE)
 	{
 		rc = sqlite3_extended_errcode(cache_db);
+		if (rc == SQLITE_CONSTRAINT_UNIQUE || rc == SQLITE_CONSTRAINT_PRIMARYKEY || rc == SQLITE_CONSTRAINT_NOTNULL)
+			probe_failing_row(stmt, sqlite3_errmsg(cache_db));
 		release_statement(stmt, true);
 		sqlite_error(rc, "run a statement");
 	}

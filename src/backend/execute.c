@@ -997,11 +997,10 @@ run_on_cache(ExecState *es)
 	int64_t		changes = 0;
 
 	es->tag = stmt->command_tag;
-	if (stmt->notice)
-	{
-		ereport(NOTICE, errcode(stmt->notice_code), errmsg("%s", stmt->notice));
-		return;
-	}
+	for (int i = 0; i < stmt->nnotices; i++)
+		ereport(NOTICE, errcode(stmt->notice_codes[i]), errmsg("%s", stmt->notices[i]));
+	if (stmt->nsql == 0)
+		return;					/* every object was skipped */
 	if (stmt->run_notice)
 		ereport(NOTICE, errmsg("%s", stmt->run_notice),
 				stmt->run_notice_detail ? errdetail("%s", stmt->run_notice_detail) : 0);
@@ -1145,14 +1144,16 @@ eval_count(ExecState *es, const Expr *e, int64_t if_null)
 }
 
 int64_t
-ExecutorInsertRows(AnalyzedStmt *stmt, const Value *rows, int64_t nrows)
+ExecutorInsertRows(AnalyzedStmt *stmt, const Value *rows, int64_t nrows, int64_t *at)
 {
 	CacheStatementBegin(stmt->target);
 	for (int64_t i = 0; i < nrows; i++)
 	{
 		CHECK_FOR_INTERRUPTS();
+		*at = i;
 		CacheExecute(&stmt->sql[0], &rows[i * stmt->ncolumns], 0, NULL, NULL, NULL);
 	}
+	*at = -1;
 	CacheStatementEnd();
 	return nrows;
 }

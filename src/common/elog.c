@@ -258,6 +258,10 @@ free_errordata(ErrorData *e)
 	free(e->detail);
 	free(e->hint);
 	free(e->context);
+	free(e->schema_name);
+	free(e->table_name);
+	free(e->column_name);
+	free(e->constraint_name);
 	memset(e, 0, sizeof(*e));
 }
 
@@ -358,6 +362,18 @@ int
 errcontext_msg(const char *fmt, ...)
 {
 	SET_FIELD(context);
+	return 0;
+}
+
+int
+errtableconstraint(const char *schema, const char *table, const char *column, const char *constraint)
+{
+	ErrorData  *e = &errordata[errordata_depth];
+
+	e->schema_name = schema ? strdup(schema) : NULL;
+	e->table_name = table ? strdup(table) : NULL;
+	e->column_name = column ? strdup(column) : NULL;
+	e->constraint_name = constraint ? strdup(constraint) : NULL;
 	return 0;
 }
 

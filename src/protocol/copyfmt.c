@@ -186,6 +186,7 @@ copy_decoder_init(CopyDecoder *dec, const CopyOptions *opts, int ncolumns, const
 	dec->pending_cap = 8192;
 	dec->pending = palloc(dec->pending_cap);
 	dec->header_done = !opts->header && opts->format != COPY_FORMAT_BINARY;
+	dec->column = -1;
 }
 
 void
@@ -215,13 +216,48 @@ copy_decoder_free(CopyDecoder *dec)
 	dec->pending = NULL;
 }
 
+/* bad_copy -- 22P04 (its context is the caller's: copy_decoder_context) */
 static void
 bad_copy(const CopyDecoder *dec, const char *message)
 {
 	ereport(ERROR,
 			errcode(ERRCODE_BAD_COPY_FILE_FORMAT),
-			errmsg("%s", message),
-			errcontext_msg("COPY, line %ld", dec->lineno));
+			errmsg("%s", message));
+}
+
+/* printout -- data shown in a context, cut at 100 bytes (whole characters) with "...", as PostgreSQL's */
+static char *
+printout(const char *s, size_t len)
+{
+	const size_t limit = 100;
+
+	if (len <= limit)
+		return pnstrdup(s, len);
+	size_t		cut = limit;
+
+	while (cut > 0 && ((unsigned char) s[cut] & 0xC0) == 0x80)
+		cut--;
+	return psprintf("%.*s...", (int) cut, s);
+}
+
+char *
+copy_decoder_context(const CopyDecoder *dec, const char *relname)
+{
+	const char *const *names = dec->names;
+
+	if (dec->column >= 0 && dec->column < dec->ncolumns)
+	{
+		/* a binary tuple counts as a line once read whole */
+		if (dec->opts.format == COPY_FORMAT_BINARY)
+			return psprintf("COPY %s, line %ld, column %s", relname, dec->lineno + 1, names[dec->column]);
+		if (dec->value == NULL)
+			return psprintf("COPY %s, line %ld, column %s: null input", relname, dec->lineno, names[dec->column]);
+		return psprintf("COPY %s, line %ld, column %s: \"%s\"", relname, dec->lineno, names[dec->column],
+						printout(dec->value, strlen(dec->value)));
+	}
+	if (dec->line != NULL)
+		return psprintf("COPY %s, line %ld: \"%s\"", relname, dec->lineno, dec->row_line);
+	return psprintf("COPY %s, line %ld", relname, dec->lineno);
 }
 
 /*
@@ -308,7 +344,11 @@ store_field(CopyDecoder *dec, Value *row, int col, const char *text, bool isnull
 {
 	if (col >= dec->ncolumns)
 		bad_copy(dec, "extra data after last expected column");
-	row[col] = isnull ? typio_null(dec->types[col]) : typio_input(dec->types[col], text, -1);
+	dec->column = col;
+	dec->value = isnull ? NULL : text;
+	row[col] = isnull ? typio_null(dec->types[col])
+		: typio_input(dec->types[col], text, dec->typmods ? dec->typmods[col] : -1);
+	dec->column = -1;
 }
 
 /* parse_line -- split one line (without its newline) into row */
@@ -365,7 +405,8 @@ parse_line(CopyDecoder *dec, const char *line, size_t len, Value *row)
 		i++;					/* the delimiter */
 	}
 	if (col < dec->ncolumns)
-		bad_copy(dec, psprintf("missing data for column %d", col + 1));
+		bad_copy(dec, dec->names ? psprintf("missing data for column \"%s\"", dec->names[col])
+				 : psprintf("missing data for column %d", col + 1));
 }
 
 static bool
@@ -401,7 +442,11 @@ next_text_row(CopyDecoder *dec, Value *row, bool at_eof)
 			dec->header_done = true;
 			continue;
 		}
+		dec->line = line;
+		dec->line_len = len;
+		dec->row_line = printout(line, len);
 		parse_line(dec, line, len, row);
+		dec->line = NULL;
 		return true;
 	}
 }
@@ -463,8 +508,10 @@ next_binary_row(CopyDecoder *dec, Value *row, bool at_eof)
 				bad_copy(dec, "unexpected EOF in COPY data");
 			return false;		/* the rest of the tuple is in a later CopyData */
 		}
+		dec->column = i;
 		row[i] = len < 0 ? typio_null(dec->types[i])
 			: typio_receive(dec->types[i], data ? data : (const uint8_t *) "", (size_t) len);
+		dec->column = -1;
 	}
 	dec->lineno++;
 	dec->consumed += avail - rlreader_remaining(&r);

@@ -242,6 +242,10 @@ pq_send_error_fields(PqMsgBuilder *msg, const ErrorData *edata)
 		send_error_field(msg, PG_DIAG_STATEMENT_POSITION, number);
 	}
 	send_error_field(msg, PG_DIAG_CONTEXT, edata->context);
+	send_error_field(msg, PG_DIAG_SCHEMA_NAME, edata->schema_name);
+	send_error_field(msg, PG_DIAG_TABLE_NAME, edata->table_name);
+	send_error_field(msg, PG_DIAG_COLUMN_NAME, edata->column_name);
+	send_error_field(msg, PG_DIAG_CONSTRAINT_NAME, edata->constraint_name);
 	if (edata->filename)
 	{
 		const char *base = strrchr(edata->filename, '/');

@@ -261,6 +261,74 @@ cache_unqualified_name(const char *name)
 	return name + schema_prefix_len(name);
 }
 
+/*
+ * key_is_primary -- whether table's key of ncols columns that starts with first is its
+ * primary key (analyze.c's add_key declares a primary key's first column DESC)
+ */
+static bool
+key_is_primary(sqlite3 *db, const char *table, const char *first, int ncols)
+{
+	sqlite3_stmt *stmt;
+	bool		primary;
+
+	if (sqlite3_prepare_v2(db, "SELECT 1 FROM pragma_index_list(?1) AS i WHERE i.origin = 'u'"
+						   " AND (SELECT count(*) FROM pragma_index_info(i.name)) = ?3"
+						   " AND EXISTS (SELECT 1 FROM pragma_index_xinfo(i.name) AS x"
+						   " WHERE x.seqno = 0 AND x.name = ?2 AND x.\"desc\")", -1, &stmt, NULL) != SQLITE_OK)
+		return false;			/* the name PostgreSQL gives a unique key, then */
+	sqlite3_bind_text(stmt, 1, table, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(stmt, 2, first, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int(stmt, 3, ncols);
+	primary = sqlite3_step(stmt) == SQLITE_ROW;
+	sqlite3_finalize(stmt);
+	return primary;
+}
+
+char *
+cache_unique_violation(sqlite3 *db, const char *msg, char **table_out)
+{
+	static const char prefix[] = "UNIQUE constraint failed: ";
+	const char *cols = msg && strncmp(msg, prefix, sizeof(prefix) - 1) == 0 ? msg + sizeof(prefix) - 1 : NULL;
+	const char *dot = cols ? strchr(cache_unqualified_name(cols), '.') : NULL;
+
+	if (dot == NULL)
+		return NULL;
+
+	size_t		table_len = (size_t) (dot - cols);
+	char	   *table = strndup(cols, table_len);
+	char	   *first = strndup(dot + 1, strcspn(dot + 1, ","));
+	char	   *name = malloc(strlen(cols) + 8);
+	char	   *o = name;
+	int			ncols = 1;
+
+	if (table == NULL || first == NULL || name == NULL)
+	{
+		free(table);
+		free(first);
+		free(name);
+		return NULL;
+	}
+	/* "t.a, t.b" -> t_a_b, each name read back as PostgreSQL's */
+	for (const char *c = cache_unqualified_name(cols); *c; c++)
+	{
+		ncols += *c == ',';
+		if (*c != ' ')
+			*o++ = *c == '.' || *c == ',' ? '_' : *c;
+	}
+	*o = '\0';
+	if (key_is_primary(db, table, first, ncols))
+		snprintf(name, strlen(cols) + 8, "%s_pkey", cache_unqualified_name(table));
+	else
+		strcat(name, "_key");
+	cache_pg_name(name, name);
+	free(first);
+	if (table_out)
+		*table_out = table;
+	else
+		free(table);
+	return name;
+}
+
 int64_t
 cache_name_namespace(const char *name)
 {
@@ -1723,6 +1791,20 @@ cache_apply_changeset(sqlite3 *db, StmtCache *stmts, const void *changeset, size
 
 /* ---------------------------------------------------------------- apply: pass 2 */
 
+/* unique_conflict -- 23505 naming the constraint SQLite's message names, if it does */
+static void
+unique_conflict(ApplyState *st, const char *table)
+{
+	char	   *name = cache_unique_violation(st->cache->db, sqlite3_errmsg(st->cache->db), NULL);
+
+	if (name)
+		set_conflict(st, ERRCODE_UNIQUE_VIOLATION, "duplicate key value violates unique constraint \"%s\"", name);
+	else
+		set_conflict(st, ERRCODE_UNIQUE_VIOLATION,
+					 "duplicate key value violates unique constraint \"%s_key\"", PG_NAME(table));
+	free(name);
+}
+
 static int
 on_conflict(void *arg, int reason, const ChangesetIter *it)
 {
@@ -1758,8 +1840,7 @@ on_conflict(void *arg, int reason, const ChangesetIter *it)
 						 "could not serialize access due to concurrent update");
 			return SQLITE_CHANGESET_ABORT;
 		case SQLITE_CHANGESET_CONSTRAINT:
-			set_conflict(st, ERRCODE_UNIQUE_VIOLATION,
-						 "duplicate key value violates unique constraint \"%s_key\"", PG_NAME(table));
+			unique_conflict(st, table);
 			return SQLITE_CHANGESET_ABORT;
 		default:
 			set_conflict(st, ERRCODE_INTEGRITY_CONSTRAINT_VIOLATION,
@@ -1792,8 +1873,7 @@ insert_again(ApplyState *st, Reinsert *r)
 
 	sqlite3_finalize(stmt);
 	if (step == SQLITE_CONSTRAINT)
-		set_conflict(st, ERRCODE_UNIQUE_VIOLATION,
-					 "duplicate key value violates unique constraint \"%s_key\"", PG_NAME(r->table));
+		unique_conflict(st, r->table);
 	else if (step != SQLITE_DONE)
 		return sqlite_failure(db, "insert again");
 	r->new_rowid = sqlite3_last_insert_rowid(db);
