@@ -51,6 +51,8 @@ void		rlbuf_append_str(RlBuf *buf, const char *s);
 void		rlbuf_append_int(RlBuf *buf, int64_t v);
 void		rlbuf_printf(RlBuf *buf, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void		rlbuf_put_u8(RlBuf *buf, uint8_t v);
+/* code point cp (at most U+10FFFF) in UTF-8 */
+void		rlbuf_put_utf8(RlBuf *buf, uint32_t cp);
 void		rlbuf_put_u16le(RlBuf *buf, uint16_t v);
 void		rlbuf_put_u32le(RlBuf *buf, uint32_t v);
 void		rlbuf_put_u64le(RlBuf *buf, uint64_t v);

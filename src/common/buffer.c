@@ -113,6 +113,37 @@ rlbuf_put_u8(RlBuf *buf, uint8_t v)
 }
 
 void
+rlbuf_put_utf8(RlBuf *buf, uint32_t cp)
+{
+	uint8_t		b[4];
+	size_t		n;
+
+	if (cp < 0x80)
+	{
+		b[0] = (uint8_t) cp;
+		n = 1;
+	}
+	else if (cp < 0x800)
+	{
+		b[0] = (uint8_t) (0xC0 | (cp >> 6));
+		n = 2;
+	}
+	else if (cp < 0x10000)
+	{
+		b[0] = (uint8_t) (0xE0 | (cp >> 12));
+		n = 3;
+	}
+	else
+	{
+		b[0] = (uint8_t) (0xF0 | (cp >> 18));
+		n = 4;
+	}
+	for (size_t i = 1; i < n; i++)	/* six bits each, the last ones last */
+		b[i] = (uint8_t) (0x80 | ((cp >> (6 * (n - 1 - i))) & 0x3F));
+	rlbuf_append(buf, b, n);
+}
+
+void
 rlbuf_put_u16le(RlBuf *buf, uint16_t v)
 {
 	uint8_t		b[2] = {(uint8_t) v, (uint8_t) (v >> 8)};

@@ -84,31 +84,6 @@ hex4(const char *s)
 	return v;
 }
 
-static void
-put_utf8(RlBuf *out, unsigned cp)
-{
-	if (cp < 0x80)
-		rlbuf_put_u8(out, (uint8_t) cp);
-	else if (cp < 0x800)
-	{
-		rlbuf_put_u8(out, (uint8_t) (0xC0 | (cp >> 6)));
-		rlbuf_put_u8(out, (uint8_t) (0x80 | (cp & 0x3F)));
-	}
-	else if (cp < 0x10000)
-	{
-		rlbuf_put_u8(out, (uint8_t) (0xE0 | (cp >> 12)));
-		rlbuf_put_u8(out, (uint8_t) (0x80 | ((cp >> 6) & 0x3F)));
-		rlbuf_put_u8(out, (uint8_t) (0x80 | (cp & 0x3F)));
-	}
-	else
-	{
-		rlbuf_put_u8(out, (uint8_t) (0xF0 | (cp >> 18)));
-		rlbuf_put_u8(out, (uint8_t) (0x80 | ((cp >> 12) & 0x3F)));
-		rlbuf_put_u8(out, (uint8_t) (0x80 | ((cp >> 6) & 0x3F)));
-		rlbuf_put_u8(out, (uint8_t) (0x80 | (cp & 0x3F)));
-	}
-}
-
 /* put_escaped -- a decoded character as PostgreSQL's escape_json writes it */
 static void
 put_escaped(RlBuf *out, unsigned cp)
@@ -129,7 +104,7 @@ put_escaped(RlBuf *out, unsigned cp)
 			rlbuf_printf(out, "\\u%04x", cp);
 	}
 	else
-		put_utf8(out, cp);
+		rlbuf_put_utf8(out, cp);
 }
 
 /* read_string -- a string at r->p written quoted to out, and decoded to decoded */
@@ -216,7 +191,7 @@ read_string(JsonReader *r, RlBuf *out, RlBuf *decoded)
 			r->p++;
 		}
 		put_escaped(out, cp);
-		put_utf8(decoded, cp);
+		rlbuf_put_utf8(decoded, cp);
 	}
 	if (high != -1)
 		goto lone_surrogate;

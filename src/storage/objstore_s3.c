@@ -126,31 +126,6 @@ xml_find_element(const char *p, const char *end, const char *tag,
 	return true;
 }
 
-static void
-append_utf8(RlBuf *out, unsigned long cp)
-{
-	if (cp < 0x80)
-		rlbuf_put_u8(out, (uint8_t) cp);
-	else if (cp < 0x800)
-	{
-		rlbuf_put_u8(out, (uint8_t) (0xC0 | (cp >> 6)));
-		rlbuf_put_u8(out, (uint8_t) (0x80 | (cp & 0x3F)));
-	}
-	else if (cp < 0x10000)
-	{
-		rlbuf_put_u8(out, (uint8_t) (0xE0 | (cp >> 12)));
-		rlbuf_put_u8(out, (uint8_t) (0x80 | ((cp >> 6) & 0x3F)));
-		rlbuf_put_u8(out, (uint8_t) (0x80 | (cp & 0x3F)));
-	}
-	else
-	{
-		rlbuf_put_u8(out, (uint8_t) (0xF0 | (cp >> 18)));
-		rlbuf_put_u8(out, (uint8_t) (0x80 | ((cp >> 12) & 0x3F)));
-		rlbuf_put_u8(out, (uint8_t) (0x80 | ((cp >> 6) & 0x3F)));
-		rlbuf_put_u8(out, (uint8_t) (0x80 | (cp & 0x3F)));
-	}
-}
-
 /* Append the text in [p, end) with entities and CDATA sections decoded. */
 static void
 xml_decode_text(RlBuf *out, const char *p, const char *end)
@@ -186,7 +161,7 @@ xml_decode_text(RlBuf *out, const char *p, const char *end)
 
 			if (num_end < end && *num_end == ';' && cp <= 0x10FFFF)
 			{
-				append_utf8(out, cp);
+				rlbuf_put_utf8(out, cp);
 				p = num_end + 1;
 				continue;
 			}

@@ -103,6 +103,22 @@ START_TEST(test_printf_and_cstr)
 }
 END_TEST
 
+/* rlbuf_put_utf8: one to four bytes, at each length's edges */
+START_TEST(test_put_utf8)
+{
+	RlBuf		b;
+	const uint32_t cps[] = {0x41, 0x7F, 0x80, 0x7FF, 0x800, 0xFFFF, 0x10000, 0x10FFFF};
+	const char *expect = "A\x7f\xc2\x80\xdf\xbf\xe0\xa0\x80\xef\xbf\xbf\xf0\x90\x80\x80\xf4\x8f\xbf\xbf";
+
+	rlbuf_init(&b);
+	for (size_t i = 0; i < sizeof(cps) / sizeof(cps[0]); i++)
+		rlbuf_put_utf8(&b, cps[i]);
+	ck_assert_uint_eq(b.len, strlen(expect));
+	ck_assert(memcmp(b.data, expect, b.len) == 0);
+	rlbuf_free(&b);
+}
+END_TEST
+
 START_TEST(test_hex)
 {
 	RlBuf		b;
@@ -170,6 +186,7 @@ main(void)
 	tcase_add_test(tc, test_buffer_roundtrip);
 	tcase_add_test(tc, test_varint_truncated);
 	tcase_add_test(tc, test_printf_and_cstr);
+	tcase_add_test(tc, test_put_utf8);
 	tcase_add_test(tc, test_error_wraps_last_error);
 	tcase_add_test(tc, test_hex);
 	tcase_add_test(tc, test_ulid);
