@@ -885,6 +885,7 @@ static Expr *
 coerce_expr(ParseState *ps, Expr *e, Oid target, int32_t typmod, CoercionMode mode)
 {
 	bool		char_length = (target == VARCHAROID || target == BPCHAROID) && typmod >= 4;
+	bool		array_typmod = typmod >= 0 && is_array(target);	/* its elements' */
 
 	if (e->type == target && (typmod < 0 || e->typmod == typmod))
 		return e;
@@ -898,10 +899,14 @@ coerce_expr(ParseState *ps, Expr *e, Oid target, int32_t typmod, CoercionMode mo
 	else if (e->kind == EXPR_CONST && e->type == UNKNOWNOID)
 	{
 		Value		v = e->constval.isnull ? typio_null(target)
-			: literal_input(ps, target, e->constval.u.s.data, char_length ? -1 : typmod, e->location);
+			: literal_input(ps, target, e->constval.u.s.data, char_length || array_typmod ? -1 : typmod,
+							e->location);
 
+		/* an explicit cast cuts a string to its length, an assignment refuses it */
 		if (char_length && !v.isnull)
 			v = typio_char_length(&v, typmod, mode == COERCE_EXPLICIT);
+		else if (array_typmod && !v.isnull)
+			v = ExecCastValue(&v, target, typmod, mode == COERCE_EXPLICIT);
 
 		Expr	   *c = make_const(v, e->location);
 

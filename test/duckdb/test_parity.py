@@ -194,6 +194,22 @@ def test_aggregates_and_literals(both):
     ])
 
 
+def test_array_literals_with_a_typmod(both):
+    """An array literal takes its elements' typmod: an explicit cast cuts a string, an
+    assignment refuses it."""
+    same_answers(both, [
+        "DROP TABLE IF EXISTS pg_arr",
+        "CREATE TABLE pg_arr (a varchar(2)[], n numeric(3,1)[])",
+        "INSERT INTO pg_arr VALUES ('{abc}', NULL)",
+        "INSERT INTO pg_arr VALUES ('{ab,NULL}', '{1.55,-0.04}')",
+        "INSERT INTO pg_arr VALUES (NULL, '{123.4}')",
+        "SELECT '{abc,de}'::varchar(2)[], '{1.55,NULL}'::numeric(3,1)[], '{abc}'::char(2)[]",
+        "SELECT cast('{xyz}' AS varchar(1)[]), '{1000}'::numeric(3,1)[]",
+        "SELECT * FROM pg_arr",
+        "DROP TABLE pg_arr",
+    ])
+
+
 def test_delete_using(both):
     same_answers(both, [
         "DROP TABLE IF EXISTS pd_a, pd_b",
