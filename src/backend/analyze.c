@@ -2211,6 +2211,9 @@ deparse_catalog_lookup(ParseState *ps, RlBuf *out, Expr *e)
 	rlbuf_append_str(out, ")");
 }
 
+/* the variables (?N) one SQLite statement binds at most; below every build's limit */
+#define BINDS_MAX 30000
+
 /* deparse -- e as a SQLite expression */
 static void
 deparse(ParseState *ps, RlBuf *out, Expr *e)
@@ -2220,6 +2223,14 @@ deparse(ParseState *ps, RlBuf *out, Expr *e)
 	switch (e->kind)
 	{
 		case EXPR_CONST:
+			/*
+			 * past BINDS_MAX variables (SQLite's builds allow from 32 766 to 250 000 a
+			 * statement, PostgreSQL has no limit: a DuckLake commit inlining thousands
+			 * of rows of a wide table sends more), a constant is written into the SQL
+			 */
+			if (ps->nbinds >= BINDS_MAX && CacheSqlLiteral(out, &e->constval))
+				return;
+			/* FALLTHROUGH */
 		case EXPR_PARAM:
 			rlbuf_append_str(out, "?");
 			rlbuf_append_int(out, add_bind(ps, e));
