@@ -366,6 +366,8 @@ void		CacheWarm(const char *data_directory);
  * it has nothing to escape, as nearly every name
  */
 const char *CacheSqliteName(const char *name);
+/* a constant written into the SQL as SQLite reads it back; false where it cannot be */
+bool		CacheSqlLiteral(RlBuf *out, const Value *v);
 /* NULL if there is none; schema NULL searches pg_temp, pg_catalog, then search_path (namespace.h). */
 CacheRelation *CacheLookupRelation(const char *schema, const char *name);
 /* the relation of that name in schema nsp (a pg_namespace OID), or NULL */

@@ -823,14 +823,26 @@ can_coerce_assignment(Oid from, Oid to)
 	return can_cast(from, to) && (is_string(to) || (from != BOOLOID && to != BOOLOID));
 }
 
-/* literal_position -- an input error's position: the literal's, unless it has one */
+/* LiteralAt -- where a literal is, its character position counted only for an error */
+typedef struct LiteralAt
+{
+	ParseState *ps;
+	int			location;
+} LiteralAt;
+
+/*
+ * literal_position -- an input error's position: the literal's, unless it has one
+ * (counted here, not for every literal: a statement of a million literals would count
+ * its characters a million times)
+ */
 static void
 literal_position(void *arg)
 {
 	ErrorData  *e = CurrentErrorData();
+	const LiteralAt *at = arg;
 
 	if (e->cursorpos == 0)
-		e->cursorpos = *(const int *) arg;
+		e->cursorpos = char_position(at->ps, at->location);
 }
 
 /*
@@ -841,12 +853,12 @@ static Value
 literal_input(ParseState *ps, Oid type, const char *text, int32_t typmod, int location)
 {
 	sigjmp_buf *save = PG_exception_stack;
-	int			position = char_position(ps, location);
+	LiteralAt	at = {ps, location};
 	ErrorContextCallback callback = {.previous = error_context_stack, .callback = literal_position,
-	.arg = &position};
+	.arg = &at};
 	sigjmp_buf	local;
 
-	if (save == NULL || position == 0)
+	if (save == NULL || location < 0)
 		return typio_input(type, text, typmod);
 	if (sigsetjmp(local, 0) != 0)
 	{
@@ -2397,6 +2409,9 @@ deparse_catalog_lookup(ParseState *ps, RlBuf *out, Expr *e)
 	rlbuf_append_str(out, ")");
 }
 
+/* the variables (?N) one SQLite statement binds at most; below every build's limit */
+#define BINDS_MAX 30000
+
 /* deparse -- e as a SQLite expression */
 static void
 deparse(ParseState *ps, RlBuf *out, Expr *e)
@@ -2406,6 +2421,14 @@ deparse(ParseState *ps, RlBuf *out, Expr *e)
 	switch (e->kind)
 	{
 		case EXPR_CONST:
+			/*
+			 * past BINDS_MAX variables (SQLite's builds allow from 32 766 to 250 000 a
+			 * statement, PostgreSQL has no limit: a DuckLake commit inlining thousands
+			 * of rows of a wide table sends more), a constant is written into the SQL
+			 */
+			if (ps->nbinds >= BINDS_MAX && CacheSqlLiteral(out, &e->constval))
+				return;
+			/* FALLTHROUGH */
 		case EXPR_PARAM:
 			rlbuf_append_str(out, "?");
 			rlbuf_append_int(out, add_bind(ps, e));

@@ -576,80 +576,133 @@ typedef struct SqliteSink
 	sqlite3_context *ctx;
 } SqliteSink;
 
-static void
-to_sqlite(const SqliteSink *sink, const Value *v)
+/* SqliteForm -- a Value's canonical SQLite form: NULL, INTEGER, REAL, TEXT or BLOB */
+typedef struct SqliteForm
 {
-	if (v->isnull || v->type == VOIDOID)
-	{
-		if (sink->ctx)
-			sqlite3_result_null(sink->ctx);
-		else
-			sqlite3_bind_null(sink->stmt, sink->index);
-		return;
-	}
-	int64_t		i = 0;
-	bool		is_int = true;
-	const char *bytes = NULL;
-	size_t		len = 0;
-	bool		blob = false;
+	int			type;			/* SQLITE_NULL, SQLITE_INTEGER, SQLITE_FLOAT, SQLITE_TEXT, SQLITE_BLOB */
+	int64_t		i;
+	double		f;
+	const char *bytes;
+	size_t		len;
+} SqliteForm;
 
+static SqliteForm
+sqlite_form(const Value *v)
+{
+	SqliteForm	f = {.type = SQLITE_TEXT};
+
+	if (v->isnull || v->type == VOIDOID)
+		return (SqliteForm) {.type = SQLITE_NULL};
 	switch (integer_form(v->type) ? INT8OID : v->type)
 	{
 		case BOOLOID:
-			i = v->u.b;
-			break;
+			return (SqliteForm) {.type = SQLITE_INTEGER, .i = v->u.b};
 		case INT8OID:
-			i = v->u.i;
-			break;
+			return (SqliteForm) {.type = SQLITE_INTEGER, .i = v->u.i};
 		case FLOAT4OID:
 		case FLOAT8OID:
+			/* SQLite makes a NaN REAL NULL: it is the text NaN (catalog_cache.h) */
 			if (isnan(v->u.f))
-			{
-				/* SQLite makes a NaN REAL NULL: it is the text NaN (catalog_cache.h) */
-				is_int = false;
-				bytes = "NaN";
-				len = 3;
-				break;
-			}
-			if (sink->ctx)
-				sqlite3_result_double(sink->ctx, v->u.f);
-			else
-				sqlite3_bind_double(sink->stmt, sink->index, v->u.f);
-			return;
+				return (SqliteForm) {.type = SQLITE_TEXT, .bytes = "NaN", .len = 3};
+			return (SqliteForm) {.type = SQLITE_FLOAT, .f = v->u.f};
 		case UUIDOID:
-			is_int = false;
-			blob = true;
-			bytes = (const char *) v->u.uuid;
-			len = 16;
-			break;
+			return (SqliteForm) {.type = SQLITE_BLOB, .bytes = (const char *) v->u.uuid, .len = 16};
 		case BYTEAOID:
-			is_int = false;
-			blob = true;
-			bytes = v->u.s.data;
-			len = v->u.s.len;
-			break;
+			return (SqliteForm) {.type = SQLITE_BLOB, .bytes = v->u.s.data, .len = v->u.s.len};
 		case INTERVALOID:
-			is_int = false;
-			bytes = typio_output(v, &len);
+			f.bytes = typio_output(v, &f.len);
+			return f;
+		default:
+			f.bytes = v->u.s.data;
+			f.len = v->u.s.len;
+			return f;
+	}
+}
+
+static void
+to_sqlite(const SqliteSink *sink, const Value *v)
+{
+	SqliteForm	f = sqlite_form(v);
+
+	switch (f.type)
+	{
+		case SQLITE_NULL:
+			if (sink->ctx)
+				sqlite3_result_null(sink->ctx);
+			else
+				sqlite3_bind_null(sink->stmt, sink->index);
+			break;
+		case SQLITE_INTEGER:
+			if (sink->ctx)
+				sqlite3_result_int64(sink->ctx, f.i);
+			else
+				sqlite3_bind_int64(sink->stmt, sink->index, f.i);
+			break;
+		case SQLITE_FLOAT:
+			if (sink->ctx)
+				sqlite3_result_double(sink->ctx, f.f);
+			else
+				sqlite3_bind_double(sink->stmt, sink->index, f.f);
+			break;
+		case SQLITE_BLOB:
+			if (sink->ctx)
+				sqlite3_result_blob64(sink->ctx, f.bytes, f.len, SQLITE_TRANSIENT);
+			else
+				sqlite3_bind_blob64(sink->stmt, sink->index, f.bytes, f.len, SQLITE_TRANSIENT);
 			break;
 		default:
-			is_int = false;
-			bytes = v->u.s.data;
-			len = v->u.s.len;
+			if (sink->ctx)
+				sqlite3_result_text64(sink->ctx, f.bytes, f.len, SQLITE_TRANSIENT, SQLITE_UTF8);
+			else
+				sqlite3_bind_text64(sink->stmt, sink->index, f.bytes, f.len, SQLITE_TRANSIENT, SQLITE_UTF8);
 			break;
 	}
-	if (is_int && sink->ctx)
-		sqlite3_result_int64(sink->ctx, i);
-	else if (is_int)
-		sqlite3_bind_int64(sink->stmt, sink->index, i);
-	else if (sink->ctx && blob)
-		sqlite3_result_blob64(sink->ctx, bytes, len, SQLITE_TRANSIENT);
-	else if (sink->ctx)
-		sqlite3_result_text64(sink->ctx, bytes, len, SQLITE_TRANSIENT, SQLITE_UTF8);
-	else if (blob)
-		sqlite3_bind_blob64(sink->stmt, sink->index, bytes, len, SQLITE_TRANSIENT);
-	else
-		sqlite3_bind_text64(sink->stmt, sink->index, bytes, len, SQLITE_TRANSIENT, SQLITE_UTF8);
+}
+
+/*
+ * CacheSqlLiteral -- append to out a SQLite literal that SQLite reads as the value
+ * to_sqlite would bind for v; false (nothing appended) where there is none: a REAL
+ * (the text of a double need not read back bit for bit) and INT64_MIN (SQLite reads
+ * -9223372036854775808 as a minus applied to a REAL). For statements with more
+ * constants than SQLite has variables (analyze.c).
+ */
+bool
+CacheSqlLiteral(RlBuf *out, const Value *v)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	SqliteForm	f = sqlite_form(v);
+
+	switch (f.type)
+	{
+		case SQLITE_NULL:
+			rlbuf_append_str(out, "NULL");
+			return true;
+		case SQLITE_INTEGER:
+			if (f.i == INT64_MIN)
+				return false;
+			rlbuf_printf(out, "%lld", (long long) f.i);
+			return true;
+		case SQLITE_FLOAT:
+			return false;
+		case SQLITE_BLOB:
+			rlbuf_append_str(out, "X'");
+			for (size_t k = 0; k < f.len; k++)
+			{
+				rlbuf_append(out, &hex[(unsigned char) f.bytes[k] >> 4], 1);
+				rlbuf_append(out, &hex[(unsigned char) f.bytes[k] & 15], 1);
+			}
+			rlbuf_append_str(out, "'");
+			return true;
+		default:
+			/* a NUL would end SQLite's reading of the literal: bind such a value */
+			if (memchr(f.bytes, '\0', f.len) != NULL)
+				return false;
+			rlbuf_append_str(out, "'");
+			for (size_t k = 0; k < f.len; k++)
+				rlbuf_append(out, f.bytes[k] == '\'' ? "''" : &f.bytes[k], f.bytes[k] == '\'' ? 2 : 1);
+			rlbuf_append_str(out, "'");
+			return true;
+	}
 }
 
 /*

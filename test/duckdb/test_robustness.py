@@ -215,6 +215,31 @@ def test_writes_of_a_large_table(rocklake_server, both):
     pg.execute("DROP TABLE rb_big")
 
 
+def test_more_constants_than_sqlite_variables(rocklake_server, both):
+    """An INSERT of 40 000 rows of 8 constants (320 000: more than SQLite binds in one
+    statement; DuckLake sends such commits when it inlines thousands of rows of a wide
+    table): every value comes back as PostgreSQL's, quotes, bytes, NaN, the int8
+    minimum and the floats included, also from a cache rebuilt from the store."""
+    rl, pg = both
+    rows = ", ".join(
+        f"({i}, 'it''s {i}', '\\x00ff{i % 256:02x}'::bytea, 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a{i % 100:02d}',"
+        f" {i}.{i % 7}e-3::float8, {'NULL' if i % 5 == 0 else f'{i}.25'}, {-9223372036854775808 if i % 3 == 0 else -i},"
+        f" 'NaN'::float8)"
+        for i in range(40000))
+    check = ("SELECT count(*), sum(length(t)), count(n), sum(n), sum(m), count(DISTINCT u), "
+             "count(DISTINCT b), sum(f), count(*) FILTER (WHERE g = 'NaN') FROM rb_consts")
+    for conn in (rl, pg):
+        conn.execute("DROP TABLE IF EXISTS rb_consts")
+        conn.execute("CREATE TABLE rb_consts (id int8, t text, b bytea, u uuid, f float8, n numeric, m int8, g float8)")
+        conn.execute("INSERT INTO rb_consts VALUES " + rows)
+    sample = "SELECT * FROM rb_consts WHERE id % 997 IN (0, 1, 2) ORDER BY id"
+    same_answers(rl, pg, [check, sample])
+    with after_rebuild(rocklake_server) as again:
+        same_answers(again, pg, [check, sample])
+        again.execute("DROP TABLE rb_consts")
+    pg.execute("DROP TABLE rb_consts")
+
+
 def error_position(conn, sql):
     try:
         conn.execute(sql)
