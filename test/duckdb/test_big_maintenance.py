@@ -25,11 +25,9 @@ import os
 import pathlib
 import time
 
-import duckdb
-import pytest
 
-pytestmark = [pytest.mark.duckdb,
-              pytest.mark.skipif(duckdb.__version__ != "1.4.4", reason="sized and timed for DuckDB 1.4.4 (DuckLake 0.3)")]
+# Not marked "duckdb": it runs in the first run of test/scripts/duckdb.sh only, DuckDB
+# 1.4.4's, which it is sized and timed for (the second run, 1.5.5's, takes the marked tests).
 
 FILES = int(os.environ.get("BIG_MAINT_FILES", 2000))
 COLUMNS = int(os.environ.get("BIG_MAINT_COLUMNS", 100))
