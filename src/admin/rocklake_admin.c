@@ -19,11 +19,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kvcodec.h"
-#include "lsm.h"
-#include "manifest.h"
-#include "sst.h"
-#include "ulid.h"
+#include "catalog/kvcodec.h"
+#include "storage/lsm.h"
+#include "storage/manifest.h"
+#include "storage/sst.h"
+#include "common/ulid.h"
 
 typedef struct InspectOptions
 {

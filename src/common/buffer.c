@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mcxt.h"
-#include "rl_buffer.h"
+#include "utils/mcxt.h"
+#include "common/rl_buffer.h"
 
 void
 rlbuf_init(RlBuf *buf)

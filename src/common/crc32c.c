@@ -7,7 +7,7 @@
 #include <pthread.h>
 #include <string.h>
 
-#include "crc32c.h"
+#include "common/crc32c.h"
 
 static uint32_t crc_table[8][256];
 static pthread_once_t table_once = PTHREAD_ONCE_INIT;	/* the local store checksums in two threads */

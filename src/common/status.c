@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "rl_status.h"
+#include "common/rl_status.h"
 
 static char last_error[1024];
 

@@ -10,7 +10,7 @@
 
 #include <sys/random.h>
 
-#include "ulid.h"
+#include "common/ulid.h"
 
 static const char ulid_alphabet[] = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 

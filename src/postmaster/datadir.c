@@ -23,9 +23,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "datadir.h"
-#include "elog.h"
-#include "guc.h"
+#include "postmaster/datadir.h"
+#include "utils/elog.h"
+#include "utils/guc.h"
 
 #define CONFIG_FILENAME		"rocklake.conf"
 #define HBA_FILENAME		"rocklake_hba.conf"

@@ -28,11 +28,11 @@
 
 #include <sqlite3.h>
 
-#include "datadir.h"
-#include "elog.h"
-#include "guc.h"
-#include "mcxt.h"
-#include "postmaster.h"
+#include "postmaster/datadir.h"
+#include "utils/elog.h"
+#include "utils/guc.h"
+#include "utils/mcxt.h"
+#include "postmaster/postmaster.h"
 
 static const char *progname = "rocklake";
 

@@ -90,19 +90,19 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "auth.h"
-#include "backend.h"
-#include "catalog_cache.h"
-#include "commit_horizon.h"
-#include "elog.h"
-#include "guc.h"
-#include "pidfile.h"
-#include "postmaster.h"
-#include "pqcomm.h"
-#include "pqformat.h"
-#include "rl_signal.h"
-#include "ulid.h"
-#include "writer.h"
+#include "libpq/auth.h"
+#include "tcop/backend.h"
+#include "catalog/catalog_cache.h"
+#include "catalog/commit_horizon.h"
+#include "utils/elog.h"
+#include "utils/guc.h"
+#include "postmaster/pidfile.h"
+#include "postmaster/postmaster.h"
+#include "libpq/pqcomm.h"
+#include "libpq/pqformat.h"
+#include "utils/rl_signal.h"
+#include "common/ulid.h"
+#include "catalog/writer.h"
 
 #define MAXLISTEN			64
 /* children that do not die within this long of SIGQUIT get SIGKILL */

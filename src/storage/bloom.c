@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bloom.h"
+#include "storage/bloom.h"
 
 #define BLOOM_HEADER_LEN 13
 #define BLOOM_MIN_BITS 64

@@ -21,11 +21,11 @@
 
 #include <jansson.h>
 
-#include "lsm.h"
-#include "manifest.h"
-#include "memtable.h"
-#include "sst.h"
-#include "ulid.h"
+#include "storage/lsm.h"
+#include "storage/manifest.h"
+#include "storage/memtable.h"
+#include "storage/sst.h"
+#include "common/ulid.h"
 
 #define KEY_MAX 128
 #define FORMAT_KEY "meta/FORMAT"

@@ -11,8 +11,8 @@
 
 #include <jansson.h>
 
-#include "crc32c.h"
-#include "manifest.h"
+#include "common/crc32c.h"
+#include "storage/manifest.h"
 
 void
 manifest_init(Manifest *m)

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "memtable.h"
+#include "storage/memtable.h"
 
 #define MAX_HEIGHT 16
 

@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "objstore.h"
-#include "ulid.h"
+#include "storage/objstore.h"
+#include "common/ulid.h"
 
 void
 obj_close(ObjectStore *os)

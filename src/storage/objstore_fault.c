@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "objstore.h"
+#include "storage/objstore.h"
 
 typedef struct FaultStore
 {

@@ -43,9 +43,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "crc32c.h"
-#include "objstore.h"
-#include "ulid.h"
+#include "common/crc32c.h"
+#include "storage/objstore.h"
+#include "common/ulid.h"
 
 /* The last slot filled in place, whose zeros past its payload still take blocks. */
 typedef struct FilledSlot

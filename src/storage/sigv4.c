@@ -16,7 +16,7 @@
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
 
-#include "sigv4.h"
+#include "storage/sigv4.h"
 
 #define SIGV4_ALGORITHM "AWS4-HMAC-SHA256"
 

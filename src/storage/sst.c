@@ -21,9 +21,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bloom.h"
-#include "crc32c.h"
-#include "sst.h"
+#include "storage/bloom.h"
+#include "common/crc32c.h"
+#include "storage/sst.h"
 
 #define SST_RESTART_INTERVAL 16
 #define SST_BLOOM_BITS_PER_KEY 10

@@ -24,17 +24,17 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "backend.h"
-#include "catalog_cache.h"
-#include "dest.h"
-#include "elog.h"
-#include "executor.h"
-#include "guc.h"
-#include "mcxt.h"
-#include "miscadmin.h"
-#include "portal.h"
-#include "pqcomm.h"
-#include "xact.h"
+#include "tcop/backend.h"
+#include "catalog/catalog_cache.h"
+#include "tcop/dest.h"
+#include "utils/elog.h"
+#include "executor/executor.h"
+#include "utils/guc.h"
+#include "utils/mcxt.h"
+#include "utils/miscadmin.h"
+#include "tcop/portal.h"
+#include "libpq/pqcomm.h"
+#include "tcop/xact.h"
 #include "fuzz_backend.h"
 
 #define lengthof(a) (sizeof(a) / sizeof((a)[0]))

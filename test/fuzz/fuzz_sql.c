@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "fuzz_backend.h"
-#include "pqformat.h"
-#include "rl_buffer.h"
+#include "libpq/pqformat.h"
+#include "common/rl_buffer.h"
 
 int			LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

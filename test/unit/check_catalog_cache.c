@@ -10,8 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "catalog_cache.h"
-#include "kvcodec.h"
+#include "catalog/catalog_cache.h"
+#include "catalog/kvcodec.h"
 #include "test_util.h"
 
 static char *dir;

@@ -3,11 +3,11 @@
  * encodings, CRC-32C against its published check values (hardware and table paths
  * agree), and ULIDs.
  */
-#include "crc32c.h"
-#include "rl_buffer.h"
-#include "rl_status.h"
+#include "common/crc32c.h"
+#include "common/rl_buffer.h"
+#include "common/rl_status.h"
 #include "test_util.h"
-#include "ulid.h"
+#include "common/ulid.h"
 
 START_TEST(test_crc32c_vectors)
 {

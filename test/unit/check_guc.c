@@ -6,9 +6,9 @@
  */
 #include <check.h>
 
-#include "elog.h"
-#include "guc.h"
-#include "mcxt.h"
+#include "utils/elog.h"
+#include "utils/guc.h"
+#include "utils/mcxt.h"
 #include "test_util.h"
 
 static void

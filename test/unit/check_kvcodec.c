@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kvcodec.h"
+#include "catalog/kvcodec.h"
 
 /* The column lists of DuckLake 0.3's CREATE TABLE statements, verbatim as DuckDB 1.4.4 sends them. */
 static const char *const ducklake_tables_sql[] = {

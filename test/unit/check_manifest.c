@@ -3,8 +3,8 @@
  * rejected, unknown fields ignored, an unknown format refused; and the object-name
  * helpers.
  */
-#include "crc32c.h"
-#include "manifest.h"
+#include "common/crc32c.h"
+#include "storage/manifest.h"
 #include "test_util.h"
 
 static void

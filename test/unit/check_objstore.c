@@ -12,8 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "crc32c.h"
-#include "objstore.h"
+#include "common/crc32c.h"
+#include "storage/objstore.h"
 #include "test_util.h"
 
 static char *dir;

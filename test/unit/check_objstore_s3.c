@@ -28,8 +28,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "objstore.h"
-#include "ulid.h"
+#include "storage/objstore.h"
+#include "common/ulid.h"
 
 #define EXIT_SKIP 77
 

@@ -9,9 +9,9 @@
  */
 #include <pg_query.h>
 
-#include "executor.h"
-#include "literals.h"
-#include "mcxt.h"
+#include "executor/executor.h"
+#include "parser/literals.h"
+#include "utils/mcxt.h"
 #include "test_util.h"
 
 /* packed -- a node's protobuf bytes, to compare trees */

@@ -7,15 +7,15 @@
  */
 #include <openssl/evp.h>
 
-#include "auth.h"
-#include "copyfmt.h"
-#include "elog.h"
-#include "encoding.h"
-#include "hba.h"
-#include "mcxt.h"
-#include "pqformat.h"
+#include "libpq/auth.h"
+#include "libpq/copyfmt.h"
+#include "utils/elog.h"
+#include "utils/mb/encoding.h"
+#include "libpq/hba.h"
+#include "utils/mcxt.h"
+#include "libpq/pqformat.h"
 #include "test_util.h"
-#include "typio.h"
+#include "utils/adt/typio.h"
 
 /* expect_error -- run body; true if it raised ERROR (the report is dropped) */
 #define EXPECT_ERROR(body) \

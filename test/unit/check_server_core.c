@@ -12,8 +12,8 @@
 #include <sanitizer/asan_interface.h>
 #endif
 
-#include "elog.h"
-#include "mcxt.h"
+#include "utils/elog.h"
+#include "utils/mcxt.h"
 #include "test_util.h"
 
 START_TEST(test_contexts)

@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "objstore.h"
-#include "sigv4.h"
+#include "storage/objstore.h"
+#include "storage/sigv4.h"
 
 #define SUITE_AKID "AKIDEXAMPLE"
 #define SUITE_SECRET "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY"

@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bloom.h"
-#include "crc32c.h"
-#include "sst.h"
+#include "storage/bloom.h"
+#include "common/crc32c.h"
+#include "storage/sst.h"
 
 #define MAX_TEST_VALUE 4096
 /* bloom_hash of two fixed inputs: the hash is part of the stored format */

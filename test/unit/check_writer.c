@@ -17,14 +17,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "catalog_cache.h"
-#include "elog.h"
-#include "lsm.h"
-#include "mcxt.h"
-#include "objstore.h"
+#include "catalog/catalog_cache.h"
+#include "utils/elog.h"
+#include "storage/lsm.h"
+#include "utils/mcxt.h"
+#include "storage/objstore.h"
 #include "test_util.h"
-#include "ulid.h"
-#include "writer.h"
+#include "common/ulid.h"
+#include "catalog/writer.h"
 
 static char *dir;
 static char store_path[512];

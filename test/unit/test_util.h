@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "mcxt.h"
+#include "utils/mcxt.h"
 
 /* A fresh empty directory under $TMPDIR; free with test_rmdir(). */
 static inline char *

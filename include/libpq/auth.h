@@ -1,0 +1,78 @@
+/*
+ * auth.h: client authentication: the exchange with the client (trust, cleartext
+ * password, md5, SCRAM-SHA-256), role passwords, and password verifiers.
+ *
+ * Role passwords live in DATADIR/rocklake_passwd, one "user:verifier" line per
+ * role (# starts a comment), where a verifier is PostgreSQL's pg_authid.rolpassword
+ * format: "SCRAM-SHA-256$<iterations>:<salt>$<StoredKey>:<ServerKey>" (base64) or
+ * "md5" followed by md5(password || user) in hex. The file is written by
+ * "rocklake --set-password", which calls make_password_verifier; a later issue
+ * moves roles into the catalog. As in PostgreSQL, md5 in the rules runs SCRAM for
+ * a role with a SCRAM verifier, and a role without a usable verifier still gets a
+ * full (mock) SCRAM exchange, so a client cannot tell which roles exist.
+ */
+#ifndef RL_AUTH_H
+#define RL_AUTH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "libpq/hba.h"
+
+#define SCRAM_DEFAULT_ITERATIONS	4096
+#define SCRAM_SALT_LEN				16
+#define SCRAM_RAW_NONCE_LEN			18
+#define SCRAM_KEY_LEN				32
+#define MD5_PASSWD_LEN				35	/* "md5" + 32 hex digits */
+
+/*
+ * Authenticate the connection's user for database as the rules say, exchanging
+ * AuthenticationRequest / PasswordMessage with the client; sends
+ * AuthenticationOk on success, FATAL 28000 / 28P01 / 08P01 otherwise.
+ */
+void		ClientAuthentication(const char *data_directory, const char *user,
+								 const char *database);
+
+/* A verifier for password ("scram-sha-256" or "md5"); palloc'd, NULL for an unknown method. */
+char	   *make_password_verifier(const char *method, const char *user, const char *password);
+char	   *scram_build_verifier(const char *password, const uint8_t *salt, size_t saltlen,
+								 int iterations);
+char	   *md5_build_verifier(const char *user, const char *password);
+/* Check a cleartext password against a verifier of either kind. */
+bool		verify_plain_password(const char *user, const char *verifier, const char *password);
+
+/*
+ * Do once in the postmaster what OpenSSL does on its first use (load providers,
+ * seed the generator), so pre-forked backends inherit it instead of paying for it
+ * in every connection's authentication.
+ */
+void		auth_prepare_crypto(void);
+/* The md5 client response for salt: "md5" + md5hex(md5hex(password||user) || salt). */
+bool		md5_check_response(const char *verifier, const uint8_t salt[4], const char *response);
+/* The role's verifier from DATADIR/rocklake_passwd (palloc'd), or NULL. */
+char	   *get_role_password(const char *data_directory, const char *user);
+
+/* The server side of a SCRAM-SHA-256 exchange, one message at a time. */
+typedef enum ScramResult
+{
+	SCRAM_CONTINUE,
+	SCRAM_SUCCESS,
+	SCRAM_FAILURE
+} ScramResult;
+
+typedef struct ScramState ScramState;
+
+/*
+ * Begin an exchange for user against verifier (NULL: a mock exchange that always
+ * fails). server_nonce NULL draws a random one (tests pass a fixed one).
+ */
+ScramState *scram_begin(const char *user, const char *verifier, const char *server_nonce);
+/*
+ * Feed the client's message; *output (palloc'd, *outlen bytes) is the server's
+ * next message. Malformed input is FATAL 08P01 "malformed SCRAM message".
+ */
+ScramResult scram_exchange(ScramState *state, const char *input, size_t inputlen,
+						   char **output, size_t *outlen);
+
+#endif

@@ -1,0 +1,1629 @@
+/*
+ * funcs.c: the builtin SQL functions: version(), pg_sleep(), current_setting(),
+ * set_config(), current_user and friends, now() and the other clocks, the
+ * string functions (substring, position, trim, pad, split_part ..., counting
+ * characters in UTF-8), the numeric ones (abs, round, trunc, floor, ceil, sqrt,
+ * power, mod, random, gen_random_uuid, md5), extract / date_part / date_trunc,
+ * arrays (array_to_string, array_upper, array_length, cardinality, unnest,
+ * generate_subscripts), like_escape (LIKE ... ESCAPE), json_build_object, the
+ * set-returning generate_series(), and what psql's describe commands call to
+ * read the catalog (format_type, pg_get_userbyid, pg_get_constraintdef,
+ * obj_description, pg_size_pretty, ...). Those that must look a row up in the
+ * catalog are lookups in a system relation (FuncDesc.catalog) that the analyser
+ * writes into the query over the cache. Lookup is by name and argument count;
+ * an argument may be widened implicitly (int4 to int8 or float8, oid to
+ * regclass, unknown literals to anything), as PostgreSQL's function resolution
+ * would (double precision first: it is the numbers' preferred type), and
+ * anyarray takes any array.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <openssl/evp.h>
+#include <openssl/md5.h>
+#include <openssl/rand.h>
+
+#include "utils/elog.h"
+#include "executor/executor.h"
+#include "utils/guc.h"
+#include "utils/mcxt.h"
+#include "utils/miscadmin.h"
+#include "catalog/namespace.h"
+#include "utils/adt/numeric.h"
+#include "tcop/xact.h"
+
+static Value
+text_value(const char *s)
+{
+	return typio_string(TEXTOID, s, strlen(s));
+}
+
+static Value
+f_version(ExecState *es, const Value *args, int nargs)
+{
+	return text_value("PostgreSQL " PG_VERSION " (RockLake " PACKAGE_VERSION
+					  ") on x86_64-pc-linux-gnu, compiled by gcc, 64-bit");
+}
+
+/*
+ * f_pg_sleep -- sleep in slices of at most 100 ms, checking for a cancel or a
+ * termination request after each (signals also cut a slice short)
+ */
+static Value
+f_pg_sleep(ExecState *es, const Value *args, int nargs)
+{
+	struct timespec now,
+				end;
+	double		secs = args[0].u.f;
+
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	if (secs > 0)
+	{
+		end.tv_sec += (time_t) secs;
+		end.tv_nsec += (long) ((secs - (double) (time_t) secs) * 1e9);
+		if (end.tv_nsec >= 1000000000L)
+		{
+			end.tv_sec++;
+			end.tv_nsec -= 1000000000L;
+		}
+	}
+	for (;;)
+	{
+		CHECK_FOR_INTERRUPTS();
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		int64_t		left_ns = (int64_t) (end.tv_sec - now.tv_sec) * 1000000000 + (end.tv_nsec - now.tv_nsec);
+
+		if (left_ns <= 0)
+			break;
+		struct timespec slice = {0, left_ns < 100000000 ? (long) left_ns : 100000000L};
+
+		nanosleep(&slice, NULL);
+	}
+	return typio_null(VOIDOID);
+}
+
+static Value
+f_current_setting(ExecState *es, const Value *args, int nargs)
+{
+	const char *value = GetConfigOption(args[0].u.s.data);
+
+	if (value != NULL)
+		return text_value(value);
+	if (nargs > 1 && args[1].u.b)
+		return typio_null(TEXTOID);
+	ereport(ERROR,
+			errcode(ERRCODE_UNDEFINED_OBJECT),
+			errmsg("unrecognized configuration parameter \"%s\"", args[0].u.s.data));
+	return typio_null(TEXTOID);
+}
+
+/* reset_value -- the value RESET would give a setting (DescribeConfigOptions' callback) */
+static void
+reset_value(const GucInfo *info, void *arg)
+{
+	const char **found = arg;
+
+	if (strcmp(info->name, found[0]) == 0)
+		found[1] = info->reset_val;
+}
+
+/*
+ * f_set_config -- set_config(name, value, is_local), not strict: a NULL value is the
+ * setting's reset value, a NULL is_local false, as in PostgreSQL
+ */
+static Value
+f_set_config(ExecState *es, const Value *args, int nargs)
+{
+	const char *msg = NULL,
+			   *sqlstate = NULL;
+	bool		local = !args[2].isnull && args[2].u.b;
+
+	if (args[0].isnull)
+		ereport(ERROR,
+				errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				errmsg("SET requires parameter name"));
+
+	const char *name = args[0].u.s.data;
+	const char *value = args[1].isnull ? NULL : args[1].u.s.data;
+
+	if (value == NULL && !local)
+	{
+		if (!ResetConfigOption(name))
+			ereport(ERROR,
+					errcode(ERRCODE_UNDEFINED_OBJECT),
+					errmsg("unrecognized configuration parameter \"%s\"", name));
+		return text_value(GetConfigOption(name));
+	}
+	if (value == NULL)
+	{
+		const char *found[2] = {name, NULL};
+
+		DescribeConfigOptions(reset_value, found);
+		value = found[1] ? found[1] : "";
+	}
+	if (!(local ? set_config_option_local(name, value, &msg, &sqlstate) :
+		  set_config_option(name, value, PGC_S_SESSION, false, &msg, &sqlstate)))
+		ereport(ERROR,
+				errcode(sqlstate ? sqlstate : ERRCODE_INVALID_PARAMETER_VALUE),
+				errmsg("%s", msg ? msg : "invalid configuration change"));
+	return text_value(GetConfigOption(name));
+}
+
+static Value
+f_current_user(ExecState *es, const Value *args, int nargs)
+{
+	return typio_string(NAMEOID, MyUserName, strlen(MyUserName));
+}
+
+static Value
+f_current_database(ExecState *es, const Value *args, int nargs)
+{
+	return typio_string(NAMEOID, MyDatabaseName, strlen(MyDatabaseName));
+}
+
+static Value
+f_current_schema(ExecState *es, const Value *args, int nargs)
+{
+	return CurrentSchemaValue();
+}
+
+static Value
+f_current_schemas(ExecState *es, const Value *args, int nargs)
+{
+	return CurrentSchemasValue(args[0].u.i != 0);
+}
+
+static Value
+f_now(ExecState *es, const Value *args, int nargs)
+{
+	return typio_int(TIMESTAMPTZOID, GetCurrentTransactionStartTimestamp());
+}
+
+static Value
+f_clock_timestamp(ExecState *es, const Value *args, int nargs)
+{
+	struct timeval tv;
+
+	gettimeofday(&tv, NULL);
+	return typio_int(TIMESTAMPTZOID, ((int64_t) tv.tv_sec - UNIX_EPOCH_SECS) * USECS_PER_SEC + tv.tv_usec);
+}
+
+static Value
+f_localtimestamp(ExecState *es, const Value *args, int nargs)
+{
+	return typio_int(TIMESTAMPOID, GetCurrentTransactionStartTimestamp());
+}
+
+static Value
+f_current_date(ExecState *es, const Value *args, int nargs)
+{
+	Value		now = f_now(es, args, nargs);
+
+	return ExecCastValue(&now, DATEOID, -1, true);
+}
+
+static Value
+f_localtime(ExecState *es, const Value *args, int nargs)
+{
+	Value		now = f_now(es, args, nargs);
+
+	return ExecCastValue(&now, TIMEOID, -1, true);
+}
+
+static Value
+f_pg_backend_pid(ExecState *es, const Value *args, int nargs)
+{
+	return typio_int(INT4OID, MyProcPid);
+}
+
+static Value
+f_false(ExecState *es, const Value *args, int nargs)
+{
+	return typio_bool(false);
+}
+
+/* ---------- strings (UTF-8: a character starts at every byte but 10xxxxxx) ---------- */
+
+/* utf8_chars -- the characters of len bytes */
+static int64_t
+utf8_chars(const char *s, size_t len)
+{
+	int64_t		n = 0;
+
+	for (size_t i = 0; i < len; i++)
+		n += ((unsigned char) s[i] & 0xC0) != 0x80;
+	return n;
+}
+
+/* utf8_bytes -- the bytes of the first n characters of s (all of it if fewer) */
+static size_t
+utf8_bytes(const char *s, size_t len, int64_t n)
+{
+	size_t		i = 0;
+
+	for (int64_t c = 0; i < len && c < n; c++)
+		while (++i < len && ((unsigned char) s[i] & 0xC0) == 0x80)
+			;
+	return i;
+}
+
+/* text_of -- len bytes as text (s may be an empty buffer's NULL) */
+static Value
+text_of(const char *s, size_t len)
+{
+	return typio_string(TEXTOID, len ? s : "", len);
+}
+
+/* f_length -- length, char_length, character_length: characters */
+static Value
+f_length(ExecState *es, const Value *args, int nargs)
+{
+	return typio_int(INT4OID, utf8_chars(args[0].u.s.data, args[0].u.s.len));
+}
+
+static Value
+f_octet_length(ExecState *es, const Value *args, int nargs)
+{
+	return typio_int(INT4OID, (int64_t) args[0].u.s.len);
+}
+
+/* f_substring -- substring(s, start [, count]), substr: characters from start (1-based) */
+static Value
+f_substring(ExecState *es, const Value *args, int nargs)
+{
+	const Value *s = &args[0];
+	int64_t		start = args[1].u.i,
+				end = INT64_MAX;
+
+	if (nargs == 3)
+	{
+		if (args[2].u.i < 0)
+			ereport(ERROR,
+					errcode(ERRCODE_SUBSTRING_ERROR),
+					errmsg("negative substring length not allowed"));
+		end = start + args[2].u.i;	/* int4 arguments: no overflow in 64 bits */
+	}
+	if (start < 1)
+		start = 1;
+	if (end <= start)
+		return text_of("", 0);
+
+	size_t		from = utf8_bytes(s->u.s.data, s->u.s.len, start - 1);
+	size_t		to = end == INT64_MAX ? s->u.s.len
+		: from + utf8_bytes(s->u.s.data + from, s->u.s.len - from, end - start);
+
+	return text_of(s->u.s.data + from, to - from);
+}
+
+/*
+ * f_like_escape -- like_escape(pattern, escape), which LIKE ... ESCAPE 'c' calls: the
+ * pattern with backslash as its escape character, which is what LIKE reads. ESCAPE ''
+ * doubles every backslash (none escapes); 'c' becomes a backslash, and a backslash
+ * not escaped by c is doubled. The escape must be one character (22025).
+ */
+static Value
+f_like_escape(ExecState *es, const Value *args, int nargs)
+{
+	const char *p = args[0].u.s.data,
+			   *e = args[1].u.s.data;
+	size_t		plen = args[0].u.s.len,
+				elen = args[1].u.s.len;
+	RlBuf		out;
+	bool		after_escape = false;
+
+	if (elen > 0 && utf8_bytes(e, elen, 1) != elen)
+		ereport(ERROR,
+				errcode(ERRCODE_INVALID_ESCAPE_SEQUENCE),
+				errmsg("invalid escape string"),
+				errhint("Escape string must be empty or one character."));
+	if (elen == 1 && e[0] == '\\')
+		return args[0];
+	rlbuf_init_in(&out, CurrentMemoryContext);
+	for (size_t i = 0; i < plen;)
+	{
+		size_t		n = utf8_bytes(p + i, plen - i, 1);
+
+		if (elen > 0 && n == elen && memcmp(p + i, e, n) == 0 && !after_escape)
+		{
+			rlbuf_append_str(&out, "\\");
+			after_escape = true;
+		}
+		else
+		{
+			if (p[i] == '\\' && (elen == 0 || !after_escape))
+				rlbuf_append_str(&out, "\\");
+			rlbuf_append(&out, p + i, n);
+			after_escape = false;
+		}
+		i += n;
+	}
+
+	Value		v = text_of((const char *) out.data, out.len);
+
+	rlbuf_free(&out);
+	return v;
+}
+
+/* f_strpos -- strpos(s, sub), position(sub IN s): the character where sub starts, 0 if nowhere */
+static Value
+f_strpos(ExecState *es, const Value *args, int nargs)
+{
+	const Value *s = &args[0],
+			   *sub = &args[1];
+
+	for (size_t i = 0; i + sub->u.s.len <= s->u.s.len; i++)
+		if (memcmp(s->u.s.data + i, sub->u.s.data, sub->u.s.len) == 0)
+			return typio_int(INT4OID, utf8_chars(s->u.s.data, i) + 1);
+	return typio_int(INT4OID, 0);
+}
+
+static Value
+f_replace(ExecState *es, const Value *args, int nargs)
+{
+	const Value *s = &args[0],
+			   *from = &args[1],
+			   *to = &args[2];
+	RlBuf		out;
+
+	if (from->u.s.len == 0)
+		return *s;
+	rlbuf_init_in(&out, CurrentMemoryContext);
+	for (size_t i = 0; i < s->u.s.len;)
+	{
+		if (i + from->u.s.len <= s->u.s.len && memcmp(s->u.s.data + i, from->u.s.data, from->u.s.len) == 0)
+		{
+			rlbuf_append(&out, to->u.s.data, to->u.s.len);
+			i += from->u.s.len;
+		}
+		else
+			rlbuf_append(&out, s->u.s.data + i++, 1);
+	}
+	return text_of((const char *) out.data, out.len);
+}
+
+/* in_set -- whether the character at s (of n bytes) is one of set's characters */
+static bool
+in_set(const char *s, size_t n, const Value *set)
+{
+	for (size_t i = 0; i < set->u.s.len;)
+	{
+		size_t		k = utf8_bytes(set->u.s.data + i, set->u.s.len - i, 1);
+
+		if (k == n && memcmp(set->u.s.data + i, s, n) == 0)
+			return true;
+		i += k;
+	}
+	return false;
+}
+
+/* trim -- btrim, ltrim, rtrim: the characters of set (a space if none given) off its ends */
+static Value
+trim(const Value *args, int nargs, bool left, bool right)
+{
+	static const Value space = {.type = TEXTOID, .u.s = {.data = (char *) " ", .len = 1}};
+	const Value *set = nargs > 1 ? &args[1] : &space;
+	const char *s = args[0].u.s.data;
+	size_t		from = 0,
+				to = args[0].u.s.len;
+
+	while (left && from < to)
+	{
+		size_t		n = utf8_bytes(s + from, to - from, 1);
+
+		if (!in_set(s + from, n, set))
+			break;
+		from += n;
+	}
+	while (right && from < to)
+	{
+		size_t		last = to - 1;
+
+		while (last > from && ((unsigned char) s[last] & 0xC0) == 0x80)
+			last--;
+		if (!in_set(s + last, to - last, set))
+			break;
+		to = last;
+	}
+	return text_of(s + from, to - from);
+}
+
+static Value
+f_btrim(ExecState *es, const Value *args, int nargs)
+{
+	return trim(args, nargs, true, true);
+}
+
+static Value
+f_ltrim(ExecState *es, const Value *args, int nargs)
+{
+	return trim(args, nargs, true, false);
+}
+
+static Value
+f_rtrim(ExecState *es, const Value *args, int nargs)
+{
+	return trim(args, nargs, false, true);
+}
+
+/* f_left -- left(s, n): the first n characters; n < 0: all but the last -n */
+static Value
+f_left(ExecState *es, const Value *args, int nargs)
+{
+	int64_t		chars = utf8_chars(args[0].u.s.data, args[0].u.s.len),
+				n = args[1].u.i < 0 ? chars + args[1].u.i : args[1].u.i;
+
+	return text_of(args[0].u.s.data, utf8_bytes(args[0].u.s.data, args[0].u.s.len, n < 0 ? 0 : n));
+}
+
+/* f_right -- right(s, n): the last n characters; n < 0: all but the first -n */
+static Value
+f_right(ExecState *es, const Value *args, int nargs)
+{
+	int64_t		chars = utf8_chars(args[0].u.s.data, args[0].u.s.len),
+				skip = args[1].u.i < 0 ? -args[1].u.i : chars - args[1].u.i;
+	size_t		from = utf8_bytes(args[0].u.s.data, args[0].u.s.len, skip < 0 ? 0 : skip);
+
+	return text_of(args[0].u.s.data + from, args[0].u.s.len - from);
+}
+
+/* pad -- lpad, rpad: s filled to n characters with fill (a space if none), or cut to n */
+static Value
+pad(const Value *args, int nargs, bool left)
+{
+	const Value *s = &args[0];
+	int64_t		n = args[1].u.i < 0 ? 0 : args[1].u.i,
+				chars = utf8_chars(s->u.s.data, s->u.s.len);
+	const char *fill = nargs > 2 ? args[2].u.s.data : " ";
+	size_t		fill_len = nargs > 2 ? args[2].u.s.len : 1;
+	RlBuf		out;
+
+	if (chars >= n || fill_len == 0)
+		return text_of(s->u.s.data, utf8_bytes(s->u.s.data, s->u.s.len, n));
+	rlbuf_init_in(&out, CurrentMemoryContext);
+	if (!left)
+		rlbuf_append(&out, s->u.s.data, s->u.s.len);
+	for (int64_t c = chars; c < n;)
+		for (size_t i = 0; i < fill_len && c < n; c++)
+		{
+			size_t		k = utf8_bytes(fill + i, fill_len - i, 1);
+
+			rlbuf_append(&out, fill + i, k);
+			i += k;
+		}
+	if (left)
+		rlbuf_append(&out, s->u.s.data, s->u.s.len);
+	return text_of((const char *) out.data, out.len);
+}
+
+static Value
+f_lpad(ExecState *es, const Value *args, int nargs)
+{
+	return pad(args, nargs, true);
+}
+
+static Value
+f_rpad(ExecState *es, const Value *args, int nargs)
+{
+	return pad(args, nargs, false);
+}
+
+/* f_split_part -- split_part(s, delimiter, n): field n (from the end if n < 0) */
+static Value
+f_split_part(ExecState *es, const Value *args, int nargs)
+{
+	const Value *s = &args[0],
+			   *d = &args[1];
+	int64_t		n = args[2].u.i,
+				fields = 1;
+
+	if (n == 0)
+		ereport(ERROR,
+				errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				errmsg("field position must not be zero"));
+	if (d->u.s.len == 0)
+		return n == 1 || n == -1 ? *s : text_of("", 0);
+	for (size_t i = 0; i + d->u.s.len <= s->u.s.len; i++)
+		if (memcmp(s->u.s.data + i, d->u.s.data, d->u.s.len) == 0)
+		{
+			fields++;
+			i += d->u.s.len - 1;
+		}
+	if (n < 0)
+		n += fields + 1;
+	if (n < 1 || n > fields)
+		return text_of("", 0);
+
+	size_t		start = 0;
+
+	for (int64_t f = 1;; f++)
+	{
+		size_t		end = start;
+
+		while (end + d->u.s.len <= s->u.s.len && memcmp(s->u.s.data + end, d->u.s.data, d->u.s.len) != 0)
+			end++;
+		if (end + d->u.s.len > s->u.s.len)
+			end = s->u.s.len;
+		if (f == n)
+			return text_of(s->u.s.data + start, end - start);
+		start = end + d->u.s.len;
+	}
+}
+
+static Value
+f_repeat(ExecState *es, const Value *args, int nargs)
+{
+	RlBuf		out;
+
+	if (args[1].u.i > 0 && args[0].u.s.len > (size_t) (1 << 30) / (size_t) args[1].u.i)
+		ereport(ERROR,
+				errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				errmsg("requested length too large"));
+	rlbuf_init_in(&out, CurrentMemoryContext);
+	for (int64_t i = 0; i < args[1].u.i; i++)
+		rlbuf_append(&out, args[0].u.s.data, args[0].u.s.len);
+	return text_of((const char *) out.data, out.len);
+}
+
+static Value
+f_reverse(ExecState *es, const Value *args, int nargs)
+{
+	const Value *s = &args[0];
+	Value		r = text_of(s->u.s.data, s->u.s.len);
+	size_t		at = s->u.s.len;
+
+	for (size_t i = 0; i < s->u.s.len;)
+	{
+		size_t		k = utf8_bytes(s->u.s.data + i, s->u.s.len - i, 1);
+
+		at -= k;
+		memcpy(r.u.s.data + at, s->u.s.data + i, k);
+		i += k;
+	}
+	return r;
+}
+
+static Value
+f_starts_with(ExecState *es, const Value *args, int nargs)
+{
+	return typio_bool(args[1].u.s.len <= args[0].u.s.len &&
+					  memcmp(args[0].u.s.data, args[1].u.s.data, args[1].u.s.len) == 0);
+}
+
+static Value
+change_case(const Value *v, bool upper)
+{
+	Value		r = typio_string(TEXTOID, v->u.s.data, v->u.s.len);
+
+	for (size_t i = 0; i < r.u.s.len; i++)
+	{
+		char		c = r.u.s.data[i];
+
+		if (upper && c >= 'a' && c <= 'z')
+			r.u.s.data[i] = (char) (c - 'a' + 'A');
+		else if (!upper && c >= 'A' && c <= 'Z')
+			r.u.s.data[i] = (char) (c - 'A' + 'a');
+	}
+	return r;
+}
+
+static Value
+f_lower(ExecState *es, const Value *args, int nargs)
+{
+	return change_case(&args[0], false);
+}
+
+static Value
+f_upper(ExecState *es, const Value *args, int nargs)
+{
+	return change_case(&args[0], true);
+}
+
+/* ---------- numbers ---------- */
+
+static Value
+f_abs_int(ExecState *es, const Value *args, int nargs)
+{
+	Oid			type = args[0].type;
+	int64_t		min = type == INT2OID ? INT16_MIN : type == INT4OID ? INT32_MIN : INT64_MIN;
+
+	if (args[0].u.i == min)
+		ereport(ERROR,
+				errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				errmsg("%s out of range", type == INT2OID ? "smallint" : type == INT4OID ? "integer" : "bigint"));
+	return typio_int(type, args[0].u.i < 0 ? -args[0].u.i : args[0].u.i);
+}
+
+static Value
+f_abs_float(ExecState *es, const Value *args, int nargs)
+{
+	return typio_float(args[0].type, fabs(args[0].u.f));
+}
+
+static Value
+f_abs_numeric(ExecState *es, const Value *args, int nargs)
+{
+	const char *s = args[0].u.s.data;
+
+	return s[0] == '-' ? typio_string(NUMERICOID, s + 1, args[0].u.s.len - 1) : args[0];
+}
+
+/* f_round_float -- round(double precision): to the nearest integer, halves to even (rint) */
+static Value
+f_round_float(ExecState *es, const Value *args, int nargs)
+{
+	return typio_float(FLOAT8OID, rint(args[0].u.f));
+}
+
+static Value
+f_floor_float(ExecState *es, const Value *args, int nargs)
+{
+	return typio_float(FLOAT8OID, floor(args[0].u.f));
+}
+
+static Value
+f_ceil_float(ExecState *es, const Value *args, int nargs)
+{
+	return typio_float(FLOAT8OID, ceil(args[0].u.f));
+}
+
+static Value
+f_trunc_float(ExecState *es, const Value *args, int nargs)
+{
+	return typio_float(FLOAT8OID, trunc(args[0].u.f));
+}
+
+/* f_round_numeric -- round(numeric [, scale]): half away from zero */
+static Value
+f_round_numeric(ExecState *es, const Value *args, int nargs)
+{
+	return numeric_round(&args[0], nargs > 1 ? (int) args[1].u.i : 0);
+}
+
+static Value
+f_trunc_numeric(ExecState *es, const Value *args, int nargs)
+{
+	return numeric_trunc(&args[0], nargs > 1 ? (int) args[1].u.i : 0, 0);
+}
+
+static Value
+f_floor_numeric(ExecState *es, const Value *args, int nargs)
+{
+	return numeric_trunc(&args[0], 0, -1);
+}
+
+static Value
+f_ceil_numeric(ExecState *es, const Value *args, int nargs)
+{
+	return numeric_trunc(&args[0], 0, 1);
+}
+
+static Value
+f_sqrt(ExecState *es, const Value *args, int nargs)
+{
+	if (args[0].u.f < 0)
+		ereport(ERROR,
+				errcode(ERRCODE_INVALID_ARGUMENT_FOR_POWER_FUNCTION),
+				errmsg("cannot take square root of a negative number"));
+	return typio_float(FLOAT8OID, sqrt(args[0].u.f));
+}
+
+/* f_power -- power(x, y), pow: PostgreSQL's errors for what has no real value */
+static Value
+f_power(ExecState *es, const Value *args, int nargs)
+{
+	double		x = args[0].u.f,
+				y = args[1].u.f;
+
+	if (x == 0 && y < 0)
+		ereport(ERROR,
+				errcode(ERRCODE_INVALID_ARGUMENT_FOR_POWER_FUNCTION),
+				errmsg("zero raised to a negative power is undefined"));
+	if (x < 0 && floor(y) != y)
+		ereport(ERROR,
+				errcode(ERRCODE_INVALID_ARGUMENT_FOR_POWER_FUNCTION),
+				errmsg("a negative number raised to a non-integer power yields a complex result"));
+
+	double		r = pow(x, y);
+
+	if (isinf(r) && !isinf(x) && !isinf(y))
+		ereport(ERROR,
+				errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				errmsg("value out of range: overflow"));
+	return typio_float(FLOAT8OID, r);
+}
+
+static Value
+f_mod(ExecState *es, const Value *args, int nargs)
+{
+	if (args[1].u.i == 0)
+		ereport(ERROR,
+				errcode(ERRCODE_DIVISION_BY_ZERO),
+				errmsg("division by zero"));
+	/* INT64_MIN % -1 traps in C; it is 0 */
+	return typio_int(args[0].type, args[1].u.i == -1 ? 0 : args[0].u.i % args[1].u.i);
+}
+
+/* f_mod_numeric -- mod(numeric, numeric): the % operator's (numeric.c) */
+static Value
+f_mod_numeric(ExecState *es, const Value *args, int nargs)
+{
+	return numeric_mod(&args[0], &args[1]);
+}
+
+static Value
+f_random(ExecState *es, const Value *args, int nargs)
+{
+	uint64_t	bits;
+
+	if (RAND_bytes((unsigned char *) &bits, sizeof(bits)) != 1)
+		elog(ERROR, "could not generate random bytes");
+	return typio_float(FLOAT8OID, (double) (bits >> 11) / (double) (UINT64_C(1) << 53));
+}
+
+/* f_gen_random_uuid -- a version 4 UUID */
+static Value
+f_gen_random_uuid(ExecState *es, const Value *args, int nargs)
+{
+	Value		v = {.type = UUIDOID};
+
+	if (RAND_bytes(v.u.uuid, sizeof(v.u.uuid)) != 1)
+		elog(ERROR, "could not generate random bytes");
+	v.u.uuid[6] = (uint8_t) ((v.u.uuid[6] & 0x0f) | 0x40);
+	v.u.uuid[8] = (uint8_t) ((v.u.uuid[8] & 0x3f) | 0x80);
+	return v;
+}
+
+static Value
+f_md5(ExecState *es, const Value *args, int nargs)
+{
+	unsigned char digest[MD5_DIGEST_LENGTH];
+	char		hex[2 * MD5_DIGEST_LENGTH + 1];
+
+	if (EVP_Digest(args[0].u.s.data, args[0].u.s.len, digest, NULL, EVP_md5(), NULL) != 1)
+		elog(ERROR, "could not compute an MD5 digest");
+	for (int i = 0; i < MD5_DIGEST_LENGTH; i++)
+		snprintf(hex + 2 * i, 3, "%02x", digest[i]);
+	return text_of(hex, 2 * MD5_DIGEST_LENGTH);
+}
+
+/* ---------- parts of dates and times: extract, date_part, date_trunc ---------- */
+
+
+typedef enum
+{
+	F_MICROSECONDS, F_MILLISECONDS, F_SECOND, F_MINUTE, F_HOUR, F_DAY, F_WEEK, F_MONTH,
+	F_QUARTER, F_YEAR, F_DECADE, F_CENTURY, F_MILLENNIUM, F_DOW, F_ISODOW, F_DOY, F_ISOYEAR,
+	F_EPOCH
+} DateField;
+
+static const struct
+{
+	const char *name;
+	DateField	field;
+	bool		of_date;		/* also a field of a date */
+	bool		truncates;		/* a unit of date_trunc */
+	bool		monotonic;		/* +-Infinity of an infinite value, not NULL */
+}			date_fields[] = {
+	{"microsecond", F_MICROSECONDS, false, true, false}, {"microseconds", F_MICROSECONDS, false, true, false},
+	{"us", F_MICROSECONDS, false, true, false},
+	{"millisecond", F_MILLISECONDS, false, true, false}, {"milliseconds", F_MILLISECONDS, false, true, false},
+	{"ms", F_MILLISECONDS, false, true, false},
+	{"second", F_SECOND, false, true, false}, {"seconds", F_SECOND, false, true, false},
+	{"minute", F_MINUTE, false, true, false}, {"minutes", F_MINUTE, false, true, false},
+	{"hour", F_HOUR, false, true, false}, {"hours", F_HOUR, false, true, false},
+	{"day", F_DAY, true, true, false}, {"days", F_DAY, true, true, false},
+	{"week", F_WEEK, true, true, false}, {"weeks", F_WEEK, true, true, false},
+	{"month", F_MONTH, true, true, false}, {"months", F_MONTH, true, true, false},
+	{"quarter", F_QUARTER, true, true, false},
+	{"year", F_YEAR, true, true, true}, {"years", F_YEAR, true, true, true},
+	{"decade", F_DECADE, true, true, true}, {"decades", F_DECADE, true, true, true},
+	{"century", F_CENTURY, true, true, true}, {"centuries", F_CENTURY, true, true, true},
+	{"millennium", F_MILLENNIUM, true, true, true}, {"millennia", F_MILLENNIUM, true, true, true},
+	{"dow", F_DOW, true, false, false}, {"isodow", F_ISODOW, true, false, false},
+	{"doy", F_DOY, true, false, false}, {"isoyear", F_ISOYEAR, true, false, true},
+	{"epoch", F_EPOCH, true, false, true},
+};
+
+/*
+ * date_field -- the field a unit names (any case): 22023 for a name of none (or of
+ * no unit of date_trunc), 0A000 for one that is no field of a date, as PostgreSQL says
+ */
+static int
+date_field(const Value *unit, Oid type, bool trunc)
+{
+	char	   *lower = change_case(unit, false).u.s.data;
+
+	for (size_t i = 0; i < sizeof(date_fields) / sizeof(date_fields[0]); i++)
+	{
+		if (strcmp(lower, date_fields[i].name) != 0 || (trunc && !date_fields[i].truncates))
+			continue;
+		if (type == DATEOID && !date_fields[i].of_date)
+			ereport(ERROR,
+					errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					errmsg("unit \"%s\" not supported for type %s", lower, typio_format_type(type)));
+		return (int) i;
+	}
+	ereport(ERROR,
+			errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			errmsg("unit \"%s\" not recognized for type %s", lower, typio_format_type(type)));
+	return -1;
+}
+
+/* The calendar parts of a finite timestamp (microseconds since 2000-01-01). */
+typedef struct DateParts
+{
+	int64_t		days;			/* since 2000-01-01 */
+	int64_t		usecs;			/* of the day */
+	int			year,			/* astronomical: 0 is 1 BC */
+				month,
+				day;
+} DateParts;
+
+static DateParts
+date_parts(int64_t ts)
+{
+	DateParts	p = {.days = ts / USECS_PER_DAY, .usecs = ts % USECS_PER_DAY};
+
+	if (p.usecs < 0)
+	{
+		p.usecs += USECS_PER_DAY;
+		p.days--;
+	}
+	date_to_ymd(p.days, &p.year, &p.month, &p.day);
+	return p;
+}
+
+/* iso_week -- the ISO 8601 week and its year of a day: the week of its Thursday */
+static int
+iso_week(int64_t days, int *isoyear)
+{
+	int			isodow = (int) (((days + 5) % 7 + 7) % 7) + 1;	/* 2000-01-01 was a Saturday */
+	int64_t		thursday = days - isodow + 4;
+	int			y,
+				m,
+				d;
+
+	date_to_ymd(thursday, &y, &m, &d);
+	*isoyear = y;
+	return (int) ((thursday - date_from_ymd(y, 1, 1)) / 7) + 1;
+}
+
+/* bc -- PostgreSQL's year of an astronomical one: no year 0, 1 BC is -1 */
+static int64_t
+bc(int year)
+{
+	return year > 0 ? year : year - 1;
+}
+
+/*
+ * date_part_of -- field of ts as a scaled integer (value = *scaled / 10^*scale),
+ * false for the NULL of an infinite value's non-monotonic field
+ */
+static bool
+date_part_of(int64_t ts, DateField f, bool infinite_sign, __int128 *scaled, int *scale, double *inf)
+{
+	*scaled = 0;
+	*scale = 0;
+	*inf = 0;
+	if (!TIMESTAMP_IS_FINITE(ts))
+	{
+		*inf = infinite_sign ? INFINITY : -INFINITY;
+		return false;
+	}
+	DateParts	p = date_parts(ts);
+	int64_t		y = bc(p.year),
+				sec_us = p.usecs % USECS_PER_MINUTE;
+	int			isoyear;
+
+	switch (f)
+	{
+		case F_MICROSECONDS:
+			*scaled = sec_us;
+			break;
+		case F_MILLISECONDS:
+			*scaled = sec_us;
+			*scale = 3;
+			break;
+		case F_SECOND:
+			*scaled = sec_us;
+			*scale = 6;
+			break;
+		case F_MINUTE:
+			*scaled = p.usecs / USECS_PER_MINUTE % 60;
+			break;
+		case F_HOUR:
+			*scaled = p.usecs / USECS_PER_HOUR;
+			break;
+		case F_DAY:
+			*scaled = p.day;
+			break;
+		case F_MONTH:
+			*scaled = p.month;
+			break;
+		case F_QUARTER:
+			*scaled = (p.month - 1) / 3 + 1;
+			break;
+		case F_YEAR:
+			*scaled = y;
+			break;
+		case F_DECADE:			/* PostgreSQL's rules, on the astronomical year */
+			*scaled = p.year >= 0 ? p.year / 10 : -((8 - (p.year - 1)) / 10);
+			break;
+		case F_CENTURY:
+			*scaled = p.year > 0 ? (p.year + 99) / 100 : -((99 - (p.year - 1)) / 100);
+			break;
+		case F_MILLENNIUM:
+			*scaled = p.year > 0 ? (p.year + 999) / 1000 : -((999 - (p.year - 1)) / 1000);
+			break;
+		case F_DOW:
+			*scaled = ((p.days + 6) % 7 + 7) % 7;
+			break;
+		case F_ISODOW:
+			*scaled = ((p.days + 5) % 7 + 7) % 7 + 1;
+			break;
+		case F_DOY:
+			*scaled = p.days - date_from_ymd(p.year, 1, 1) + 1;
+			break;
+		case F_WEEK:
+			*scaled = iso_week(p.days, &isoyear);
+			break;
+		case F_ISOYEAR:
+			iso_week(p.days, &isoyear);
+			*scaled = bc(isoyear);
+			break;
+		case F_EPOCH:
+			*scaled = (__int128) ts + (__int128) UNIX_EPOCH_SECS * USECS_PER_SEC;
+			*scale = 6;
+			break;
+	}
+	return true;
+}
+
+/* part -- extract (numeric) or date_part (double precision) of a timestamp, timestamptz or date */
+static Value
+part(const Value *unit, const Value *v, bool numeric)
+{
+	int			i = date_field(unit, v->type, false);
+	bool		is_date = v->type == DATEOID;
+	int64_t		ts = !is_date ? v->u.i
+		: v->u.i == DATE_NOEND ? DT_NOEND : v->u.i == DATE_NOBEGIN ? DT_NOBEGIN : v->u.i * USECS_PER_DAY;
+	__int128	scaled;
+	int			scale;
+	double		inf;
+
+	if (!date_part_of(ts, date_fields[i].field, ts == DT_NOEND, &scaled, &scale, &inf))
+	{
+		if (!date_fields[i].monotonic)
+			return typio_null(numeric ? NUMERICOID : FLOAT8OID);
+		return numeric ? typio_string(NUMERICOID, inf > 0 ? "Infinity" : "-Infinity", inf > 0 ? 8 : 9)
+			: typio_float(FLOAT8OID, inf);
+	}
+	if (is_date && date_fields[i].field == F_EPOCH)
+	{
+		scaled /= USECS_PER_SEC;	/* a date's epoch has no fraction */
+		scale = 0;
+	}
+	if (!numeric)
+	{
+		double		d = (double) scaled;
+
+		for (int k = 0; k < scale; k++)
+			d /= 10;
+		return typio_float(FLOAT8OID, d);
+	}
+	return numeric_from_scaled(scaled, scale);
+}
+
+static Value
+f_extract(ExecState *es, const Value *args, int nargs)
+{
+	return part(&args[0], &args[1], true);
+}
+
+static Value
+f_date_part(ExecState *es, const Value *args, int nargs)
+{
+	return part(&args[0], &args[1], false);
+}
+
+/* f_date_trunc -- date_trunc(unit, timestamp or timestamptz): the start of its unit */
+static Value
+f_date_trunc(ExecState *es, const Value *args, int nargs)
+{
+	int			i = date_field(&args[0], args[1].type, true);
+	int64_t		ts = args[1].u.i;
+
+	if (!TIMESTAMP_IS_FINITE(ts))
+		return args[1];
+
+	DateParts	p = date_parts(ts);
+	int64_t		unit_us = 0;
+	int			y = p.year,
+				m = p.month,
+				d = p.day;
+
+	switch (date_fields[i].field)
+	{
+		case F_MICROSECONDS:
+			return args[1];
+		case F_MILLISECONDS:
+			unit_us = 1000;
+			break;
+		case F_SECOND:
+			unit_us = USECS_PER_SEC;
+			break;
+		case F_MINUTE:
+			unit_us = USECS_PER_MINUTE;
+			break;
+		case F_HOUR:
+			unit_us = USECS_PER_HOUR;
+			break;
+		case F_DAY:
+			break;
+		case F_WEEK:			/* its Monday */
+			return typio_int(args[1].type, (p.days - ((p.days + 5) % 7 + 7) % 7) * USECS_PER_DAY);
+		case F_QUARTER:
+			m = (m - 1) / 3 * 3 + 1;
+			d = 1;
+			break;
+		case F_MONTH:
+			d = 1;
+			break;
+		case F_YEAR:
+			m = d = 1;
+			break;
+		case F_DECADE:			/* PostgreSQL's rules, on the astronomical year */
+			y = y > 0 ? y / 10 * 10 : -((8 - (y - 1)) / 10) * 10;
+			m = d = 1;
+			break;
+		case F_CENTURY:
+			y = y > 0 ? (y + 99) / 100 * 100 - 99 : -((99 - (y - 1)) / 100) * 100 + 1;
+			m = d = 1;
+			break;
+		case F_MILLENNIUM:
+			y = y > 0 ? (y + 999) / 1000 * 1000 - 999 : -((999 - (y - 1)) / 1000) * 1000 + 1;
+			m = d = 1;
+			break;
+		default:
+			break;
+	}
+	if (unit_us)
+		return typio_int(args[1].type, p.days * USECS_PER_DAY + p.usecs / unit_us * unit_us);
+	return typio_int(args[1].type, date_from_ymd(y, m, d) * USECS_PER_DAY);
+}
+
+/* ---------- arrays ---------- */
+
+static Value
+f_array_to_string(ExecState *es, const Value *args, int nargs)
+{
+	ArrayElements elems = typio_array_parse(args[0].u.s.data);
+	RlBuf		b;
+	bool		first = true;
+
+	rlbuf_init_in(&b, CurrentMemoryContext);
+	for (int i = 0; i < elems.n; i++)
+	{
+		if (elems.items[i] == NULL)
+			continue;			/* PostgreSQL skips NULL elements without a null string */
+		if (!first)
+			rlbuf_append(&b, args[1].u.s.data, args[1].u.s.len);
+		rlbuf_append_str(&b, elems.items[i]);
+		first = false;
+	}
+	Value		v = typio_string(TEXTOID, b.data ? rlbuf_cstr(&b) : "", b.len);
+
+	rlbuf_free(&b);
+	return v;
+}
+
+/* f_array_upper -- array_upper, array_length: one dimension, from 1 (NULL if empty) */
+static Value
+f_array_upper(ExecState *es, const Value *args, int nargs)
+{
+	ArrayElements elems = typio_array_parse(args[0].u.s.data);
+
+	return elems.n == 0 || args[1].u.i != 1 ? typio_null(INT4OID) : typio_int(INT4OID, elems.n);
+}
+
+/* f_generate_subscripts -- generate_subscripts(array, dim): dimension 1's subscripts, as a set */
+static Value
+f_generate_subscripts(ExecState *es, const Value *args, int nargs)
+{
+	int			n = args[1].u.i == 1 ? typio_array_parse(args[0].u.s.data).n : 0;
+	int			lower = typio_array_lower(args[0].type);
+	ArrayElements elems = {n, palloc(sizeof(char *) * (size_t) (n + 1))};
+
+	for (int i = 0; i < n; i++)
+		elems.items[i] = psprintf("%d", lower + i);
+	return typio_array_build(INT4ARRAYOID, &elems);
+}
+
+/* f_cardinality -- the number of elements */
+static Value
+f_cardinality(ExecState *es, const Value *args, int nargs)
+{
+	return typio_int(INT4OID, typio_array_parse(args[0].u.s.data).n);
+}
+
+/* set-returning functions give their whole set as an array */
+
+static Value
+f_unnest(ExecState *es, const Value *args, int nargs)
+{
+	return args[0];
+}
+
+/*
+ * f_generate_series -- the series as an integer array, written as its text form
+ * directly (integers need no quotes): one buffer that doubles, not an allocation
+ * per element, and an interrupt check every GENERATE_SERIES_CHECK elements, since
+ * a series of a hundred million elements takes seconds to write
+ */
+#define GENERATE_SERIES_CHECK 65536
+
+static Value
+f_generate_series(ExecState *es, const Value *args, int nargs)
+{
+	int64_t		step = nargs > 2 ? args[2].u.i : 1;
+	RlBuf		text;
+	int64_t		n = 0;
+	Value		v;
+
+	if (step == 0)
+		ereport(ERROR,
+				errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				errmsg("step size cannot equal zero"));
+	rlbuf_init_in(&text, CurrentMemoryContext);
+	rlbuf_append_str(&text, "{");
+	for (int64_t i = args[0].u.i; step > 0 ? i <= args[1].u.i : i >= args[1].u.i; n++)
+	{
+		char		digits[24];
+
+		if (n % GENERATE_SERIES_CHECK == GENERATE_SERIES_CHECK - 1)
+			CHECK_FOR_INTERRUPTS();
+		rlbuf_append(&text, digits, (size_t) snprintf(digits, sizeof(digits), n ? ",%lld" : "%lld", (long long) i));
+		if (__builtin_add_overflow(i, step, &i))
+			break;
+	}
+	rlbuf_append_str(&text, "}");
+	v = typio_string(typio_array_type(args[0].type), rlbuf_cstr(&text), text.len);
+	rlbuf_free(&text);
+	return v;
+}
+
+/* f_pg_partition_ancestors -- RockLake has no partitions: no rows for any relation */
+static Value
+f_pg_partition_ancestors(ExecState *es, const Value *args, int nargs)
+{
+	return typio_string(OIDARRAYOID, "{}", 2);
+}
+
+/* ---------- catalog information that needs no lookup ---------- */
+
+/* f_pg_get_userbyid -- the roles pg_roles lists (syscat.c), else PostgreSQL's placeholder */
+static Value
+f_pg_get_userbyid(ExecState *es, const Value *args, int nargs)
+{
+	const char *name = args[0].u.i == BOOTSTRAP_SUPERUSERID ? MyUserName
+		: args[0].u.i == ROLE_PG_DATABASE_OWNER ? "pg_database_owner"
+		: psprintf("unknown (OID=%lld)", (long long) args[0].u.i);
+
+	return typio_string(NAMEOID, name, strlen(name));
+}
+
+/* to_reg -- to_regclass, to_regtype, to_regnamespace: the object named, or NULL if there is none */
+static Value
+to_reg(Oid type, const Value *name)
+{
+	Oid			found = SystemRegLookup(type, name->u.s.data);
+
+	return found == InvalidOid ? typio_null(type) : typio_int(type, found);
+}
+
+static Value
+f_to_regclass(ExecState *es, const Value *args, int nargs)
+{
+	return to_reg(REGCLASSOID, &args[0]);
+}
+
+static Value
+f_to_regtype(ExecState *es, const Value *args, int nargs)
+{
+	return to_reg(REGTYPEOID, &args[0]);
+}
+
+static Value
+f_to_regproc(ExecState *es, const Value *args, int nargs)
+{
+	return to_reg(REGPROCOID, &args[0]);
+}
+
+static Value
+f_to_regprocedure(ExecState *es, const Value *args, int nargs)
+{
+	return to_reg(REGPROCEDUREOID, &args[0]);
+}
+
+static Value
+f_to_regnamespace(ExecState *es, const Value *args, int nargs)
+{
+	return to_reg(REGNAMESPACEOID, &args[0]);
+}
+
+static Value
+f_pg_encoding_to_char(ExecState *es, const Value *args, int nargs)
+{
+	const char *name = args[0].u.i == PG_UTF8_ENCODING ? "UTF8" : "";
+
+	return typio_string(NAMEOID, name, strlen(name));
+}
+
+/* f_format_type -- not strict: a NULL typmod is "no modifier", a NULL type gives NULL */
+static Value
+f_format_type(ExecState *es, const Value *args, int nargs)
+{
+	if (args[0].isnull)
+		return typio_null(TEXTOID);
+	Oid			type = (Oid) args[0].u.i;
+	char	   *name = typio_lookup(type) ? typio_format_type_typmod(type, args[1].isnull ? -1 : (int32_t) args[1].u.i)
+		: pstrdup("???");
+
+	return text_value(name);
+}
+
+/* f_pg_get_expr -- pg_node_tree holds an expression as its SQL text already */
+static Value
+f_pg_get_expr(ExecState *es, const Value *args, int nargs)
+{
+	return typio_string(TEXTOID, args[0].u.s.data, args[0].u.s.len);
+}
+
+/* f_pg_size_pretty -- PostgreSQL's units and rounding (half up, one spare bit) */
+static Value
+f_pg_size_pretty(ExecState *es, const Value *args, int nargs)
+{
+	static const char *const units[] = {"kB", "MB", "GB", "TB", "PB"};
+	const int64_t limit = 10 * 1024,
+				limit2 = limit * 2 - 1;
+	int64_t		size = args[0].u.i;
+
+	if ((size < 0 ? -size : size) < limit)
+		return text_value(psprintf("%lld bytes", (long long) size));
+	size >>= 9;
+	for (size_t u = 0;; u++)
+	{
+		if ((size < 0 ? -size : size) < limit2 || u == sizeof(units) / sizeof(units[0]) - 1)
+			return text_value(psprintf("%lld %s", (long long) ((size + (size < 0 ? -1 : 1)) / 2), units[u]));
+		size >>= 10;
+	}
+}
+
+/*
+ * f_zero_size -- pg_table_size, pg_database_size, ...: the rows live in the object
+ * store and a table has no size of its own in the cache; 0 rather than a guess
+ */
+static Value
+f_zero_size(ExecState *es, const Value *args, int nargs)
+{
+	return typio_int(INT8OID, 0);
+}
+
+static Value
+f_true(ExecState *es, const Value *args, int nargs)
+{
+	return typio_bool(true);
+}
+
+/* f_tablespace_location -- the built-in tablespaces are in the data directory: '' */
+static Value
+f_tablespace_location(ExecState *es, const Value *args, int nargs)
+{
+	return text_value("");
+}
+
+/* f_no_definition -- pg_get_triggerdef and the like: there are no such objects */
+static Value
+f_no_definition(ExecState *es, const Value *args, int nargs)
+{
+	return typio_null(TEXTOID);
+}
+
+/* append_json_string -- text as a JSON string, escaped as PostgreSQL's escape_json does */
+static void
+append_json_string(RlBuf *out, const char *s)
+{
+	rlbuf_append_str(out, "\"");
+	for (; *s; s++)
+	{
+		static const char *const named[] = {['\b'] = "\\b", ['\f'] = "\\f", ['\n'] = "\\n",
+		['\r'] = "\\r", ['\t'] = "\\t", ['"'] = "\\\"", ['\\'] = "\\\\"};
+		unsigned char c = (unsigned char) *s;
+
+		if (c < sizeof(named) / sizeof(named[0]) && named[c])
+			rlbuf_append_str(out, named[c]);
+		else if (c < 0x20)
+			rlbuf_printf(out, "\\u%04x", c);
+		else
+			rlbuf_append(out, s, 1);
+	}
+	rlbuf_append_str(out, "\"");
+}
+
+/*
+ * f_json_build_object -- json_build_object(VARIADIC "any"): keys and values alternate;
+ * a value is null, true/false, a number as it prints, json as it is, else a string
+ */
+static Value
+f_json_build_object(ExecState *es, const Value *args, int nargs)
+{
+	RlBuf		out;
+
+	if (nargs % 2 != 0)
+		ereport(ERROR,
+				errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				errmsg("argument list must have even number of elements"),
+				errhint("The arguments of json_build_object() must consist of alternating keys and values."));
+	rlbuf_init_in(&out, CurrentMemoryContext);
+	rlbuf_append_str(&out, "{");
+	for (int i = 0; i < nargs; i += 2)
+	{
+		const Value *k = &args[i],
+				   *v = &args[i + 1];
+		const TypeInfo *t = typio_lookup(v->type);
+		char	   *text = v->isnull ? NULL : typio_output(v, NULL);
+
+		if (k->isnull)
+			ereport(ERROR,
+					errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					errmsg("null value not allowed for object key"));
+		rlbuf_append_str(&out, i ? ", " : "");
+		append_json_string(&out, typio_output(k, NULL));
+		rlbuf_append_str(&out, " : ");
+		if (v->isnull)
+			rlbuf_append_str(&out, "null");
+		else if (v->type == BOOLOID)
+			rlbuf_append_str(&out, v->u.b ? "true" : "false");
+		else if (v->type == JSONOID || v->type == JSONBOID ||
+				 (t && t->category == TYPCATEGORY_NUMERIC && !typio_is_oid(v->type) &&
+				  strspn(text, "0123456789.-+eE") == strlen(text)))	/* not NaN, Infinity */
+			rlbuf_append_str(&out, text);
+		else
+			append_json_string(&out, text);
+	}
+	rlbuf_append_str(&out, "}");
+
+	Value		r = typio_string(JSONOID, (const char *) out.data, out.len);
+
+	rlbuf_free(&out);
+	return r;
+}
+
+/* f_no_sequence -- pg_get_serial_sequence: there are no sequences */
+static Value
+f_no_sequence(ExecState *es, const Value *args, int nargs)
+{
+	return typio_null(TEXTOID);
+}
+
+#define BUILTIN(name, nargs, argtypes, rettype, strict, fn) \
+	{name, nargs, argtypes, rettype, strict, false, fn, NULL, NULL, {NULL, NULL}}
+#define SETOF(name, nargs, argtypes, rettype, fn) \
+	{name, nargs, argtypes, rettype, true, true, fn, NULL, NULL, {NULL, NULL}}
+#define LOOKUP(name, nargs, argtypes, catalog, column, key1, key2) \
+	{name, nargs, argtypes, TEXTOID, true, false, NULL, catalog, column, {key1, key2}}
+#define ARGS(...) {__VA_ARGS__}
+
+static const FuncDesc builtins[] = {
+	BUILTIN("version", 0, {0}, TEXTOID, true, f_version),
+	BUILTIN("abs", 1, {INT2OID}, INT2OID, true, f_abs_int),
+	BUILTIN("abs", 1, {INT4OID}, INT4OID, true, f_abs_int),
+	BUILTIN("abs", 1, {INT8OID}, INT8OID, true, f_abs_int),
+	BUILTIN("abs", 1, {FLOAT4OID}, FLOAT4OID, true, f_abs_float),
+	BUILTIN("abs", 1, {FLOAT8OID}, FLOAT8OID, true, f_abs_float),
+	BUILTIN("abs", 1, {NUMERICOID}, NUMERICOID, true, f_abs_numeric),
+	BUILTIN("round", 1, {FLOAT8OID}, FLOAT8OID, true, f_round_float),
+	BUILTIN("round", 1, {NUMERICOID}, NUMERICOID, true, f_round_numeric),
+	BUILTIN("round", 2, ARGS(NUMERICOID, INT4OID), NUMERICOID, true, f_round_numeric),
+	BUILTIN("trunc", 1, {FLOAT8OID}, FLOAT8OID, true, f_trunc_float),
+	BUILTIN("trunc", 1, {NUMERICOID}, NUMERICOID, true, f_trunc_numeric),
+	BUILTIN("trunc", 2, ARGS(NUMERICOID, INT4OID), NUMERICOID, true, f_trunc_numeric),
+	BUILTIN("floor", 1, {FLOAT8OID}, FLOAT8OID, true, f_floor_float),
+	BUILTIN("floor", 1, {NUMERICOID}, NUMERICOID, true, f_floor_numeric),
+	BUILTIN("ceil", 1, {FLOAT8OID}, FLOAT8OID, true, f_ceil_float),
+	BUILTIN("ceil", 1, {NUMERICOID}, NUMERICOID, true, f_ceil_numeric),
+	BUILTIN("ceiling", 1, {FLOAT8OID}, FLOAT8OID, true, f_ceil_float),
+	BUILTIN("ceiling", 1, {NUMERICOID}, NUMERICOID, true, f_ceil_numeric),
+	BUILTIN("sqrt", 1, {FLOAT8OID}, FLOAT8OID, true, f_sqrt),
+	BUILTIN("power", 2, ARGS(FLOAT8OID, FLOAT8OID), FLOAT8OID, true, f_power),
+	BUILTIN("pow", 2, ARGS(FLOAT8OID, FLOAT8OID), FLOAT8OID, true, f_power),
+	BUILTIN("mod", 2, ARGS(INT2OID, INT2OID), INT2OID, true, f_mod),
+	BUILTIN("mod", 2, ARGS(INT4OID, INT4OID), INT4OID, true, f_mod),
+	BUILTIN("mod", 2, ARGS(INT8OID, INT8OID), INT8OID, true, f_mod),
+	BUILTIN("mod", 2, ARGS(NUMERICOID, NUMERICOID), NUMERICOID, true, f_mod_numeric),
+	BUILTIN("random", 0, {0}, FLOAT8OID, false, f_random),
+	BUILTIN("gen_random_uuid", 0, {0}, UUIDOID, false, f_gen_random_uuid),
+	BUILTIN("md5", 1, {TEXTOID}, TEXTOID, true, f_md5),
+	BUILTIN("extract", 2, ARGS(TEXTOID, TIMESTAMPOID), NUMERICOID, true, f_extract),
+	BUILTIN("extract", 2, ARGS(TEXTOID, TIMESTAMPTZOID), NUMERICOID, true, f_extract),
+	BUILTIN("extract", 2, ARGS(TEXTOID, DATEOID), NUMERICOID, true, f_extract),
+	BUILTIN("date_part", 2, ARGS(TEXTOID, TIMESTAMPOID), FLOAT8OID, true, f_date_part),
+	BUILTIN("date_part", 2, ARGS(TEXTOID, TIMESTAMPTZOID), FLOAT8OID, true, f_date_part),
+	BUILTIN("date_part", 2, ARGS(TEXTOID, DATEOID), FLOAT8OID, true, f_date_part),
+	BUILTIN("date_trunc", 2, ARGS(TEXTOID, TIMESTAMPOID), TIMESTAMPOID, true, f_date_trunc),
+	BUILTIN("date_trunc", 2, ARGS(TEXTOID, TIMESTAMPTZOID), TIMESTAMPTZOID, true, f_date_trunc),
+	BUILTIN("char_length", 1, {TEXTOID}, INT4OID, true, f_length),
+	BUILTIN("character_length", 1, {TEXTOID}, INT4OID, true, f_length),
+	BUILTIN("octet_length", 1, {TEXTOID}, INT4OID, true, f_octet_length),
+	BUILTIN("substring", 2, ARGS(TEXTOID, INT4OID), TEXTOID, true, f_substring),
+	BUILTIN("substring", 3, ARGS(TEXTOID, INT4OID, INT4OID), TEXTOID, true, f_substring),
+	BUILTIN("substr", 2, ARGS(TEXTOID, INT4OID), TEXTOID, true, f_substring),
+	BUILTIN("substr", 3, ARGS(TEXTOID, INT4OID, INT4OID), TEXTOID, true, f_substring),
+	BUILTIN("strpos", 2, ARGS(TEXTOID, TEXTOID), INT4OID, true, f_strpos),
+	BUILTIN("position", 2, ARGS(TEXTOID, TEXTOID), INT4OID, true, f_strpos),
+	BUILTIN("replace", 3, ARGS(TEXTOID, TEXTOID, TEXTOID), TEXTOID, true, f_replace),
+	BUILTIN("btrim", 1, {TEXTOID}, TEXTOID, true, f_btrim),
+	BUILTIN("btrim", 2, ARGS(TEXTOID, TEXTOID), TEXTOID, true, f_btrim),
+	BUILTIN("ltrim", 1, {TEXTOID}, TEXTOID, true, f_ltrim),
+	BUILTIN("ltrim", 2, ARGS(TEXTOID, TEXTOID), TEXTOID, true, f_ltrim),
+	BUILTIN("rtrim", 1, {TEXTOID}, TEXTOID, true, f_rtrim),
+	BUILTIN("rtrim", 2, ARGS(TEXTOID, TEXTOID), TEXTOID, true, f_rtrim),
+	BUILTIN("left", 2, ARGS(TEXTOID, INT4OID), TEXTOID, true, f_left),
+	BUILTIN("right", 2, ARGS(TEXTOID, INT4OID), TEXTOID, true, f_right),
+	BUILTIN("lpad", 2, ARGS(TEXTOID, INT4OID), TEXTOID, true, f_lpad),
+	BUILTIN("lpad", 3, ARGS(TEXTOID, INT4OID, TEXTOID), TEXTOID, true, f_lpad),
+	BUILTIN("rpad", 2, ARGS(TEXTOID, INT4OID), TEXTOID, true, f_rpad),
+	BUILTIN("rpad", 3, ARGS(TEXTOID, INT4OID, TEXTOID), TEXTOID, true, f_rpad),
+	BUILTIN("split_part", 3, ARGS(TEXTOID, TEXTOID, INT4OID), TEXTOID, true, f_split_part),
+	BUILTIN("repeat", 2, ARGS(TEXTOID, INT4OID), TEXTOID, true, f_repeat),
+	BUILTIN("reverse", 1, {TEXTOID}, TEXTOID, true, f_reverse),
+	BUILTIN("starts_with", 2, ARGS(TEXTOID, TEXTOID), BOOLOID, true, f_starts_with),
+	BUILTIN("like_escape", 2, ARGS(TEXTOID, TEXTOID), TEXTOID, true, f_like_escape),
+	BUILTIN("pg_sleep", 1, {FLOAT8OID}, VOIDOID, true, f_pg_sleep),
+	BUILTIN("current_setting", 1, {TEXTOID}, TEXTOID, true, f_current_setting),
+	BUILTIN("current_setting", 2, ARGS(TEXTOID, BOOLOID), TEXTOID, true, f_current_setting),
+	BUILTIN("set_config", 3, ARGS(TEXTOID, TEXTOID, BOOLOID), TEXTOID, false, f_set_config),
+	BUILTIN("current_user", 0, {0}, NAMEOID, true, f_current_user),
+	BUILTIN("session_user", 0, {0}, NAMEOID, true, f_current_user),
+	BUILTIN("current_database", 0, {0}, NAMEOID, true, f_current_database),
+	BUILTIN("current_schema", 0, {0}, NAMEOID, false, f_current_schema),
+	BUILTIN("current_schemas", 1, {BOOLOID}, NAMEARRAYOID, true, f_current_schemas),
+	BUILTIN("now", 0, {0}, TIMESTAMPTZOID, true, f_now),
+	BUILTIN("transaction_timestamp", 0, {0}, TIMESTAMPTZOID, true, f_now),
+	BUILTIN("statement_timestamp", 0, {0}, TIMESTAMPTZOID, true, f_now),
+	BUILTIN("clock_timestamp", 0, {0}, TIMESTAMPTZOID, true, f_clock_timestamp),
+	BUILTIN("localtimestamp", 0, {0}, TIMESTAMPOID, true, f_localtimestamp),
+	BUILTIN("localtime", 0, {0}, TIMEOID, true, f_localtime),
+	BUILTIN("current_date", 0, {0}, DATEOID, true, f_current_date),
+	BUILTIN("pg_backend_pid", 0, {0}, INT4OID, true, f_pg_backend_pid),
+	BUILTIN("pg_is_in_recovery", 0, {0}, BOOLOID, true, f_false),
+	BUILTIN("length", 1, {TEXTOID}, INT4OID, true, f_length),
+	BUILTIN("lower", 1, {TEXTOID}, TEXTOID, true, f_lower),
+	BUILTIN("upper", 1, {TEXTOID}, TEXTOID, true, f_upper),
+	BUILTIN("array_to_string", 2, ARGS(ANYARRAYOID, TEXTOID), TEXTOID, true, f_array_to_string),
+	BUILTIN("array_upper", 2, ARGS(ANYARRAYOID, INT4OID), INT4OID, true, f_array_upper),
+	BUILTIN("array_length", 2, ARGS(ANYARRAYOID, INT4OID), INT4OID, true, f_array_upper),
+	BUILTIN("cardinality", 1, {ANYARRAYOID}, INT4OID, true, f_cardinality),
+	/* the catalog as psql's describe commands read it */
+	BUILTIN("pg_get_userbyid", 1, {OIDOID}, NAMEOID, true, f_pg_get_userbyid),
+	BUILTIN("to_regclass", 1, {TEXTOID}, REGCLASSOID, true, f_to_regclass),
+	BUILTIN("to_regtype", 1, {TEXTOID}, REGTYPEOID, true, f_to_regtype),
+	BUILTIN("to_regnamespace", 1, {TEXTOID}, REGNAMESPACEOID, true, f_to_regnamespace),
+	BUILTIN("to_regproc", 1, {TEXTOID}, REGPROCOID, true, f_to_regproc),
+	BUILTIN("to_regprocedure", 1, {TEXTOID}, REGPROCEDUREOID, true, f_to_regprocedure),
+	BUILTIN("pg_encoding_to_char", 1, {INT4OID}, NAMEOID, true, f_pg_encoding_to_char),
+	BUILTIN("format_type", 2, ARGS(OIDOID, INT4OID), TEXTOID, false, f_format_type),
+	BUILTIN("pg_get_expr", 2, ARGS(PGNODETREEOID, OIDOID), TEXTOID, true, f_pg_get_expr),
+	BUILTIN("pg_get_expr", 3, ARGS(PGNODETREEOID, OIDOID, BOOLOID), TEXTOID, true, f_pg_get_expr),
+	BUILTIN("pg_size_pretty", 1, {INT8OID}, TEXTOID, true, f_pg_size_pretty),
+	BUILTIN("pg_table_size", 1, {REGCLASSOID}, INT8OID, true, f_zero_size),
+	BUILTIN("pg_relation_size", 1, {REGCLASSOID}, INT8OID, true, f_zero_size),
+	BUILTIN("pg_total_relation_size", 1, {REGCLASSOID}, INT8OID, true, f_zero_size),
+	BUILTIN("pg_database_size", 1, {NAMEOID}, INT8OID, true, f_zero_size),
+	BUILTIN("pg_tablespace_size", 1, {OIDOID}, INT8OID, true, f_zero_size),
+	BUILTIN("pg_relation_is_publishable", 1, {REGCLASSOID}, BOOLOID, true, f_true),
+	BUILTIN("has_database_privilege", 2, ARGS(NAMEOID, TEXTOID), BOOLOID, true, f_true),
+	BUILTIN("pg_has_role", 2, ARGS(NAMEOID, TEXTOID), BOOLOID, true, f_true),
+	BUILTIN("pg_get_triggerdef", 2, ARGS(OIDOID, BOOLOID), TEXTOID, true, f_no_definition),
+	BUILTIN("pg_get_statisticsobjdef_columns", 1, {OIDOID}, TEXTOID, true, f_no_definition),
+	BUILTIN("pg_get_viewdef", 2, ARGS(OIDOID, BOOLOID), TEXTOID, true, f_no_definition),
+	LOOKUP("pg_get_function_result", 1, {OIDOID}, "pg_proc", "_rl_result", "oid", NULL),
+	LOOKUP("pg_get_function_arguments", 1, {OIDOID}, "pg_proc", "_rl_arguments", "oid", NULL),
+	LOOKUP("pg_get_functiondef", 1, {OIDOID}, "pg_proc", "_rl_functiondef", "oid", NULL),
+	BUILTIN("pg_get_function_sqlbody", 1, {OIDOID}, TEXTOID, true, f_no_definition),
+	BUILTIN("pg_function_is_visible", 1, {OIDOID}, BOOLOID, true, f_true),
+	BUILTIN("pg_tablespace_location", 1, {OIDOID}, TEXTOID, true, f_tablespace_location),
+	BUILTIN("pg_get_serial_sequence", 2, ARGS(TEXTOID, TEXTOID), TEXTOID, true, f_no_sequence),
+	BUILTIN("pg_type_is_visible", 1, {OIDOID}, BOOLOID, true, f_true),	/* all in pg_catalog */
+	/* VARIADIC "any": any number of arguments of any type */
+	BUILTIN("json_build_object", FUNC_VARIADIC_ANY, {0}, JSONOID, false, f_json_build_object),
+	LOOKUP("pg_get_constraintdef", 1, {OIDOID}, "pg_constraint", "_rl_condef", "oid", NULL),
+	LOOKUP("pg_get_constraintdef", 2, ARGS(OIDOID, BOOLOID), "pg_constraint", "_rl_condef", "oid", NULL),
+	LOOKUP("pg_get_indexdef", 1, {OIDOID}, "pg_class", "_rl_indexdef", "oid", NULL),
+	/* found first by its name in the search path (namespace.h); pg_catalog's own are not rows */
+	{"pg_table_is_visible", 1, {OIDOID}, BOOLOID, true, false, NULL, "pg_class", "_rl_visible", {"oid", NULL}},
+	LOOKUP("pg_get_indexdef", 3, ARGS(OIDOID, INT4OID, BOOLOID), "index_definition", "definition", "indexrelid",
+		   "colno"),
+	LOOKUP("obj_description", 2, ARGS(OIDOID, NAMEOID), "pg_description", "description", "objoid",
+		   "_rl_classname"),
+	LOOKUP("col_description", 2, ARGS(OIDOID, INT4OID), "pg_description", "description", "objoid",
+		   "objsubid"),
+	LOOKUP("shobj_description", 2, ARGS(OIDOID, NAMEOID), "pg_shdescription", "description", "objoid",
+		   "_rl_classname"),
+	/* set-returning; the executor iterates generate_series in a query without tables itself */
+	SETOF("generate_series", 2, ARGS(INT4OID, INT4OID), INT4OID, f_generate_series),
+	SETOF("generate_series", 3, ARGS(INT4OID, INT4OID, INT4OID), INT4OID, f_generate_series),
+	SETOF("generate_series", 2, ARGS(INT8OID, INT8OID), INT8OID, f_generate_series),
+	SETOF("generate_series", 3, ARGS(INT8OID, INT8OID, INT8OID), INT8OID, f_generate_series),
+	SETOF("unnest", 1, {ANYARRAYOID}, ANYELEMENTOID, f_unnest),
+	SETOF("generate_subscripts", 2, ARGS(ANYARRAYOID, INT4OID), INT4OID, f_generate_subscripts),
+	SETOF("pg_partition_ancestors", 1, {REGCLASSOID}, REGCLASSOID, f_pg_partition_ancestors),
+};
+
+bool
+FunctionNeedsCache(const char *name)
+{
+	for (size_t i = 0; i < sizeof(builtins) / sizeof(builtins[0]); i++)
+		if (strcmp(builtins[i].name, name) == 0 &&
+			(builtins[i].catalog != NULL || (builtins[i].returns_set && builtins[i].fn != f_generate_series)))
+			return true;
+	return false;
+}
+
+/* arg_cost -- 0 exact, 1 implicit widening, -1 impossible */
+static int
+arg_cost(Oid given, Oid wanted)
+{
+	const TypeInfo *given_type = typio_lookup(given);
+
+	if (given == wanted || (wanted == ANYARRAYOID && given_type && given_type->category == TYPCATEGORY_ARRAY))
+		return 0;
+	if (typio_is_oid(given) && typio_is_oid(wanted))
+		return 1;				/* oid and the reg* types are binary-compatible */
+	if (given == UNKNOWNOID)
+		return wanted == ANYARRAYOID ? -1 : 1;
+	const TypeInfo *g = typio_lookup(given),
+			   *w = typio_lookup(wanted);
+
+	/* double precision is the numbers' preferred type, as in PostgreSQL: abs(1.5::real), round(4) */
+	if (g && w && g->category == TYPCATEGORY_NUMERIC && wanted == FLOAT8OID && given != OIDOID &&
+		w->category == TYPCATEGORY_NUMERIC && given != NUMERICOID)
+		return 1;
+	if (g && w && g->category == w->category &&
+		(g->category == TYPCATEGORY_STRING ||
+		 (g->category == TYPCATEGORY_NUMERIC && g->numeric_rank <= w->numeric_rank && given != OIDOID)))
+		return 1 + (w->numeric_rank - g->numeric_rank);
+	return -1;
+}
+
+const FuncDesc *
+LookupBuiltinFunction(const char *name, int nargs, const Oid *argtypes)
+{
+	const FuncDesc *best = NULL;
+	int			best_cost = 0;
+
+	for (size_t i = 0; i < sizeof(builtins) / sizeof(builtins[0]); i++)
+	{
+		const FuncDesc *f = &builtins[i];
+		int			cost = 0;
+
+		if ((f->nargs != nargs && f->nargs != FUNC_VARIADIC_ANY) || strcmp(f->name, name) != 0)
+			continue;
+		for (int a = 0; a < nargs && cost >= 0 && f->nargs != FUNC_VARIADIC_ANY; a++)
+		{
+			int			c = arg_cost(argtypes[a], f->argtypes[a]);
+
+			cost = c < 0 ? -1 : cost + c;
+		}
+		if (cost >= 0 && (best == NULL || cost < best_cost))
+		{
+			best = f;
+			best_cost = cost;
+		}
+	}
+	return best;
+}

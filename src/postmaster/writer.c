@@ -1,0 +1,1583 @@
+/*-------------------------------------------------------------------------
+ *
+ * writer.c
+ *	  The writer process (group commit over a Unix socket) and the client
+ *	  library backends use to reach it.
+ *
+ * Exactly one process may write to the object store, because the LSM's fencing
+ * makes any second writer's first write fail. Backends therefore never open the
+ * store for writing: they send the effect of a transaction to the writer and
+ * wait for its answer. The writer is single-threaded on purpose. While it is
+ * inside lsm_commit (a WAL object PUT: milliseconds locally, tens of
+ * milliseconds on S3) new requests simply queue in their sockets; when the
+ * commit returns, the loop drains every socket and commits everything it found
+ * as the next group, in one WAL object. Under load the group grows with the
+ * latency of the store, which is the point of group commit, and no request
+ * waits for more than the one write in flight plus its own.
+ *
+ * A request is answered only after lsm_commit has returned RL_OK for its group:
+ * an acknowledged commit is durable. Subscribers (every backend, on a connection
+ * of its own) are told the newest commit sequence after each group, so they know
+ * when their read cache is behind.
+ *
+ * It also knows which connections' transactions hold writes (from their
+ * WriteIntent to their CommitRequest or Release), and answers a WriteIntent once
+ * the others of its database have finished, or after WRITE_INTENT_WAIT_MS: the
+ * wait a PostgreSQL writer makes for a row's holder, at the scale of a database.
+ *
+ * The frame format is described in writer.h and doc/protocol-writer.md.
+ *
+ * IDENTIFICATION
+ *	  src/storage/writer.c
+ *
+ *-------------------------------------------------------------------------
+ */
+#define _GNU_SOURCE				/* accept4, ppoll */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "catalog/catalog_cache.h"
+#include "catalog/commit_horizon.h"
+#include "utils/elog.h"
+#include "storage/lsm.h"
+#include "storage/objstore.h"
+#include "utils/rl_signal.h"
+#include "common/ulid.h"
+#include "catalog/writer.h"
+
+#define FRAME_HEADER_LEN	5
+/* a subscriber this far behind on reading is dropped (it reconnects) */
+#define MAX_PENDING_OUTPUT	(1024 * 1024)
+/* the longest interval between two checks that a store is still ours */
+#define STORE_CHECK_INTERVAL_MAX_MS 5000
+/* a store that cannot be opened while the writer runs is tried again after 1, 2, 4 ... s */
+#define REOPEN_BACKOFF_MAX_MS 60000
+#define COMMIT_STATUS_OK	0
+#define COMMIT_STATUS_FAILED 1
+
+/* ---------------------------------------------------------------- framing, both sides */
+
+/*
+ * frame_begin -- start a frame of the given type in buf; returns its offset
+ */
+static size_t
+frame_begin(RlBuf *buf, char type)
+{
+	size_t		start = buf->len;
+
+	rlbuf_put_u8(buf, (uint8_t) type);
+	rlbuf_put_u32be(buf, 0);
+	return start;
+}
+
+/*
+ * frame_end -- patch the length word of the frame that starts at start
+ */
+static void
+frame_end(RlBuf *buf, size_t start)
+{
+	uint32_t	len = (uint32_t) (buf->len - start - 1);
+
+	buf->data[start + 1] = (uint8_t) (len >> 24);
+	buf->data[start + 2] = (uint8_t) (len >> 16);
+	buf->data[start + 3] = (uint8_t) (len >> 8);
+	buf->data[start + 4] = (uint8_t) len;
+}
+
+/*
+ * frame_complete -- whether buf starts with a whole frame
+ *
+ * Returns 1 with *type, *body and *body_len set, 0 if more bytes are needed,
+ * -1 for a length word outside 4 .. WRITER_MAX_FRAME.
+ */
+static int
+frame_complete(const RlBuf *buf, char *type, const uint8_t **body, size_t *body_len)
+{
+	uint32_t	len;
+
+	if (buf->len < FRAME_HEADER_LEN)
+		return 0;
+	len = rl_load_u32be(buf->data + 1);
+	if (len < 4 || len > WRITER_MAX_FRAME)
+		return -1;
+	if (buf->len < (size_t) len + 1)
+		return 0;
+	*type = (char) buf->data[0];
+	*body = buf->data + FRAME_HEADER_LEN;
+	*body_len = len - 4;
+	return 1;
+}
+
+/*
+ * consume -- drop the first n bytes of buf
+ */
+static void
+consume(RlBuf *buf, size_t n)
+{
+	memmove(buf->data, buf->data + n, buf->len - n);
+	buf->len -= n;
+}
+
+/*
+ * read_be64 -- a big-endian integer through an RlReader
+ */
+static uint64_t
+read_be64(RlReader *r)
+{
+	const uint8_t *p = rlreader_bytes(r, 8);
+
+	return p ? rl_load_u64be(p) : 0;
+}
+
+/* ---------------------------------------------------------------- the process */
+
+typedef struct WriterClient
+{
+	int			sock;
+	RlBuf		in;
+	RlBuf		out;
+	uint32_t	datid;			/* the database its requests are for (Attach) */
+	bool		subscribed;
+	bool		closing;		/* drop once out is written (or at once if broken) */
+	bool		holds_writes;	/* its transaction writes: CommitRequest or Release next */
+	bool		intent_waiting; /* a WriteIntent not yet answered */
+	int64_t		intent_since_ms;
+	struct WriterClient *next;
+} WriterClient;
+
+/* one CommitRequest waiting for the next group */
+typedef struct PendingCommit
+{
+	WriterClient *client;
+	uint32_t	datid;
+	uint64_t	snapshot_seq;	/* not needed for validation: changesets carry old values */
+	RlBuf		changeset;
+	LsmBatch   *batch;			/* its key-value mutations, once applied */
+} PendingCommit;
+
+/* one database: its own store (an LSM, fenced on its own) and catalog cache */
+typedef struct WriterDatabase
+{
+	uint32_t	datid;
+	char	   *location;		/* the store root, or root/db/<datid> */
+	ObjectStore *store;
+	Lsm		   *lsm;			/* NULL while the store is unavailable */
+	CatalogCache *cache;
+	int64_t		next_check_ms;	/* when to check again that the store is still ours */
+	int64_t		reopen_at_ms;	/* lsm NULL: when to try to open it again */
+	int			reopen_backoff_ms;
+	char		unavailable[200];	/* lsm NULL: why */
+} WriterDatabase;
+
+static volatile sig_atomic_t shutdown_requested;
+static bool fenced;				/* a newer writer owns the store */
+static bool running;			/* told the postmaster it is ready: a store failure is not FATAL */
+static int	check_interval_ms;	/* how often a store is shown to be still ours */
+static WriterDatabase *databases;
+static int	n_databases;
+static const WriterConfig *writer_config;
+static WriterClient *clients;
+static PendingCommit *pending;
+static int	n_pending;
+static int	max_pending;
+
+/* sleep_ms -- wait ms milliseconds (the debug delays) */
+static void
+sleep_ms(int ms)
+{
+	struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+
+	while (ms > 0 && nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+static void flush_output(WriterClient *c);
+
+/*
+ * writer_sigterm -- finish the group in flight, answer the rest, exit
+ */
+static void
+writer_sigterm(int signo)
+{
+	shutdown_requested = 1;
+}
+
+/*
+ * writer_sigquit -- exit at once (crash reset or immediate shutdown)
+ */
+static void
+writer_sigquit(int signo)
+{
+	_exit(2);
+}
+
+/*
+ * open_cache -- open a database's catalog cache and bring it to its store's newest
+ * commit
+ *
+ * The cache is derived data: when it reflects another commit than the store's
+ * newest (missing, behind after a crash, or from another store), it is rebuilt.
+ */
+static void
+remove_cache_files(const char *path);
+
+/*
+ * bring_cache_up -- open_cache's work once; false (with rl_last_error) if it failed
+ */
+static bool
+bring_cache_up(WriterDatabase *db, const char *path, uint64_t last_seq)
+{
+	if (db->cache == NULL && catalog_cache_open(path, &db->cache) != RL_OK)
+		return false;
+	if (catalog_cache_seq(db->cache) == last_seq)
+		return true;
+	ereport(LOG, errmsg("rebuilding the catalog cache \"%s\": it reflects commit %llu, the store has %llu",
+						path, (unsigned long long) catalog_cache_seq(db->cache),
+						(unsigned long long) last_seq));
+	return catalog_cache_rebuild(db->cache, db->lsm) == RL_OK;
+}
+
+/*
+ * open_cache -- open a database's catalog cache and bring it to its store's newest
+ * commit
+ *
+ * The cache is derived data: when it reflects another commit than the store's
+ * newest (missing, behind after a crash, or from another store), it is rebuilt. A
+ * cache that cannot be opened or rebuilt (a damaged file, one a failed rebuild left
+ * half made) is removed and made again from the store once; if that fails too the
+ * writer exits and the postmaster starts it again later. The store is only read here.
+ */
+static void
+open_cache(WriterDatabase *db)
+{
+	LsmStats	stats;
+	char		path[4096];
+
+	catalog_cache_path(path, sizeof(path), writer_config->data_directory, db->datid);
+	lsm_stats(db->lsm, &stats);
+	/* what a database made again under this id acknowledged is not this one's */
+	commit_horizon_set(db->datid, stats.last_seq);
+	if (!bring_cache_up(db, path, stats.last_seq))
+	{
+		ereport(LOG, errcode(ERRCODE_IO_ERROR),
+				errmsg("could not bring the catalog cache \"%s\" up to date: %s", path, rl_last_error()),
+				errdetail("The cache is removed and made again from the store."));
+		if (db->cache != NULL)
+			catalog_cache_close(db->cache);
+		db->cache = NULL;
+		remove_cache_files(path);
+		if (!bring_cache_up(db, path, stats.last_seq))
+			ereport(FATAL, errcode(ERRCODE_IO_ERROR),
+					errmsg("could not rebuild the catalog cache \"%s\": %s", path, rl_last_error()));
+	}
+	commit_horizon_visible(db->datid);
+}
+
+/*
+ * store_proven -- the store is shown to be ours as of now: tell the backends
+ * (commit_horizon.h), and check again after check_interval_ms
+ */
+static void
+store_proven(WriterDatabase *db)
+{
+	int64_t		now = rl_monotonic_ms();
+
+	commit_horizon_proven(db->datid, now);
+	db->next_check_ms = now + check_interval_ms;
+}
+
+/*
+ * open_store -- open a database's store as its writer, then its cache; false if
+ * the store is unavailable (the writer is running: it is tried again later)
+ *
+ * RL_FENCED or RL_CONTENDED here mean another writer keeps bumping the epoch at
+ * the same time: that is a second server on the same store, and fighting it
+ * would only fence it in turn, so we give up like a fenced writer. Any other
+ * failure at start is FATAL (the postmaster starts the writer again later and
+ * refuses connections meanwhile); once running, the database's commits fail with
+ * the reason until a later attempt opens it, and the other databases go on.
+ */
+static bool
+open_store(WriterDatabase *db)
+{
+	LsmOptions	opts;
+	RlStatus	rc;
+
+	if (db->store == NULL)
+	{
+		db->store = objstore_open_url(db->location);
+		if (db->store == NULL)
+			ereport(FATAL, errcode(ERRCODE_IO_ERROR),
+					errmsg("could not open store \"%s\": %s", db->location, rl_last_error()));
+	}
+	lsm_options_default(&opts);
+	opts.auto_maintenance = true;
+	rc = lsm_open_writer(db->store, &opts, &db->lsm);
+	if (rc == RL_FENCED || rc == RL_CONTENDED)
+	{
+		ereport(LOG, errcode(ERRCODE_ADMIN_SHUTDOWN),
+				errmsg("writer could not take over store \"%s\": another writer is active",
+					   db->location),
+				errdetail("%s", rl_last_error()));
+		exit(WRITER_EXIT_FENCED);
+	}
+	if (rc != RL_OK && !running)
+		ereport(FATAL, errcode(ERRCODE_IO_ERROR),
+				errmsg("could not open store \"%s\": %s", db->location, rl_last_error()));
+	if (rc != RL_OK)
+	{
+		db->reopen_backoff_ms = db->reopen_backoff_ms == 0 ? 1000 :
+			db->reopen_backoff_ms * 2 > REOPEN_BACKOFF_MAX_MS ? REOPEN_BACKOFF_MAX_MS :
+			db->reopen_backoff_ms * 2;
+		db->reopen_at_ms = rl_monotonic_ms() + db->reopen_backoff_ms;
+		snprintf(db->unavailable, sizeof(db->unavailable), "%s", rl_last_error());
+		ereport(LOG, errcode(ERRCODE_IO_ERROR),
+				errmsg("could not open store \"%s\": %s", db->location, db->unavailable),
+				errdetail("Commits to this database fail until it opens; trying again in %d s.",
+						  db->reopen_backoff_ms / 1000));
+		return false;
+	}
+	open_cache(db);
+	if (db->reopen_backoff_ms > 0)
+		ereport(LOG, errmsg("store \"%s\" is available again", db->location));
+	db->reopen_backoff_ms = 0;
+	store_proven(db);
+	return true;
+}
+
+/*
+ * reopen_store -- open a database's store anew: after an unknown outcome (reopening
+ * replays the write if it landed, and the cache follows)
+ */
+static void
+reopen_store(WriterDatabase *db)
+{
+	lsm_close(db->lsm);
+	db->lsm = NULL;
+	open_store(db);
+}
+
+static WriterDatabase *
+find_database(uint32_t datid)
+{
+	for (int i = 0; i < n_databases; i++)
+		if (databases[i].datid == datid)
+			return &databases[i];
+	return NULL;
+}
+
+/* A cache file and SQLite's WAL and shared-memory files beside it. */
+static void
+remove_cache_files(const char *path)
+{
+	char		extra[4200];
+
+	unlink(path);
+	snprintf(extra, sizeof(extra), "%s-wal", path);
+	unlink(extra);
+	snprintf(extra, sizeof(extra), "%s-shm", path);
+	unlink(extra);
+}
+
+static bool
+collect_key_cb(const ObjInfo *info, void *arg)
+{
+	RlBuf	   *keys = arg;
+
+	rlbuf_append(keys, info->key, strlen(info->key) + 1);
+	return true;
+}
+
+/*
+ * wipe_store -- delete every object of a store: a dropped database's, and what a
+ * crash may have left of one before a new database takes its id
+ */
+static void
+wipe_store(const char *location)
+{
+	ObjectStore *os = objstore_open_url(location);
+	RlBuf		keys;
+	RlStatus	rc;
+
+	if (os == NULL)
+		return;
+	rlbuf_init(&keys);
+	rc = obj_list(os, "", NULL, collect_key_cb, &keys);
+	for (size_t off = 0; rc == RL_OK && off < keys.len; off += strlen((char *) keys.data + off) + 1)
+		rc = obj_delete(os, (char *) keys.data + off);
+	if (rc != RL_OK)
+		ereport(LOG, errcode(ERRCODE_IO_ERROR),
+				errmsg("could not remove the objects of store \"%s\": %s", location, rl_last_error()));
+	rlbuf_free(&keys);
+	obj_close(os);
+}
+
+/* Open database datid: the postgres database at the store root, the others below it. */
+static void
+open_database(uint32_t datid, bool created)
+{
+	WriterDatabase *grown = realloc(databases, sizeof(WriterDatabase) * (size_t) (n_databases + 1));
+	RlBuf		location;
+
+	if (grown == NULL)
+		ereport(FATAL, errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory"));
+	databases = grown;
+	WriterDatabase *db = &databases[n_databases++];
+
+	memset(db, 0, sizeof(*db));
+	db->datid = datid;
+	rlbuf_init(&location);
+	rlbuf_append_str(&location, writer_config->store_location);
+	if (datid != CACHE_POSTGRES_DATID)
+		rlbuf_printf(&location, "/db/%u", datid);
+	rlbuf_cstr(&location);
+	db->location = (char *) rlbuf_steal(&location, NULL);
+	if (created && datid != CACHE_POSTGRES_DATID)
+	{
+		char		path[4096];
+
+		wipe_store(db->location);
+		catalog_cache_path(path, sizeof(path), writer_config->data_directory, datid);
+		remove_cache_files(path);
+	}
+	open_store(db);
+}
+
+/* Close database i; dropped: also remove its cache file and its store's objects. */
+static void
+close_database(int i, bool dropped)
+{
+	WriterDatabase *db = &databases[i];
+
+	catalog_cache_close(db->cache);
+	lsm_close(db->lsm);
+	obj_close(db->store);
+	commit_horizon_forget(db->datid);
+	if (dropped)
+	{
+		char		path[4096];
+
+		catalog_cache_path(path, sizeof(path), writer_config->data_directory, db->datid);
+		remove_cache_files(path);
+		wipe_store(db->location);
+		ereport(LOG, errmsg("dropped database %u (store \"%s\")", db->datid, db->location));
+	}
+	free(db->location);
+	databases[i] = databases[--n_databases];
+}
+
+/*
+ * sync_databases -- open the databases the registry names and close the ones it
+ * no longer does; the registry is rl_database in the postgres database's cache
+ */
+static void
+sync_databases(bool after_commit)
+{
+	sqlite3    *registry = catalog_cache_db(find_database(CACHE_POSTGRES_DATID)->cache);
+	sqlite3_stmt *stmt;
+	uint32_t   *listed = NULL;
+	int			n_listed = 0;
+
+	if (sqlite3_prepare_v2(registry, "SELECT datid FROM " CACHE_DATABASE_TABLE, -1, &stmt, NULL) != SQLITE_OK)
+		ereport(FATAL, errcode(ERRCODE_IO_ERROR),
+				errmsg("could not read the database registry: %s", sqlite3_errmsg(registry)));
+	while (sqlite3_step(stmt) == SQLITE_ROW)
+	{
+		listed = realloc(listed, sizeof(uint32_t) * (size_t) (n_listed + 1));
+		listed[n_listed++] = (uint32_t) sqlite3_column_int64(stmt, 0);
+	}
+	sqlite3_finalize(stmt);
+	/* one that appears with a commit is new: nothing of an earlier one may survive */
+	for (int i = 0; i < n_listed; i++)
+		if (find_database(listed[i]) == NULL)
+			open_database(listed[i], after_commit);
+	for (int i = n_databases - 1; i >= 0; i--)
+	{
+		bool		still = databases[i].datid == CACHE_POSTGRES_DATID;
+
+		for (int k = 0; k < n_listed && !still; k++)
+			still = listed[k] == databases[i].datid;
+		if (!still)
+			close_database(i, true);
+	}
+	free(listed);
+}
+
+/*
+ * listen_on_socket -- bind the writer's Unix socket
+ *
+ * A socket file left by an earlier writer is removed first: the postmaster holds
+ * postmaster.pid, so no other writer of this data directory can be alive.
+ */
+static int
+listen_on_socket(const char *path)
+{
+	struct sockaddr_un addr;
+	int			sock;
+
+	memset(&addr, 0, sizeof(addr));
+	addr.sun_family = AF_UNIX;
+	if (strlen(path) >= sizeof(addr.sun_path))
+		ereport(FATAL, errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				errmsg("writer socket path \"%s\" is too long (maximum %d bytes)", path,
+					   (int) sizeof(addr.sun_path) - 1));
+	strcpy(addr.sun_path, path);
+	unlink(path);
+	sock = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (sock < 0 || bind(sock, (struct sockaddr *) &addr, sizeof(addr)) < 0 ||
+		listen(sock, 128) < 0)
+		ereport(FATAL, errcode(ERRCODE_IO_ERROR),
+				errmsg("could not listen on writer socket \"%s\": %s", path, strerror(errno)));
+	chmod(path, 0600);
+	return sock;
+}
+
+/*
+ * send_notify -- queue a Notify frame for one client
+ */
+static void
+send_notify(WriterClient *c, uint64_t seq)
+{
+	size_t		start = frame_begin(&c->out, WriterMsg_Notify);
+
+	rlbuf_put_u64be(&c->out, seq);
+	frame_end(&c->out, start);
+}
+
+/*
+ * send_commit_reply -- queue a CommitReply frame
+ */
+static void
+send_commit_reply(WriterClient *c, bool ok, uint64_t seq, const char *sqlstate,
+				  const char *message)
+{
+	size_t		start = frame_begin(&c->out, WriterMsg_CommitReply);
+
+	rlbuf_put_u8(&c->out, ok ? COMMIT_STATUS_OK : COMMIT_STATUS_FAILED);
+	rlbuf_put_u64be(&c->out, ok ? seq : 0);
+	rlbuf_append(&c->out, sqlstate, strlen(sqlstate) + 1);
+	rlbuf_append(&c->out, message, strlen(message) + 1);
+	frame_end(&c->out, start);
+}
+
+/*
+ * add_pending -- queue a CommitRequest body (snapshot_seq, changeset) for the next
+ * group; false if it is too short to be one
+ */
+static bool
+add_pending(WriterClient *c, const uint8_t *body, size_t len)
+{
+	if (len < 8)
+		return false;
+	if (n_pending == max_pending)
+	{
+		int			newmax = max_pending ? max_pending * 2 : 64;
+		PendingCommit *grown = realloc(pending, newmax * sizeof(PendingCommit));
+
+		if (grown == NULL)
+			ereport(FATAL, errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory"));
+		pending = grown;
+		max_pending = newmax;
+	}
+	PendingCommit *p = &pending[n_pending++];
+
+	p->client = c;
+	p->datid = c->datid;
+	p->snapshot_seq = rl_load_u64be(body);
+	rlbuf_init(&p->changeset);
+	rlbuf_append(&p->changeset, body + 8, len - 8);
+	p->batch = NULL;
+	return true;
+}
+
+/* answer one queued request and forget it */
+static void
+finish_pending(PendingCommit *p, bool ok, uint64_t seq, const char *sqlstate, const char *message)
+{
+	send_commit_reply(p->client, ok, seq, sqlstate, message);
+	rlbuf_free(&p->changeset);
+	lsm_batch_free(p->batch);
+	p->batch = NULL;
+	p->client = NULL;			/* answered */
+}
+
+/*
+ * process_input -- act on every whole frame a client has sent
+ */
+static void
+process_input(WriterClient *c)
+{
+	for (;;)
+	{
+		char		type;
+		const uint8_t *body;
+		size_t		body_len;
+		int			rc = frame_complete(&c->in, &type, &body, &body_len);
+
+		if (rc == 0)
+			return;
+		if (rc < 0)
+		{
+			ereport(LOG, errcode(ERRCODE_PROTOCOL_VIOLATION),
+					errmsg("invalid frame length from writer client"));
+			c->closing = true;
+			return;
+		}
+		switch (type)
+		{
+			case WriterMsg_CommitRequest:
+				c->holds_writes = false;
+				if (!add_pending(c, body, body_len))
+				{
+					ereport(LOG, errcode(ERRCODE_PROTOCOL_VIOLATION),
+							errmsg("malformed commit request from writer client"));
+					c->closing = true;
+					return;
+				}
+				break;
+			case WriterMsg_Attach:
+				if (body_len != 4)
+				{
+					ereport(LOG, errcode(ERRCODE_PROTOCOL_VIOLATION),
+							errmsg("malformed attach request from writer client"));
+					c->closing = true;
+					return;
+				}
+				c->datid = rl_load_u32be(body);
+				break;
+			case WriterMsg_WriteIntent:
+				c->intent_waiting = true;
+				c->intent_since_ms = rl_monotonic_ms();
+				break;
+			case WriterMsg_Release:
+				c->holds_writes = false;
+				break;
+			case WriterMsg_Subscribe:
+				{
+					WriterDatabase *db = find_database(c->datid);
+					LsmStats	stats = {0};
+
+					if (db && db->lsm)
+						lsm_stats(db->lsm, &stats);
+					c->subscribed = true;
+					send_notify(c, stats.last_seq);
+				}
+				break;
+			default:
+				ereport(LOG, errcode(ERRCODE_PROTOCOL_VIOLATION),
+						errmsg("invalid writer message type %d", (int) (uint8_t) type));
+				c->closing = true;
+				return;
+		}
+		consume(&c->in, FRAME_HEADER_LEN + body_len);
+	}
+}
+
+/*
+ * fail_pending -- answer every queued request with an error, without committing
+ */
+static void
+fail_pending(const char *sqlstate, const char *message)
+{
+	for (int i = 0; i < n_pending; i++)
+		if (pending[i].client)
+			finish_pending(&pending[i], false, 0, sqlstate, message);
+	n_pending = 0;
+}
+
+/*
+ * report_fenced -- a newer writer owns the store: log it and stop
+ */
+static void
+report_fenced(void)
+{
+	ereport(LOG, errcode(ERRCODE_ADMIN_SHUTDOWN),
+			errmsg("writer was fenced: another writer has taken over store \"%s\"",
+				   writer_config->store_location),
+			errdetail("%s", rl_last_error()),
+			errhint("Two servers must not share one store. This server will shut down."));
+	fenced = true;
+	shutdown_requested = 1;
+}
+
+/*
+ * apply_group -- apply a database's queued changesets to its cache, each in its own
+ * savepoint
+ *
+ * A request that conflicts (or does not apply) is answered at once and leaves the
+ * group; the others keep their key-value mutations in their batch. Returns the
+ * number still to commit (moved to the front of group), or -1 if the cache itself
+ * failed (all answered).
+ */
+static int
+apply_group(WriterDatabase *db, PendingCommit **group, int n)
+{
+	int			kept = 0;
+	CacheConflict conflict;
+
+	if (catalog_cache_begin(db->cache) != RL_OK)
+	{
+		char		message[256];
+
+		snprintf(message, sizeof(message), "could not write the catalog cache: %s", rl_last_error());
+		for (int i = 0; i < n; i++)
+			finish_pending(group[i], false, 0, ERRCODE_IO_ERROR, message);
+		return -1;
+	}
+	for (int i = 0; i < n; i++)
+	{
+		PendingCommit *p = group[i];
+		RlStatus	rc;
+
+		p->batch = lsm_batch_new();
+		rc = catalog_cache_apply(db->cache, p->changeset.data, p->changeset.len, p->batch, &conflict);
+		if (rc == RL_OK)
+			group[kept++] = p;
+		else if (rc == RL_PRECONDITION)
+			finish_pending(p, false, 0, conflict.sqlstate, conflict.message);
+		else
+			finish_pending(p, false, 0, rc == RL_INVALID ? ERRCODE_INVALID_PARAMETER_VALUE : ERRCODE_IO_ERROR,
+						   rl_last_error());
+	}
+	return kept;
+}
+
+/*
+ * acknowledge -- answer a group's requests (committed as first_seq onwards); with
+ * send_now, send the answers before anything else happens
+ */
+static void
+acknowledge(PendingCommit **group, int n, uint64_t first_seq, bool send_now)
+{
+	for (int i = 0; i < n; i++)
+	{
+		WriterClient *c = group[i]->client;
+
+		finish_pending(group[i], true, first_seq + i, ERRCODE_SUCCESSFUL_COMPLETION, "");
+		if (send_now)
+			flush_output(c);
+	}
+}
+
+/*
+ * commit_database_group -- commit a database's queued requests as one WAL object
+ *
+ * Durable before visible: the cache transaction holding the group commits only
+ * after lsm_commit returns. The replies go out between the two once the commit
+ * horizon says the group is acknowledged (commit_horizon.h: a backend's next
+ * snapshot waits for the cache to reach it), so no client waits for the cache's
+ * commit; the postgres database's commits (CREATE and DROP DATABASE, which open
+ * or close a store once visible) and a database without a horizon slot are
+ * answered after it.
+ */
+static void
+commit_database_group(WriterDatabase *db, PendingCommit **group, int n)
+{
+	LsmBatch  **batches;
+	uint64_t	first_seq = 0;
+	RlStatus	rc;
+	char		message[256];
+	bool		acknowledged;
+
+	if (db->lsm == NULL && (rl_monotonic_ms() < db->reopen_at_ms || !open_store(db)))
+	{
+		snprintf(message, sizeof(message), "the store is unavailable: %s", db->unavailable);
+		for (int i = 0; i < n; i++)
+			finish_pending(group[i], false, 0, ERRCODE_IO_ERROR, message);
+		return;
+	}
+	n = apply_group(db, group, n);
+	if (n <= 0)
+	{
+		catalog_cache_abort(db->cache);
+		return;
+	}
+	batches = malloc(n * sizeof(LsmBatch *));
+	if (batches == NULL)
+		ereport(FATAL, errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory"));
+	for (int i = 0; i < n; i++)
+		batches[i] = group[i]->batch;
+	rc = lsm_commit(db->lsm, batches, n, &first_seq);
+	free(batches);
+
+	switch (rc)
+	{
+		case RL_OK:
+			acknowledged = db->datid != CACHE_POSTGRES_DATID &&
+				commit_horizon_set(db->datid, first_seq + n - 1);
+			if (acknowledged)
+				acknowledge(group, n, first_seq, true);
+			store_proven(db);
+			sleep_ms(writer_config->visible_delay_ms);
+			if (catalog_cache_commit(db->cache, first_seq + n - 1) != RL_OK)
+			{
+				/* durable in the store but not in the cache: rebuild it from the store */
+				ereport(LOG, errcode(ERRCODE_IO_ERROR),
+						errmsg("could not commit to the catalog cache: %s", rl_last_error()));
+				open_cache(db);
+			}
+			commit_horizon_visible(db->datid);
+			if (!acknowledged)
+				acknowledge(group, n, first_seq, false);
+			for (WriterClient *c = clients; c; c = c->next)
+				if (c->subscribed && c->datid == db->datid)
+					send_notify(c, first_seq + n - 1);
+			/* the commit stands; maintenance after it may have found the handle done */
+			rc = lsm_health(db->lsm);
+			if (rc == RL_FENCED)
+				report_fenced();
+			else if (rc != RL_OK)
+			{
+				ereport(LOG, errcode(ERRCODE_IO_ERROR),
+						errmsg("store maintenance failed: %s; reopening the store", rl_last_error()));
+				reopen_store(db);
+			}
+			if (db->datid == CACHE_POSTGRES_DATID)
+				sync_databases(true);	/* CREATE or DROP DATABASE may have committed; db moves */
+			return;
+		case RL_FENCED:
+			snprintf(message, sizeof(message), "%s",
+					 "terminating connection because another server has taken over the store");
+			report_fenced();
+			break;
+		case RL_UNKNOWN_OUTCOME:
+			snprintf(message, sizeof(message),
+					 "the commit may or may not have been written: %s", rl_last_error());
+			ereport(LOG, errcode(ERRCODE_IO_ERROR), errmsg("%s; reopening the store", message));
+			break;
+		default:
+			snprintf(message, sizeof(message), "could not write to the store: %s",
+					 rl_last_error());
+			ereport(LOG, errcode(ERRCODE_IO_ERROR), errmsg("%s", message));
+			break;
+	}
+	catalog_cache_abort(db->cache);
+	for (int i = 0; i < n; i++)
+		finish_pending(group[i], false, 0,
+					   rc == RL_FENCED ? ERRCODE_ADMIN_SHUTDOWN :
+					   rc == RL_UNKNOWN_OUTCOME ? ERRCODE_TRANSACTION_RESOLUTION_UNKNOWN : ERRCODE_IO_ERROR,
+					   message);
+	if (rc == RL_UNKNOWN_OUTCOME)
+		reopen_store(db);
+}
+
+/*
+ * commit_group -- commit everything queued, one group per database
+ */
+static void
+commit_group(void)
+{
+	PendingCommit **group = malloc(sizeof(PendingCommit *) * (size_t) n_pending);
+
+	if (group == NULL)
+		ereport(FATAL, errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory"));
+	for (int d = 0; d < n_databases && !fenced; d++)
+	{
+		int			n = 0;
+
+		for (int i = 0; i < n_pending; i++)
+			if (pending[i].client && pending[i].datid == databases[d].datid)
+				group[n++] = &pending[i];
+		if (n > 0)
+			commit_database_group(&databases[d], group, n);
+	}
+	/* what is left names a database that does not exist (or the writer stopped) */
+	for (int i = 0; i < n_pending; i++)
+		if (pending[i].client)
+		{
+			char		message[128];
+
+			snprintf(message, sizeof(message), "database with OID %u does not exist", pending[i].datid);
+			finish_pending(&pending[i], false, 0, fenced ? ERRCODE_ADMIN_SHUTDOWN : ERRCODE_INVALID_CATALOG_NAME,
+						   fenced ? "terminating connection because another server has taken over the store" : message);
+		}
+	n_pending = 0;
+	free(group);
+}
+
+/* another connection of c's database holds writes */
+static bool
+others_hold_writes(const WriterClient *c)
+{
+	for (const WriterClient *o = clients; o; o = o->next)
+		if (o != c && o->holds_writes && !o->closing && o->datid == c->datid)
+			return true;
+	return false;
+}
+
+/*
+ * answer_intents -- grant the WriteIntents that have waited enough; called after
+ * the round's group commit, so an answer follows every commit read before it.
+ * Returns how long the next one may still wait (ms), or -1 if none waits.
+ */
+static int
+answer_intents(void)
+{
+	int64_t		now = rl_monotonic_ms();
+	int			next_ms = -1;
+
+	for (WriterClient *c = clients; c; c = c->next)
+	{
+		if (!c->intent_waiting)
+			continue;
+		int64_t		left = c->intent_since_ms + WRITE_INTENT_WAIT_MS - now;
+
+		if (c->holds_writes || left <= 0 || !others_hold_writes(c))
+		{
+			frame_end(&c->out, frame_begin(&c->out, WriterMsg_WriteIntentAck));
+			c->intent_waiting = false;
+			c->holds_writes = true;
+		}
+		else if (next_ms < 0 || left < next_ms)
+			next_ms = (int) left;
+	}
+	return next_ms;
+}
+
+/*
+ * flush_output -- write what a client can take now
+ */
+static void
+flush_output(WriterClient *c)
+{
+	while (c->out.len > 0)
+	{
+		ssize_t		n = send(c->sock, c->out.data, c->out.len, MSG_NOSIGNAL);
+
+		if (n > 0)
+			consume(&c->out, (size_t) n);
+		else if (n < 0 && errno == EINTR)
+			continue;
+		else
+		{
+			if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
+			{
+				c->out.len = 0;
+				c->closing = true;	/* gone: nothing more to deliver */
+			}
+			break;
+		}
+	}
+	if (c->out.len > MAX_PENDING_OUTPUT)
+	{
+		ereport(LOG, errmsg("dropping writer client that does not read its notifications"));
+		c->out.len = 0;
+		c->closing = true;
+	}
+}
+
+/*
+ * read_input -- take what a client has sent; false on EOF or error
+ */
+static bool
+read_input(WriterClient *c)
+{
+	for (;;)
+	{
+		ssize_t		n;
+
+		rlbuf_reserve(&c->in, 65536);
+		n = recv(c->sock, c->in.data + c->in.len, c->in.cap - c->in.len, 0);
+		if (n > 0)
+		{
+			c->in.len += (size_t) n;
+			continue;
+		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);
+	}
+}
+
+/*
+ * drop_closed_clients -- free clients that are finished, unless a queued
+ * request still refers to them
+ */
+static void
+drop_closed_clients(void)
+{
+	WriterClient **link = &clients;
+
+	while (*link)
+	{
+		WriterClient *c = *link;
+
+		if (c->closing && c->out.len == 0 && n_pending == 0)
+		{
+			*link = c->next;
+			close(c->sock);
+			rlbuf_free(&c->in);
+			rlbuf_free(&c->out);
+			free(c);
+		}
+		else
+			link = &c->next;
+	}
+}
+
+/*
+ * accept_clients -- take every waiting connection
+ */
+static void
+accept_clients(int listen_sock)
+{
+	for (;;)
+	{
+		int			sock = accept4(listen_sock, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+		WriterClient *c;
+
+		if (sock < 0)
+			return;
+		c = calloc(1, sizeof(WriterClient));
+		if (c == NULL)
+			ereport(FATAL, errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory"));
+		c->sock = sock;
+		c->datid = CACHE_POSTGRES_DATID;
+		rlbuf_init(&c->in);
+		rlbuf_init(&c->out);
+		c->next = clients;
+		clients = c;
+	}
+}
+
+/*
+ * bootstrap_registry -- a new store's registry names postgres and template1
+ *
+ * Written as any transaction is: a changeset computed on the postgres cache and
+ * committed through the store, so a rebuilt cache has it too.
+ */
+static void
+bootstrap_registry(void)
+{
+	WriterDatabase *db = find_database(CACHE_POSTGRES_DATID);
+	sqlite3_stmt *stmt;
+	bool		empty;
+	CacheCapture *capture;
+	RlBuf		changeset;
+	WriterClient self = {0};
+
+	if (sqlite3_prepare_v2(catalog_cache_db(db->cache), "SELECT 1 FROM " CACHE_DATABASE_TABLE,
+						   -1, &stmt, NULL) != SQLITE_OK)
+		ereport(FATAL, errcode(ERRCODE_IO_ERROR), errmsg("could not read the database registry"));
+	empty = sqlite3_step(stmt) != SQLITE_ROW;
+	sqlite3_finalize(stmt);
+	if (!empty)
+		return;
+	rlbuf_init(&changeset);
+	if (cache_capture_begin(catalog_cache_db(db->cache), NULL, &capture) != RL_OK ||
+		sqlite3_exec(catalog_cache_db(db->cache), "INSERT INTO " CACHE_DATABASE_TABLE
+					 " VALUES (1, 'postgres'), (2, 'template1')", NULL, NULL, NULL) != SQLITE_OK ||
+		cache_capture_end(capture, &changeset) != RL_OK)
+		ereport(FATAL, errcode(ERRCODE_IO_ERROR),
+				errmsg("could not create the database registry: %s", rl_last_error()));
+	/* commit it like a request, answered into a scratch client */
+	self.datid = CACHE_POSTGRES_DATID;
+	rlbuf_init(&self.out);
+	if (!add_pending(&self, (const uint8_t *) "\0\0\0\0\0\0\0\0", 8))
+		ereport(FATAL, errcode(ERRCODE_INTERNAL_ERROR), errmsg("could not queue the registry"));
+	rlbuf_append(&pending[n_pending - 1].changeset, changeset.data, changeset.len);
+	commit_group();
+	rlbuf_free(&changeset);
+	/* the reply is in self.out: status byte right after the frame header */
+	if (self.out.len < 6 || self.out.data[5] != COMMIT_STATUS_OK)
+		ereport(FATAL, errcode(ERRCODE_IO_ERROR), errmsg("could not create the database registry"));
+	rlbuf_free(&self.out);
+}
+
+/*
+ * store_upkeep -- what the stores need on a timer, whatever else the writer does;
+ * returns the milliseconds until it is needed next
+ *
+ * Every check_interval_ms (a third of store_check_timeout, at most 5 s) since the
+ * store was last shown to be ours (by a commit or by a check), the newest manifest is read: a newer epoch there fences
+ * this writer, which stops the server rather than serve what may be stale; a check
+ * the store cannot answer leaves the proof as old as it is, and backends refuse
+ * reads once it is older than store_check_timeout. A store that is unavailable is
+ * opened again when its backoff has passed.
+ */
+static int
+store_upkeep(void)
+{
+	int64_t		now = rl_monotonic_ms();
+	int64_t		next = now + check_interval_ms;
+
+	for (int d = 0; d < n_databases && !fenced; d++)
+	{
+		WriterDatabase *db = &databases[d];
+
+		if (db->lsm == NULL && now >= db->reopen_at_ms)
+			open_store(db);
+		else if (db->lsm != NULL && now >= db->next_check_ms)
+		{
+			RlStatus	rc = lsm_check_fence(db->lsm);
+
+			if (rc == RL_FENCED)
+				report_fenced();
+			else if (rc == RL_OK)
+				store_proven(db);
+			else if (lsm_health(db->lsm) != RL_OK)
+				reopen_store(db);
+			else
+				db->next_check_ms = now + check_interval_ms;
+		}
+		if (db->lsm == NULL && db->reopen_at_ms < next)
+			next = db->reopen_at_ms;
+		if (db->lsm != NULL && db->next_check_ms < next)
+			next = db->next_check_ms;
+	}
+	now = rl_monotonic_ms();
+	return next > now ? (int) (next - now) : 0;
+}
+
+/*
+ * WriterMain -- the writer process
+ *
+ * SIGTERM and SIGHUP are blocked except inside ppoll, so a request to stop is
+ * seen between two groups, never inside one.
+ */
+void
+WriterMain(const WriterConfig *config)
+{
+	sigset_t	blocked,
+				unblocked;
+	int			listen_sock;
+	struct pollfd *fds = NULL;
+	int			max_fds = 0;
+
+	writer_config = config;
+	MyLogIdentity.backend_type = "writer";
+	check_interval_ms = config->store_check_timeout_ms > 0 &&
+		config->store_check_timeout_ms / 3 < STORE_CHECK_INTERVAL_MAX_MS ?
+		config->store_check_timeout_ms / 3 : STORE_CHECK_INTERVAL_MAX_MS;
+
+	rl_set_signal_handler(SIGTERM, writer_sigterm, false);
+	rl_set_signal_handler(SIGINT, writer_sigterm, false);
+	rl_set_signal_handler(SIGQUIT, writer_sigquit, false);
+	rl_set_signal_handler(SIGHUP, SIG_IGN, false);
+	rl_set_signal_handler(SIGPIPE, SIG_IGN, false);
+	sigemptyset(&blocked);
+	sigaddset(&blocked, SIGTERM);
+	sigaddset(&blocked, SIGINT);
+	sigprocmask(SIG_BLOCK, &blocked, &unblocked);
+	sigdelset(&unblocked, SIGTERM);
+	sigdelset(&unblocked, SIGINT);
+
+	open_database(CACHE_POSTGRES_DATID, false);
+	bootstrap_registry();
+	sync_databases(false);
+	listen_sock = listen_on_socket(config->socket_path);
+	sleep_ms(config->startup_delay_ms);
+	{
+		LsmStats	stats;
+		char		ready = 'R';
+
+		lsm_stats(find_database(CACHE_POSTGRES_DATID)->lsm, &stats);
+		ereport(LOG, errmsg("writer ready: store \"%s\", epoch %llu, newest commit %llu, %d databases",
+							config->store_location, (unsigned long long) stats.writer_epoch,
+							(unsigned long long) stats.last_seq, n_databases));
+		if (write(config->ready_fd, &ready, 1) != 1)
+			ereport(FATAL, errcode(ERRCODE_SYSTEM_ERROR),
+					errmsg("could not tell the postmaster the writer is ready: %s",
+						   strerror(errno)));
+		close(config->ready_fd);
+	}
+
+	int			intent_wait_ms = -1;
+
+	running = true;
+	while (!shutdown_requested)
+	{
+		int			nfds = 0;
+		int			i;
+		int			rc;
+		int			wait_ms = store_upkeep();
+		struct timespec timeout;
+
+		if (intent_wait_ms >= 0 && intent_wait_ms < wait_ms)
+			wait_ms = intent_wait_ms;
+		timeout = (struct timespec) {wait_ms / 1000, (wait_ms % 1000) * 1000000L};
+
+		for (WriterClient *c = clients; c; c = c->next)
+			nfds++;
+		if (nfds + 1 > max_fds)
+		{
+			max_fds = (nfds + 1) * 2;
+			fds = realloc(fds, max_fds * sizeof(struct pollfd));
+			if (fds == NULL)
+				ereport(FATAL, errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory"));
+		}
+		fds[0].fd = listen_sock;
+		fds[0].events = POLLIN;
+		i = 1;
+		for (WriterClient *c = clients; c; c = c->next, i++)
+		{
+			fds[i].fd = c->sock;
+			fds[i].events = POLLIN | (c->out.len > 0 ? POLLOUT : 0);
+		}
+		rc = ppoll(fds, nfds + 1, &timeout, &unblocked);
+		if (rc < 0)
+		{
+			if (errno == EINTR)
+				continue;
+			ereport(FATAL, errcode(ERRCODE_SYSTEM_ERROR), errmsg("poll failed: %s", strerror(errno)));
+		}
+		i = 1;
+		for (WriterClient *c = clients; c && i <= nfds; c = c->next, i++)
+		{
+			if (fds[i].revents & (POLLIN | POLLHUP | POLLERR))
+			{
+				if (!read_input(c))
+					c->closing = true;
+				process_input(c);
+			}
+		}
+		/* new clients go to the head of the list: only after the walk above */
+		if (fds[0].revents & POLLIN)
+			accept_clients(listen_sock);
+		if (n_pending > 0)
+			commit_group();
+		intent_wait_ms = answer_intents();
+		for (WriterClient *c = clients; c; c = c->next)
+			flush_output(c);
+		drop_closed_clients();
+		/* replies are out: what the next commit's WAL object needs is made now */
+		for (int d = 0; d < n_databases && !fenced; d++)
+			if (databases[d].lsm)
+				lsm_prepare_commit(databases[d].lsm);
+	}
+
+	fail_pending(ERRCODE_ADMIN_SHUTDOWN, "the writer is shutting down");
+	for (WriterClient *c = clients; c; c = c->next)
+	{
+		fcntl(c->sock, F_SETFL, 0);
+		flush_output(c);
+		c->out.len = 0;
+		c->closing = true;
+	}
+	drop_closed_clients();
+	free(fds);
+	free(pending);
+	while (n_databases > 0)
+		close_database(n_databases - 1, false);
+	free(databases);
+	unlink(config->socket_path);
+	if (fenced)
+		exit(WRITER_EXIT_FENCED);
+	ereport(LOG, errmsg("writer shut down"));
+	exit(0);
+}
+
+/* ---------------------------------------------------------------- the client library */
+
+struct WriterConn
+{
+	int			sock;
+	RlBuf		in;
+	uint64_t	newest_seq;
+};
+
+/*
+ * writer_connect -- connect to the writer's socket
+ */
+bool		(*writer_wait_interrupted) (void) = NULL;
+
+/* wait_given_up -- whether a wait for the writer is to end now (writer_wait_interrupted) */
+static bool
+wait_given_up(void)
+{
+	return writer_wait_interrupted != NULL && writer_wait_interrupted();
+}
+
+WriterConn *
+writer_connect(const char *socket_path)
+{
+	struct sockaddr_un addr;
+	WriterConn *conn;
+	int			sock;
+
+	memset(&addr, 0, sizeof(addr));
+	addr.sun_family = AF_UNIX;
+	if (strlen(socket_path) >= sizeof(addr.sun_path))
+	{
+		rl_error(RL_INVALID, "writer socket path \"%s\" is too long", socket_path);
+		return NULL;
+	}
+	strcpy(addr.sun_path, socket_path);
+	sock = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (sock < 0 || connect(sock, (struct sockaddr *) &addr, sizeof(addr)) < 0)
+	{
+		rl_error(RL_IO_ERROR, "could not connect to the writer at \"%s\": %s", socket_path,
+				 strerror(errno));
+		if (sock >= 0)
+			close(sock);
+		return NULL;
+	}
+	conn = calloc(1, sizeof(WriterConn));
+	if (conn == NULL)
+	{
+		close(sock);
+		rl_error(RL_IO_ERROR, "out of memory");
+		return NULL;
+	}
+	conn->sock = sock;
+	rlbuf_init(&conn->in);
+	return conn;
+}
+
+/*
+ * writer_disconnect -- close and free
+ */
+void
+writer_disconnect(WriterConn *conn)
+{
+	if (conn == NULL)
+		return;
+	close(conn->sock);
+	rlbuf_free(&conn->in);
+	free(conn);
+}
+
+int
+writer_conn_fd(const WriterConn *conn)
+{
+	return conn->sock;
+}
+
+uint64_t
+writer_newest_seq(const WriterConn *conn)
+{
+	return conn->newest_seq;
+}
+
+/*
+ * send_frame -- write one whole frame (blocking): header, then head and body
+ */
+static RlStatus
+send_frame(WriterConn *conn, char type, const void *head, size_t head_len,
+		   const void *body, size_t len)
+{
+	RlBuf		frame;
+	size_t		start;
+	size_t		off = 0;
+	RlStatus	rc = RL_OK;
+
+	if (head_len + len > WRITER_MAX_FRAME - 4)
+		return rl_error(RL_INVALID, "commit request of %zu bytes is too large", head_len + len);
+	rlbuf_init(&frame);
+	start = frame_begin(&frame, type);
+	rlbuf_append(&frame, head, head_len);
+	rlbuf_append(&frame, body, len);
+	frame_end(&frame, start);
+	while (off < frame.len)
+	{
+		ssize_t		n = send(conn->sock, frame.data + off, frame.len - off, MSG_NOSIGNAL);
+
+		if (n < 0 && errno == EINTR && wait_given_up())
+		{
+			rc = rl_error(RL_INTERRUPTED, "gave up sending to the writer");
+			break;
+		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+		{
+			rc = rl_error(RL_IO_ERROR, "could not send to the writer: %s", strerror(errno));
+			break;
+		}
+		off += (size_t) n;
+	}
+	rlbuf_free(&frame);
+	return rc;
+}
+
+/*
+ * read_frame -- wait up to timeout_ms for one whole frame into conn->in
+ *
+ * RL_OK: conn->in starts with a frame. RL_NOT_FOUND: timeout. RL_IO_ERROR:
+ * connection closed or broken, or a bad length. RL_INTERRUPTED: given up.
+ */
+static RlStatus
+read_frame(WriterConn *conn, int timeout_ms, char *type, const uint8_t **body,
+		   size_t *body_len)
+{
+	for (;;)
+	{
+		int			rc = frame_complete(&conn->in, type, body, body_len);
+		struct pollfd pfd = {conn->sock, POLLIN, 0};
+		ssize_t		n;
+
+		if (rc > 0)
+			return RL_OK;
+		if (rc < 0)
+			return rl_error(RL_IO_ERROR, "invalid frame length from the writer");
+		if (wait_given_up())
+			return rl_error(RL_INTERRUPTED, "gave up waiting for the writer");
+		rc = poll(&pfd, 1, timeout_ms);
+		if (rc < 0 && errno == EINTR)
+			continue;
+		if (rc == 0)
+			return RL_NOT_FOUND;
+		rlbuf_reserve(&conn->in, 4096);
+		n = recv(conn->sock, conn->in.data + conn->in.len, conn->in.cap - conn->in.len, 0);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return rl_error(RL_IO_ERROR, "lost the connection to the writer%s%s",
+							n < 0 ? ": " : "", n < 0 ? strerror(errno) : "");
+		conn->in.len += (size_t) n;
+	}
+}
+
+/* take_notify -- a Notify frame read: the newest commit it names, then the frame is gone */
+static void
+take_notify(WriterConn *conn, const uint8_t *body, size_t body_len)
+{
+	RlReader	r;
+
+	rlreader_init(&r, body, body_len);
+	conn->newest_seq = read_be64(&r);
+	consume(&conn->in, FRAME_HEADER_LEN + body_len);
+}
+
+/*
+ * read_reply -- the next frame of type want, taking in the Notify frames before it
+ */
+static RlStatus
+read_reply(WriterConn *conn, char want, const uint8_t **body, size_t *body_len)
+{
+	for (;;)
+	{
+		char		type;
+		RlStatus	rc = read_frame(conn, -1, &type, body, body_len);
+
+		if (rc != RL_OK)
+			return rc;
+		if (type == want)
+			return RL_OK;
+		if (type != WriterMsg_Notify)
+			return rl_error(RL_IO_ERROR, "unexpected message type %d from the writer", type);
+		take_notify(conn, *body, *body_len);
+	}
+}
+
+/*
+ * writer_commit -- send a request and wait for its CommitReply
+ */
+RlStatus
+writer_commit(WriterConn *conn, uint64_t snapshot_seq, const void *changeset,
+			  size_t changeset_len, WriterCommitResult *result)
+{
+	uint8_t		head[8];
+
+	rl_store_u64be(head, snapshot_seq);
+	RlStatus	rc = send_frame(conn, WriterMsg_CommitRequest, head, sizeof(head),
+								changeset, changeset_len);
+
+	const uint8_t *body;
+	size_t		body_len;
+	RlReader	r;
+
+	memset(result, 0, sizeof(*result));
+	if (rc == RL_OK)
+		rc = read_reply(conn, WriterMsg_CommitReply, &body, &body_len);
+	if (rc != RL_OK)
+		return rc;
+	rlreader_init(&r, body, body_len);
+
+	uint8_t		status = rlreader_u8(&r);
+	uint64_t	seq = read_be64(&r);
+	size_t		rest = rlreader_remaining(&r);
+	const char *strings = (const char *) rlreader_bytes(&r, rest);
+	size_t		sqlstate_len = strings ? strnlen(strings, rest) : rest;
+
+	if (r.failed || sqlstate_len != 5 || sqlstate_len + 1 >= rest || strings[rest - 1] != '\0')
+		return rl_error(RL_IO_ERROR, "malformed commit reply from the writer");
+	result->committed = status == COMMIT_STATUS_OK;
+	result->commit_seq = seq;
+	memcpy(result->sqlstate, strings, 6);
+	snprintf(result->message, sizeof(result->message), "%s", strings + 6);
+	if (result->committed && seq > conn->newest_seq)
+		conn->newest_seq = seq;
+	consume(&conn->in, FRAME_HEADER_LEN + body_len);
+	return RL_OK;
+}
+
+/*
+ * writer_write_intent -- wait for the other writers of the database, then hold writes
+ */
+RlStatus
+writer_write_intent(WriterConn *conn)
+{
+	const uint8_t *body;
+	size_t		body_len;
+	RlStatus	rc = send_frame(conn, WriterMsg_WriteIntent, NULL, 0, NULL, 0);
+
+	if (rc == RL_OK)
+		rc = read_reply(conn, WriterMsg_WriteIntentAck, &body, &body_len);
+	if (rc == RL_OK)
+		consume(&conn->in, FRAME_HEADER_LEN + body_len);
+	return rc;
+}
+
+/*
+ * writer_release -- the transaction holds no writes any more
+ */
+RlStatus
+writer_release(WriterConn *conn)
+{
+	return send_frame(conn, WriterMsg_Release, NULL, 0, NULL, 0);
+}
+
+/*
+ * writer_attach -- the database this connection's requests are for
+ */
+RlStatus
+writer_attach(WriterConn *conn, uint32_t datid)
+{
+	uint8_t		body[4];
+
+	body[0] = (uint8_t) (datid >> 24);
+	body[1] = (uint8_t) (datid >> 16);
+	body[2] = (uint8_t) (datid >> 8);
+	body[3] = (uint8_t) datid;
+	return send_frame(conn, WriterMsg_Attach, body, sizeof(body), NULL, 0);
+}
+
+/*
+ * writer_subscribe -- ask for Notify frames on this connection
+ */
+RlStatus
+writer_subscribe(WriterConn *conn)
+{
+	return send_frame(conn, WriterMsg_Subscribe, NULL, 0, NULL, 0);
+}
+
+/*
+ * writer_wait_notify -- the next Notify
+ */
+RlStatus
+writer_wait_notify(WriterConn *conn, int timeout_ms, uint64_t *newest)
+{
+	char		type;
+	const uint8_t *body;
+	size_t		body_len;
+	RlStatus	rc = read_frame(conn, timeout_ms, &type, &body, &body_len);
+
+	if (rc != RL_OK)
+		return rc;
+	if (type != WriterMsg_Notify)
+		return rl_error(RL_IO_ERROR, "unexpected message type %d from the writer", type);
+	take_notify(conn, body, body_len);
+	*newest = conn->newest_seq;
+	return RL_OK;
+}

@@ -1,0 +1,250 @@
+/*
+ * xact.c: transaction-block states (xact.h), after PostgreSQL's xact.c.
+ *
+ * The state a client can see: what ReadyForQuery reports, which commands are
+ * refused in a failed block, the warnings for BEGIN inside a block and COMMIT
+ * outside one, savepoint names, the timestamp now() returns. The catalog's side
+ * of a transaction (its snapshot and its changeset) is cache.c's: committing
+ * sends the changeset to the writer, every end releases the snapshot. Ending a
+ * transaction drops every portal but the one running the statement, and frees
+ * TransactionContext.
+ */
+#include <string.h>
+#include <sys/time.h>
+
+#include "utils/elog.h"
+#include "executor/executor.h"
+#include "utils/guc.h"
+#include "utils/mcxt.h"
+#include "tcop/portal.h"
+#include "libpq/pqformat.h"
+#include "tcop/xact.h"
+
+typedef enum TBlockState
+{
+	TBLOCK_DEFAULT,				/* idle, no transaction */
+	TBLOCK_STARTED,				/* running a single-statement transaction */
+	TBLOCK_IMPLICIT_INPROGRESS, /* inside a multi-statement Query */
+	TBLOCK_INPROGRESS,			/* inside BEGIN ... COMMIT */
+	TBLOCK_ABORT				/* failed block, waiting for ROLLBACK */
+} TBlockState;
+
+typedef struct Savepoint
+{
+	char	   *name;
+	struct Savepoint *parent;
+} Savepoint;
+
+static TBlockState blockState = TBLOCK_DEFAULT;
+static Savepoint *savepoints;
+static int64_t xact_start_timestamp;
+
+/* end_transaction -- forget the transaction: portals, savepoints, its memory, its snapshot */
+static void
+end_transaction(void)
+{
+	CacheAbortTransaction();
+	AtEOXact_GUC(false);
+	blockState = TBLOCK_DEFAULT;
+	savepoints = NULL;
+	AtEOXact_Portals();
+	MemoryContextReset(TransactionContext);
+}
+
+void
+StartTransactionCommand(void)
+{
+	if (blockState != TBLOCK_DEFAULT)
+		return;
+	struct timeval tv;
+
+	gettimeofday(&tv, NULL);
+	xact_start_timestamp = ((int64_t) tv.tv_sec - UNIX_EPOCH_SECS) * USECS_PER_SEC + tv.tv_usec;
+	blockState = TBLOCK_STARTED;
+	AtStart_GUC();
+}
+
+/*
+ * commit_transaction -- send the transaction's writes to the writer, then end it
+ *
+ * If the writer refuses, the ERROR finds the transaction in TBLOCK_STARTED, so
+ * it ends rather than becoming a failed block, as a failed COMMIT does.
+ */
+static void
+commit_transaction(void)
+{
+	blockState = TBLOCK_STARTED;
+	CacheCommitTransaction();
+	AtEOXact_GUC(true);
+	end_transaction();
+}
+
+void
+CommitTransactionCommand(void)
+{
+	if (blockState == TBLOCK_STARTED)
+		commit_transaction();
+}
+
+void
+BeginImplicitTransactionBlock(void)
+{
+	if (blockState == TBLOCK_STARTED)
+		blockState = TBLOCK_IMPLICIT_INPROGRESS;
+}
+
+void
+EndImplicitTransactionBlock(void)
+{
+	if (blockState == TBLOCK_IMPLICIT_INPROGRESS)
+		blockState = TBLOCK_STARTED;
+}
+
+void
+AbortCurrentTransaction(void)
+{
+	CacheAbortStatement();
+	AtEOXact_GUC(false);		/* settings revert at the error, as in PostgreSQL */
+	switch (blockState)
+	{
+		case TBLOCK_INPROGRESS:
+		case TBLOCK_ABORT:
+			blockState = TBLOCK_ABORT;
+			break;
+		default:
+			end_transaction();
+			break;
+	}
+}
+
+static void
+warn_no_transaction(void)
+{
+	ereport(WARNING,
+			errcode(ERRCODE_NO_ACTIVE_SQL_TRANSACTION),
+			errmsg("there is no transaction in progress"));
+}
+
+void
+BeginTransactionBlock(void)
+{
+	if (blockState == TBLOCK_INPROGRESS)
+		ereport(WARNING,
+				errcode(ERRCODE_ACTIVE_SQL_TRANSACTION),
+				errmsg("there is already a transaction in progress"));
+	else
+		blockState = TBLOCK_INPROGRESS;
+}
+
+bool
+EndTransactionBlock(void)
+{
+	bool		committed = blockState != TBLOCK_ABORT;
+
+	if (blockState != TBLOCK_INPROGRESS && blockState != TBLOCK_ABORT)
+		warn_no_transaction();
+	if (committed)
+		commit_transaction();
+	else
+		end_transaction();
+	return committed;
+}
+
+void
+UserAbortTransactionBlock(void)
+{
+	if (blockState != TBLOCK_INPROGRESS && blockState != TBLOCK_ABORT)
+		warn_no_transaction();
+	end_transaction();
+}
+
+/* require_block -- savepoint commands exist only inside BEGIN ... COMMIT */
+static void
+require_block(const char *stmt_name)
+{
+	if (blockState != TBLOCK_INPROGRESS && blockState != TBLOCK_ABORT)
+		ereport(ERROR,
+				errcode(ERRCODE_NO_ACTIVE_SQL_TRANSACTION),
+				errmsg("%s can only be used in transaction blocks", stmt_name));
+}
+
+static Savepoint *
+find_savepoint(const char *name)
+{
+	for (Savepoint *s = savepoints; s != NULL; s = s->parent)
+		if (strcmp(s->name, name) == 0)
+			return s;
+	ereport(ERROR,
+			errcode(ERRCODE_S_E_INVALID_SPECIFICATION),
+			errmsg("savepoint \"%s\" does not exist", name));
+	return NULL;
+}
+
+void
+DefineSavepoint(const char *name)
+{
+	require_block("SAVEPOINT");
+	Savepoint  *s = MemoryContextAlloc(TransactionContext, sizeof(Savepoint));
+
+	s->name = MemoryContextAlloc(TransactionContext, strlen(name) + 1);
+	strcpy(s->name, name);
+	s->parent = savepoints;
+	savepoints = s;
+}
+
+void
+ReleaseSavepoint(const char *name)
+{
+	require_block("RELEASE SAVEPOINT");
+	savepoints = find_savepoint(name)->parent;
+}
+
+void
+RollbackToSavepoint(const char *name)
+{
+	require_block("ROLLBACK TO SAVEPOINT");
+	savepoints = find_savepoint(name);
+	blockState = TBLOCK_INPROGRESS;
+}
+
+void
+PreventInTransactionBlock(const char *stmt_name)
+{
+	if (blockState == TBLOCK_INPROGRESS || blockState == TBLOCK_ABORT ||
+		blockState == TBLOCK_IMPLICIT_INPROGRESS)
+		ereport(ERROR,
+				errcode(ERRCODE_ACTIVE_SQL_TRANSACTION),
+				errmsg("%s cannot run inside a transaction block", stmt_name));
+}
+
+bool
+IsTransactionBlock(void)
+{
+	return blockState == TBLOCK_INPROGRESS || blockState == TBLOCK_ABORT;
+}
+
+bool
+IsAbortedTransactionBlockState(void)
+{
+	return blockState == TBLOCK_ABORT;
+}
+
+char
+TransactionBlockStatusCode(void)
+{
+	switch (blockState)
+	{
+		case TBLOCK_INPROGRESS:
+			return PqTrans_InBlock;
+		case TBLOCK_ABORT:
+			return PqTrans_Failed;
+		default:
+			return PqTrans_Idle;
+	}
+}
+
+int64_t
+GetCurrentTransactionStartTimestamp(void)
+{
+	return xact_start_timestamp;
+}
