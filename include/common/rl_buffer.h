@@ -11,23 +11,28 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct MemoryContextData;
+/*
+ * Where a buffer's memory comes from when it is not malloc's: realloc(context,
+ * NULL, size) allocates. The server's memory contexts provide one (rlbuf_init_in,
+ * utils/mcxt.h), so that this library tier knows nothing of them.
+ */
+typedef struct RlBufMemory
+{
+	void	   *(*realloc) (void *context, void *ptr, size_t size);
+	void		(*free) (void *ptr);
+} RlBufMemory;
 
 typedef struct RlBuf
 {
 	uint8_t    *data;
 	size_t		len;
 	size_t		cap;
-	struct MemoryContextData *context;	/* NULL: malloc; else memory of that context */
+	const RlBufMemory *memory;	/* NULL: malloc; else this, in ... */
+	void	   *context;		/* ... this context */
 } RlBuf;
 
 void		rlbuf_init(RlBuf *buf);
-/*
- * A buffer whose memory belongs to a memory context (mcxt.h): it goes when the
- * context is reset, so an ERROR that jumps out of the code building it leaks
- * nothing. Its data must not be passed to free().
- */
-void		rlbuf_init_in(RlBuf *buf, struct MemoryContextData *context);
+void		rlbuf_init_with(RlBuf *buf, const RlBufMemory *memory, void *context);
 void		rlbuf_free(RlBuf *buf);
 void		rlbuf_reset(RlBuf *buf);
 /* Room for extra more bytes (and a NUL). Inline: wire rows call it per field. */

@@ -52,4 +52,12 @@ char	   *pnstrdup(const char *s, size_t len);
 char	   *psprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 char	   *pvsprintf(const char *fmt, va_list ap);
 
+/*
+ * A buffer (common/rl_buffer.h) whose memory belongs to context: it goes when the
+ * context is reset, so an ERROR that jumps out of the code building it leaks
+ * nothing. Its data must not be passed to free().
+ */
+struct RlBuf;
+void		rlbuf_init_in(struct RlBuf *buf, MemoryContext context);
+
 #endif

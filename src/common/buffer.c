@@ -8,32 +8,32 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "utils/mcxt.h"
 #include "common/rl_buffer.h"
 
 void
 rlbuf_init(RlBuf *buf)
 {
-	rlbuf_init_in(buf, NULL);
+	rlbuf_init_with(buf, NULL, NULL);
 }
 
 void
-rlbuf_init_in(RlBuf *buf, struct MemoryContextData *context)
+rlbuf_init_with(RlBuf *buf, const RlBufMemory *memory, void *context)
 {
 	buf->data = NULL;
 	buf->len = 0;
 	buf->cap = 0;
+	buf->memory = memory;
 	buf->context = context;
 }
 
 void
 rlbuf_free(RlBuf *buf)
 {
-	if (buf->context == NULL)
+	if (buf->memory == NULL)
 		free(buf->data);
 	else if (buf->data)
-		pfree(buf->data);
-	rlbuf_init_in(buf, buf->context);
+		buf->memory->free(buf->data);
+	rlbuf_init_with(buf, buf->memory, buf->context);
 }
 
 void
@@ -51,8 +51,8 @@ rlbuf_grow(RlBuf *buf, size_t need)
 		cap *= 2;
 	uint8_t    *p;
 
-	if (buf->context)
-		p = buf->data ? repalloc(buf->data, cap) : MemoryContextAlloc(buf->context, cap);
+	if (buf->memory)
+		p = buf->memory->realloc(buf->context, buf->data, cap);
 	else
 		p = realloc(buf->data, cap);
 	if (p == NULL)

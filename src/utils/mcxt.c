@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/rl_buffer.h"
 #include "utils/elog.h"
 #include "utils/mcxt.h"
 
@@ -522,4 +523,18 @@ psprintf(const char *fmt, ...)
 
 	va_end(ap);
 	return p;
+}
+
+static void *
+buffer_realloc(void *context, void *pointer, size_t size)
+{
+	return pointer ? repalloc(pointer, size) : MemoryContextAlloc(context, size);
+}
+
+static const RlBufMemory context_memory = {buffer_realloc, pfree};
+
+void
+rlbuf_init_in(RlBuf *buf, MemoryContext context)
+{
+	rlbuf_init_with(buf, &context_memory, context);
 }
