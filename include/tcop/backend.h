@@ -49,19 +49,10 @@ typedef struct BackendStartupInfo
 } BackendStartupInfo;
 
 /*
- * SIGQUIT means "exit at once" to every child. The postmaster sends it with
- * sigqueue() and one of these in si_value.sival_int, so that a backend's
- * SA_SIGINFO handler can tell its client why (PostgreSQL's quickdie):
- * crash of another process -> WARNING 57P02 "terminating connection because of
- * crash of another server process"; immediate shutdown -> WARNING 57P01
- * "terminating connection due to immediate shutdown command". A plain kill
- * (si_code != SI_QUEUE) is treated as PM_QUIT_IMMEDIATE.
+ * The backend's signal handlers (miscadmin.h), with the NoticeResponses its SIGQUIT
+ * handler writes to client_sock (-1: none), and the writer's waits interruptible.
  */
-typedef enum QuitSignalReason
-{
-	PM_QUIT_IMMEDIATE = 1,
-	PM_QUIT_CRASH = 2
-} QuitSignalReason;
+void		BackendInitSignals(int client_sock);
 
 /* What a StartupMessage asks for (BackendReadStartup) */
 typedef struct StartupParams

@@ -27,6 +27,8 @@
 #include <stdint.h>
 #include <stdbool.h>
 
+#include "common/rl_buffer.h"
+
 extern volatile sig_atomic_t InterruptPending;
 extern volatile sig_atomic_t QueryCancelPending;
 extern volatile sig_atomic_t ProcDiePending;
@@ -42,8 +44,28 @@ extern const char *MyUserName;
 extern const char *MyDatabaseName;
 extern uint32_t MyDatabaseId;	/* its datid in the registry (catalog_cache.h) */
 
-/* Install the backend's SIGINT/SIGTERM/SIGQUIT/SIGHUP handlers; sock gets the SIGQUIT notice. */
-void		InitBackendSignals(int client_sock);
+/*
+ * SIGQUIT means "exit at once" to every child. The postmaster sends it with
+ * sigqueue() and one of these in si_value.sival_int, so that a backend's
+ * SA_SIGINFO handler can tell its client why (PostgreSQL's quickdie):
+ * crash of another process -> WARNING 57P02 "terminating connection because of
+ * crash of another server process"; immediate shutdown -> WARNING 57P01
+ * "terminating connection due to immediate shutdown command". A plain kill
+ * (si_code != SI_QUEUE) is treated as PM_QUIT_IMMEDIATE.
+ */
+typedef enum QuitSignalReason
+{
+	PM_QUIT_IMMEDIATE = 1,
+	PM_QUIT_CRASH = 2
+} QuitSignalReason;
+
+/*
+ * Install the backend's SIGINT/SIGTERM/SIGQUIT/SIGHUP handlers; sock gets the
+ * SIGQUIT notice, the bytes of a NoticeResponse built in advance for each reason
+ * (BackendInitSignals, tcop/backend.h, builds them).
+ */
+void		InitBackendSignals(int client_sock, const RlBuf *crash_notice,
+							   const RlBuf *immediate_notice);
 /* SIGQUIT must not write raw bytes into a TLS stream. */
 void		SetQuitNoticeSocket(int client_sock);
 

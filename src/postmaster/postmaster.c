@@ -92,6 +92,7 @@
 
 #include "libpq/auth.h"
 #include "tcop/backend.h"
+#include "utils/miscadmin.h"
 #include "catalog/catalog_cache.h"
 #include "catalog/commit_horizon.h"
 #include "utils/elog.h"

@@ -1087,11 +1087,44 @@ BackendMessageLoop(void)
 	PG_exception_stack = NULL;
 }
 
+/* build_notice -- a complete WARNING NoticeResponse, ready for write(2) */
+static void
+build_notice(RlBuf *buf, const char *sqlstate, const char *message,
+			 const char *detail, const char *hint)
+{
+	PqMsgBuilder msg;
+	ErrorData	notice = {.elevel = WARNING, .sqlstate = sqlstate, .message = (char *) message,
+	.detail = (char *) detail, .hint = (char *) hint};
+
+	rlbuf_init(buf);
+	pq_beginmessage(&msg, buf, PqMsg_NoticeResponse);
+	pq_send_error_fields(&msg, &notice);
+	pq_endmessage(&msg);
+}
+
+void
+BackendInitSignals(int sock)
+{
+	static RlBuf crash_notice;
+	static RlBuf immediate_notice;
+
+	build_notice(&crash_notice, ERRCODE_CRASH_SHUTDOWN,
+				 "terminating connection because of crash of another server process",
+				 "The postmaster has commanded this server process to roll back the current "
+				 "transaction and exit, because another server process exited abnormally and "
+				 "possibly corrupted shared memory.",
+				 "In a moment you should be able to reconnect to the database and repeat your command.");
+	build_notice(&immediate_notice, ERRCODE_ADMIN_SHUTDOWN,
+				 "terminating connection due to immediate shutdown command", NULL, NULL);
+	InitBackendSignals(sock, &crash_notice, &immediate_notice);
+	writer_wait_interrupted = InterruptRaisePending;	/* a writer that does not answer */
+}
+
 void
 BackendMain(const BackendStartupInfo *info)
 {
 	MemoryContextInit();
-	InitBackendSignals(info->client_sock);
+	BackendInitSignals(info->client_sock);
 	MyLogIdentity.backend_type = "client backend";
 	MyLogIdentity.remote_host = info->remote_host;
 	MyLogIdentity.remote_port = info->remote_port;

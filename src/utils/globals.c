@@ -27,13 +27,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "tcop/backend.h"
 #include "utils/elog.h"
 #include "utils/guc.h"
 #include "utils/miscadmin.h"
 #include "utils/rl_signal.h"
-#include "libpq/pqformat.h"
-#include "catalog/writer.h"
 
 volatile sig_atomic_t InterruptPending;
 volatile sig_atomic_t QueryCancelPending;
@@ -65,8 +62,8 @@ static bool statement_timer_armed;
 static volatile sig_atomic_t client_check_armed;	/* cleared when it fires */
 static volatile sig_atomic_t in_statement;
 static bool exiting;			/* a FATAL for the flags is under way: cleanup runs unhindered */
-static RlBuf quit_notice_crash;
-static RlBuf quit_notice_immediate;
+static const RlBuf *quit_notice_crash;
+static const RlBuf *quit_notice_immediate;
 
 static void
 handle_sigint(int signo)
@@ -115,12 +112,12 @@ handle_sighup(int signo)
 static void
 handle_sigquit(int signo, siginfo_t *info, void *context)
 {
-	const RlBuf *notice = &quit_notice_immediate;
+	const RlBuf *notice = quit_notice_immediate;
 
 	if (info != NULL && info->si_code == SI_QUEUE &&
 		info->si_value.sival_int == PM_QUIT_CRASH)
-		notice = &quit_notice_crash;
-	if (quit_notice_sock >= 0)
+		notice = quit_notice_crash;
+	if (quit_notice_sock >= 0 && notice != NULL)
 	{
 		ssize_t		n = write(quit_notice_sock, notice->data, notice->len);
 
@@ -129,39 +126,17 @@ handle_sigquit(int signo, siginfo_t *info, void *context)
 	_exit(2);
 }
 
-/* build_notice -- a complete WARNING NoticeResponse, ready for write(2) */
-static void
-build_notice(RlBuf *buf, const char *sqlstate, const char *message,
-			 const char *detail, const char *hint)
-{
-	PqMsgBuilder msg;
-	ErrorData	notice = {.elevel = WARNING, .sqlstate = sqlstate, .message = (char *) message,
-	.detail = (char *) detail, .hint = (char *) hint};
-
-	rlbuf_init(buf);
-	pq_beginmessage(&msg, buf, PqMsg_NoticeResponse);
-	pq_send_error_fields(&msg, &notice);
-	pq_endmessage(&msg);
-}
-
 void
-InitBackendSignals(int sock)
+InitBackendSignals(int sock, const RlBuf *crash_notice, const RlBuf *immediate_notice)
 {
 	struct sigaction sa;
 
 	MyProcPid = (int) getpid();
-	build_notice(&quit_notice_crash, ERRCODE_CRASH_SHUTDOWN,
-				 "terminating connection because of crash of another server process",
-				 "The postmaster has commanded this server process to roll back the current "
-				 "transaction and exit, because another server process exited abnormally and "
-				 "possibly corrupted shared memory.",
-				 "In a moment you should be able to reconnect to the database and repeat your command.");
-	build_notice(&quit_notice_immediate, ERRCODE_ADMIN_SHUTDOWN,
-				 "terminating connection due to immediate shutdown command", NULL, NULL);
+	quit_notice_crash = crash_notice;
+	quit_notice_immediate = immediate_notice;
 	quit_notice_sock = sock;
 	client_sock = sock;
 	postmaster_pid = getppid();
-	writer_wait_interrupted = InterruptRaisePending;	/* a writer that does not answer */
 
 	rl_set_signal_handler(SIGINT, handle_sigint, false);
 	rl_set_signal_handler(SIGTERM, handle_sigterm, false);

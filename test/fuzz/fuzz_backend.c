@@ -184,7 +184,7 @@ initialise(void)
 	set_or_fail("data_directory", dir, PGC_S_OVERRIDE);
 	set_or_fail("log_min_messages", "panic", PGC_S_ARGV);
 	set_or_fail("statement_timeout", "1s", PGC_S_CLIENT);
-	InitBackendSignals(-1);
+	BackendInitSignals(-1);
 	MyUserName = "fuzz";
 	MyDatabaseName = "fuzz";
 	MemoryContextSwitchTo(MessageContext);
