@@ -21,7 +21,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "libpq/copyfmt.h"
+#include "commands/copyfmt.h"
 #include "common/rl_buffer.h"
 #include "common/rl_status.h"
 #include "utils/adt/typio.h"

@@ -25,7 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "libpq/copyfmt.h"
+#include "commands/copyfmt.h"
 #include "executor/executor.h"
 
 #define KEPT_SCAN_MAX_BYTES		(16 * 1024 * 1024)

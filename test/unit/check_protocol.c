@@ -8,7 +8,7 @@
 #include <openssl/evp.h>
 
 #include "libpq/auth.h"
-#include "libpq/copyfmt.h"
+#include "commands/copyfmt.h"
 #include "utils/elog.h"
 #include "utils/mb/encoding.h"
 #include "libpq/hba.h"

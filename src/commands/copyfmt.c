@@ -7,7 +7,7 @@
  */
 #include <string.h>
 
-#include "libpq/copyfmt.h"
+#include "commands/copyfmt.h"
 #include "utils/elog.h"
 #include "utils/mb/encoding.h"
 #include "utils/mcxt.h"
