@@ -26,7 +26,7 @@
 #include <stdint.h>
 
 #include "commands/copyfmt.h"
-#include "executor/executor.h"
+#include "nodes/parsenodes.h"
 
 #define KEPT_SCAN_MAX_BYTES		(16 * 1024 * 1024)
 #define KEPT_SCANS_MAX_BYTES	(16 * 1024 * 1024)

@@ -9,7 +9,7 @@
 #define RL_DEST_H
 
 #include "utils/elog.h"
-#include "executor/executor.h"
+#include "nodes/parsenodes.h"
 
 /* formats: one per column, NULL for all text (Describe of a statement). */
 void		SendRowDescription(const AnalyzedStmt *stmt, const int16_t *formats);

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "catalog/catalog_cache.h"
-#include "executor/executor.h"
+#include "catalog/cache.h"
 #include "utils/guc.h"
 #include "utils/mcxt.h"
 #include "utils/miscadmin.h"

@@ -33,7 +33,10 @@
 
 #include "catalog/catalog_cache.h"
 #include "utils/elog.h"
-#include "executor/executor.h"
+#include "nodes/primnodes.h"
+#include "catalog/cache.h"
+#include "catalog/syscat.h"
+#include "catalog/pg_proc.h"
 #include "utils/guc.h"
 #include "utils/mcxt.h"
 #include "utils/miscadmin.h"

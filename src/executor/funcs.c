@@ -29,6 +29,9 @@
 
 #include "utils/elog.h"
 #include "executor/executor.h"
+#include "nodes/primnodes.h"
+#include "catalog/cache.h"
+#include "catalog/syscat.h"
 #include "utils/guc.h"
 #include "utils/mcxt.h"
 #include "utils/miscadmin.h"

@@ -32,6 +32,8 @@
 #include "utils/elog.h"
 #include "utils/errcodes.h"
 #include "utils/guc.h"
+#include "catalog/cache.h"
+#include "executor/executor.h"
 #include "executor/keptscan.h"
 #include "utils/mcxt.h"
 #include "utils/miscadmin.h"

@@ -15,7 +15,7 @@
 #include "catalog/catalog_cache.h"
 #include "tcop/dbcommands.h"
 #include "utils/elog.h"
-#include "executor/executor.h"
+#include "catalog/cache.h"
 #include "utils/guc.h"
 #include "utils/mcxt.h"
 #include "utils/miscadmin.h"

@@ -13,7 +13,7 @@
 #include <sys/time.h>
 
 #include "utils/elog.h"
-#include "executor/executor.h"
+#include "catalog/cache.h"
 #include "utils/guc.h"
 #include "utils/mcxt.h"
 #include "tcop/portal.h"

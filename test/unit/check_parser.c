@@ -9,7 +9,7 @@
  */
 #include <pg_query.h>
 
-#include "executor/executor.h"
+#include "parser/parser.h"
 #include "parser/literals.h"
 #include "utils/mcxt.h"
 #include "test_util.h"

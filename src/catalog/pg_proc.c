@@ -15,7 +15,8 @@
 #include <string.h>
 
 #include "utils/elog.h"
-#include "executor/executor.h"
+#include "catalog/cache.h"
+#include "catalog/pg_proc.h"
 #include "utils/mcxt.h"
 #include "common/rl_buffer.h"
 

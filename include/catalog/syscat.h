@@ -1,0 +1,22 @@
+/*
+ * syscat.h: the pg_catalog and information_schema relations (syscat.c) and the reg*
+ * types' text forms.
+ */
+#ifndef RL_SYSCAT_H
+#define RL_SYSCAT_H
+
+#include "catalog/cache.h"
+
+/* A pg_catalog relation (syscat.c); NULL if there is none of that name. */
+CacheRelation *SystemRelationLookup(const char *name);
+/* The relation a function that reads the catalog looks in (FuncDesc.catalog; syscat.c). */
+CacheRelation *CatalogFunctionRelation(const char *name);
+/* An information_schema relation (schemata, tables, columns; syscat.c), or NULL. */
+CacheRelation *InformationSchemaLookup(const char *name);
+/* The reg* types' text forms: typio_reg_hooks (syscat.c). */
+char	   *SystemRegOutput(Oid type, Oid value);
+Oid			SystemRegInput(Oid type, const char *name);
+/* SystemRegInput's lookup without the error: InvalidOid when there is no such object */
+Oid			SystemRegLookup(Oid type, const char *name);
+
+#endif

@@ -1,0 +1,108 @@
+/*
+ * parsenodes.h: an analysed statement (AnalyzedStmt): its kind, the types of its
+ * parameters and result columns (known before execution, so Describe works), and a
+ * plan of typed expressions or the SQLite statements to run over the catalog cache.
+ * The protocol layer (simple and extended query, COPY) only sees AnalyzedStmt and
+ * ExecState (executor/executor.h).
+ */
+#ifndef RL_PARSENODES_H
+#define RL_PARSENODES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "commands/copyfmt.h"
+#include "nodes/primnodes.h"
+
+typedef enum StatementKind
+{
+	STMT_ROWS,					/* returns rows: SELECT, VALUES, SHOW */
+	STMT_UTILITY,				/* SET, BEGIN, DISCARD, ...: a command tag only */
+	STMT_COPY_OUT,				/* COPY (query) TO STDOUT */
+	STMT_COPY_IN				/* COPY table FROM STDIN */
+} StatementKind;
+
+/* What a statement writes, which decides how cache.c runs it. */
+typedef enum CacheTarget
+{
+	CACHE_READ,					/* nothing: the transaction's snapshot */
+	CACHE_WRITE_MAIN,			/* the catalog: captured as a changeset */
+	CACHE_WRITE_TEMP,			/* the session's temporary tables only */
+	CACHE_ANALYZE				/* the catalog's shape, for analysis: not yet the
+								 * transaction's snapshot, which PostgreSQL takes when
+								 * the statement runs (a writing one's is its capture) */
+} CacheTarget;
+
+/* The executable part of an analysed SELECT / VALUES. */
+typedef struct Plan
+{
+	int			ntargets;
+	Expr	  **targets;
+	int			nvalues_rows;	/* VALUES: rows of ntargets expressions */
+	Expr	 ***values_rows;
+	Expr	   *srf;			/* set-returning function feeding EXPR_SRF_VALUE */
+	Expr	   *where;
+	Expr	   *limit;
+	Expr	   *offset;
+} Plan;
+
+typedef enum UtilityKind
+{
+	UTIL_SET,
+	UTIL_RESET,
+	UTIL_RESET_ALL,
+	UTIL_SET_IGNORED,			/* SET TRANSACTION ..., SET SESSION CHARACTERISTICS ... */
+	UTIL_SHOW,
+	UTIL_SHOW_ALL,
+	UTIL_BEGIN,
+	UTIL_COMMIT,
+	UTIL_ROLLBACK,
+	UTIL_SAVEPOINT,
+	UTIL_RELEASE,
+	UTIL_ROLLBACK_TO,
+	UTIL_DISCARD_ALL,
+	UTIL_DISCARD_OTHER,
+	UTIL_DEALLOCATE,
+	UTIL_DEALLOCATE_ALL,
+	UTIL_CREATE_DATABASE,
+	UTIL_DROP_DATABASE,
+	UTIL_CACHE					/* DML / DDL: the statements in sql */
+} UtilityKind;
+
+typedef struct AnalyzedStmt
+{
+	StatementKind kind;
+	const char *command_tag;	/* "SELECT", "SET", "BEGIN", "START TRANSACTION", ... */
+	int			nparams;
+	Oid		   *paramtypes;
+	int			ncolumns;
+	ResultColumn *columns;
+	Plan	   *plan;			/* STMT_ROWS from SELECT / VALUES */
+	UtilityKind utility;		/* STMT_UTILITY and SHOW */
+	const char *name;			/* SET/SHOW parameter, savepoint, statement; COPY FROM's table */
+	const char *value;			/* SET value */
+	struct AnalyzedStmt *copy_query;	/* STMT_COPY_OUT */
+	CopyOptions copy;
+	CacheTarget target;
+	int			nsql;			/* run in order on the cache; the last yields the rows */
+	SqlStatement *sql;			/* (STMT_COPY_IN: one INSERT, $n = column n) */
+	bool		missing_ok;		/* DROP DATABASE IF EXISTS */
+	const char **notices;		/* IF [NOT] EXISTS: the NOTICE of each object skipped, in
+								 * order, before the statement runs what it has left ... */
+	const char **notice_codes;	/* ... their SQLSTATEs ... */
+	int			nnotices;		/* ... and how many */
+	const char *run_notice;		/* a NOTICE before running (DROP SCHEMA CASCADE) ... */
+	const char *run_notice_detail;	/* ... and its DETAIL, if any */
+	const char *alter_table;	/* ALTER TABLE of a table of the catalog: its cache name */
+	const char *temp_table;		/* CREATE TEMP TABLE: its name ... */
+	bool		on_commit_drop; /* ... and whether COMMIT drops it */
+	const char **dropped;		/* DROP TABLE: the catalog tables it drops (cache names) ... */
+	int			ndropped;		/* ... and how many */
+	const char *scan_table;		/* SELECT: this DuckLake table (cache name) row by row (keptscan.h) ... */
+	const char *scan_alias;		/* ... read under this (quoted) name in sql ... */
+	const char *scan_from;		/* ... as its FROM says: main."table" AS alias ... */
+	bool		scan_filtered;	/* ... with a WHERE of its columns and constants ... */
+	const char *scan_where;		/* ... this one, in parentheses (its binds are sql's) */
+} AnalyzedStmt;
+
+#endif
