@@ -39,7 +39,5 @@ bool		IsTransactionBlock(void);
 bool		IsAbortedTransactionBlockState(void);
 /* 'I', 'T' or 'E' for ReadyForQuery. */
 char		TransactionBlockStatusCode(void);
-/* now(): microseconds since 2000-01-01 UTC at the start of the transaction. */
-int64_t		GetCurrentTransactionStartTimestamp(void);
 
 #endif

@@ -78,6 +78,8 @@ void		AtEOXact_GUC(bool isCommit);
 
 /* The current value as text (SHOW), or NULL for an unknown name. */
 const char *GetConfigOption(const char *name);
+/* ERROR 42704 "unrecognized configuration parameter" (SET, RESET, SHOW). */
+void		UnrecognizedConfigOption(const char *name) __attribute__((noreturn));
 /* RESET name / RESET ALL: back to the value before the session's SET. */
 bool		ResetConfigOption(const char *name);
 void		ResetAllSessionOptions(void);

@@ -45,6 +45,13 @@ extern const char *MyDatabaseName;
 extern uint32_t MyDatabaseId;	/* its datid in the registry (catalog_cache.h) */
 
 /*
+ * now(): microseconds since 2000-01-01 UTC at the start of the transaction, which
+ * StartTransactionCommand (tcop/xact.c) sets.
+ */
+int64_t		GetCurrentTransactionStartTimestamp(void);
+void		SetCurrentTransactionStartTimestamp(int64_t timestamp);
+
+/*
  * SIGQUIT means "exit at once" to every child. The postmaster sends it with
  * sigqueue() and one of these in si_value.sival_int, so that a backend's
  * SA_SIGINFO handler can tell its client why (PostgreSQL's quickdie):

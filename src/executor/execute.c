@@ -25,7 +25,6 @@
 #include <strings.h>
 
 #include "utils/elog.h"
-#include "tcop/dbcommands.h"
 #include "executor/executor.h"
 #include "nodes/primnodes.h"
 #include "nodes/parsenodes.h"
@@ -35,8 +34,6 @@
 #include "utils/mcxt.h"
 #include "utils/miscadmin.h"
 #include "utils/adt/numeric.h"
-#include "tcop/portal.h"
-#include "tcop/xact.h"
 
 struct ExecState
 {
@@ -54,7 +51,7 @@ struct ExecState
 	int64_t		limit;			/* -1: none */
 	int64_t		to_skip;
 	int64_t		produced;
-	const char *tag;			/* utility statements */
+	const char *tag;			/* a statement over the cache without rows */
 	int			nshow;			/* SHOW: the settings to list (name, value, description) */
 	const char **show;
 	int			show_index;
@@ -972,24 +969,6 @@ ExecEvalExpr(ExecState *es, const Expr *e)
 	return typio_null(UNKNOWNOID);
 }
 
-/* ---------- utility statements ---------- */
-
-static void
-config_error(const char *errmsg_text, const char *sqlstate)
-{
-	ereport(ERROR,
-			errcode(sqlstate ? sqlstate : ERRCODE_INVALID_PARAMETER_VALUE),
-			errmsg("%s", errmsg_text ? errmsg_text : "invalid configuration change"));
-}
-
-static void
-unrecognized_parameter(const char *name)
-{
-	ereport(ERROR,
-			errcode(ERRCODE_UNDEFINED_OBJECT),
-			errmsg("unrecognized configuration parameter \"%s\"", name));
-}
-
 /*
  * run_on_cache -- a statement over the catalog cache, as the transaction sees it:
  * its rows collected, its writes captured
@@ -1035,77 +1014,8 @@ run_on_cache(ExecState *es)
 		es->tag = psprintf("%s %lld", stmt->command_tag, (long long) changes);
 }
 
-static void
-run_utility(ExecState *es)
-{
-	AnalyzedStmt *stmt = es->stmt;
-	const char *msg = NULL,
-			   *sqlstate = NULL;
-
-	es->tag = stmt->command_tag;
-	switch (stmt->utility)
-	{
-		case UTIL_CACHE:
-			run_on_cache(es);
-			break;
-		case UTIL_SET:
-			if (!set_config_option(stmt->name, stmt->value, PGC_S_SESSION, false, &msg, &sqlstate))
-				config_error(msg, sqlstate);
-			break;
-		case UTIL_RESET:
-			if (!ResetConfigOption(stmt->name))
-				unrecognized_parameter(stmt->name);
-			break;
-		case UTIL_RESET_ALL:
-			ResetAllSessionOptions();
-			break;
-		case UTIL_SET_IGNORED:
-		case UTIL_DISCARD_OTHER:
-			break;
-		case UTIL_BEGIN:
-			BeginTransactionBlock();
-			break;
-		case UTIL_COMMIT:
-			if (!EndTransactionBlock())
-				es->tag = "ROLLBACK";
-			break;
-		case UTIL_ROLLBACK:
-			UserAbortTransactionBlock();
-			break;
-		case UTIL_SAVEPOINT:
-			DefineSavepoint(stmt->name);
-			break;
-		case UTIL_RELEASE:
-			ReleaseSavepoint(stmt->name);
-			break;
-		case UTIL_ROLLBACK_TO:
-			RollbackToSavepoint(stmt->name);
-			break;
-		case UTIL_DISCARD_ALL:
-			PreventInTransactionBlock("DISCARD ALL");
-			ResetAllSessionOptions();
-			DropAllPreparedStatements();
-			AtEOXact_Portals();
-			break;
-		case UTIL_DEALLOCATE:
-			DropPreparedStatement(stmt->name, false);
-			break;
-		case UTIL_DEALLOCATE_ALL:
-			DropAllPreparedStatements();
-			break;
-		case UTIL_CREATE_DATABASE:
-			CreateDatabase(stmt->name);
-			break;
-		case UTIL_DROP_DATABASE:
-			DropDatabase(stmt->name, stmt->missing_ok);
-			break;
-		case UTIL_SHOW:
-		case UTIL_SHOW_ALL:
-			break;
-	}
-}
-
 /* ---------- SHOW ---------- */
+
 
 static void
 add_setting(const GucInfo *info, void *arg)
@@ -1128,7 +1038,7 @@ collect_settings(ExecState *es)
 	es->show = palloc(sizeof(char *) * 3);
 	DescribeConfigOptions(add_setting, es);
 	if (es->stmt->utility == UTIL_SHOW && es->nshow == 0)
-		unrecognized_parameter(es->stmt->name);
+		UnrecognizedConfigOption(es->stmt->name);
 }
 
 /* ---------- the executor interface ---------- */
@@ -1177,7 +1087,7 @@ ExecutorStart(AnalyzedStmt *stmt, const Value *params, bool to_completion)
 		run_on_cache(es);
 	else if (stmt->kind == STMT_UTILITY)
 	{
-		run_utility(es);
+		run_on_cache(es);
 		es->done = true;
 	}
 	else if (stmt->plan != NULL)

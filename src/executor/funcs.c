@@ -37,7 +37,6 @@
 #include "utils/miscadmin.h"
 #include "catalog/namespace.h"
 #include "utils/adt/numeric.h"
-#include "tcop/xact.h"
 
 static Value
 text_value(const char *s)

@@ -29,6 +29,7 @@
 
 #include "libpq/auth.h"
 #include "tcop/backend.h"
+#include "tcop/utility.h"
 #include "common/ulid.h"
 #include "catalog/catalog_cache.h"
 #include "tcop/dest.h"
@@ -630,6 +631,11 @@ run_portal(AnalyzedStmt *stmt, ExecState **esp, const Value *params,
 	{
 		nrows = stmt->kind == STMT_COPY_IN ? run_copy_in(stmt) : run_copy_out(stmt, params);
 		EndCommand(psprintf("COPY %llu", (unsigned long long) nrows));
+		return true;
+	}
+	if (stmt->kind == STMT_UTILITY && stmt->utility != UTIL_CACHE)
+	{
+		EndCommand(ProcessUtility(stmt));
 		return true;
 	}
 	if (*esp == NULL)

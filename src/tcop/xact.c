@@ -16,6 +16,7 @@
 #include "catalog/cache.h"
 #include "utils/guc.h"
 #include "utils/mcxt.h"
+#include "utils/miscadmin.h"
 #include "tcop/portal.h"
 #include "libpq/pqformat.h"
 #include "tcop/xact.h"
@@ -37,7 +38,6 @@ typedef struct Savepoint
 
 static TBlockState blockState = TBLOCK_DEFAULT;
 static Savepoint *savepoints;
-static int64_t xact_start_timestamp;
 
 /* end_transaction -- forget the transaction: portals, savepoints, its memory, its snapshot */
 static void
@@ -59,7 +59,7 @@ StartTransactionCommand(void)
 	struct timeval tv;
 
 	gettimeofday(&tv, NULL);
-	xact_start_timestamp = ((int64_t) tv.tv_sec - UNIX_EPOCH_SECS) * USECS_PER_SEC + tv.tv_usec;
+	SetCurrentTransactionStartTimestamp(((int64_t) tv.tv_sec - UNIX_EPOCH_SECS) * USECS_PER_SEC + tv.tv_usec);
 	blockState = TBLOCK_STARTED;
 	AtStart_GUC();
 }
@@ -241,10 +241,4 @@ TransactionBlockStatusCode(void)
 		default:
 			return PqTrans_Idle;
 	}
-}
-
-int64_t
-GetCurrentTransactionStartTimestamp(void)
-{
-	return xact_start_timestamp;
 }

@@ -43,6 +43,7 @@ int			MyProcPid;
 const char *MyUserName = "";
 const char *MyDatabaseName = "";
 uint32_t	MyDatabaseId = 0;
+static int64_t xact_start_timestamp;
 
 static int	quit_notice_sock = -1;
 static int	client_sock = -1;	/* what the client check looks at */
@@ -147,6 +148,18 @@ InitBackendSignals(int sock, const RlBuf *crash_notice, const RlBuf *immediate_n
 	sigemptyset(&sa.sa_mask);
 	sa.sa_flags = SA_SIGINFO;
 	sigaction(SIGQUIT, &sa, NULL);
+}
+
+int64_t
+GetCurrentTransactionStartTimestamp(void)
+{
+	return xact_start_timestamp;
+}
+
+void
+SetCurrentTransactionStartTimestamp(int64_t timestamp)
+{
+	xact_start_timestamp = timestamp;
 }
 
 void

@@ -988,6 +988,14 @@ GetConfigBool(const char *name)
 	return GetConfigInt(name) != 0;
 }
 
+void
+UnrecognizedConfigOption(const char *name)
+{
+	ereport(ERROR,
+			errcode(ERRCODE_UNDEFINED_OBJECT),
+			errmsg("unrecognized configuration parameter \"%s\"", name));
+}
+
 /*
  * ResetConfigOption -- RESET name; false for an unknown name
  */

@@ -1,0 +1,90 @@
+/*
+ * utility.c: utility statements, which the session runs itself (PostgreSQL's
+ * ProcessUtility): SET, RESET, transaction control, savepoints, DISCARD,
+ * DEALLOCATE, CREATE and DROP DATABASE. They change the session, its transaction or
+ * the registry of databases, never rows of the catalog, so the executor does not
+ * see them; a statement over the cache (UTIL_CACHE) is the executor's.
+ */
+#include "nodes/parsenodes.h"
+#include "tcop/dbcommands.h"
+#include "tcop/portal.h"
+#include "tcop/utility.h"
+#include "tcop/xact.h"
+#include "utils/elog.h"
+#include "utils/guc.h"
+
+static void
+config_error(const char *errmsg_text, const char *sqlstate)
+{
+	ereport(ERROR,
+			errcode(sqlstate ? sqlstate : ERRCODE_INVALID_PARAMETER_VALUE),
+			errmsg("%s", errmsg_text ? errmsg_text : "invalid configuration change"));
+}
+
+const char *
+ProcessUtility(const AnalyzedStmt *stmt)
+{
+	const char *tag = stmt->command_tag;
+	const char *msg = NULL,
+			   *sqlstate = NULL;
+
+	switch (stmt->utility)
+	{
+		case UTIL_SET:
+			if (!set_config_option(stmt->name, stmt->value, PGC_S_SESSION, false, &msg, &sqlstate))
+				config_error(msg, sqlstate);
+			break;
+		case UTIL_RESET:
+			if (!ResetConfigOption(stmt->name))
+				UnrecognizedConfigOption(stmt->name);
+			break;
+		case UTIL_RESET_ALL:
+			ResetAllSessionOptions();
+			break;
+		case UTIL_SET_IGNORED:
+		case UTIL_DISCARD_OTHER:
+			break;
+		case UTIL_BEGIN:
+			BeginTransactionBlock();
+			break;
+		case UTIL_COMMIT:
+			if (!EndTransactionBlock())
+				tag = "ROLLBACK";
+			break;
+		case UTIL_ROLLBACK:
+			UserAbortTransactionBlock();
+			break;
+		case UTIL_SAVEPOINT:
+			DefineSavepoint(stmt->name);
+			break;
+		case UTIL_RELEASE:
+			ReleaseSavepoint(stmt->name);
+			break;
+		case UTIL_ROLLBACK_TO:
+			RollbackToSavepoint(stmt->name);
+			break;
+		case UTIL_DISCARD_ALL:
+			PreventInTransactionBlock("DISCARD ALL");
+			ResetAllSessionOptions();
+			DropAllPreparedStatements();
+			AtEOXact_Portals();
+			break;
+		case UTIL_DEALLOCATE:
+			DropPreparedStatement(stmt->name, false);
+			break;
+		case UTIL_DEALLOCATE_ALL:
+			DropAllPreparedStatements();
+			break;
+		case UTIL_CREATE_DATABASE:
+			CreateDatabase(stmt->name);
+			break;
+		case UTIL_DROP_DATABASE:
+			DropDatabase(stmt->name, stmt->missing_ok);
+			break;
+		case UTIL_SHOW:
+		case UTIL_SHOW_ALL:
+		case UTIL_CACHE:		/* the executor's (ExecutorStart) */
+			break;
+	}
+	return tag;
+}
