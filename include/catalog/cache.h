@@ -9,6 +9,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <sqlite3.h>
+
+#include "catalog/stmt_cache.h"
 #include "common/rl_buffer.h"
 #include "common/rl_status.h"
 #include "nodes/parsenodes.h"
@@ -42,19 +45,28 @@ typedef struct CacheRelation
 void		CacheOpen(const char *path);
 
 /*
- * A session's statements outlive it as a hint: at its end the texts of the
- * SQLite statements it kept and of the client's queries it kept parse trees of go
- * to DATADIR/CACHE_WARM_FILE (the last session to end wins), and a pre-forked
- * backend, while it waits for a client, opens that database's cache, compiles the
- * statements and parses the queries (CacheWarm). A client of DuckDB opens a
- * session per pooled connection and per retried commit, and compiling DuckLake's
- * statements, its pg_catalog batch first, took 7 ms of each session's first
- * queries; parsing the batch, 2 ms more. Nothing but compiled statements and parse
- * trees carries over.
+ * What the layers above do when the connection changes (PostgreSQL's hooks: the
+ * cache calls up only through these). opened: a connection was made (the executor
+ * registers its SQLite functions on it); closing: it is about to go (copies of
+ * scans kept over it are dropped); transaction_ended: after each transaction's end
+ * (the warm-up hint may be left early, tcop/warmup.h).
  */
-#define CACHE_WARM_FILE "rl_warm_statements"
-void		CacheRememberStatements(void);
-void		CacheWarm(const char *data_directory);
+typedef struct CacheHooks
+{
+	void		(*opened) (sqlite3 *db);
+	void		(*closing) (void);
+	void		(*transaction_ended) (void);
+} CacheHooks;
+extern CacheHooks cache_hooks;
+
+/*
+ * The connection's kept statements (stmt_cache.h), NULL while there is no
+ * connection; how many of them the session compiled itself; CacheWarmedUp: those
+ * compiled so far were the warm-up's, not the session's.
+ */
+StmtCache  *CacheStatements(void);
+unsigned long CacheCompiledBySession(void);
+void		CacheWarmedUp(void);
 /*
  * the cache's form of a PostgreSQL name (catalog_cache.h, "Names"): name itself when
  * it has nothing to escape, as nearly every name

@@ -53,6 +53,8 @@ typedef struct BackendStartupInfo
  * handler writes to client_sock (-1: none), and the writer's waits interruptible.
  */
 void		BackendInitSignals(int client_sock);
+/* What the session does when the catalog cache's connection changes (catalog/cache.h's hooks). */
+void		BackendInitCache(void);
 
 /* What a StartupMessage asks for (BackendReadStartup) */
 typedef struct StartupParams

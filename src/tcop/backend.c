@@ -30,6 +30,7 @@
 #include "libpq/auth.h"
 #include "tcop/backend.h"
 #include "tcop/utility.h"
+#include "tcop/warmup.h"
 #include "common/ulid.h"
 #include "catalog/catalog_cache.h"
 #include "tcop/dest.h"
@@ -292,8 +293,16 @@ log_disconnection(void)
 }
 
 void
+BackendInitCache(void)
+{
+	cache_hooks.closing = KeptScanForgetAll;
+	cache_hooks.transaction_ended = CacheLeaveHintEarly;
+}
+
+void
 BackendWarmUp(const char *data_directory)
 {
+	BackendInitCache();
 	CacheWarm(data_directory);
 }
 
@@ -1135,6 +1144,7 @@ BackendMain(const BackendStartupInfo *info)
 {
 	MemoryContextInit();
 	BackendInitSignals(info->client_sock);
+	BackendInitCache();
 	MyLogIdentity.backend_type = "client backend";
 	MyLogIdentity.remote_host = info->remote_host;
 	MyLogIdentity.remote_port = info->remote_port;

@@ -189,6 +189,7 @@ initialise(void)
 	set_or_fail("log_min_messages", "panic", PGC_S_ARGV);
 	set_or_fail("statement_timeout", "1s", PGC_S_CLIENT);
 	BackendInitSignals(-1);
+	BackendInitCache();
 	MyUserName = "fuzz";
 	MyDatabaseName = "fuzz";
 	MemoryContextSwitchTo(MessageContext);
