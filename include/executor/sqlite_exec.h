@@ -1,6 +1,7 @@
 /*
- * sqlite_exec.h: the SQLite side of execution: values into and out of SQLite,
- * and the analyser's SqlStatements run on the catalog cache's connection.
+ * sqlite_exec.h: the SQLite side of execution (sqlite_exec.c): the analyser's
+ * SqlStatements run on the catalog cache's connection, and the SQLite functions
+ * the executor registers on it.
  */
 #ifndef RL_SQLITE_EXEC_H
 #define RL_SQLITE_EXEC_H
@@ -8,11 +9,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "common/rl_buffer.h"
+#include <sqlite3.h>
+
 #include "nodes/primnodes.h"
 
-/* a constant written into the SQL as SQLite reads it back; false where it cannot be */
-bool		CacheSqlLiteral(RlBuf *out, const Value *v);
 
 /*
  * Run one statement; rows (ncolumns typed as columns) are collected in the
@@ -33,5 +33,8 @@ int64_t		CacheExecute(const SqlStatement *stmt, const Value *params, int ncolumn
 typedef struct CacheCursor CacheCursor;
 CacheCursor *CacheCursorOpen(const SqlStatement *stmt, const Value *params);
 bool		CacheCursorNext(CacheCursor *cursor, int ncolumns, const ResultColumn *columns, Value *row);
+
+/* The executor's SQLite functions (rl_eval, the aggregates), on each connection the cache opens (cache_hooks.opened). */
+void		ExecRegisterSqliteFunctions(sqlite3 *db);
 
 #endif

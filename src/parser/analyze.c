@@ -30,7 +30,7 @@
 #include "parser/analyze.h"
 #include "catalog/cache.h"
 #include "catalog/syscat.h"
-#include "executor/sqlite_exec.h"
+#include "catalog/cache_sqlite.h"
 #include "parser/literals.h"
 #include "utils/mcxt.h"
 #include "utils/miscadmin.h"

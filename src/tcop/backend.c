@@ -37,6 +37,7 @@
 #include "utils/elog.h"
 #include "utils/mb/encoding.h"
 #include "executor/executor.h"
+#include "executor/sqlite_exec.h"
 #include "parser/parser.h"
 #include "nodes/parsenodes.h"
 #include "parser/analyze.h"
@@ -295,6 +296,7 @@ log_disconnection(void)
 void
 BackendInitCache(void)
 {
+	cache_hooks.opened = ExecRegisterSqliteFunctions;
 	cache_hooks.closing = KeptScanForgetAll;
 	cache_hooks.transaction_ended = CacheLeaveHintEarly;
 }
