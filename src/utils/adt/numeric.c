@@ -1,9 +1,9 @@
 /*
  * numeric.c: PostgreSQL's NUMERIC arithmetic and order, exact at any precision
- * (numeric.h).
+ * (numeric.h), and its text and binary forms (typio_internal.h).
  *
  * Values are canonical texts; an operator parses its operands into Decimal
- * (typio.c's parser, shared with numeric input), works on their magnitudes as
+ * (the parser at the end of this file, shared with numeric input), works on their magnitudes as
  * little-endian arrays of decimal digits, and formats the result. Schoolbook
  * methods suffice: the precisions the catalog holds are tens of digits, and
  * PostgreSQL's limit of a column's precision is 1000 digits, whose product or
@@ -22,12 +22,17 @@
  * numbers are equal in PostgreSQL, and no allocation happens in a comparison,
  * which SQLite makes for every step of a sort or an index search.
  */
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "utils/elog.h"
 #include "utils/mcxt.h"
 #include "utils/miscadmin.h"
 #include "utils/adt/numeric.h"
+#include "utils/adt/typio_internal.h"
 
 /* PostgreSQL's limits: digits before the point, digits after it, a quotient's scale */
 #define NUMERIC_WEIGHT_DIGITS	131072
@@ -678,4 +683,370 @@ numeric_collate(void *arg, int alen, const void *a, int blen, const void *b)
 {
 	(void) arg;
 	return numeric_cmp(a, (size_t) alen, b, (size_t) blen);
+}
+
+/* ---------- text and binary forms (typio.h) ---------- */
+
+/* Decimal, the form numeric text is parsed into, is numeric.h's; its arithmetic is numeric.c's */
+
+char *
+decimal_format(const Decimal *d)
+{
+	int			nd = (int) strlen(d->digits);
+	int			intdigits = nd - d->scale;
+	RlBuf		out;
+
+	rlbuf_init_in(&out, CurrentMemoryContext);
+	if (d->neg && nd > 0)
+		rlbuf_put_u8(&out, '-');
+	if (intdigits <= 0)
+		rlbuf_put_u8(&out, '0');
+	else
+		rlbuf_append(&out, d->digits, (size_t) intdigits);
+	if (d->scale > 0)
+	{
+		rlbuf_put_u8(&out, '.');
+		for (int i = intdigits; i < 0; i++)
+			rlbuf_put_u8(&out, '0');
+		rlbuf_append_str(&out, d->digits + (intdigits > 0 ? intdigits : 0));
+	}
+	char	   *s = pstrdup(rlbuf_cstr(&out));
+
+	rlbuf_free(&out);
+	return s;
+}
+
+bool
+decimal_parse(const char *s, Decimal *d)
+{
+	RlBuf		digits;
+	bool		any = false;
+	int			scale = 0;
+
+	s = skip_space(s);
+	d->neg = false;
+	if (*s == '+' || *s == '-')
+		d->neg = *s++ == '-';
+	rlbuf_init_in(&digits, CurrentMemoryContext);
+	for (; isdigit((unsigned char) *s); s++, any = true)
+		rlbuf_put_u8(&digits, (uint8_t) *s);
+	if (*s == '.')
+		for (s++; isdigit((unsigned char) *s); s++, any = true, scale++)
+			rlbuf_put_u8(&digits, (uint8_t) *s);
+	if (any && (*s == 'e' || *s == 'E'))
+	{
+		char	   *end;
+		long		e = strtol(s + 1, &end, 10);
+
+		if (end == s + 1 || e > 1000 || e < -1000)
+			any = false;		/* and no arithmetic with it: it may not fit an int */
+		else
+			scale -= (int) e;
+		s = end;
+	}
+	if (!any || *skip_space(s) != '\0')
+	{
+		rlbuf_free(&digits);
+		return false;
+	}
+	/* a negative scale becomes trailing zeros */
+	for (; scale < 0; scale++)
+		rlbuf_put_u8(&digits, '0');
+	const char *p = rlbuf_cstr(&digits);
+
+	while (*p == '0')
+		p++;
+	d->digits = pstrdup(p);
+	d->scale = scale;
+	rlbuf_free(&digits);
+	return true;
+}
+
+void
+decimal_round(Decimal *d, int scale, RoundMode mode)
+{
+	int			nd = (int) strlen(d->digits);
+
+	if (scale >= d->scale)
+	{
+		char	   *padded = palloc((size_t) (nd + scale - d->scale) + 1);
+
+		memcpy(padded, d->digits, (size_t) nd);
+		memset(padded + nd, '0', (size_t) (scale - d->scale));
+		padded[nd + scale - d->scale] = '\0';
+		d->digits = nd ? padded : d->digits;
+		d->scale = scale;
+		return;
+	}
+	int			keep = nd - (d->scale - scale);
+	bool		round_up = mode == ROUND_HALF && keep >= 0 && keep < nd && d->digits[keep] >= '5';
+
+	for (int i = keep > 0 ? keep : 0; mode == ROUND_UP && i < nd; i++)
+		round_up |= d->digits[i] != '0';
+	char	   *out = palloc((size_t) (keep > 0 ? keep : 0) + 2);
+
+	out[0] = '0';				/* room for a carry */
+	if (keep > 0)
+		memcpy(out + 1, d->digits, (size_t) keep);
+	int			len = (keep > 0 ? keep : 0) + 1;
+
+	out[len] = '\0';
+	for (int i = len - 1; round_up && i >= 0; i--)
+	{
+		if (out[i] == '9')
+			out[i] = '0';
+		else
+		{
+			out[i]++;
+			round_up = false;
+		}
+	}
+	while (*out == '0')
+		out++;
+	d->digits = out;
+	d->scale = scale;
+	if (scale < 0 && *out)
+	{
+		/* round(x, -2): to hundreds, written with no digits after the point */
+		size_t		n = strlen(out);
+		char	   *whole = palloc(n + (size_t) -scale + 1);
+
+		memcpy(whole, out, n);
+		memset(whole + n, '0', (size_t) -scale);
+		whole[n + (size_t) -scale] = '\0';
+		d->digits = whole;
+	}
+	if (scale < 0)
+		d->scale = 0;
+}
+
+static Value
+numeric_special(const char *s)
+{
+	if (strcasecmp(s, "NaN") == 0)
+		return typio_string(NUMERICOID, "NaN", 3);
+	if (strcasecmp(s, "Infinity") == 0 || strcasecmp(s, "+Infinity") == 0 ||
+		strcasecmp(s, "inf") == 0)
+		return typio_string(NUMERICOID, "Infinity", 8);
+	if (strcasecmp(s, "-Infinity") == 0 || strcasecmp(s, "-inf") == 0)
+		return typio_string(NUMERICOID, "-Infinity", 9);
+	return typio_null(NUMERICOID);
+}
+
+/* numeric_apply_typmod -- numeric(p,s): round to s, then check the precision */
+static void
+numeric_apply_typmod(Decimal *d, int32_t typmod)
+{
+	if (typmod < 4)
+		return;
+	int			precision = ((typmod - 4) >> 16) & 0xffff;
+	int			scale = (typmod - 4) & 0xffff;
+
+	decimal_round(d, scale, ROUND_HALF);
+	int			intdigits = (int) strlen(d->digits) - d->scale;
+
+	if (intdigits > precision - scale)
+		ereport(ERROR,
+				errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				errmsg("numeric field overflow"),
+				errdetail("A field with precision %d, scale %d must round to an absolute value less than %s%d.",
+						  precision, scale, precision - scale > 0 ? "10^" : "",
+						  precision - scale > 0 ? precision - scale : 1));
+}
+
+Value
+numeric_in(const char *str, int32_t typmod)
+{
+	char	   *trimmed = pstrdup(skip_space(str));
+	size_t		len = strlen(trimmed);
+
+	while (len > 0 && isspace((unsigned char) trimmed[len - 1]))
+		trimmed[--len] = '\0';
+	Value		special = numeric_special(trimmed);
+
+	/* numeric(p,s) holds NaN but no infinity, as in PostgreSQL 15 */
+	if (!special.isnull && typmod >= 4 && special.u.s.data[0] != 'N')
+		ereport(ERROR,
+				errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				errmsg("numeric field overflow"),
+				errdetail("A field with precision %d, scale %d cannot hold an infinite value.",
+						  ((typmod - 4) >> 16) & 0xffff, (typmod - 4) & 0xffff));
+	if (!special.isnull)
+		return special;
+	Decimal		d;
+
+	if (!decimal_parse(trimmed, &d))
+		invalid_syntax(NUMERICOID, str);
+	numeric_apply_typmod(&d, typmod);
+	char	   *s = decimal_format(&d);
+
+	return typio_string(NUMERICOID, s, strlen(s));
+}
+
+Value
+numeric_round(const Value *v, int scale)
+{
+	Decimal		d;
+
+	if (!decimal_parse(v->u.s.data, &d))
+		return *v;				/* NaN and infinities stay as they are */
+	decimal_round(&d, scale, ROUND_HALF);
+	char	   *s = decimal_format(&d);
+
+	return typio_string(NUMERICOID, s, strlen(s));
+}
+
+Value
+numeric_trunc(const Value *v, int scale, int direction)
+{
+	Decimal		d;
+
+	if (!decimal_parse(v->u.s.data, &d))
+		return *v;
+	decimal_round(&d, scale, direction != 0 && (direction < 0) == d.neg ? ROUND_UP : ROUND_DOWN);
+	if (d.digits[0] == '\0')
+		d.neg = false;			/* no -0 */
+	char	   *s = decimal_format(&d);
+
+	return typio_string(NUMERICOID, s, strlen(s));
+}
+
+Value
+numeric_from_scaled(__int128 mantissa, int scale)
+{
+	char		digits[48];
+	int			n = 0;
+	bool		neg = mantissa < 0;
+	unsigned __int128 m = neg ? -(unsigned __int128) mantissa : (unsigned __int128) mantissa;
+
+	while (m > 0)
+	{
+		digits[n++] = (char) ('0' + (int) (m % 10));
+		m /= 10;
+	}
+	Decimal		d = {.neg = neg, .scale = scale};
+
+	d.digits = palloc((size_t) n + 1);
+	for (int i = 0; i < n; i++)
+		d.digits[i] = digits[n - 1 - i];
+	d.digits[n] = '\0';
+	char	   *s = decimal_format(&d);
+
+	return typio_string(NUMERICOID, s, strlen(s));
+}
+
+/* numeric_send -- base-10000 digits with weight, sign and display scale */
+void
+numeric_send(PqMsgBuilder *msg, const char *s)
+{
+	uint16_t	sign = 0;
+
+	if (strcmp(s, "NaN") == 0 || strcmp(s, "Infinity") == 0 || strcmp(s, "-Infinity") == 0)
+	{
+		sign = s[0] == 'N' ? 0xC000 : s[0] == 'I' ? 0xD000 : 0xF000;
+		pq_sendint16(msg, 0);
+		pq_sendint16(msg, 0);
+		pq_sendint16(msg, sign);
+		/* PostgreSQL reads the display scale of a special value out of its header
+		 * as if it were a short numeric's: 32 for the infinities, 0 for NaN */
+		pq_sendint16(msg, (sign & 0x1F80) >> 7);
+		return;
+	}
+	Decimal		d;
+
+	if (!decimal_parse(s, &d))
+		elog(ERROR, "invalid numeric value \"%s\"", s);
+	int			nd = (int) strlen(d.digits);
+	int			intdigits = nd - d.scale;
+
+	/* align the digit string to base-10000 groups around the decimal point */
+	int			lead = ((intdigits % 4) + 4) % 4;
+	int			pad_front = lead ? 4 - lead : 0;
+	int			total = pad_front + nd;
+	int			ngroups = (total + 3) / 4;
+	char	   *aligned = palloc0((size_t) ngroups * 4 + 1);
+
+	memset(aligned, '0', (size_t) ngroups * 4);
+	memcpy(aligned + pad_front, d.digits, (size_t) nd);
+	int			weight = (intdigits + pad_front) / 4 - 1;
+	int			first = 0,
+				last = ngroups - 1;
+	int16_t    *groups = palloc(sizeof(int16_t) * (size_t) (ngroups ? ngroups : 1));
+
+	for (int g = 0; g < ngroups; g++)
+	{
+		const char *p = aligned + g * 4;
+
+		groups[g] = (int16_t) ((p[0] - '0') * 1000 + (p[1] - '0') * 100 + (p[2] - '0') * 10 + (p[3] - '0'));
+	}
+	while (first <= last && groups[first] == 0)
+	{
+		first++;
+		weight--;
+	}
+	while (last >= first && groups[last] == 0)
+		last--;
+	int			ndigits = last >= first ? last - first + 1 : 0;
+
+	if (ndigits == 0)
+		weight = 0;
+	pq_sendint16(msg, (uint16_t) ndigits);
+	pq_sendint16(msg, (uint16_t) (int16_t) weight);
+	pq_sendint16(msg, d.neg && ndigits ? 0x4000 : 0);
+	pq_sendint16(msg, (uint16_t) d.scale);
+	for (int g = first; g <= last; g++)
+		pq_sendint16(msg, (uint16_t) groups[g]);
+}
+
+Value
+numeric_recv(const uint8_t *data, size_t len)
+{
+	if (len < 8)
+		bad_binary(NUMERICOID);
+	int			ndigits = (int16_t) ((data[0] << 8) | data[1]);
+	int			weight = (int16_t) ((data[2] << 8) | data[3]);
+	uint16_t	sign = (uint16_t) ((data[4] << 8) | data[5]);
+	int			dscale = (int16_t) ((data[6] << 8) | data[7]);
+
+	if (ndigits < 0 || dscale < 0 || len != 8 + (size_t) ndigits * 2)
+		bad_binary(NUMERICOID);
+	if (sign == 0xC000)
+		return typio_string(NUMERICOID, "NaN", 3);
+	if (sign == 0xD000)
+		return typio_string(NUMERICOID, "Infinity", 8);
+	if (sign == 0xF000)
+		return typio_string(NUMERICOID, "-Infinity", 9);
+	if (sign != 0 && sign != 0x4000)
+		bad_binary(NUMERICOID);
+
+	/* digits * 10000^(weight - ndigits + 1), as a decimal digit string */
+	RlBuf		digits;
+
+	rlbuf_init_in(&digits, CurrentMemoryContext);
+	for (int i = 0; i < ndigits; i++)
+	{
+		int			g = (data[8 + 2 * i] << 8) | data[9 + 2 * i];
+
+		if (g >= NBASE)
+		{
+			rlbuf_free(&digits);
+			bad_binary(NUMERICOID);
+		}
+		rlbuf_printf(&digits, "%04d", g);
+	}
+	int			scale = (ndigits - weight - 1) * 4;
+
+	for (; scale < 0; scale++)
+		rlbuf_put_u8(&digits, '0');
+	const char *p = rlbuf_cstr(&digits);
+
+	while (*p == '0')
+		p++;
+	Decimal		d = {.neg = sign == 0x4000, .digits = pstrdup(p), .scale = scale};
+
+	rlbuf_free(&digits);
+	decimal_round(&d, dscale, ROUND_HALF);
+	char	   *s = decimal_format(&d);
+
+	return typio_string(NUMERICOID, s, strlen(s));
 }
