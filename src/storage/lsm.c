@@ -10,6 +10,9 @@
  *   compacted/<ULID>.sst              L0 flushes and compaction outputs
  *   gc/manifest.boundary              highest manifest id GC may have deleted
  *
+ * Reads (lsm_read.c) and flush, compaction and garbage collection (lsm_maintain.c)
+ * are files of their own; lsm_internal.h is what the three share.
+ *
  * Everything runs on the caller's thread: the writer process is single-threaded, so
  * the memtable is frozen between WAL writes by construction (the SlateDB #1857 bug
  * cannot happen), and there is never more than one WAL write in flight.
@@ -26,53 +29,7 @@
 #include "storage/memtable.h"
 #include "storage/sst.h"
 #include "common/ulid.h"
-
-#define KEY_MAX 128
-#define FORMAT_KEY "meta/FORMAT"
-#define BOUNDARY_KEY "gc/manifest.boundary"
-
-struct LsmBatch
-{
-	RlBuf		ops;			/* u8 kind | varint klen | key | varint vlen | value */
-	size_t		count;
-};
-
-/*
- * An SST held in memory. Entries are pinned while a lookup or an iterator reads
- * them; unpinned ones are evicted least recently used first once the cache holds
- * more than sst_cache_bytes, and ones the manifest no longer names are freed as soon
- * as nothing pins them.
- */
-typedef struct CachedSst
-{
-	char		id[SST_ID_MAX];
-	RlBuf		bytes;
-	SstReader  *reader;
-	int			pins;
-	uint64_t	last_use;
-	bool		retired;
-} CachedSst;
-
-struct Lsm
-{
-	ObjectStore *os;
-	LsmOptions	opts;
-	bool		writer;
-	RlStatus	broken;			/* RL_FENCED or RL_UNKNOWN_OUTCOME once the handle is done */
-	char		broken_why[256];
-	Manifest	manifest;
-	Memtable   *mem;
-	uint64_t	next_seq;
-	uint64_t	next_wal;
-	int			wal_since_flush;
-	int64_t		last_manifest_probe_ms;
-	CachedSst **cache;
-	int			n_cache;
-	size_t		cache_bytes;
-	uint64_t	use_clock;
-	bool		sst_missing;	/* a read found an SST object gone (follower: reload) */
-	LsmStats	counters;
-};
+#include "storage/lsm_internal.h"
 
 void
 lsm_options_default(LsmOptions *opts)
@@ -194,9 +151,8 @@ add_to_memtable(void *arg, const SstEntry *e)
  */
 #define READ_ATTEMPTS 3
 
-typedef RlStatus (*ReadCheck) (const RlBuf *bytes, void *arg);
 
-static RlStatus
+RlStatus
 get_checked(Lsm *lsm, const char *key, RlBuf *buf, ReadCheck check, void *arg)
 {
 	RlStatus	rc = RL_OK;
@@ -286,7 +242,7 @@ check_manifest(const RlBuf *buf, void *arg)
 	return rc;
 }
 
-static RlStatus
+RlStatus
 fetch_manifest(Lsm *lsm, uint64_t id, Manifest *m)
 {
 	char		key[KEY_MAX];
@@ -350,7 +306,7 @@ load_latest_manifest(Lsm *lsm, uint64_t at_least, Manifest *out)
 	}
 }
 
-static RlStatus
+RlStatus
 read_boundary(ObjectStore *os, uint64_t *boundary, char *etag)
 {
 	RlBuf		buf;
@@ -443,7 +399,7 @@ cache_evict(Lsm *lsm)
 	}
 }
 
-static bool
+bool
 manifest_references(const Manifest *m, const char *id)
 {
 	for (int i = 0; i < m->n_l0; i++)
@@ -474,7 +430,7 @@ cache_prune(Lsm *lsm)
 }
 
 /* Adopt bytes (taken from *bytes) as the cached copy of SST id, pinned once. */
-static RlStatus
+RlStatus
 cache_insert(Lsm *lsm, const char *id, RlBuf *bytes, CachedSst **out)
 {
 	SstReader  *r;
@@ -501,7 +457,7 @@ cache_insert(Lsm *lsm, const char *id, RlBuf *bytes, CachedSst **out)
 	return RL_OK;
 }
 
-static void
+void
 sst_unpin(Lsm *lsm, CachedSst *c)
 {
 	if (--c->pins > 0)
@@ -538,7 +494,7 @@ check_sst(const RlBuf *buf, void *arg)
 }
 
 /* The SST meta names, in memory and pinned (release with sst_unpin). */
-static RlStatus
+RlStatus
 sst_pin(Lsm *lsm, const SstMeta *meta, CachedSst **out)
 {
 	for (int i = 0; i < lsm->n_cache; i++)
@@ -897,7 +853,7 @@ done_with(Lsm *lsm, RlStatus st)
 	return st;
 }
 
-static RlStatus
+RlStatus
 writable(Lsm *lsm)
 {
 	if (!lsm->writer)
@@ -948,7 +904,7 @@ lost_create(Lsm *lsm, const char *key)
 }
 
 /* Commit a new manifest built from the current one; fenced if a newer writer wrote one. */
-static RlStatus
+RlStatus
 commit_manifest(Lsm *lsm, Manifest *next)
 {
 	next->manifest_id = lsm->manifest.manifest_id + 1;
@@ -975,7 +931,6 @@ commit_manifest(Lsm *lsm, Manifest *next)
 	return done_with(lsm, rl_error(RL_UNKNOWN_OUTCOME, "manifest write failed: %s", rl_last_error()));
 }
 
-static RlStatus maybe_maintain(Lsm *lsm);
 
 RlStatus
 lsm_commit(Lsm *lsm, LsmBatch *const *batches, int n, uint64_t *first_seq)
@@ -1048,693 +1003,10 @@ lsm_check_fence(Lsm *lsm)
 	return rc;
 }
 
-/* ---------------------------------------------------------------- merging reads */
-
-/*
- * One input of a merge: the memtable, one L0 SST, or a sorted run. A run's SSTs are
- * key-ordered and disjoint, so its input opens (and pins) one SST at a time and moves
- * to the next when it is exhausted: a full scan holds one SST per run in memory, not
- * the whole store.
- */
-typedef struct MergeInput
-{
-	const MemtableNode *node;	/* the memtable input */
-	const SstMeta *ssts;		/* an SST input: one L0 SST or a run's SSTs */
-	int			n_ssts;
-	int			next_sst;
-	CachedSst  *open;
-	SstIter    *it;
-	SstEntry	cur;
-	bool		valid;
-} MergeInput;
-
-typedef struct Merge
-{
-	Lsm		   *lsm;
-	MergeInput *in;
-	int			n;
-	const void *end;			/* exclusive upper bound, or NULL */
-	size_t		end_len;
-	RlBuf		key;			/* the key and value last returned, owned */
-	RlStatus	status;
-} Merge;
-
-static void
-input_close_sst(Merge *m, MergeInput *in)
-{
-	if (in->it)
-	{
-		sst_iter_free(in->it);
-		in->it = NULL;
-		sst_unpin(m->lsm, in->open);
-		in->open = NULL;
-	}
-}
-
-static bool
-sst_overlaps(const SstMeta *s, const void *start, size_t start_len, const void *end, size_t end_len)
-{
-	if (end && user_key_compare(s->first_key.data, s->first_key.len, end, end_len) >= 0)
-		return false;
-	return user_key_compare(s->last_key.data, s->last_key.len, start, start_len) >= 0;
-}
-
-/* Position an SST input on its first row >= start, opening SSTs in turn as needed. */
-static RlStatus
-input_open_next(Merge *m, MergeInput *in, const void *start, size_t start_len)
-{
-	in->valid = false;
-	while (in->next_sst < in->n_ssts)
-	{
-		const SstMeta *meta = &in->ssts[in->next_sst++];
-
-		if (!sst_overlaps(meta, start, start_len, m->end, m->end_len))
-			continue;
-		RlStatus	rc = sst_pin(m->lsm, meta, &in->open);
-
-		if (rc != RL_OK)
-			return rc;
-		in->it = sst_iter_new(in->open->reader);
-		sst_iter_seek(in->it, start, start_len);
-		rc = sst_iter_status(in->it);
-		in->valid = rc == RL_OK && sst_iter_valid(in->it);
-		if (in->valid)
-		{
-			in->cur = *sst_iter_entry(in->it);
-			return RL_OK;
-		}
-		input_close_sst(m, in);
-		if (rc != RL_OK)
-			return rc;
-	}
-	return RL_OK;
-}
-
-static RlStatus
-input_advance(Merge *m, MergeInput *in)
-{
-	if (in->it == NULL)
-	{
-		in->node = memtable_next(in->node);
-		in->valid = in->node != NULL;
-		if (in->valid)
-			memtable_node_entry(in->node, &in->cur);
-		return RL_OK;
-	}
-	sst_iter_next(in->it);
-	RlStatus	rc = sst_iter_status(in->it);
-
-	if (rc != RL_OK)
-		return rc;
-	if (sst_iter_valid(in->it))
-	{
-		in->cur = *sst_iter_entry(in->it);
-		return RL_OK;
-	}
-	input_close_sst(m, in);
-	return input_open_next(m, in, "", 0);
-}
-
-static void
-merge_free(Merge *m)
-{
-	for (int i = 0; i < m->n; i++)
-		input_close_sst(m, &m->in[i]);
-	free(m->in);
-	rlbuf_free(&m->key);
-}
-
-/* Inputs for [start, end): memtable (if asked), then L0 SSTs, then runs. */
-static RlStatus
-merge_open(Lsm *lsm, Merge *m, bool with_memtable, int n_l0, int n_runs,
-		   const void *start, size_t start_len, const void *end, size_t end_len)
-{
-	memset(m, 0, sizeof(*m));
-	m->lsm = lsm;
-	m->end = end;
-	m->end_len = end_len;
-	m->in = calloc((size_t) (1 + n_l0 + n_runs), sizeof(MergeInput));
-	rlbuf_init(&m->key);
-	if (with_memtable)
-	{
-		MergeInput *in = &m->in[m->n++];
-
-		in->node = memtable_seek(lsm->mem, start, start_len);
-		in->valid = in->node != NULL;
-		if (in->valid)
-			memtable_node_entry(in->node, &in->cur);
-	}
-	RlStatus	rc = RL_OK;
-
-	for (int i = 0; i < n_l0 + n_runs && rc == RL_OK; i++)
-	{
-		MergeInput *in = &m->in[m->n++];
-
-		if (i < n_l0)
-		{
-			in->ssts = &lsm->manifest.l0[i];
-			in->n_ssts = 1;
-		}
-		else
-		{
-			in->ssts = lsm->manifest.runs[i - n_l0].ssts;
-			in->n_ssts = lsm->manifest.runs[i - n_l0].n_ssts;
-		}
-		rc = input_open_next(m, in, start, start_len);
-	}
-	return rc;
-}
-
-/*
- * The newest version of the next user key, or NULL at the end (check m->status).
- * Older versions of the same key in every input are skipped.
- */
-static const SstEntry *
-merge_next(Merge *m, SstEntry *out)
-{
-	int			best = -1;
-
-	for (int i = 0; i < m->n; i++)
-		if (m->in[i].valid &&
-			(best < 0 || internal_key_compare(m->in[i].cur.key, m->in[i].cur.key_len, m->in[i].cur.seq,
-											  m->in[best].cur.key, m->in[best].cur.key_len,
-											  m->in[best].cur.seq) < 0))
-			best = i;
-	if (best < 0)
-		return NULL;
-	*out = m->in[best].cur;
-	rlbuf_reset(&m->key);
-	rlbuf_append(&m->key, out->key, out->key_len);
-	/* the value must survive the advance below: keep it after the key */
-	size_t		vpos = m->key.len;
-
-	rlbuf_append(&m->key, out->value, out->value_len);
-	out->key = m->key.data;
-	out->value = m->key.data + vpos;
-	for (int i = 0; i < m->n; i++)
-		while (m->in[i].valid &&
-			   user_key_compare(m->in[i].cur.key, m->in[i].cur.key_len, out->key, out->key_len) == 0)
-		{
-			RlStatus	rc = input_advance(m, &m->in[i]);
-
-			if (rc != RL_OK)
-			{
-				m->status = rc;
-				return NULL;
-			}
-		}
-	return out;
-}
-
-static RlStatus
-scan_once(Lsm *lsm, const void *start, size_t start_len, const void *end, size_t end_len,
-		  LsmScanFn fn, void *arg)
-{
-	Merge		m;
-	RlStatus	rc = merge_open(lsm, &m, true, lsm->manifest.n_l0, lsm->manifest.n_runs,
-								start, start_len, end, end_len);
-	SstEntry	e;
-
-	while (rc == RL_OK && merge_next(&m, &e))
-	{
-		if (end && user_key_compare(e.key, e.key_len, end, end_len) >= 0)
-			break;
-		if (e.kind == SST_KIND_PUT && !fn(e.key, e.key_len, e.value, e.value_len, arg))
-			break;
-	}
-	if (rc == RL_OK)
-		rc = m.status;
-	merge_free(&m);
-	return rc;
-}
-
-static RlStatus follower_reload_manifest(Lsm *lsm);
-
-RlStatus
-lsm_scan(Lsm *lsm, const void *start, size_t start_len, const void *end, size_t end_len,
-		 LsmScanFn fn, void *arg)
-{
-	lsm->sst_missing = false;
-	RlStatus	rc = scan_once(lsm, start, start_len, end, end_len, fn, arg);
-
-	/* a follower may be reading a manifest whose SSTs GC collected: move on and retry */
-	if (rc != RL_OK && lsm->sst_missing && !lsm->writer && follower_reload_manifest(lsm) == RL_OK)
-		rc = scan_once(lsm, start, start_len, end, end_len, fn, arg);
-	return rc;
-}
-
-RlStatus
-lsm_scan_prefix(Lsm *lsm, const void *prefix, size_t prefix_len, LsmScanFn fn, void *arg)
-{
-	uint8_t		end[KEY_MAX];
-	size_t		end_len = prefix_len;
-
-	if (prefix_len > KEY_MAX)
-		return rl_error(RL_INVALID, "prefix longer than %d bytes", KEY_MAX);
-	memcpy(end, prefix, prefix_len);
-	/* the smallest key greater than every key with this prefix */
-	while (end_len > 0 && end[end_len - 1] == 0xff)
-		end_len--;
-	if (end_len == 0)
-		return lsm_scan(lsm, prefix, prefix_len, NULL, 0, fn, arg);
-	end[end_len - 1]++;
-	return lsm_scan(lsm, prefix, prefix_len, end, end_len, fn, arg);
-}
-
-/* Look key up in one SST; on a hit copy the value out (a DEL sets *deleted). */
-static RlStatus
-get_in_sst(Lsm *lsm, const SstMeta *meta, const void *key, size_t key_len,
-		   RlBuf *value, bool *found, bool *deleted)
-{
-	CachedSst  *c;
-	SstEntry	e;
-
-	if (user_key_compare(key, key_len, meta->first_key.data, meta->first_key.len) < 0 ||
-		user_key_compare(key, key_len, meta->last_key.data, meta->last_key.len) > 0)
-		return RL_OK;
-	RlStatus	rc = sst_pin(lsm, meta, &c);
-
-	if (rc != RL_OK)
-		return rc;
-	if (sst_reader_may_contain(c->reader, key, key_len))
-	{
-		rc = sst_get(c->reader, key, key_len, UINT64_MAX, &e);
-		if (rc == RL_OK)
-		{
-			*found = true;
-			*deleted = e.kind == SST_KIND_DEL;
-			rlbuf_reset(value);
-			rlbuf_append(value, e.value, e.value_len);
-		}
-		else if (rc == RL_NOT_FOUND)
-			rc = RL_OK;
-	}
-	sst_unpin(lsm, c);
-	return rc;
-}
-
-static RlStatus
-get_once(Lsm *lsm, const void *key, size_t key_len, RlBuf *value)
-{
-	SstEntry	e;
-	bool		found = memtable_get(lsm->mem, key, key_len, UINT64_MAX, &e);
-	bool		deleted = found && e.kind == SST_KIND_DEL;
-	RlStatus	rc = RL_OK;
-	const Manifest *m = &lsm->manifest;
-
-	if (found)
-	{
-		rlbuf_reset(value);
-		rlbuf_append(value, e.value, e.value_len);
-	}
-	for (int i = 0; !found && rc == RL_OK && i < m->n_l0; i++)
-		rc = get_in_sst(lsm, &m->l0[i], key, key_len, value, &found, &deleted);
-	for (int r = 0; !found && rc == RL_OK && r < m->n_runs; r++)
-		for (int i = 0; !found && rc == RL_OK && i < m->runs[r].n_ssts; i++)
-			rc = get_in_sst(lsm, &m->runs[r].ssts[i], key, key_len, value, &found, &deleted);
-	if (rc != RL_OK)
-		return rc;
-	if (!found || deleted)
-	{
-		rlbuf_reset(value);
-		return RL_NOT_FOUND;
-	}
-	return RL_OK;
-}
-
-RlStatus
-lsm_get(Lsm *lsm, const void *key, size_t key_len, RlBuf *value)
-{
-	lsm->sst_missing = false;
-	RlStatus	rc = get_once(lsm, key, key_len, value);
-
-	if (rc != RL_OK && rc != RL_NOT_FOUND && lsm->sst_missing && !lsm->writer &&
-		follower_reload_manifest(lsm) == RL_OK)
-		rc = get_once(lsm, key, key_len, value);
-	return rc;
-}
-
-/* ---------------------------------------------------------------- flush and compaction */
-
-static void
-fill_meta(SstMeta *meta, const char *id, size_t size, const SstProps *props)
-{
-	memset(meta, 0, sizeof(*meta));
-	snprintf(meta->id, sizeof(meta->id), "%s", id);
-	meta->size = size;
-	meta->entries = props->n_entries;
-	meta->min_seq = props->min_seq;
-	meta->max_seq = props->max_seq;
-	rlbuf_init(&meta->first_key);
-	rlbuf_init(&meta->last_key);
-	rlbuf_append(&meta->first_key, props->first_key.data, props->first_key.len);
-	rlbuf_append(&meta->last_key, props->last_key.data, props->last_key.len);
-}
-
-/* Write a finished SST as compacted/<ULID>.sst and cache it; meta describes it. */
-static RlStatus
-write_sst(Lsm *lsm, SstWriter *w, SstMeta *meta)
-{
-	RlBuf		bytes;
-	SstProps	props;
-	char		id[ULID_LEN + 1],
-				key[KEY_MAX];
-	CachedSst  *c;
-
-	rlbuf_init(&bytes);
-	sst_writer_finish(w, &bytes, &props);
-	ulid_generate(id, rl_now_ms());
-	sst_object_key(id, key, sizeof(key));
-	RlStatus	rc = obj_put(lsm->os, key, bytes.data, bytes.len, OBJ_PUT_IF_NONE_MATCH, NULL, NULL);
-
-	if (rc == RL_OK)
-	{
-		fill_meta(meta, id, bytes.len, &props);
-		rc = cache_insert(lsm, id, &bytes, &c);
-		if (rc == RL_OK)
-			sst_unpin(lsm, c);
-	}
-	sst_props_free(&props);
-	rlbuf_free(&bytes);
-	return rc;
-}
-
-RlStatus
-lsm_flush(Lsm *lsm)
-{
-	RlStatus	rc = writable(lsm);
-
-	if (rc != RL_OK || memtable_count(lsm->mem) == 0)
-		return rc;
-	SstWriter  *w = sst_writer_new(SST_TYPE_DATA, SST_DEFAULT_BLOCK_SIZE);
-
-	for (const MemtableNode *n = memtable_first(lsm->mem); n; n = memtable_next(n))
-	{
-		SstEntry	e;
-
-		memtable_node_entry(n, &e);
-		sst_writer_add(w, e.key, e.key_len, e.seq, e.kind, e.value, e.value_len);
-	}
-	SstMeta		meta;
-
-	rc = write_sst(lsm, w, &meta);
-	sst_writer_free(w);
-	if (rc != RL_OK)
-		return rc;
-	Manifest	next;
-
-	manifest_copy(&next, &lsm->manifest);
-	next.l0 = realloc(next.l0, sizeof(SstMeta) * (size_t) (next.n_l0 + 1));
-	memmove(&next.l0[1], &next.l0[0], sizeof(SstMeta) * (size_t) next.n_l0);
-	next.l0[0] = meta;
-	next.n_l0++;
-	next.replay_after_wal_id = lsm->next_wal - 1;
-	if (memtable_max_seq(lsm->mem) > next.last_l0_seq)
-		next.last_l0_seq = memtable_max_seq(lsm->mem);
-	rc = commit_manifest(lsm, &next);
-	if (rc == RL_OK)
-	{
-		memtable_free(lsm->mem);
-		lsm->mem = memtable_new();
-		lsm->wal_since_flush = 0;
-		lsm->counters.flushes++;
-	}
-	return rc;
-}
-
-static uint64_t
-run_bytes(const SortedRun *run)
-{
-	uint64_t	total = 0;
-
-	for (int i = 0; i < run->n_ssts; i++)
-		total += run->ssts[i].size;
-	return total;
-}
-
-/*
- * Size-tiered: merge every L0 SST with the newest runs while each next run is no
- * more than compaction_size_ratio times what is already being merged. When the
- * merge reaches the oldest run, tombstones have nothing left to mask and are dropped.
- */
-RlStatus
-lsm_compact(Lsm *lsm)
-{
-	RlStatus	rc = writable(lsm);
-	const Manifest *cur = &lsm->manifest;
-
-	if (rc != RL_OK)
-		return rc;
-	uint64_t	merged = 0;
-	int			n_runs = 0;
-
-	for (int i = 0; i < cur->n_l0; i++)
-		merged += cur->l0[i].size;
-	while (n_runs < cur->n_runs &&
-		   (double) run_bytes(&cur->runs[n_runs]) <= lsm->opts.compaction_size_ratio * (double) merged)
-		merged += run_bytes(&cur->runs[n_runs++]);
-	if (cur->n_l0 + n_runs < 2)
-		return RL_OK;			/* nothing to merge */
-	bool		drop_tombstones = n_runs == cur->n_runs;
-	Merge		m;
-	SstWriter  *w = sst_writer_new(SST_TYPE_DATA, SST_DEFAULT_BLOCK_SIZE);
-	SstEntry	e;
-	SstMeta    *outputs = NULL;
-	int			n_outputs = 0;
-
-	/* each key appears once in the merged stream, so any row boundary may split SSTs */
-	rc = merge_open(lsm, &m, false, cur->n_l0, n_runs, "", 0, NULL, 0);
-	for (bool more = rc == RL_OK; more;)
-	{
-		more = merge_next(&m, &e) != NULL;
-		if (more && !(drop_tombstones && e.kind == SST_KIND_DEL))
-			sst_writer_add(w, e.key, e.key_len, e.seq, e.kind, e.value, e.value_len);
-		if (sst_writer_count(w) > 0 && (!more || sst_writer_size(w) >= lsm->opts.sst_target_bytes) &&
-			m.status == RL_OK)
-		{
-			outputs = realloc(outputs, sizeof(SstMeta) * (size_t) (n_outputs + 1));
-			rc = write_sst(lsm, w, &outputs[n_outputs]);
-			sst_writer_free(w);
-			w = sst_writer_new(SST_TYPE_DATA, SST_DEFAULT_BLOCK_SIZE);
-			if (rc != RL_OK)
-				break;
-			n_outputs++;
-		}
-	}
-	if (rc == RL_OK)
-		rc = m.status;
-	merge_free(&m);
-	sst_writer_free(w);
-	if (rc != RL_OK)
-	{
-		/* outputs already written are orphans: GC collects them */
-		for (int i = 0; i < n_outputs; i++)
-			sst_meta_free(&outputs[i]);
-		free(outputs);
-		return rc;
-	}
-
-	Manifest	next;
-
-	manifest_copy(&next, cur);
-	for (int i = 0; i < next.n_l0; i++)
-		sst_meta_free(&next.l0[i]);
-	next.n_l0 = 0;
-	for (int r = 0; r < n_runs; r++)
-	{
-		for (int i = 0; i < next.runs[r].n_ssts; i++)
-			sst_meta_free(&next.runs[r].ssts[i]);
-		free(next.runs[r].ssts);
-	}
-	int			kept = next.n_runs - n_runs;
-	int			first = n_outputs > 0 ? 1 : 0;
-
-	memmove(&next.runs[first], &next.runs[n_runs], sizeof(SortedRun) * (size_t) kept);
-	next.n_runs = kept + first;
-	if (n_outputs > 0)
-	{
-		next.runs[0].run_id = next.next_run_id++;
-		next.runs[0].n_ssts = n_outputs;
-		next.runs[0].ssts = outputs;
-	}
-	else
-		free(outputs);
-	rc = commit_manifest(lsm, &next);
-	if (rc == RL_OK)
-		lsm->counters.compactions++;
-	return rc;
-}
-
-static RlStatus
-maybe_maintain(Lsm *lsm)
-{
-	RlStatus	rc = RL_OK;
-
-	if (memtable_bytes(lsm->mem) >= lsm->opts.l0_flush_bytes ||
-		lsm->wal_since_flush >= lsm->opts.l0_flush_wal_count)
-		rc = lsm_flush(lsm);
-	if (rc == RL_OK && lsm->manifest.n_l0 >= lsm->opts.compaction_min_sources)
-		rc = lsm_compact(lsm);
-	return rc;
-}
-
-/* ---------------------------------------------------------------- garbage collection */
-
-typedef struct ObjList
-{
-	ObjInfo    *items;
-	char	  **keys;
-	int			n;
-} ObjList;
-
-static bool
-collect_cb(const ObjInfo *info, void *arg)
-{
-	ObjList    *l = arg;
-
-	l->items = realloc(l->items, sizeof(ObjInfo) * (size_t) (l->n + 1));
-	l->keys = realloc(l->keys, sizeof(char *) * (size_t) (l->n + 1));
-	l->items[l->n] = *info;
-	l->keys[l->n] = strdup(info->key);
-	l->items[l->n].key = l->keys[l->n];
-	l->n++;
-	return true;
-}
-
-static void
-objlist_free(ObjList *l)
-{
-	for (int i = 0; i < l->n; i++)
-		free(l->keys[i]);
-	free(l->keys);
-	free(l->items);
-}
-
-/* Move gc/manifest.boundary up to at least value (never down). */
-static RlStatus
-advance_boundary(ObjectStore *os, uint64_t value)
-{
-	uint64_t	cur;
-	char		etag[OBJ_ETAG_MAX];
-	RlStatus	rc = read_boundary(os, &cur, etag);
-
-	if (rc != RL_OK || cur >= value)
-		return rc;
-	char		text[32];
-	int			len = snprintf(text, sizeof(text), "%" PRIu64, value);
-
-	return obj_put(os, BOUNDARY_KEY, text, (size_t) len,
-				   etag[0] ? OBJ_PUT_IF_MATCH : OBJ_PUT_IF_NONE_MATCH, etag[0] ? etag : NULL, NULL);
-}
-
-RlStatus
-lsm_gc(Lsm *lsm, int64_t now_ms)
-{
-	RlStatus	rc = writable(lsm);
-	ObjList		manifests = {0},
-				ssts = {0},
-				wals = {0};
-	uint64_t	latest = lsm->manifest.manifest_id,
-				delete_upto = 0;
-
-	if (rc != RL_OK)
-		return rc;
-	/* 1. manifests whose successor is older than the grace period */
-	rc = obj_list(lsm->os, "manifest/", NULL, collect_cb, &manifests);
-	for (int i = 0; rc == RL_OK && i + 1 < manifests.n; i++)
-	{
-		uint64_t	id = object_key_id(manifests.keys[i], "manifest/", ".manifest");
-		uint64_t	succ = object_key_id(manifests.keys[i + 1], "manifest/", ".manifest");
-
-		if (id == 0 || id >= latest || succ != id + 1)
-			break;
-		if (manifests.items[i + 1].mtime_ms > now_ms - lsm->opts.manifest_grace_ms)
-			break;
-		delete_upto = id;
-	}
-	if (rc == RL_OK && delete_upto > 0)
-	{
-		rc = advance_boundary(lsm->os, delete_upto);
-		for (int i = 0; rc == RL_OK && i < manifests.n; i++)
-			if (object_key_id(manifests.keys[i], "manifest/", ".manifest") <= delete_upto)
-			{
-				rc = obj_delete(lsm->os, manifests.keys[i]);
-				lsm->counters.gc_deleted += rc == RL_OK;
-			}
-	}
-	/* 2. what the retained manifests still need */
-	Manifest   *retained = NULL;
-	int			n_retained = 0;
-	uint64_t	min_replay = lsm->manifest.replay_after_wal_id;
-
-	for (uint64_t id = delete_upto + 1; rc == RL_OK && id <= latest; id++)
-	{
-		Manifest	m;
-		RlStatus	frc = fetch_manifest(lsm, id, &m);
-
-		if (frc == RL_NOT_FOUND)
-			continue;
-		if (frc != RL_OK)
-		{
-			rc = frc;
-			break;
-		}
-		retained = realloc(retained, sizeof(Manifest) * (size_t) (n_retained + 1));
-		retained[n_retained++] = m;
-		if (m.replay_after_wal_id < min_replay)
-			min_replay = m.replay_after_wal_id;
-	}
-	/* 3. SSTs no retained manifest names, older than sst_min_age */
-	if (rc == RL_OK)
-		rc = obj_list(lsm->os, "compacted/", NULL, collect_cb, &ssts);
-	for (int i = 0; rc == RL_OK && i < ssts.n; i++)
-	{
-		char		id[SST_ID_MAX];
-		const char *name = ssts.keys[i] + strlen("compacted/");
-		size_t		len = strlen(name);
-
-		if (len < 5 || len - 4 >= sizeof(id) || strcmp(name + len - 4, ".sst") != 0)
-			continue;
-		snprintf(id, sizeof(id), "%.*s", (int) (len - 4), name);
-		int64_t		born = ulid_time_ms(id);
-		bool		needed = manifest_references(&lsm->manifest, id);
-
-		for (int m = 0; !needed && m < n_retained; m++)
-			needed = manifest_references(&retained[m], id);
-		if (!needed && born >= 0 && born < now_ms - lsm->opts.sst_min_age_ms)
-		{
-			rc = obj_delete(lsm->os, ssts.keys[i]);
-			lsm->counters.gc_deleted += rc == RL_OK;
-		}
-	}
-	/* 4. WAL objects every retained manifest covers, older than wal_retention; never fences */
-	if (rc == RL_OK)
-		rc = obj_list(lsm->os, "wal/", NULL, collect_cb, &wals);
-	for (int i = 0; rc == RL_OK && i < wals.n; i++)
-	{
-		uint64_t	id = object_key_id(wals.keys[i], "wal/", ".sst");
-
-		if (id == 0 || id > min_replay)
-			break;
-		if (wals.items[i].size > 0 && wals.items[i].mtime_ms < now_ms - lsm->opts.wal_retention_ms)
-		{
-			rc = obj_delete(lsm->os, wals.keys[i]);
-			lsm->counters.gc_deleted += rc == RL_OK;
-		}
-	}
-	for (int m = 0; m < n_retained; m++)
-		manifest_free(&retained[m]);
-	free(retained);
-	objlist_free(&manifests);
-	objlist_free(&ssts);
-	objlist_free(&wals);
-	return rc;
-}
-
 /* ---------------------------------------------------------------- follower */
 
 /* Move to the newest manifest; memtable rows now in SSTs are dropped. */
-static RlStatus
+RlStatus
 follower_reload_manifest(Lsm *lsm)
 {
 	Manifest	latest;
