@@ -28,7 +28,7 @@
  * The frame format is described in writer.h and doc/protocol-writer.md.
  *
  * IDENTIFICATION
- *	  src/storage/writer.c
+ *	  src/postmaster/writer.c
  *
  *-------------------------------------------------------------------------
  */

@@ -22,7 +22,7 @@
  * the postmaster read on every use are also mirrored into C variables.
  *
  * IDENTIFICATION
- *	  src/common/guc.c
+ *	  src/utils/guc.c
  *
  *-------------------------------------------------------------------------
  */

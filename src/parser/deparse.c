@@ -1,0 +1,430 @@
+/*
+ * deparse.c: the SQLite SQL the analyser writes over the catalog cache:
+ * identifiers quoted, binds added, and analysed expressions written as SQLite
+ * computes them (or as rl_eval calls where SQLite cannot) (analyze_internal.h).
+ */
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <pg_query.h>
+#include <pg_query/pg_query.pb-c.h>
+
+#include "catalog/catalog_cache.h"
+#include "common/rl_buffer.h"
+#include "utils/elog.h"
+#include "executor/executor.h"
+#include "parser/parser.h"
+#include "nodes/primnodes.h"
+#include "parser/analyze.h"
+#include "catalog/cache.h"
+#include "catalog/syscat.h"
+#include "catalog/cache_sqlite.h"
+#include "parser/literals.h"
+#include "utils/mcxt.h"
+#include "utils/miscadmin.h"
+#include "catalog/namespace.h"
+#include "utils/adt/numeric.h"
+#include "parser/analyze_internal.h"
+
+/* ---------- relations: SQL for the catalog cache ---------- */
+
+/*
+ * A statement that reads or writes relations is generated as SQLite SQL while
+ * it is analysed: expressions are typed as above, then written out by
+ * deparse(), constants and parameters as bound values (?n) and whatever SQLite
+ * cannot compute as PostgreSQL does through rl_eval(?n, args...) (cache.c).
+ */
+
+
+/*
+ * put_quoted -- name in the cache's form (catalog_cache.h, "Names"), in double quotes
+ * (each one inside doubled), at out; returns the end
+ */
+static char *
+put_quoted(char *out, const char *name)
+{
+	*out++ = '"';
+	for (const char *p = name; *p; p++)
+	{
+		if (*p == '"')
+			*out++ = '"';
+		else if (cache_name_escaped(*p))
+			*out++ = '^';
+		*out++ = *p;
+	}
+	*out++ = '"';
+	return out;
+}
+
+/* quoted_len -- the length of what put_quoted writes */
+static size_t
+quoted_len(const char *name)
+{
+	size_t		len = 2;
+
+	for (const char *p = name; *p; p++)
+		len += *p == '"' || cache_name_escaped(*p) ? 2 : 1;
+	return len;
+}
+
+/*
+ * quote_qualified -- a SQLite identifier in double quotes, after the qualifier (if
+ * not NULL) quoted and a dot. Written out by hand: the analyser quotes every column
+ * it names, and sqlite3_mprintf's "%w" was a tenth of the analysis of a DuckLake
+ * commit.
+ */
+char *
+quote_qualified(const char *qualifier, const char *name)
+{
+	char	   *q = palloc((qualifier ? quoted_len(qualifier) + 1 : 0) + quoted_len(name) + 1),
+			   *end = q;
+
+	if (qualifier)
+	{
+		end = put_quoted(end, qualifier);
+		*end++ = '.';
+	}
+	*put_quoted(end, name) = '\0';
+	return q;
+}
+
+char *
+quote_ident(const char *name)
+{
+	return quote_qualified(NULL, name);
+}
+
+/* append_ident -- quote_ident's text, after sep (if not NULL), appended to sql */
+void
+append_ident(RlBuf *sql, const char *sep, const char *name)
+{
+	if (sep)
+		rlbuf_append_str(sql, sep);
+	rlbuf_reserve(sql, quoted_len(name));
+	sql->len = (size_t) (put_quoted((char *) sql->data + sql->len, name) - (char *) sql->data);
+}
+
+/* append_aliased -- "source AS alias" appended to sql */
+void
+append_aliased(RlBuf *sql, const char *source, const char *alias)
+{
+	rlbuf_append_str(sql, source);
+	append_ident(sql, " AS ", alias);
+}
+
+int
+add_bind(ParseState *ps, Expr *e)
+{
+	ps->binds = repalloc(ps->binds, sizeof(Expr *) * (size_t) (ps->nbinds + 1));
+	ps->binds[ps->nbinds++] = e;
+	return ps->nbinds;
+}
+
+/*
+ * native_compare -- whether SQLite compares the canonical forms of type as PostgreSQL
+ * does (numeric's texts under the rl_numeric collation: deparse_collated)
+ */
+static bool
+native_compare(Oid type)
+{
+	return type != INTERVALOID && type != JSONOID && type != JSONBOID &&
+		type != BPCHAROID;
+}
+
+/* same_canonical_form -- a cast SQLite need not do (varchar to text, int4 to int8, ...) */
+bool
+same_canonical_form(Oid from, Oid to, int32_t typmod)
+{
+	if (typmod >= 0)
+		return false;
+	/* character(n) to text drops its trailing spaces */
+	if (is_string(from) && is_string(to))
+		return from != BPCHAROID && (to == TEXTOID || to == VARCHAROID);
+	if (typio_is_oid(from) && typio_is_oid(to))
+		return true;
+	return (from == INT2OID || from == INT4OID) && (to == INT4OID || to == INT8OID) &&
+		numeric_rank(from) <= numeric_rank(to);
+}
+
+
+/*
+ * deparse_collated -- e, and for a numeric its collation: SQLite compares, sorts,
+ * groups and takes min() and max() of the canonical texts by value only under it,
+ * which a column declares but an expression has to say
+ */
+void
+deparse_collated(ParseState *ps, RlBuf *out, Expr *e)
+{
+	deparse(ps, out, e);
+	if (e->type == NUMERICOID)
+		rlbuf_append_str(out, " COLLATE " NUMERIC_COLLATION);
+}
+
+static void
+deparse_list(ParseState *ps, RlBuf *out, Expr **args, int n, const char *sep)
+{
+	for (int i = 0; i < n; i++)
+	{
+		if (i > 0)
+			rlbuf_append_str(out, sep);
+		deparse(ps, out, args[i]);
+	}
+}
+
+/*
+ * deparse_in_list -- x = a OR x = b ... as "x IN (a, b ...)", and x <> a AND x <> b ...
+ * as "x NOT IN (...)", when every term compares the same x natively: SQLite parses an OR
+ * of n terms into a tree n deep and refuses one deeper than 1000, and IN lists and OR
+ * chains of thousands of items are what DuckLake and ORMs send. Both forms have SQL's
+ * three-valued logic, so the result is the same, NULLs included.
+ */
+/* same_column -- whether a and b are one column, or one cast of one column */
+static bool
+same_column(const Expr *a, const Expr *b)
+{
+	if (a == b)
+		return true;
+	if (a->kind != b->kind || a->type != b->type || a->typmod != b->typmod)
+		return false;
+	if (a->kind == EXPR_VAR)
+		return strcmp(a->sql, b->sql) == 0;
+	return a->kind == EXPR_CAST && same_column(a->args[0], b->args[0]);
+}
+
+static bool
+deparse_in_list(ParseState *ps, RlBuf *out, Expr *e)
+{
+	ExprOp		op = e->kind == EXPR_OR ? OP_EQ : OP_NE;
+	Expr	   *x = e->args[0]->kind == EXPR_OP ? e->args[0]->args[0] : NULL;
+
+	if (e->nargs < 3 || x == NULL || !native_compare(x->type))
+		return false;
+	for (int i = 0; i < e->nargs; i++)
+	{
+		Expr	   *t = e->args[i];
+
+		if (t->kind != EXPR_OP || t->op != op || !same_column(t->args[0], x))
+			return false;
+	}
+	rlbuf_append_str(out, "(");
+	deparse_collated(ps, out, x);
+	rlbuf_append_str(out, op == OP_EQ ? " IN (" : " NOT IN (");
+	for (int i = 0; i < e->nargs; i++)
+	{
+		if (i > 0)
+			rlbuf_append_str(out, ", ");
+		deparse(ps, out, e->args[i]->args[1]);
+	}
+	rlbuf_append_str(out, "))");
+	return true;
+}
+
+static void
+deparse_bool_chain(ParseState *ps, RlBuf *out, Expr **args, int n, const char *sep)
+{
+	rlbuf_append_str(out, "(");
+	if (n <= BOOL_CHAIN_FLAT)
+		deparse_list(ps, out, args, n, sep);
+	else
+	{
+		deparse_bool_chain(ps, out, args, n / 2, sep);
+		rlbuf_append_str(out, sep);
+		deparse_bool_chain(ps, out, args + n / 2, n - n / 2, sep);
+	}
+	rlbuf_append_str(out, ")");
+}
+
+/* deparse_catalog_lookup -- a function that reads the catalog, as a scalar subquery (FuncDesc) */
+static void
+deparse_catalog_lookup(ParseState *ps, RlBuf *out, Expr *e)
+{
+	const FuncDesc *f = e->func;
+
+	rlbuf_printf(out, "(SELECT %s FROM (%s) WHERE ", quote_ident(f->catalog_column),
+				 CatalogFunctionRelation(f->catalog)->sql);
+	for (int i = 0; i < 2 && f->catalog_keys[i] != NULL; i++)
+	{
+		rlbuf_printf(out, "%s%s = ", i ? " AND " : "", quote_ident(f->catalog_keys[i]));
+		deparse(ps, out, e->args[i]);
+	}
+	rlbuf_append_str(out, ")");
+}
+
+/* deparse -- e as a SQLite expression */
+void
+deparse(ParseState *ps, RlBuf *out, Expr *e)
+{
+	static const char *const cmp[] = {"=", "<>", "<", "<=", ">", ">=", "IS NOT", "IS"};
+
+	switch (e->kind)
+	{
+		case EXPR_CONST:
+			/*
+			 * past BINDS_MAX variables (SQLite's builds allow from 32 766 to 250 000 a
+			 * statement, PostgreSQL has no limit: a DuckLake commit inlining thousands
+			 * of rows of a wide table sends more), a constant is written into the SQL
+			 */
+			if (ps->nbinds >= BINDS_MAX && CacheSqlLiteral(out, &e->constval))
+				return;
+			/* FALLTHROUGH */
+		case EXPR_PARAM:
+			rlbuf_append_str(out, "?");
+			rlbuf_append_int(out, add_bind(ps, e));
+			return;
+		case EXPR_VAR:
+			rlbuf_append_str(out, e->sql);
+			return;
+		case EXPR_AND:
+		case EXPR_OR:
+			if (!deparse_in_list(ps, out, e))
+				deparse_bool_chain(ps, out, e->args, e->nargs, e->kind == EXPR_AND ? " AND " : " OR ");
+			return;
+		case EXPR_NOT:
+			rlbuf_append_str(out, "(NOT ");
+			deparse(ps, out, e->args[0]);
+			rlbuf_append_str(out, ")");
+			return;
+		case EXPR_IS_NULL:
+		case EXPR_IS_NOT_NULL:
+			rlbuf_append_str(out, "(");
+			deparse(ps, out, e->args[0]);
+			rlbuf_append_str(out, e->kind == EXPR_IS_NULL ? " IS NULL)" : " IS NOT NULL)");
+			return;
+		case EXPR_BOOLTEST:
+			{
+				static const char *const tests[] = {"", " IS 1", " IS NOT 1", " IS 0", " IS NOT 0",
+				" IS NULL", " IS NOT NULL"};
+
+				rlbuf_append_str(out, "(");
+				deparse(ps, out, e->args[0]);
+				rlbuf_printf(out, "%s)", tests[e->booltest >= 1 && e->booltest <= 6 ? e->booltest : 0]);
+				return;
+			}
+		case EXPR_CASE:
+			{
+				/*
+				 * a CASE in ELSE goes on with this one's WHENs, the same test in the same
+				 * order: an IF ... ELSIF chain then nests no deeper in SQLite's parser,
+				 * whose stack a few hundred nested CASEs overflow
+				 */
+				Expr	   *c = e;
+
+				rlbuf_append_str(out, "CASE");
+				for (; c->kind == EXPR_CASE; c = c->defresult)
+					for (int i = 0; i < c->nargs; i += 2)
+					{
+						rlbuf_append_str(out, " WHEN ");
+						deparse(ps, out, c->args[i]);
+						rlbuf_append_str(out, " THEN ");
+						deparse(ps, out, c->args[i + 1]);
+					}
+				rlbuf_append_str(out, " ELSE ");
+				deparse(ps, out, c);
+				rlbuf_append_str(out, " END");
+				return;
+			}
+		case EXPR_COALESCE:
+			rlbuf_append_str(out, e->nargs > 1 ? "coalesce(" : "(");
+			deparse_list(ps, out, e->args, e->nargs, ", ");
+			rlbuf_append_str(out, ")");
+			return;
+		case EXPR_AGG:
+			rlbuf_printf(out, "%s(%s", e->sql, e->agg_distinct ? "DISTINCT " : "");
+			if (e->agg_star)
+				rlbuf_append_str(out, "*");
+			else if (e->nargs == 1)
+				deparse_collated(ps, out, e->args[0]);	/* min, max, DISTINCT */
+			else
+				deparse_list(ps, out, e->args, e->nargs, ", ");
+			rlbuf_append_str(out, ")");
+			if (e->defresult)
+			{
+				rlbuf_append_str(out, " FILTER (WHERE ");
+				deparse(ps, out, e->defresult);
+				rlbuf_append_str(out, ")");
+			}
+			if (e->window)
+				deparse_window(ps, out, e->window);
+			return;
+		case EXPR_SUBLINK:
+			if (e->sublink == SUBLINK_IN)
+			{
+				rlbuf_append_str(out, "(");
+				deparse(ps, out, e->args[0]);
+				rlbuf_append_str(out, " IN (");
+				if (e->nargs == 2)
+				{
+					rlbuf_append_str(out, "SELECT ");
+					deparse(ps, out, e->args[1]);
+					rlbuf_printf(out, " FROM (%s)))", e->sql);
+				}
+				else
+					rlbuf_printf(out, "%s))", e->sql);
+			}
+			else if (e->sublink == SUBLINK_EXISTS)
+				rlbuf_printf(out, "EXISTS (%s)", e->sql);
+			else if (e->sublink == SUBLINK_ARRAY)
+			{
+				rlbuf_append_str(out, "(SELECT rl_array_agg(");
+				deparse(ps, out, e->args[0]);
+				rlbuf_printf(out, ", %u) FROM (%s))", e->type, e->sql);
+			}
+			else
+				rlbuf_printf(out, "(SELECT rl_scalar(\"_rl_c1\") FROM (%s))", e->sql);
+			return;
+		case EXPR_OP:
+			if (e->op >= OP_EQ && e->op <= OP_NOT_DISTINCT && native_compare(e->args[0]->type))
+			{
+				rlbuf_append_str(out, "(");
+				deparse(ps, out, e->args[0]);
+				rlbuf_printf(out, " %s ", cmp[e->op - OP_EQ]);
+				deparse_collated(ps, out, e->args[1]);
+				rlbuf_append_str(out, ")");
+				return;
+			}
+			break;
+		case EXPR_CAST:
+			if (same_canonical_form(e->args[0]->type, e->type, e->typmod))
+			{
+				deparse(ps, out, e->args[0]);
+				return;
+			}
+			break;
+		case EXPR_FUNC:
+			if (e->func->catalog != NULL)
+			{
+				deparse_catalog_lookup(ps, out, e);
+				return;
+			}
+			break;
+		case EXPR_SRF_VALUE:
+			not_supported(ps, "set-returning functions in queries over tables", e->location);
+			return;
+		default:
+			break;
+	}
+	/* everything else: evaluated by the executor, its arguments by SQLite */
+	rlbuf_printf(out, "rl_eval(?%d", add_bind(ps, e));
+	for (int i = 0; i < e->nargs; i++)
+	{
+		rlbuf_append_str(out, ", ");
+		deparse(ps, out, e->args[i]);
+	}
+	rlbuf_append_str(out, ")");
+}
+
+char *
+deparse_to_string(ParseState *ps, Expr *e)
+{
+	RlBuf		b;
+
+	rlbuf_init_in(&b, CurrentMemoryContext);
+	deparse(ps, &b, e);
+	char	   *s = pstrdup(rlbuf_cstr(&b));
+
+	rlbuf_free(&b);
+	return s;
+}
