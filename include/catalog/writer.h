@@ -104,24 +104,6 @@
 /* exit status of a writer that found a newer writer on its store: do not restart */
 #define WRITER_EXIT_FENCED			3
 
-/* ---------------------------------------------------------------- the process */
-
-typedef struct WriterConfig
-{
-	const char *store_location; /* a directory or s3://bucket/prefix */
-	const char *socket_path;	/* where to listen */
-	const char *data_directory; /* where the catalog caches live (catalog_cache_path) */
-	int			ready_fd;		/* write end of a pipe: one byte once serving */
-	int			startup_delay_ms;	/* debug_startup_delay (tests) */
-	int			visible_delay_ms;	/* debug_visible_delay (tests): between a group's
-									 * acknowledgement and its cache commit */
-	int			store_check_timeout_ms; /* store_check_timeout: stores are checked every
-										 * third of it, at most every 5 s */
-} WriterConfig;
-
-/* Run the writer; exits 0 on SIGTERM, 1 on FATAL, WRITER_EXIT_FENCED, 2 on SIGQUIT. */
-void		WriterMain(const WriterConfig *config) __attribute__((noreturn));
-
 /* ---------------------------------------------------------------- the client library */
 
 typedef struct WriterConn WriterConn;
@@ -184,5 +166,18 @@ RlStatus	writer_wait_notify(WriterConn *conn, int timeout_ms, uint64_t *newest);
 
 /* The newest commit sequence this connection has heard of. */
 uint64_t	writer_newest_seq(const WriterConn *conn);
+
+/* ---------------------------------------------------------------- the frame codec, both sides */
+
+#define FRAME_HEADER_LEN	5
+/* CommitReply's status byte */
+#define COMMIT_STATUS_OK	0
+#define COMMIT_STATUS_FAILED 1
+
+size_t		frame_begin(RlBuf *buf, char type);
+void		frame_end(RlBuf *buf, size_t start);
+int			frame_complete(const RlBuf *buf, char *type, const uint8_t **body, size_t *body_len);
+void		consume(RlBuf *buf, size_t n);
+uint64_t	read_be64(RlReader *r);
 
 #endif

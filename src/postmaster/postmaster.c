@@ -105,6 +105,7 @@
 #include "utils/rl_signal.h"
 #include "common/ulid.h"
 #include "catalog/writer.h"
+#include "postmaster/writer.h"
 
 /* children that do not die within this long of SIGQUIT get SIGKILL */
 #define SIGKILL_CHILDREN_AFTER_MS 5000

@@ -25,6 +25,7 @@
 #include "test_util.h"
 #include "common/ulid.h"
 #include "catalog/writer.h"
+#include "postmaster/writer.h"
 
 static char *dir;
 static char store_path[512];
