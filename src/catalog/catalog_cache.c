@@ -34,102 +34,23 @@
 #include <time.h>
 
 #include "catalog/catalog_cache.h"
+#include "catalog/catalog_cache_internal.h"
 #include "catalog/changeset.h"
 #include "utils/errcodes.h"
 #include "catalog/kvcodec.h"
 #include "utils/adt/numeric.h"
 #include "catalog/stmt_cache.h"
 
-/*
- * The statements applying a changeset's changes to a table (table_apply_plan):
- * parameters ?1..?n old values, ?n+1..?2n new values, ?2n+1..?3n "column changed"
- * flags of an UPDATE.
- */
-enum
-{
-	APPLY_INSERT, APPLY_DELETE, APPLY_UPDATE, APPLY_EXISTS /* SELECT 1 for the row's key */ , APPLY_NSTMTS
-};
 
-/*
- * The columns of a table of the main schema, the row id first (n = 0: no such table),
- * and the statements applying changes to it, for a changeset of plan_ncolumns columns
- * with the primary key plan_pk (plan_ncolumns 0: none made yet); the writer keeps both
- * while the schema stays (table_columns), so a commit does not write them out again.
- */
-typedef struct TableColumns
-{
-	char	   *table;
-	int			n;
-	char	  **names;
-	int			plan_ncolumns;
-	uint8_t    *plan_pk;
-	char	   *plan_sql[APPLY_NSTMTS];
-	int64_t		relid;			/* in rl_relation (relation_map), or -1 until read */
-} TableColumns;
 
-#define KEPT_SHAPES 32
-
-struct CatalogCache
-{
-	sqlite3    *db;
-	StmtCache  *statements;		/* kept across commits: the same few texts every time */
-	TableColumns shapes[KEPT_SHAPES];	/* table_columns, while shapes_cookie holds */
-	int			next_shape;
-	int64_t		shapes_cookie;
-	bool		shapes_checked; /* shapes_cookie read since this changeset began or
-								 * the writer last ran DDL */
-	char	   *path;
-	/* the checkpointer thread (checkpoint_wal) and what it waits on */
-	pthread_t	checkpointer;
-	bool		checkpointer_started;
-	pthread_mutex_t lock;
-	pthread_cond_t wake;
-	bool		checkpoint_due;
-	bool		checkpointer_failed;	/* no connection: checkpoint in the commit */
-	bool		stopping;
-	uint64_t	seq;
-	bool		in_transaction;
-	bool		short_keys;		/* CACHE_SHORT_KEY_TABLE may have rows */
-};
-
-static void forget_shapes(CatalogCache *cache);
-
-/* How one relation's rows are stored in the LSM. */
-typedef struct RelationMap
-{
-	int64_t		relid;			/* 0 for rl_relation itself */
-	char	   *name;
-	int			ncolumns;		/* SQLite columns, the row id first */
-	const KvTable *kv;			/* DuckLake table layout, or NULL: generic rows */
-	CatalogCache *cache;		/* whose statements these are: */
-	sqlite3_stmt *row_by_id;	/* read_row */
-} RelationMap;
-
-/* An insert that lost its row id to another commit, to be inserted again. */
-typedef struct Reinsert
-{
-	char	   *table;
-	int64_t		old_rowid;
-	int64_t		new_rowid;
-	int			ncolumns;
-	KvDatum    *values;			/* the changeset's row: strings point into it */
-} Reinsert;
-
-/* A set of relation names, malloc'd. */
-typedef struct NameList
-{
-	char	  **names;
-	int			n;
-} NameList;
-
-static void
+void
 name_list_add(NameList *list, const char *name)
 {
 	list->names = realloc(list->names, sizeof(char *) * (size_t) (list->n + 1));
 	list->names[list->n++] = strdup(name);
 }
 
-static bool
+bool
 name_list_has(const NameList *list, const char *name)
 {
 	for (int i = 0; i < list->n; i++)
@@ -138,7 +59,7 @@ name_list_has(const NameList *list, const char *name)
 	return false;
 }
 
-static void
+void
 name_list_free(NameList *list)
 {
 	for (int i = 0; i < list->n; i++)
@@ -146,22 +67,8 @@ name_list_free(NameList *list)
 	free(list->names);
 }
 
-typedef struct ApplyState
-{
-	CatalogCache *cache;
-	CacheConflict *conflict;
-	bool		conflicted;
-	Reinsert   *reinserts;
-	int			n_reinserts;
-	NameList	rewritten;		/* relations whose layout changed: store every row again */
-	NameList	created;		/* relations this changeset creates */
-	NameList	rescan;			/* relations changed other than by appended rows
-								 * (CACHE_SCAN_BASE_TABLE) */
-	LsmBatch   *batch;
-} ApplyState;
-
 /* mark_rescan -- table's rows changed other than by rows appended (CACHE_SCAN_BASE_TABLE) */
-static void
+void
 mark_rescan(ApplyState *st, const char *table)
 {
 	if (!name_list_has(&st->rescan, table))
@@ -169,7 +76,7 @@ mark_rescan(ApplyState *st, const char *table)
 }
 
 /* SQLite's message, and for a failed system call the system's ("File too large") */
-static RlStatus
+RlStatus
 sqlite_failure(sqlite3 *db, const char *what)
 {
 	int			code = sqlite3_errcode(db) & 0xff;
@@ -180,7 +87,7 @@ sqlite_failure(sqlite3 *db, const char *what)
 	return rl_error(RL_IO_ERROR, "catalog cache: %s: %s", what, sqlite3_errmsg(db));
 }
 
-static RlStatus
+RlStatus
 exec_sql(sqlite3 *db, const char *sql)
 {
 	char	   *err = NULL;
@@ -200,17 +107,13 @@ exec_sql(sqlite3 *db, const char *sql)
  * saves, releases and commits at every commit, and compiling "BEGIN IMMEDIATE" costs
  * SQLite as much as running it
  */
-static RlStatus
+RlStatus
 exec_kept(CatalogCache *cache, const char *sql)
 {
 	return stmt_cache_run(cache->statements, sql) == SQLITE_OK ? RL_OK : sqlite_failure(cache->db, sql);
 }
 
-static void
-set_conflict(ApplyState *st, const char *sqlstate, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void
+void
 set_conflict(ApplyState *st, const char *sqlstate, const char *fmt, ...)
 {
 	va_list		ap;
@@ -350,41 +253,7 @@ cache_pg_name(char *out, const char *name)
 	return out;
 }
 
-/* a name of the cache as PostgreSQL's, for a message, in a buffer of the caller's stack */
-#define PG_NAME(name) cache_pg_name(alloca(strlen(name) + 1), (name))
-
 /* "name" quoted as an SQL identifier, into out. */
-static void append_identifier(RlBuf *out, const char *name);
-
-/*
- * Names written before the cache had a form of its own ("Names" in catalog_cache.h)
- * are PostgreSQL's as they were, which shows where one holds a capital or a '^' the
- * cache's form would have escaped. A rebuild reads such rows of rl_relation into the
- * cache's form (in the store they keep their old text until the relation's DDL next
- * writes it), and a cache made before, holding relations, has no CACHE_NAMES_MARK:
- * its commit_seq is not believed, so the writer rebuilds it once.
- */
-#define CACHE_NAMES_MARK "names"
-
-/*
- * Keys of DuckLake's tables end in the row's row id (kvcodec.h) since the cache's
- * CACHE_ROW_KEYS_MARK: a cache made before holds row ids its store does not, so its
- * commit_seq is not believed either and the writer rebuilds it once. A store written
- * before holds rows under keys without a row id; a rebuild gives each such row a row
- * id and notes it in CACHE_SHORT_KEY_TABLE (short_key_taken).
- */
-#define CACHE_ROW_KEYS_MARK "row_keys"
-#define CACHE_SHORT_KEY_TABLE "rl_short_key"
-
-/*
- * Numeric columns declared before they were exact ("numeric(p,s)", NUMERIC affinity,
- * which kept a double) are declared as numeric.h says at rebuild: the rl_relation
- * row's CREATE statement is rewritten as names are, and the rows' values, doubles in
- * the store, become SQLite's text of them, which numeric input and the collation read
- * (the digits a double lost stay lost). A cache made before, holding relations, has
- * no CACHE_NUMERIC_MARK and is rebuilt once, as for names.
- */
-#define CACHE_NUMERIC_MARK "numeric"
 
 static bool
 identifier_char(char c)
@@ -519,7 +388,7 @@ create_in_cache_form(const char *sql, size_t len)
 	return (char *) rlbuf_steal(&out, NULL);
 }
 
-static void
+void
 append_identifier(RlBuf *out, const char *name)
 {
 	rlbuf_put_u8(out, '"');
@@ -535,7 +404,7 @@ append_identifier(RlBuf *out, const char *name)
 	rlbuf_put_u8(out, '"');
 }
 
-static sqlite3_stmt *
+sqlite3_stmt *
 prepare(sqlite3 *db, const char *sql)
 {
 	sqlite3_stmt *stmt = NULL;
@@ -547,7 +416,7 @@ prepare(sqlite3 *db, const char *sql)
 
 /* ---------------------------------------------------------------- open */
 
-static RlStatus
+RlStatus
 read_seq(CatalogCache *cache)
 {
 	sqlite3_stmt *stmt = prepare(cache->db, "SELECT value FROM " CACHE_META_TABLE " WHERE name = 'commit_seq'"
@@ -566,15 +435,6 @@ read_seq(CatalogCache *cache)
 	sqlite3_finalize(stmt);
 	return RL_OK;
 }
-
-/*
- * The cache's WAL is copied into its file by a thread of the writer with a connection
- * of its own, not by the commit that takes the WAL past SQLite's 1000-page mark: that
- * checkpoint (about 4 MB written and fsynced) took 140 to 970 ms inside a COMMIT, every
- * hundred or so DuckLake commits. A passive checkpoint runs beside the writer's commits;
- * the writer's WAL hook only says one is due.
- */
-#define CHECKPOINT_WAL_PAGES 1000
 
 static void *
 checkpoint_wal(void *arg)
@@ -741,7 +601,7 @@ catalog_cache_seq(CatalogCache *cache)
 
 /* ---------------------------------------------------------------- relations */
 
-static void
+void
 relation_map_free(RelationMap *map)
 {
 	if (map->cache)
@@ -752,7 +612,7 @@ relation_map_free(RelationMap *map)
 	memset(map, 0, sizeof(*map));
 }
 
-static void
+void
 table_columns_free(TableColumns *c)
 {
 	for (int i = 0; i < c->n; i++)
@@ -766,7 +626,7 @@ table_columns_free(TableColumns *c)
 }
 
 /* load_columns -- a table's columns as SQLite has them now */
-static RlStatus
+RlStatus
 load_columns(sqlite3 *db, StmtCache *stmts, const char *table, TableColumns *out)
 {
 	sqlite3_stmt *stmt = stmt_cache_get(stmts, "SELECT name FROM pragma_table_info(?1, 'main') ORDER BY cid");
@@ -790,7 +650,7 @@ load_columns(sqlite3 *db, StmtCache *stmts, const char *table, TableColumns *out
 }
 
 /* forget_shapes -- after a rollback: its schema cookie may come back with other tables */
-static void
+void
 forget_shapes(CatalogCache *cache)
 {
 	for (int i = 0; i < KEPT_SHAPES; i++)
@@ -806,7 +666,7 @@ forget_shapes(CatalogCache *cache)
  * of the writer's time. The cookie itself is read once per changeset and again
  * after the writer's own DDL (shapes_checked). Valid until the next call.
  */
-static RlStatus
+RlStatus
 table_columns(CatalogCache *cache, const char *table, TableColumns **out)
 {
 	if (!cache->shapes_checked)
@@ -839,7 +699,7 @@ table_columns(CatalogCache *cache, const char *table, TableColumns **out)
  * How the rows of table name (relation relid) are stored: its columns, and whether it
  * is a DuckLake table with the real columns (then kvcodec's layout).
  */
-static RlStatus
+RlStatus
 relation_map_shape(CatalogCache *cache, const char *name, int64_t relid, RelationMap *map)
 {
 	TableColumns *columns;
@@ -871,7 +731,7 @@ relation_map_shape(CatalogCache *cache, const char *name, int64_t relid, Relatio
  * relation_map_shape for a relation rl_relation names now; RL_NOT_FOUND if it does
  * not. Its relid is kept with its columns: a name changes relation only by DDL.
  */
-static RlStatus
+RlStatus
 relation_map(CatalogCache *cache, const char *name, RelationMap *map)
 {
 	TableColumns *columns;
@@ -935,7 +795,7 @@ column_datum(sqlite3_stmt *stmt, int column, KvDatum *d)
 }
 
 /* bind_datum -- d as parameter index of stmt (NULL for none); d's bytes must outlive the step */
-static void
+void
 bind_datum(sqlite3_stmt *stmt, int index, const KvDatum *d)
 {
 	switch (d ? d->type : KV_NULL)
@@ -1026,7 +886,7 @@ short_key_taken(const RelationMap *map, int64_t rowid)
  * relation, as the rows of relations the layout does not know are: no layout of
  * RockLake's refuses a row.
  */
-static RlStatus
+RlStatus
 encode_row(const RelationMap *map, const KvDatum *const *values, RlBuf *key, RlBuf *value)
 {
 	int			n = map->ncolumns - 1;
@@ -1060,7 +920,7 @@ encode_row(const RelationMap *map, const KvDatum *const *values, RlBuf *key, RlB
  * *stmt, SQLITE_DONE if there is none, or an error; the caller resets *stmt when
  * done with the row
  */
-static int
+int
 read_row(RelationMap *map, int64_t rowid, sqlite3_stmt **stmt)
 {
 	sqlite3    *db = map->cache->db;
@@ -1084,7 +944,7 @@ read_row(RelationMap *map, int64_t rowid, sqlite3_stmt **stmt)
 }
 
 /* statement_row -- the n columns of stmt's current row as datums, in one malloc'd block */
-static const KvDatum **
+const KvDatum **
 statement_row(sqlite3_stmt *stmt, int n)
 {
 	const KvDatum **values = malloc((size_t) n * (sizeof(KvDatum *) + sizeof(KvDatum)));
@@ -1103,7 +963,7 @@ statement_row(sqlite3_stmt *stmt, int n)
 }
 
 /* Put (or, with put false, delete) the keys of every row of a relation. */
-static RlStatus
+RlStatus
 emit_all_rows(sqlite3 *db, const RelationMap *map, LsmBatch *batch, bool put)
 {
 	RlBuf		sql,
@@ -1140,1108 +1000,7 @@ emit_all_rows(sqlite3 *db, const RelationMap *map, LsmBatch *batch, bool put)
 	return rc;
 }
 
-/* ---------------------------------------------------------------- apply: pass 1 */
-
-static int
-table_column_count(CatalogCache *cache, const char *name)
-{
-	TableColumns *columns;
-
-	return table_columns(cache, name, &columns) == RL_OK ? columns->n : 0;
-}
-
-/*
- * The cache's own indexes on DuckLake's tables, which belong to no relation's
- * definition, never reach the store and pg_catalog does not show: one on the
- * components of each table's key in the store (kvcodec.h), which serves most filters
- * DuckLake's reads push down (table_id first), and two on what
- * no key leads with: column statistics by table and column, schema versions by
- * table. create_cache_indexes makes them whenever their table is made (created,
- * rebuilt, migrated); a table without the columns (another format version) just
- * goes without.
- */
-static const struct
-{
-	const char *table;
-	const char *columns;
-}			read_indexes[] = {
-	{"ducklake_file_column_stats", "table_id, column_id"},
-	{"ducklake_schema_versions", "table_id, schema_version"},
-};
-
-static void
-create_index(sqlite3 *db, const char *table, const char *suffix, const char *columns)
-{
-	char	   *sql = sqlite3_mprintf("CREATE INDEX IF NOT EXISTS main.\"" CACHE_INDEX_PREFIX "%w%w\" "
-									  "ON \"%w\" (%s)", table, suffix, table, columns);
-
-	sqlite3_exec(db, sql, NULL, NULL, NULL);
-	sqlite3_free(sql);
-}
-
-/*
- * key_is_unique -- whether table has a UNIQUE index on exactly kv's key columns (its
- * primary key is its key in the store: ducklake_snapshot, ducklake_snapshot_changes),
- * which serves what the cache's own index would. None of these indexes refuses a
- * row: only the constraints the client declared do.
- */
-static bool
-key_is_unique(sqlite3 *db, const char *table, const KvTable *kv)
-{
-	sqlite3_stmt *list = prepare(db, "SELECT name FROM pragma_index_list(?1) WHERE \"unique\" AND NOT partial");
-	sqlite3_stmt *info = prepare(db, "SELECT name FROM pragma_index_info(?1)");
-	bool		found = false;
-
-	if (list && info)
-	{
-		sqlite3_bind_text(list, 1, table, -1, SQLITE_STATIC);
-		while (!found && sqlite3_step(list) == SQLITE_ROW)
-		{
-			int			n = 0;
-			bool		all_key = true;
-
-			sqlite3_reset(info);
-			sqlite3_bind_text(info, 1, (const char *) sqlite3_column_text(list, 0), -1, SQLITE_TRANSIENT);
-			while (sqlite3_step(info) == SQLITE_ROW)
-			{
-				const char *column = (const char *) sqlite3_column_text(info, 0);
-				bool		in_key = false;
-
-				for (int k = 0; column && k < kv_table_nkey(kv); k++)
-					in_key |= strcmp(column, kv_table_column_name(kv, kv_table_key_column(kv, k))) == 0;
-				all_key &= in_key;
-				n++;
-			}
-			found = all_key && n == kv_table_nkey(kv);
-		}
-	}
-	sqlite3_finalize(list);
-	sqlite3_finalize(info);
-	return found;
-}
-
-static void
-create_cache_indexes(sqlite3 *db, const char *table)
-{
-	const KvTable *kv = kv_table_by_name(cache_unqualified_name(table));
-
-	if (kv == NULL)
-		return;
-
-	RlBuf		key;
-
-	rlbuf_init(&key);
-	for (int k = 0; k < kv_table_nkey(kv); k++)
-	{
-		if (k)
-			rlbuf_append_str(&key, ", ");
-		append_identifier(&key, kv_table_column_name(kv, kv_table_key_column(kv, k)));
-	}
-	if (!key_is_unique(db, table, kv))
-		create_index(db, table, "", rlbuf_cstr(&key));
-	rlbuf_free(&key);
-	for (size_t i = 0; i < sizeof(read_indexes) / sizeof(read_indexes[0]); i++)
-		if (strcmp(read_indexes[i].table, cache_unqualified_name(table)) == 0)
-			create_index(db, table, "_read", read_indexes[i].columns);
-}
-
-static void
-create_relation(ApplyState *st, const char *name, const char *sql)
-{
-	char	   *err = NULL;
-
-	if (sqlite3_exec(st->cache->db, sql, NULL, NULL, &err) == SQLITE_OK)
-		create_cache_indexes(st->cache->db, name);
-	else
-	{
-		if (err && strstr(err, "already exists"))
-			set_conflict(st, ERRCODE_DUPLICATE_TABLE, "relation \"%s\" already exists", name);
-		else
-			set_conflict(st, ERRCODE_INTERNAL_ERROR, "could not create relation \"%s\": %s",
-						 name, err ? err : "failed");
-	}
-	sqlite3_free(err);
-}
-
-/*
- * cache_rebuild_table -- the table old_name renamed to new_name and, when new_sql is
- * given, made again from it: the columns both versions have keep their values, the
- * others take their defaults; the cache's own indexes are made again
- */
-RlStatus
-cache_rebuild_table(sqlite3 *db, const char *old_name, const char *new_name, const char *new_sql)
-{
-	RlStatus	rc = RL_OK;
-	RlBuf		sql;
-	sqlite3_stmt *stmt;
-
-	rlbuf_init(&sql);
-	if (strcmp(old_name, new_name) != 0)
-	{
-		rlbuf_append_str(&sql, "ALTER TABLE ");
-		append_identifier(&sql, old_name);
-		rlbuf_append_str(&sql, " RENAME TO ");
-		append_identifier(&sql, new_name);
-		rc = exec_sql(db, rlbuf_cstr(&sql));
-	}
-	if (rc == RL_OK && new_sql)
-	{
-		RlBuf		columns;
-
-		rlbuf_reset(&sql);
-		rlbuf_append_str(&sql, "ALTER TABLE ");
-		append_identifier(&sql, new_name);
-		rlbuf_append_str(&sql, " RENAME TO \"rl_migrating\"");
-		rc = exec_sql(db, rlbuf_cstr(&sql));
-		if (rc == RL_OK)
-			rc = exec_sql(db, new_sql);
-		/* copy the columns both versions have */
-		rlbuf_init(&columns);
-		stmt = prepare(db, "SELECT n.name FROM pragma_table_info(?) n "
-					   "JOIN pragma_table_info('rl_migrating') o ON o.name = n.name ORDER BY n.cid");
-		if (rc == RL_OK && stmt)
-		{
-			sqlite3_bind_text(stmt, 1, new_name, -1, SQLITE_STATIC);
-			while (sqlite3_step(stmt) == SQLITE_ROW)
-			{
-				if (columns.len)
-					rlbuf_append_str(&columns, ", ");
-				append_identifier(&columns, (const char *) sqlite3_column_text(stmt, 0));
-			}
-		}
-		sqlite3_finalize(stmt);
-		rlbuf_reset(&sql);
-		rlbuf_append_str(&sql, "INSERT INTO ");
-		append_identifier(&sql, new_name);
-		rlbuf_printf(&sql, " (%s) SELECT %s FROM \"rl_migrating\"; DROP TABLE \"rl_migrating\";",
-					 rlbuf_cstr(&columns), rlbuf_cstr(&columns));
-		if (rc == RL_OK)
-			rc = exec_sql(db, rlbuf_cstr(&sql));
-		rlbuf_free(&columns);
-	}
-	rlbuf_free(&sql);
-	if (rc == RL_OK)
-		create_cache_indexes(db, new_name);
-	return rc;
-}
-
-/*
- * A relation whose rl_relation row changes name or CREATE statement: its rows' keys
- * under the old layout go now, the table is renamed or rebuilt from the new statement
- * (columns whose names survive keep their values), and pass 3 stores every row again.
- */
-static RlStatus
-rewrite_relation(ApplyState *st, int64_t relid, const char *new_name, const char *new_sql)
-{
-	sqlite3    *db = st->cache->db;
-	sqlite3_stmt *stmt = prepare(db, "SELECT relname, sql FROM " CACHE_RELATION_TABLE " WHERE relid = ?");
-	char	   *old_name = NULL;
-	RelationMap old_map;
-	RlStatus	rc = RL_OK;
-
-	if (stmt == NULL)
-		return sqlite_failure(db, "read relation");
-	sqlite3_bind_int64(stmt, 1, relid);
-	if (sqlite3_step(stmt) == SQLITE_ROW)
-		old_name = strdup((const char *) sqlite3_column_text(stmt, 0));
-	sqlite3_finalize(stmt);
-	if (old_name == NULL)
-	{
-		set_conflict(st, ERRCODE_T_R_SERIALIZATION_FAILURE,
-					 "could not serialize access due to concurrent update");
-		return RL_OK;
-	}
-	if (new_name == NULL)
-		new_name = old_name;
-	rc = relation_map(st->cache, old_name, &old_map);
-	if (rc == RL_OK)
-		rc = emit_all_rows(db, &old_map, st->batch, false);
-	relation_map_free(&old_map);
-	if (rc == RL_OK)
-		rc = cache_rebuild_table(db, old_name, new_name, new_sql);
-	if (rc == RL_OK)
-	{
-		name_list_add(&st->rewritten, new_name);
-		mark_rescan(st, old_name);
-		mark_rescan(st, new_name);
-	}
-	free(old_name);
-	return rc;
-}
-
-/* check_shape -- a serialization failure unless table has the ncolumns it was computed with */
-static void
-check_shape(ApplyState *st, const char *table, int ncolumns)
-{
-	int			have = table_column_count(st->cache, table);
-
-	/*
-	 * rows written before an ALTER TABLE ... ADD COLUMN of the same changeset fit its
-	 * table, whose every row pass 3 stores again
-	 */
-	if (have > ncolumns && name_list_has(&st->created, table) && !name_list_has(&st->rewritten, table))
-		name_list_add(&st->rewritten, table);
-	if (have != ncolumns && !(name_list_has(&st->rewritten, table) && ncolumns < have))
-		set_conflict(st, ERRCODE_T_R_SERIALIZATION_FAILURE,
-					 "could not serialize access due to concurrent update");
-}
-
-/*
- * largest_rowid -- the largest row id of table (INT64_MIN when it is empty); false
- * if it has none to ask for
- */
-static bool
-largest_rowid(CatalogCache *cache, const char *table, int64_t *rowid)
-{
-	RlBuf		sql;
-	sqlite3_stmt *stmt;
-	bool		found;
-
-	rlbuf_init(&sql);
-	rlbuf_append_str(&sql, "SELECT max(" CACHE_ROWID_COLUMN ") FROM main.");
-	append_identifier(&sql, table);
-	stmt = stmt_cache_get(cache->statements, rlbuf_cstr(&sql));
-	rlbuf_free(&sql);
-	if (stmt == NULL)
-		return false;
-	found = sqlite3_step(stmt) == SQLITE_ROW;
-	*rowid = found && sqlite3_column_type(stmt, 0) != SQLITE_NULL ? sqlite3_column_int64(stmt, 0) : INT64_MIN;
-	stmt_cache_release(cache->statements, stmt, !found);
-	return found;
-}
-
-/*
- * Pass 1: the physical DDL the changeset's rl_relation rows call for (created and
- * changed relations; dropped ones go in pass 3, after their rows), then a check that
- * every other table it touches has the columns it was computed with. SQLite skips the
- * rows of a table whose shape differs without a word, so a shape changed by another
- * commit meanwhile must be caught here, as a serialization failure.
- */
-static RlStatus
-prepare_schema(ApplyState *st, const void *changeset, size_t len)
-{
-	RlStatus	rc = RL_OK;
-	ChangesetIter it;
-	ChangesetStep step = CHANGESET_DONE;
-	NameList	touched = {0};	/* the other tables, in the changeset's order ... */
-	int		   *touched_columns = NULL;	/* ... and the columns it has for each */
-	int64_t		last_rowid = 0;	/* the last touched table's largest row id, ... */
-	bool		last_rowid_read = false;	/* ... once an insert asked for it */
-
-	changeset_begin(&it, changeset, len);
-	while (rc == RL_OK && !st->conflicted && (step = changeset_next(&it)) == CHANGESET_ROW)
-	{
-		if (strcmp(it.table, CACHE_RELATION_TABLE) != 0)
-		{
-			/* a changeset holds each table's rows together: note each table once */
-			if (touched.n == 0 || strcmp(touched.names[touched.n - 1], it.table) != 0)
-			{
-				name_list_add(&touched, it.table);
-				touched_columns = realloc(touched_columns, sizeof(int) * (size_t) touched.n);
-				touched_columns[touched.n - 1] = it.ncolumns;
-				last_rowid_read = false;
-			}
-			if (it.op == SQLITE_INSERT && !last_rowid_read)
-			{
-				last_rowid_read = true;
-				if (!largest_rowid(st->cache, it.table, &last_rowid))
-					mark_rescan(st, it.table);
-			}
-			if (it.op != SQLITE_INSERT || changeset_int64(changeset_new(&it, 0)) <= last_rowid)
-				mark_rescan(st, it.table);
-			continue;
-		}
-		if (it.ncolumns != 3 || it.op == SQLITE_DELETE)
-			continue;
-
-		char	   *name = changeset_text(changeset_new(&it, 1));
-		char	   *sql = changeset_text(changeset_new(&it, 2));
-
-		if (it.op == SQLITE_INSERT && name && sql)
-		{
-			create_relation(st, name, sql);
-			name_list_add(&st->created, name);
-			mark_rescan(st, name);
-		}
-		else if (name || sql)
-			rc = rewrite_relation(st, changeset_int64(changeset_old(&it, 0)), name, sql);
-		st->cache->shapes_checked = false;	/* DDL ran */
-		free(name);
-		free(sql);
-	}
-	if (step == CHANGESET_CORRUPT && rc == RL_OK && !st->conflicted)
-		rc = rl_error(RL_INVALID, "malformed changeset");
-	changeset_end(&it);
-	for (int i = 0; rc == RL_OK && !st->conflicted && i < touched.n; i++)
-		check_shape(st, touched.names[i], touched_columns[i]);
-	name_list_free(&touched);
-	free(touched_columns);
-	return rc;
-}
-
-/* ---------------------------------------------------------------- applying a changeset */
-
-/*
- * How a changeset's changes to one table are applied: the statements of its shape's
- * plan, prepared by SQL text (kept in the connection's StmtCache across changesets,
- * and held from the table's first change to its last).
- */
-typedef struct TableApply
-{
-	char	   *table;
-	int			ncolumns;		/* the changeset's (may be fewer than the table's) */
-	bool		skip;
-	char	  **sql;			/* the shape's plan_sql */
-	TableColumns loaded;		/* the shape, when the cache does not keep it */
-	sqlite3_stmt *stmt[APPLY_NSTMTS];
-} TableApply;
-
-static void
-table_apply_free(StmtCache *stmts, TableApply *t)
-{
-	free(t->table);
-	table_columns_free(&t->loaded);
-	for (int i = 0; i < APPLY_NSTMTS; i++)
-		stmt_cache_release(stmts, t->stmt[i], false);
-	memset(t, 0, sizeof(*t));
-}
-
-static char *
-buf_detach(RlBuf *buf)
-{
-	char	   *text = strdup(rlbuf_cstr(buf));
-
-	rlbuf_reset(buf);
-	return text;
-}
-
-/*
- * table_apply_plan -- the statements for the changes the iterator is on, made into
- * columns' plan unless it has them already; t->skip if the table cannot take them
- */
-/*
- * append_and -- " AND " before the k-th comparison of a row's columns, in groups of
- * APPLY_AND_GROUP in parentheses (the caller closes the last): SQLite counts an AND
- * chain's length in its expression depth (at most 1000), and a table has up to
- * 1 600 columns.
- */
-#define APPLY_AND_GROUP 64
-
-static void
-append_and(RlBuf *sql, int k)
-{
-	if (k > 0 && k % APPLY_AND_GROUP == 0)
-		rlbuf_append_str(sql, ")");
-	rlbuf_append_str(sql, k % APPLY_AND_GROUP == 0 ? " AND (" : " AND ");
-}
-
-static void
-table_apply_plan(const ChangesetIter *it, TableColumns *columns, TableApply *t)
-{
-	const uint8_t *pk = it->pk;
-	int			n = it->ncolumns;
-	RlBuf		sql,
-				where;
-	char	  **names = columns->names;
-
-	t->table = strdup(it->table);
-	t->ncolumns = n;
-	t->sql = columns->plan_sql;
-	/* as sqlite3changeset_apply: a table that is gone or has fewer columns is skipped */
-	t->skip = columns->n < n;
-	if (t->skip || (columns->plan_ncolumns == n && memcmp(columns->plan_pk, pk, (size_t) n) == 0))
-		return;
-	free(columns->plan_pk);
-	for (int i = 0; i < APPLY_NSTMTS; i++)
-		free(columns->plan_sql[i]);
-	columns->plan_ncolumns = n;
-	columns->plan_pk = malloc((size_t) n);
-	memcpy(columns->plan_pk, pk, (size_t) n);
-	rlbuf_init(&sql);
-	rlbuf_init(&where);
-	for (int i = 0; i < n; i++)
-		if (pk[i])
-		{
-			rlbuf_append_str(&where, where.len ? " AND " : " WHERE ");
-			append_identifier(&where, names[i]);
-			rlbuf_append_str(&where, " = ?");
-			rlbuf_append_int(&where, i + 1);
-		}
-	/* INSERT: the changeset's columns; a table with more gives the rest their defaults */
-	rlbuf_append_str(&sql, "INSERT INTO main.");
-	append_identifier(&sql, columns->table);
-	for (int i = 0; i < n; i++)
-	{
-		rlbuf_append_str(&sql, i ? ", " : " (");
-		append_identifier(&sql, names[i]);
-	}
-	rlbuf_append_str(&sql, ") VALUES (");
-	for (int i = 0; i < n; i++)
-	{
-		rlbuf_append_str(&sql, i ? ", ?" : "?");
-		rlbuf_append_int(&sql, n + i + 1);
-	}
-	rlbuf_append_str(&sql, ")");
-	columns->plan_sql[APPLY_INSERT] = buf_detach(&sql);
-
-	/* DELETE: the row as the changeset last saw it */
-	rlbuf_append_str(&sql, "DELETE FROM main.");
-	append_identifier(&sql, columns->table);
-	rlbuf_append_str(&sql, rlbuf_cstr(&where));
-	int			k = 0;
-
-	for (int i = 0; i < n; i++)
-		if (!pk[i])
-		{
-			append_and(&sql, k++);
-			append_identifier(&sql, names[i]);
-			rlbuf_append_str(&sql, " IS ?");
-			rlbuf_append_int(&sql, i + 1);
-		}
-	if (k > 0)
-		rlbuf_append_str(&sql, ")");
-	columns->plan_sql[APPLY_DELETE] = buf_detach(&sql);
-
-	/* UPDATE: the changed columns, if they still hold their old values */
-	rlbuf_append_str(&sql, "UPDATE main.");
-	append_identifier(&sql, columns->table);
-	rlbuf_append_str(&sql, " SET ");
-	bool		first = true;
-
-	for (int i = 0; i < n; i++)
-		if (!pk[i])
-		{
-			if (!first)
-				rlbuf_append_str(&sql, ", ");
-			first = false;
-			append_identifier(&sql, names[i]);
-			rlbuf_append_str(&sql, " = CASE WHEN ?");
-			rlbuf_append_int(&sql, 2 * n + i + 1);
-			rlbuf_append_str(&sql, " THEN ?");
-			rlbuf_append_int(&sql, n + i + 1);
-			rlbuf_append_str(&sql, " ELSE ");
-			append_identifier(&sql, names[i]);
-			rlbuf_append_str(&sql, " END");
-		}
-	rlbuf_append_str(&sql, rlbuf_cstr(&where));
-	k = 0;
-	for (int i = 0; i < n; i++)
-		if (!pk[i])
-		{
-			append_and(&sql, k++);
-			rlbuf_append_str(&sql, "(NOT ?");
-			rlbuf_append_int(&sql, 2 * n + i + 1);
-			rlbuf_append_str(&sql, " OR ");
-			append_identifier(&sql, names[i]);
-			rlbuf_append_str(&sql, " IS ?");
-			rlbuf_append_int(&sql, i + 1);
-			rlbuf_append_str(&sql, ")");
-		}
-	if (k > 0)
-		rlbuf_append_str(&sql, ")");
-	columns->plan_sql[APPLY_UPDATE] = first ? NULL : buf_detach(&sql);
-
-	rlbuf_reset(&sql);
-	rlbuf_append_str(&sql, "SELECT 1 FROM main.");
-	append_identifier(&sql, columns->table);
-	rlbuf_append_str(&sql, rlbuf_cstr(&where));
-	columns->plan_sql[APPLY_EXISTS] = buf_detach(&sql);
-	rlbuf_free(&sql);
-	rlbuf_free(&where);
-}
-
-/*
- * bind_change -- the change's old and new values and changed flags, as TableApply's
- * parameters. Every parameter is bound, undefined values as NULL: the values point
- * into the changeset (SQLITE_STATIC), and a kept statement must not hold a pointer
- * into an earlier one.
- */
-static void
-bind_change(sqlite3_stmt *stmt, const ChangesetIter *it, int n, bool old_as_new)
-{
-	int			nparams = sqlite3_bind_parameter_count(stmt);
-
-	for (int i = 0; i < n; i++)
-	{
-		const KvDatum *old = changeset_old(it, i),
-				   *new = changeset_new(it, i);
-
-		if (old_as_new && old == NULL)
-			old = new;			/* an INSERT's primary key, for exists_sql */
-		if (i + 1 <= nparams)
-			bind_datum(stmt, i + 1, old);
-		if (n + i + 1 <= nparams)
-			bind_datum(stmt, n + i + 1, new);
-		if (2 * n + i + 1 <= nparams)
-			sqlite3_bind_int(stmt, 2 * n + i + 1, new != NULL);
-	}
-}
-
-/* run_change -- step TableApply statement which for the change: SQLITE_DONE or an error code */
-static int
-run_change(sqlite3 *db, StmtCache *stmts, TableApply *t, int which, const ChangesetIter *it, bool *row)
-{
-	if (t->stmt[which] == NULL && (t->stmt[which] = stmt_cache_get(stmts, t->sql[which])) == NULL)
-		return sqlite3_errcode(db);
-
-	sqlite3_stmt *stmt = t->stmt[which];
-
-	bind_change(stmt, it, t->ncolumns, which == APPLY_EXISTS);
-	int			rc = sqlite3_step(stmt);
-
-	if (row)
-		*row = rc == SQLITE_ROW;
-	if (rc == SQLITE_ROW)
-		rc = SQLITE_DONE;
-	if (rc != SQLITE_DONE)
-		rc = sqlite3_extended_errcode(db);
-	sqlite3_reset(stmt);
-	return rc;
-}
-
-/* apply_changeset -- cache_apply_changeset, with the writer's kept table shapes if kept is set */
-static int
-apply_changeset(sqlite3 *db, StmtCache *stmts, CatalogCache *kept, const void *changeset, size_t len,
-				int (*filter) (void *arg, const char *table),
-				int (*conflict) (void *arg, int reason, const ChangesetIter *it), void *arg)
-{
-	ChangesetIter it;
-	ChangesetStep next = CHANGESET_DONE;
-	TableApply	t = {0};
-	int			rc = SQLITE_OK;
-
-	changeset_begin(&it, changeset, len);
-	while (rc == SQLITE_OK && (next = changeset_next(&it)) == CHANGESET_ROW)
-	{
-		const char *table = it.table;
-		int			n = it.ncolumns,
-					op = it.op,
-					step,
-					reason = 0;
-		bool		found;
-
-		if (t.table == NULL || strcmp(t.table, table) != 0 || t.ncolumns != n)
-		{
-			table_apply_free(stmts, &t);
-			if (filter && !filter(arg, table))
-			{
-				t.table = strdup(table);
-				t.ncolumns = n;
-				t.skip = true;
-			}
-			else
-			{
-				TableColumns *columns = &t.loaded;
-				RlStatus	crc = kept ? table_columns(kept, table, &columns)
-					: load_columns(db, stmts, table, &t.loaded);
-
-				if (crc != RL_OK)
-				{
-					rc = sqlite3_errcode(db);
-					break;
-				}
-				table_apply_plan(&it, columns, &t);
-			}
-		}
-		if (t.skip || (op == SQLITE_UPDATE && t.sql[APPLY_UPDATE] == NULL))
-			continue;
-		switch (op)
-		{
-			case SQLITE_INSERT:
-				step = run_change(db, stmts, &t, APPLY_INSERT, &it, NULL);
-				if ((step & 0xff) == SQLITE_CONSTRAINT)
-				{
-					step = run_change(db, stmts, &t, APPLY_EXISTS, &it, &found);
-					reason = found ? SQLITE_CHANGESET_CONFLICT : SQLITE_CHANGESET_CONSTRAINT;
-				}
-				break;
-			default:
-				step = run_change(db, stmts, &t, op == SQLITE_DELETE ? APPLY_DELETE : APPLY_UPDATE, &it, NULL);
-				if (step == SQLITE_DONE && sqlite3_changes(db) == 0)
-				{
-					step = run_change(db, stmts, &t, APPLY_EXISTS, &it, &found);
-					reason = found ? SQLITE_CHANGESET_DATA : SQLITE_CHANGESET_NOTFOUND;
-				}
-				else if ((step & 0xff) == SQLITE_CONSTRAINT)
-				{
-					step = SQLITE_DONE;
-					reason = SQLITE_CHANGESET_CONSTRAINT;
-				}
-				break;
-		}
-		if (step != SQLITE_DONE)
-			rc = step;
-		else if (reason && conflict(arg, reason, &it) != SQLITE_CHANGESET_OMIT)
-			rc = SQLITE_ABORT;
-	}
-	if (rc == SQLITE_OK && next == CHANGESET_CORRUPT)
-		rc = SQLITE_CORRUPT;
-	table_apply_free(stmts, &t);
-	changeset_end(&it);
-	return rc;
-}
-
-int
-cache_apply_changeset(sqlite3 *db, StmtCache *stmts, const void *changeset, size_t len,
-					  int (*filter) (void *arg, const char *table),
-					  int (*conflict) (void *arg, int reason, const ChangesetIter *it), void *arg)
-{
-	return apply_changeset(db, stmts, NULL, changeset, len, filter, conflict, arg);
-}
-
-/* ---------------------------------------------------------------- apply: pass 2 */
-
-/* unique_conflict -- 23505 naming the constraint SQLite's message names, if it does */
-static void
-unique_conflict(ApplyState *st, const char *table)
-{
-	char	   *name = cache_unique_violation(st->cache->db, sqlite3_errmsg(st->cache->db), NULL);
-
-	if (name)
-		set_conflict(st, ERRCODE_UNIQUE_VIOLATION, "duplicate key value violates unique constraint \"%s\"", name);
-	else
-		set_conflict(st, ERRCODE_UNIQUE_VIOLATION,
-					 "duplicate key value violates unique constraint \"%s_key\"", PG_NAME(table));
-	free(name);
-}
-
-static int
-on_conflict(void *arg, int reason, const ChangesetIter *it)
-{
-	ApplyState *st = arg;
-	const char *table = it->table;
-
-	switch (reason)
-	{
-		case SQLITE_CHANGESET_DATA:
-		case SQLITE_CHANGESET_NOTFOUND:
-			set_conflict(st, ERRCODE_T_R_SERIALIZATION_FAILURE,
-						 "could not serialize access due to concurrent update");
-			return SQLITE_CHANGESET_ABORT;
-		case SQLITE_CHANGESET_CONFLICT:
-			/* a schema's id is in its tables' names: another commit's schema took it */
-			if (it->op == SQLITE_INSERT && strcmp(table, CACHE_NAMESPACE_TABLE) != 0)
-			{
-				/* another commit took this row id: insert the row again under a new one */
-				Reinsert   *r;
-
-				st->reinserts = realloc(st->reinserts, sizeof(Reinsert) * (size_t) (st->n_reinserts + 1));
-				r = &st->reinserts[st->n_reinserts++];
-				r->table = strdup(table);
-				r->ncolumns = it->ncolumns;
-				r->values = calloc((size_t) it->ncolumns, sizeof(KvDatum));
-				for (int i = 0; i < it->ncolumns; i++)
-					r->values[i] = *changeset_new(it, i);
-				r->old_rowid = changeset_int64(&r->values[0]);
-				r->new_rowid = 0;
-				return SQLITE_CHANGESET_OMIT;
-			}
-			set_conflict(st, ERRCODE_T_R_SERIALIZATION_FAILURE,
-						 "could not serialize access due to concurrent update");
-			return SQLITE_CHANGESET_ABORT;
-		case SQLITE_CHANGESET_CONSTRAINT:
-			unique_conflict(st, table);
-			return SQLITE_CHANGESET_ABORT;
-		default:
-			set_conflict(st, ERRCODE_INTEGRITY_CONSTRAINT_VIOLATION,
-						 "change to \"%s\" violates a constraint", PG_NAME(table));
-			return SQLITE_CHANGESET_ABORT;
-	}
-}
-
-static RlStatus
-insert_again(ApplyState *st, Reinsert *r)
-{
-	RlBuf		sql;
-	sqlite3    *db = st->cache->db;
-
-	rlbuf_init(&sql);
-	rlbuf_append_str(&sql, "INSERT INTO ");
-	append_identifier(&sql, r->table);
-	rlbuf_append_str(&sql, " VALUES (NULL");
-	for (int i = 1; i < r->ncolumns; i++)
-		rlbuf_append_str(&sql, ", ?");
-	rlbuf_append_str(&sql, ")");
-	sqlite3_stmt *stmt = prepare(db, rlbuf_cstr(&sql));
-
-	rlbuf_free(&sql);
-	if (stmt == NULL)
-		return sqlite_failure(db, "insert again");
-	for (int i = 1; i < r->ncolumns; i++)
-		bind_datum(stmt, i, &r->values[i]);
-	int			step = sqlite3_step(stmt);
-
-	sqlite3_finalize(stmt);
-	if (step == SQLITE_CONSTRAINT)
-		unique_conflict(st, r->table);
-	else if (step != SQLITE_DONE)
-		return sqlite_failure(db, "insert again");
-	r->new_rowid = sqlite3_last_insert_rowid(db);
-	return RL_OK;
-}
-
-static int64_t
-final_rowid(const ApplyState *st, const char *table, int64_t rowid)
-{
-	for (int i = 0; i < st->n_reinserts; i++)
-		if (st->reinserts[i].old_rowid == rowid && strcmp(st->reinserts[i].table, table) == 0)
-			return st->reinserts[i].new_rowid;
-	return rowid;
-}
-
-/* ---------------------------------------------------------------- apply: pass 3 */
-
-/* put_row -- a row, given as its column values (the row id first), into the batch; its key into key_out */
-static RlStatus
-put_row(ApplyState *st, const RelationMap *map, const KvDatum *const *values, RlBuf *key_out)
-{
-	RlBuf		value;
-	RlStatus	rc;
-
-	rlbuf_init(&value);
-	rc = encode_row(map, values, key_out, &value);
-	if (rc == RL_OK)
-		lsm_batch_put(st->batch, key_out->data, key_out->len, value.data, value.len);
-	rlbuf_free(&value);
-	return rc;
-}
-
-/*
- * put_current_row -- the current state of a row (by row id) into the batch, its key
- * into key_out; with old, the changeset's old values of the row (NULL where a column
- * did not change), also the key the row had before into old_key
- */
-static RlStatus
-put_current_row(ApplyState *st, RelationMap *map, int64_t rowid, RlBuf *key_out,
-				const KvDatum *const *old, RlBuf *old_key)
-{
-	sqlite3_stmt *stmt = NULL;
-	int			step = read_row(map, rowid, &stmt);
-	RlStatus	rc = RL_OK;
-
-	if (step != SQLITE_ROW && step != SQLITE_DONE)
-		return sqlite_failure(st->cache->db, "read changed row");
-	if (step == SQLITE_ROW)
-	{
-		const KvDatum **values = statement_row(stmt, map->ncolumns);
-
-		rc = values ? put_row(st, map, values, key_out) : rl_error(RL_IO_ERROR, "out of memory");
-		if (rc == RL_OK && old)
-		{
-			for (int i = 0; i < map->ncolumns; i++)
-				if (old[i])
-					values[i] = old[i];
-			rc = encode_row(map, values, old_key, NULL);
-		}
-		free(values);
-	}
-	sqlite3_reset(stmt);
-	return rc;
-}
-
-/* Rows of a dropped relation go, and so does its table. */
-static RlStatus
-drop_relation(ApplyState *st, const char *name, int64_t relid)
-{
-	if (name)
-		mark_rescan(st, name);
-	RelationMap map;
-	RlStatus	rc = relation_map_shape(st->cache, name, relid, &map);
-	RlBuf		sql;
-
-	if (rc == RL_OK && map.ncolumns > 0)
-		rc = emit_all_rows(st->cache->db, &map, st->batch, false);
-	rlbuf_init(&sql);
-	rlbuf_append_str(&sql, "DROP TABLE IF EXISTS ");
-	append_identifier(&sql, name);
-	if (rc == RL_OK)
-		rc = exec_sql(st->cache->db, rlbuf_cstr(&sql));
-	st->cache->shapes_checked = false;	/* DDL ran */
-	rlbuf_free(&sql);
-	relation_map_free(&map);
-	return rc;
-}
-
-static RlStatus
-emit_relation_change(ApplyState *st, const ChangesetIter *it)
-{
-	RelationMap catalog = {.relid = 0, .name = (char *) CACHE_RELATION_TABLE, .ncolumns = 3, .cache = st->cache};
-	RlBuf		key;
-	RlStatus	rc = RL_OK;
-
-	rlbuf_init(&key);
-	if (it->op == SQLITE_DELETE)
-	{
-		int64_t		relid = changeset_int64(changeset_old(it, 0));
-		char	   *name = changeset_text(changeset_old(it, 1));
-
-		kv_generic_key(0, (uint64_t) relid, &key);
-		lsm_batch_delete(st->batch, key.data, key.len);
-		rc = drop_relation(st, name, relid);
-		free(name);
-	}
-	else
-	{
-		const KvDatum *relid = changeset_new(it, 0) ? changeset_new(it, 0) : changeset_old(it, 0);
-
-		rc = put_current_row(st, &catalog, final_rowid(st, CACHE_RELATION_TABLE, changeset_int64(relid)),
-							 &key, NULL, NULL);
-		stmt_cache_release(st->cache->statements, catalog.row_by_id, false);
-	}
-	rlbuf_free(&key);
-	return rc;
-}
-
-static RlStatus
-emit_row_change(ApplyState *st, ChangesetIter *it, RelationMap *map)
-{
-	RlBuf		key,
-				old_key;
-	RlStatus	rc = RL_OK;
-
-	rlbuf_init(&key);
-	rlbuf_init(&old_key);
-	if (it->op == SQLITE_DELETE)
-	{
-		rc = encode_row(map, it->old, &key, NULL);
-		if (rc == RL_OK)
-			lsm_batch_delete(st->batch, key.data, key.len);
-	}
-	else if (it->op == SQLITE_INSERT)
-	{
-		/* the row as the cache holds it: the changeset's values, under its final row id */
-		KvDatum		rowid = {.type = KV_INT64,
-		.i = final_rowid(st, it->table, changeset_int64(changeset_new(it, 0)))};
-
-		const KvDatum *changeset_rowid = it->new[0];
-
-		it->new[0] = &rowid;
-		rc = put_row(st, map, it->new, &key);
-		it->new[0] = changeset_rowid;
-	}
-	else
-	{
-		int64_t		rowid = final_rowid(st, it->table, changeset_int64(changeset_old(it, 0)));
-
-		rc = put_current_row(st, map, rowid, &key, map->kv ? it->old : NULL, &old_key);
-		if (rc == RL_OK && old_key.len &&
-			(old_key.len != key.len || memcmp(old_key.data, key.data, key.len) != 0))
-			lsm_batch_delete(st->batch, old_key.data, old_key.len);
-	}
-	rlbuf_free(&key);
-	rlbuf_free(&old_key);
-	return rc;
-}
-
-static RlStatus
-emit_mutations(ApplyState *st, const void *changeset, size_t len)
-{
-	ChangesetIter it;
-	ChangesetStep step = CHANGESET_DONE;
-	RlStatus	rc = RL_OK;
-	RelationMap map = {0};
-
-	changeset_begin(&it, changeset, len);
-	while (rc == RL_OK && !st->conflicted && (step = changeset_next(&it)) == CHANGESET_ROW)
-	{
-		const char *table = it.table;
-
-		if (strcmp(table, CACHE_RELATION_TABLE) == 0)
-		{
-			rc = emit_relation_change(st, &it);
-			relation_map_free(&map);	/* names may have moved */
-			continue;
-		}
-		if (map.name == NULL || strcmp(map.name, table) != 0)
-		{
-			relation_map_free(&map);
-			rc = relation_map(st->cache, table, &map);
-			if (rc == RL_NOT_FOUND)
-				rc = rl_error(RL_INVALID, "changeset changes \"%s\", which is not a relation", table);
-		}
-		if (name_list_has(&st->rewritten, table))
-			continue;			/* emit_all_rows stores all of it below */
-		if (rc == RL_OK && it.ncolumns != map.ncolumns)
-			rc = rl_error(RL_INVALID, "changeset has %d columns for \"%s\", the table %d",
-						  it.ncolumns, table, map.ncolumns);
-		if (rc == RL_OK)
-			rc = emit_row_change(st, &it, &map);
-	}
-	if (step == CHANGESET_CORRUPT && rc == RL_OK)
-		rc = rl_error(RL_INVALID, "malformed changeset");
-	relation_map_free(&map);
-	changeset_end(&it);
-	for (int i = 0; rc == RL_OK && !st->conflicted && i < st->rewritten.n; i++)
-	{
-		rc = relation_map(st->cache, st->rewritten.names[i], &map);
-		if (rc == RL_OK)
-			rc = emit_all_rows(st->cache->db, &map, st->batch, true);
-		relation_map_free(&map);
-	}
-	return rc;
-}
-
-/* ---------------------------------------------------------------- apply */
-
-/*
- * record_rescan -- CACHE_SCAN_BASE_TABLE's row for table: the commits from seq on
- * (the cache's next: snapshots are the cache's commits, so none lies between) may
- * have changed its rows other than by appending
- */
-static RlStatus
-record_rescan(CatalogCache *cache, const char *table, uint64_t seq)
-{
-	sqlite3_stmt *stmt = stmt_cache_get(cache->statements, "INSERT OR REPLACE INTO " CACHE_SCAN_BASE_TABLE
-										" (relname, seq) VALUES (?1, ?2)");
-	int			step;
-
-	if (stmt == NULL)
-		return sqlite_failure(cache->db, "record a table's rescan");
-	sqlite3_bind_text(stmt, 1, table, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int64(stmt, 2, (int64_t) seq);
-	step = sqlite3_step(stmt);
-	stmt_cache_release(cache->statements, stmt, step != SQLITE_DONE);
-	return step == SQLITE_DONE ? RL_OK : sqlite_failure(cache->db, "record a table's rescan");
-}
-
-RlStatus
-catalog_cache_begin(CatalogCache *cache)
-{
-	RlStatus	rc = exec_kept(cache, "BEGIN IMMEDIATE");
-
-	cache->in_transaction = rc == RL_OK;
-	return rc;
-}
-
-RlStatus
-catalog_cache_apply(CatalogCache *cache, const void *changeset, size_t len,
-					LsmBatch *batch, CacheConflict *conflict)
-{
-	ApplyState	st = {.cache = cache, .conflict = conflict, .batch = batch};
-	RlStatus	rc;
-	LsmBatch   *mine = lsm_batch_new();
-
-	memset(conflict, 0, sizeof(*conflict));
-	st.batch = mine;
-	cache->shapes_checked = false;
-	rc = exec_kept(cache, "SAVEPOINT rl_apply");
-	if (rc != RL_OK)
-	{
-		lsm_batch_free(mine);
-		return rc;
-	}
-	rc = prepare_schema(&st, changeset, len);
-	if (rc == RL_OK && !st.conflicted)
-	{
-		int			arc = apply_changeset(cache->db, cache->statements, cache, changeset, len, NULL,
-										  on_conflict, &st);
-
-		if (arc != SQLITE_OK && !st.conflicted)
-			rc = arc == SQLITE_ABORT ? RL_OK : sqlite_failure(cache->db, "apply changeset");
-	}
-	for (int i = 0; rc == RL_OK && !st.conflicted && i < st.n_reinserts; i++)
-		rc = insert_again(&st, &st.reinserts[i]);
-	if (rc == RL_OK && !st.conflicted)
-		rc = emit_mutations(&st, changeset, len);
-	for (int i = 0; rc == RL_OK && !st.conflicted && i < st.rescan.n; i++)
-		rc = record_rescan(cache, st.rescan.names[i], cache->seq + 1);
-	if (rc == RL_OK && !st.conflicted)
-	{
-		rc = exec_kept(cache, "RELEASE rl_apply");
-		lsm_batch_append(batch, mine);
-	}
-	else
-	{
-		exec_sql(cache->db, "ROLLBACK TO rl_apply; RELEASE rl_apply");
-		forget_shapes(cache);
-		if (rc == RL_OK)
-			rc = RL_PRECONDITION;
-	}
-	for (int i = 0; i < st.n_reinserts; i++)
-	{
-		free(st.reinserts[i].values);
-		free(st.reinserts[i].table);
-	}
-	free(st.reinserts);
-	name_list_free(&st.rewritten);
-	name_list_free(&st.created);
-	name_list_free(&st.rescan);
-	lsm_batch_free(mine);
-	return rc;
-}
-
-static RlStatus
-record_seq(CatalogCache *cache, uint64_t seq)
-{
-	sqlite3_stmt *stmt = stmt_cache_get(cache->statements, "INSERT OR REPLACE INTO " CACHE_META_TABLE
-										" (name, value) VALUES ('commit_seq', ?)");
-
-	if (stmt == NULL)
-		return sqlite_failure(cache->db, "record commit_seq");
-	sqlite3_bind_int64(stmt, 1, (int64_t) seq);
-	int			step = sqlite3_step(stmt);
-
-	stmt_cache_release(cache->statements, stmt, false);
-	if (step != SQLITE_DONE)
-		return sqlite_failure(cache->db, "record commit_seq");
-	cache->seq = seq;
-	return RL_OK;
-}
-
-RlStatus
-catalog_cache_commit(CatalogCache *cache, uint64_t seq)
-{
-	RlStatus	rc = record_seq(cache, seq);
-
-	if (rc == RL_OK)
-		rc = exec_kept(cache, "COMMIT");
-	if (rc != RL_OK)
-		catalog_cache_abort(cache);
-	cache->in_transaction = false;
-	return rc;
-}
-
-/*
- * An error that ends a transaction (SQLITE_FULL, SQLITE_IOERR, SQLITE_NOMEM) has
- * rolled it back already: a ROLLBACK then would fail and replace the error that
- * says why in rl_last_error.
- */
-void
-catalog_cache_abort(CatalogCache *cache)
-{
-	if (!sqlite3_get_autocommit(cache->db))
-		exec_sql(cache->db, "ROLLBACK");
-	forget_shapes(cache);
-	cache->in_transaction = false;
-	read_seq(cache);
-}
-
 /* ---------------------------------------------------------------- rebuild */
-
-/*
- * A rebuild loads a relation's rows under the row ids their keys hold (generic rows:
- * the row key; DuckLake tables: the row id that ends the key), so every row keeps its
- * place and its ctid. Rows of a store written before keys of DuckLake's tables ended
- * in a row id (CACHE_ROW_KEYS_MARK) have none: a second pass gives them row ids 1, 2
- * ... in key order, below the others' (they were written before any of those, and
- * every row id given since was above theirs), and notes them in CACHE_SHORT_KEY_TABLE.
- * Such a row keeps its place among the others, but its row id only while no row
- * before it in key order is deleted. A DuckLake table's rows that its layout cannot
- * hold are under its generic prefix (encode_row), each with its row id.
- */
-typedef struct RebuildScan
-{
-	sqlite3    *db;
-	sqlite3_stmt *insert;
-	sqlite3_stmt *note_short;	/* into CACHE_SHORT_KEY_TABLE */
-	const RelationMap *map;
-	bool		generic;		/* the rows under the relation's generic prefix */
-	bool		short_pass;		/* the last pass: rows whose key has no row id */
-	int64_t		nshort;			/* the first pass counts them ... */
-	int64_t		min_rowid;		/* ... and the smallest row id of the others */
-	int64_t		next_rowid;		/* the second pass's next row id */
-	RlStatus	status;
-} RebuildScan;
 
 static bool
 rebuild_row_cb(const uint8_t *key, size_t klen, const uint8_t *value, size_t vlen, void *arg)
@@ -2488,8 +1247,6 @@ catalog_cache_rebuild(CatalogCache *cache, Lsm *lsm)
 }
 
 /* ---------------------------------------------------------------- waiting for the write lock */
-
-#define BUSY_RETRY_US 200
 
 static int
 retry_when_busy(void *arg, int tries)
