@@ -202,12 +202,6 @@ typedef struct TableApply
 	sqlite3_stmt *stmt[APPLY_NSTMTS];
 } TableApply;
 
-/*
- * append_and -- " AND " before the k-th comparison of a row's columns, in groups of
- * APPLY_AND_GROUP in parentheses (the caller closes the last): SQLite counts an AND
- * chain's length in its expression depth (at most 1000), and a table has up to
- * 1 600 columns.
- */
 #define APPLY_AND_GROUP 64
 
 void		name_list_add(NameList *list, const char *name);

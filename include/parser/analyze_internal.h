@@ -137,15 +137,6 @@ typedef struct LiteralAt
 	int			location;
 } LiteralAt;
 
-/*
- * coerce_expr -- make e of type target
- *
- * Unknown literals are converted now (their input errors point at them);
- * parameters of unknown type simply become target. Returns NULL when the
- * coercion is not allowed in mode: implicit, assignment (a value for a column:
- * can_coerce_assignment) or explicit (can_cast). A too long varchar(n) fails in an
- * assignment where the explicit cast cuts it (PostgreSQL's length coercion).
- */
 typedef enum CoercionMode
 {
 	COERCE_IMPLICIT,
@@ -209,14 +200,6 @@ typedef struct Query
 /* the most terms SQLite takes in one compound SELECT (its SQLITE_MAX_COMPOUND_SELECT, 500) */
 #define SQLITE_COMPOUND_TERMS 500
 
-/*
- * deparse_bool_chain -- args joined by sep (" AND " or " OR ") in parentheses: up to
- * BOOL_CHAIN_FLAT of them as they are, more as two halves, each such a chain. SQLite
- * parses a AND b AND c ... into a tree as deep as the list is long and refuses one
- * deeper than 1000 (generated conditions and ORMs' filters are that long); halves keep
- * it as deep as the list's logarithm. AND and OR are associative in SQL's three-valued
- * logic, and the terms keep their order, so the value is the same.
- */
 #define BOOL_CHAIN_FLAT 64
 
 /* the variables (?N) one SQLite statement binds at most; below every build's limit */

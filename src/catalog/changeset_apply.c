@@ -47,6 +47,12 @@ buf_detach(RlBuf *buf)
  * columns' plan unless it has them already; t->skip if the table cannot take them
  */
 
+/*
+ * append_and -- " AND " before the k-th comparison of a row's columns, in groups of
+ * APPLY_AND_GROUP in parentheses (the caller closes the last): SQLite counts an AND
+ * chain's length in its expression depth (at most 1000), and a table has up to
+ * 1 600 columns.
+ */
 static void
 append_and(RlBuf *sql, int k)
 {

@@ -222,6 +222,14 @@ deparse_in_list(ParseState *ps, RlBuf *out, Expr *e)
 	return true;
 }
 
+/*
+ * deparse_bool_chain -- args joined by sep (" AND " or " OR ") in parentheses: up to
+ * BOOL_CHAIN_FLAT of them as they are, more as two halves, each such a chain. SQLite
+ * parses a AND b AND c ... into a tree as deep as the list is long and refuses one
+ * deeper than 1000 (generated conditions and ORMs' filters are that long); halves keep
+ * it as deep as the list's logarithm. AND and OR are associative in SQL's three-valued
+ * logic, and the terms keep their order, so the value is the same.
+ */
 static void
 deparse_bool_chain(ParseState *ps, RlBuf *out, Expr **args, int n, const char *sep)
 {

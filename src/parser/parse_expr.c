@@ -230,6 +230,15 @@ literal_input(ParseState *ps, Oid type, const char *text, int32_t typmod, int lo
 	return v;
 }
 
+/*
+ * coerce_expr -- make e of type target
+ *
+ * Unknown literals are converted now (their input errors point at them);
+ * parameters of unknown type simply become target. Returns NULL when the
+ * coercion is not allowed in mode: implicit, assignment (a value for a column:
+ * can_coerce_assignment) or explicit (can_cast). A too long varchar(n) fails in an
+ * assignment where the explicit cast cuts it (PostgreSQL's length coercion).
+ */
 Expr *
 coerce_expr(ParseState *ps, Expr *e, Oid target, int32_t typmod, CoercionMode mode)
 {

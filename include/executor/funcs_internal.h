@@ -1,0 +1,50 @@
+/*
+ * funcs_internal.h: what the builtin functions' files share (funcs.c, the table and
+ * most functions; funcs_string.c, those on strings).
+ */
+#ifndef RL_FUNCS_INTERNAL_H
+#define RL_FUNCS_INTERNAL_H
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+#include <openssl/evp.h>
+#include <openssl/md5.h>
+#include <openssl/rand.h>
+#include "utils/elog.h"
+#include "executor/executor.h"
+#include "nodes/primnodes.h"
+#include "catalog/cache.h"
+#include "catalog/syscat.h"
+#include "utils/guc.h"
+#include "utils/mcxt.h"
+#include "utils/miscadmin.h"
+#include "catalog/namespace.h"
+#include "utils/adt/numeric.h"
+
+Value		text_of(const char *s, size_t len);
+Value		f_length(ExecState *es, const Value *args, int nargs);
+Value		f_octet_length(ExecState *es, const Value *args, int nargs);
+Value		f_substring(ExecState *es, const Value *args, int nargs);
+Value		f_like_escape(ExecState *es, const Value *args, int nargs);
+Value		f_strpos(ExecState *es, const Value *args, int nargs);
+Value		f_replace(ExecState *es, const Value *args, int nargs);
+Value		f_btrim(ExecState *es, const Value *args, int nargs);
+Value		f_ltrim(ExecState *es, const Value *args, int nargs);
+Value		f_rtrim(ExecState *es, const Value *args, int nargs);
+Value		f_left(ExecState *es, const Value *args, int nargs);
+Value		f_right(ExecState *es, const Value *args, int nargs);
+Value		f_lpad(ExecState *es, const Value *args, int nargs);
+Value		f_rpad(ExecState *es, const Value *args, int nargs);
+Value		f_split_part(ExecState *es, const Value *args, int nargs);
+Value		f_repeat(ExecState *es, const Value *args, int nargs);
+Value		f_reverse(ExecState *es, const Value *args, int nargs);
+Value		f_starts_with(ExecState *es, const Value *args, int nargs);
+Value		change_case(const Value *v, bool upper);
+Value		f_lower(ExecState *es, const Value *args, int nargs);
+Value		f_upper(ExecState *es, const Value *args, int nargs);
+
+#endif
