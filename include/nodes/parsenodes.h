@@ -22,7 +22,7 @@ typedef enum StatementKind
 	STMT_COPY_IN				/* COPY table FROM STDIN */
 } StatementKind;
 
-/* What a statement writes, which decides how cache.c runs it. */
+/* What a statement writes, which decides how the cache (catalog/cache.h) runs it. */
 typedef enum CacheTarget
 {
 	CACHE_READ,					/* nothing: the transaction's snapshot */

@@ -116,7 +116,7 @@ typedef struct Expr
 	const struct WindowSpec *window;	/* EXPR_AGG: its OVER (...), NULL for an aggregate */
 } Expr;
 
-/* A window function's OVER (...), deparsed as SQLite's (analyze.c, transform_window). */
+/* A window function's OVER (...), deparsed as SQLite's (parse_select.c, transform_window). */
 typedef struct WindowSpec
 {
 	int			npartition;
@@ -136,7 +136,7 @@ typedef struct WindowSpec
  * A statement for SQLite. Its ?1..?n are binds[0..n-1]: an EXPR_CONST or
  * EXPR_PARAM is bound by value (in the canonical SQLite form of its type), any
  * other expression by pointer, for rl_eval(?k, args...) to evaluate it with
- * PostgreSQL's semantics (cache.c).
+ * PostgreSQL's semantics (executor/sqlite_exec.c).
  */
 typedef struct SqlStatement
 {

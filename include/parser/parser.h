@@ -1,6 +1,6 @@
 /*
  * parser.h: libpg_query's parse of a query string into raw statements, and the
- * parse trees the backend keeps (analyze.c).
+ * parse trees the backend keeps (parser.c).
  *
  *   ParseQuery        query string -> raw statements (42601 with the cursor position)
  */

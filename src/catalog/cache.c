@@ -355,7 +355,7 @@ load_relation(const char *schema, const char *table, const char *name)
 	}
 	release_statement(stmt, false);
 
-	/* the primary key: the UNIQUE index whose first column is DESC (analyze.c's add_key) */
+	/* the primary key: the UNIQUE index whose first column is DESC (parse_utility.c's add_key) */
 	stmt = cached_statement("SELECT x.cid FROM pragma_index_list(?1, ?2) AS i, pragma_index_xinfo(i.name, ?2) AS x"
 							" WHERE i.origin = 'u' AND x.key AND (SELECT f.\"desc\" FROM pragma_index_xinfo(i.name, ?2)"
 							" AS f WHERE f.seqno = 0) ORDER BY x.seqno");

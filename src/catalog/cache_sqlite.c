@@ -33,7 +33,7 @@ bool		callback_failed;
  * a statement PostgreSQL would run (or refuse at its own, lower, limit), and the misuses
  * of aggregates the analyser does not check: SQLite reports them as SQLITE_ERROR, told
  * apart only by the message's start. The analyser checks PostgreSQL's limits and rules
- * first and writes its SQL so that SQLite's limits are rarely reached (analyze.c); what
+ * first and writes its SQL so that SQLite's limits are rarely reached (parser/); what
  * still reaches them gets the SQLSTATE PostgreSQL gives, with its message at its limit.
  */
 static const struct
@@ -479,7 +479,7 @@ to_sqlite(const SqliteSink *sink, const Value *v)
  * to_sqlite would bind for v; false (nothing appended) where there is none: a REAL
  * (the text of a double need not read back bit for bit) and INT64_MIN (SQLite reads
  * -9223372036854775808 as a minus applied to a REAL). For statements with more
- * constants than SQLite has variables (analyze.c).
+ * constants than SQLite has variables (parser/deparse.c).
  */
 bool
 CacheSqlLiteral(RlBuf *out, const Value *v)
@@ -729,7 +729,7 @@ rl_quote_ident(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 
 
 /*
- * default_value -- a column default as the cache declares it (analyze.c's
+ * default_value -- a column default as the cache declares it (parse_utility.c's
  * sqlite_literal: a number, 'text', or X'hex') in its PostgreSQL text form
  */
 static char *

@@ -166,7 +166,7 @@ cache_unqualified_name(const char *name)
 
 /*
  * key_is_primary -- whether table's key of ncols columns that starts with first is its
- * primary key (analyze.c's add_key declares a primary key's first column DESC)
+ * primary key (parse_utility.c's add_key declares a primary key's first column DESC)
  */
 static bool
 key_is_primary(sqlite3 *db, const char *table, const char *first, int ncols)

@@ -24,7 +24,7 @@
  * is that nspid; every relation is owned by the session's user (pg_roles' OID 10),
  * a schema by the role CREATE or ALTER SCHEMA gave it; relpages is 0 (doc/design.md, section 7). The cache
  * keeps a key as a SQLite UNIQUE constraint; a PRIMARY KEY's first column is
- * declared DESC there (analyze.c), which is how it is told from UNIQUE.
+ * declared DESC there (parse_utility.c), which is how it is told from UNIQUE.
  * pg_settings lists the session's settings as SHOW ALL does, pg_database the
  * registry of databases in the postgres database's cache.
  */

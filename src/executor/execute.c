@@ -8,7 +8,7 @@
  * OFFSET/LIMIT. Each row is evaluated in a per-row memory context reset before
  * the next one, so long results run in constant memory. Utility statements do
  * their work in ExecutorStart and only leave a command tag. A statement over the
- * catalog cache runs whole in ExecutorStart (cache.c), its rows kept for
+ * catalog cache runs whole in ExecutorStart (sqlite_exec.c), its rows kept for
  * ExecutorNext: so it holds no SQLite statement or write lock across messages.
  *
  * Arithmetic follows PostgreSQL: integer overflow is 22003 "integer out of range"

@@ -35,7 +35,7 @@
  * A statement that reads or writes relations is generated as SQLite SQL while
  * it is analysed: expressions are typed as above, then written out by
  * deparse(), constants and parameters as bound values (?n) and whatever SQLite
- * cannot compute as PostgreSQL does through rl_eval(?n, args...) (cache.c).
+ * cannot compute as PostgreSQL does through rl_eval(?n, args...) (executor/sqlite_exec.c).
  */
 
 

@@ -183,7 +183,7 @@ transform_window(ParseState *ps, PgQuery__FuncCall *fc, const char *name)
 				errposition(char_position(ps, fc->location)));
 	plain.over = NULL;
 	e = transform_aggregate(ps, &plain, name);
-	/* the cache's own aggregates have window forms (cache.c) */
+	/* the cache's own aggregates have window forms (executor/sqlite_exec.c) */
 	if (e != NULL && strncmp(e->sql, "rl_", 3) == 0)
 		e->sql = psprintf("%s_window", e->sql);
 	if (e == NULL)
@@ -351,16 +351,16 @@ transform_aggregate(ParseState *ps, PgQuery__FuncCall *fc, const char *name)
 					errposition(char_position(ps, fc->location)));
 		e->type = t == FLOAT4OID || t == FLOAT8OID ? (name[0] == 's' ? t : FLOAT8OID)
 			: name[0] == 's' && (t == INT2OID || t == INT4OID) ? INT8OID : NUMERICOID;
-		/* PostgreSQL's float arithmetic: NaN, Infinity - Infinity, overflow (cache.c) */
+		/* PostgreSQL's float arithmetic: NaN, Infinity - Infinity, overflow (executor/sqlite_exec.c) */
 		if (t == FLOAT4OID || t == FLOAT8OID)
 			e->sql = name[0] == 'a' ? "rl_float_avg" : t == FLOAT4OID ? "rl_float4_sum" : "rl_float_sum";
-		/* numeric results, exact, with PostgreSQL's scales (cache.c) */
+		/* numeric results, exact, with PostgreSQL's scales (executor/sqlite_exec.c) */
 		else if (e->type == NUMERICOID)
 			e->sql = name[0] == 'a' ? "rl_numeric_avg" : "rl_numeric_sum";
 	}
 	else if (array_agg)
 	{
-		/* rl_array_agg(x, array type [, sort key, flags]...) (cache.c) */
+		/* rl_array_agg(x, array type [, sort key, flags]...) (executor/sqlite_exec.c) */
 		e->type = typio_array_type(t);
 		if (e->type == InvalidOid)
 			multidimensional(ps, fc->location);
@@ -371,7 +371,7 @@ transform_aggregate(ParseState *ps, PgQuery__FuncCall *fc, const char *name)
 	}
 	else if (strcmp(name, "string_agg") == 0)
 	{
-		/* group_concat, or rl_string_agg(x, delimiter, sort key, flags...) sorting (cache.c) */
+		/* group_concat, or rl_string_agg(x, delimiter, sort key, flags...) sorting (executor/sqlite_exec.c) */
 		e->args[0] = coerce_or_fail(ps, e->args[0], TEXTOID, "string_agg");
 		e->args[1] = coerce_or_fail(ps, e->args[1], TEXTOID, "string_agg");
 		e->sql = fc->n_agg_order || e->agg_distinct ? "rl_string_agg" : "group_concat";
