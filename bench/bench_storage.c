@@ -34,10 +34,10 @@
 
 #include <jansson.h>
 
-#include "storage/lsm.h"
-#include "storage/objstore.h"
 #include "common/rl_buffer.h"
 #include "common/ulid.h"
+#include "storage/lsm.h"
+#include "storage/objstore.h"
 
 #define KEY_LEN 17				/* tag byte + big-endian parent id + child id */
 #define PREFIX_LEN 9			/* tag byte + parent id: one parent's children */

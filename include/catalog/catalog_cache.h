@@ -85,10 +85,10 @@
 #include <sqlite3.h>
 
 #include "catalog/changeset.h"
-#include "storage/lsm.h"
 #include "catalog/stmt_cache.h"
 #include "common/rl_buffer.h"
 #include "common/rl_status.h"
+#include "storage/lsm.h"
 
 #define CACHE_RELATION_TABLE "rl_relation"
 #define CACHE_META_TABLE "rl_meta"

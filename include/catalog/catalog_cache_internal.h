@@ -18,10 +18,10 @@
 #include <time.h>
 #include "catalog/catalog_cache.h"
 #include "catalog/changeset.h"
-#include "utils/errcodes.h"
 #include "catalog/kvcodec.h"
-#include "utils/adt/numeric.h"
 #include "catalog/stmt_cache.h"
+#include "utils/adt/numeric.h"
+#include "utils/errcodes.h"
 
 /*
  * The statements applying a changeset's changes to a table (table_apply_plan):

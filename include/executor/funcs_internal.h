@@ -14,16 +14,16 @@
 #include <openssl/evp.h>
 #include <openssl/md5.h>
 #include <openssl/rand.h>
-#include "utils/elog.h"
+#include "catalog/cache.h"
+#include "catalog/namespace.h"
+#include "catalog/syscat.h"
 #include "executor/executor.h"
 #include "nodes/primnodes.h"
-#include "catalog/cache.h"
-#include "catalog/syscat.h"
+#include "utils/adt/numeric.h"
+#include "utils/elog.h"
 #include "utils/guc.h"
 #include "utils/mcxt.h"
 #include "utils/miscadmin.h"
-#include "catalog/namespace.h"
-#include "utils/adt/numeric.h"
 
 Value		text_of(const char *s, size_t len);
 Value		f_length(ExecState *es, const Value *args, int nargs);

@@ -17,21 +17,21 @@
 #include <pg_query.h>
 #include <pg_query/pg_query.pb-c.h>
 
+#include "catalog/cache.h"
+#include "catalog/cache_sqlite.h"
 #include "catalog/catalog_cache.h"
+#include "catalog/namespace.h"
+#include "catalog/syscat.h"
 #include "common/rl_buffer.h"
-#include "utils/elog.h"
 #include "executor/executor.h"
-#include "parser/parser.h"
 #include "nodes/primnodes.h"
 #include "parser/analyze.h"
-#include "catalog/cache.h"
-#include "catalog/syscat.h"
-#include "catalog/cache_sqlite.h"
 #include "parser/literals.h"
+#include "parser/parser.h"
+#include "utils/adt/numeric.h"
+#include "utils/elog.h"
 #include "utils/mcxt.h"
 #include "utils/miscadmin.h"
-#include "catalog/namespace.h"
-#include "utils/adt/numeric.h"
 
 typedef PgQuery__Node Node;
 

@@ -18,9 +18,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "storage/objstore.h"
 #include "common/rl_buffer.h"
 #include "common/rl_status.h"
+#include "storage/objstore.h"
 
 typedef struct LsmOptions
 {

@@ -8,8 +8,8 @@
 #ifndef RL_DEST_H
 #define RL_DEST_H
 
-#include "utils/elog.h"
 #include "nodes/parsenodes.h"
+#include "utils/elog.h"
 
 /* formats: one per column, NULL for all text (Describe of a statement). */
 void		SendRowDescription(const AnalyzedStmt *stmt, const int16_t *formats);

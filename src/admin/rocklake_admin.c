@@ -20,10 +20,10 @@
 #include <string.h>
 
 #include "catalog/kvcodec.h"
+#include "common/ulid.h"
 #include "storage/lsm.h"
 #include "storage/manifest.h"
 #include "storage/sst.h"
-#include "common/ulid.h"
 
 typedef struct InspectOptions
 {

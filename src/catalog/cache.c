@@ -50,21 +50,21 @@
 
 #include <jansson.h>
 
+#include "catalog/cache.h"
+#include "catalog/cache_sqlite.h"
 #include "catalog/catalog_cache.h"
 #include "catalog/commit_horizon.h"
+#include "catalog/namespace.h"
 #include "catalog/stmt_cache.h"
-#include "utils/elog.h"
-#include "nodes/primnodes.h"
-#include "nodes/parsenodes.h"
-#include "catalog/cache.h"
 #include "catalog/syscat.h"
-#include "catalog/cache_sqlite.h"
+#include "catalog/writer.h"
+#include "nodes/parsenodes.h"
+#include "nodes/primnodes.h"
+#include "utils/adt/numeric.h"
+#include "utils/elog.h"
 #include "utils/guc.h"
 #include "utils/mcxt.h"
 #include "utils/miscadmin.h"
-#include "catalog/namespace.h"
-#include "utils/adt/numeric.h"
-#include "catalog/writer.h"
 
 typedef struct TempTable
 {

@@ -3,22 +3,6 @@
  * catalog cache (catalog_cache_begin / _apply / _commit / _abort, catalog_cache.h),
  * in its three passes, and the changeset it emits for the backends.
  */
-#include <alloca.h>
-#include <inttypes.h>
-#include <pthread.h>
-#include <signal.h>
-#include <stdarg.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <strings.h>
-#include <time.h>
-#include "catalog/catalog_cache.h"
-#include "catalog/changeset.h"
-#include "utils/errcodes.h"
-#include "catalog/kvcodec.h"
-#include "utils/adt/numeric.h"
-#include "catalog/stmt_cache.h"
 #include "catalog/catalog_cache_internal.h"
 
 /* ---------------------------------------------------------------- apply: pass 1 */

@@ -18,11 +18,11 @@
 #include "catalog/cache_sqlite.h"
 #include "catalog/catalog_cache.h"
 #include "catalog/namespace.h"
+#include "utils/adt/numeric.h"
 #include "utils/elog.h"
 #include "utils/guc.h"
 #include "utils/mcxt.h"
 #include "utils/miscadmin.h"
-#include "utils/adt/numeric.h"
 
 /* ---------- errors ---------- */
 

@@ -22,26 +22,8 @@
  * as are the tables' columns while the schema does not change; the cache's WAL is
  * checkpointed by a thread of its own, beside the commits (checkpoint_wal).
  */
-#include <alloca.h>
-#include <inttypes.h>
-#include <pthread.h>
-#include <signal.h>
-#include <stdarg.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <strings.h>
-#include <time.h>
 
-#include "catalog/catalog_cache.h"
 #include "catalog/catalog_cache_internal.h"
-#include "catalog/changeset.h"
-#include "utils/errcodes.h"
-#include "catalog/kvcodec.h"
-#include "utils/adt/numeric.h"
-#include "catalog/stmt_cache.h"
-
-
 
 void
 name_list_add(NameList *list, const char *name)

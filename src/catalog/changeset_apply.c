@@ -3,22 +3,6 @@
  * sqlite3changeset_apply does (cache_apply_changeset, catalog_cache.h): a
  * backend re-applying its transaction's writes, and the writer its groups'.
  */
-#include <alloca.h>
-#include <inttypes.h>
-#include <pthread.h>
-#include <signal.h>
-#include <stdarg.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <strings.h>
-#include <time.h>
-#include "catalog/catalog_cache.h"
-#include "catalog/changeset.h"
-#include "utils/errcodes.h"
-#include "catalog/kvcodec.h"
-#include "utils/adt/numeric.h"
-#include "catalog/stmt_cache.h"
 #include "catalog/catalog_cache_internal.h"
 
 /* ---------------------------------------------------------------- applying a changeset */

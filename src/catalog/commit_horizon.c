@@ -32,8 +32,8 @@
 #include <unistd.h>
 
 #include "catalog/commit_horizon.h"
-#include "utils/elog.h"
 #include "common/ulid.h"
+#include "utils/elog.h"
 
 #define COMMIT_HORIZON_SLOTS 256
 

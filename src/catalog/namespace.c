@@ -9,13 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "catalog/catalog_cache.h"
 #include "catalog/cache.h"
+#include "catalog/catalog_cache.h"
+#include "catalog/namespace.h"
+#include "common/rl_buffer.h"
 #include "utils/guc.h"
 #include "utils/mcxt.h"
 #include "utils/miscadmin.h"
-#include "catalog/namespace.h"
-#include "common/rl_buffer.h"
 
 Oid
 NamespaceOid(const char *name)

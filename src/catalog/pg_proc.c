@@ -14,11 +14,11 @@
  */
 #include <string.h>
 
-#include "utils/elog.h"
 #include "catalog/cache.h"
 #include "catalog/pg_proc.h"
-#include "utils/mcxt.h"
 #include "common/rl_buffer.h"
+#include "utils/elog.h"
+#include "utils/mcxt.h"
 
 #include <sqlite3.h>
 

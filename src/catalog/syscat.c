@@ -31,17 +31,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "catalog/catalog_cache.h"
-#include "utils/elog.h"
-#include "nodes/primnodes.h"
 #include "catalog/cache.h"
-#include "catalog/syscat.h"
+#include "catalog/catalog_cache.h"
+#include "catalog/namespace.h"
 #include "catalog/pg_proc.h"
+#include "catalog/syscat.h"
+#include "common/rl_buffer.h"
+#include "nodes/primnodes.h"
+#include "utils/elog.h"
 #include "utils/guc.h"
 #include "utils/mcxt.h"
 #include "utils/miscadmin.h"
-#include "catalog/namespace.h"
-#include "common/rl_buffer.h"
 
 #define FirstGenbkiObjectId		10000	/* PostgreSQL's built-in types are below */
 #define INDEX_OID_BASE			0x20000000

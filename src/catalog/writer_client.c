@@ -19,12 +19,12 @@
 #include <unistd.h>
 #include "catalog/catalog_cache.h"
 #include "catalog/commit_horizon.h"
-#include "utils/elog.h"
+#include "catalog/writer.h"
+#include "common/ulid.h"
 #include "storage/lsm.h"
 #include "storage/objstore.h"
+#include "utils/elog.h"
 #include "utils/rl_signal.h"
-#include "common/ulid.h"
-#include "catalog/writer.h"
 
 /* ---------------------------------------------------------------- framing, both sides */
 

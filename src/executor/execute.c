@@ -24,16 +24,16 @@
 #include <string.h>
 #include <strings.h>
 
-#include "utils/elog.h"
-#include "executor/executor.h"
-#include "nodes/primnodes.h"
-#include "nodes/parsenodes.h"
 #include "catalog/cache.h"
+#include "executor/executor.h"
 #include "executor/sqlite_exec.h"
+#include "nodes/parsenodes.h"
+#include "nodes/primnodes.h"
+#include "utils/adt/numeric.h"
+#include "utils/elog.h"
 #include "utils/guc.h"
 #include "utils/mcxt.h"
 #include "utils/miscadmin.h"
-#include "utils/adt/numeric.h"
 
 struct ExecState
 {

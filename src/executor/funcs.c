@@ -16,28 +16,8 @@
  * would (double precision first: it is the numbers' preferred type), and
  * anyarray takes any array.
  */
-#include <math.h>
-#include <stdio.h>
-#include <string.h>
-#include <sys/time.h>
-#include <time.h>
-#include <unistd.h>
 
-#include <openssl/evp.h>
-#include <openssl/md5.h>
-#include <openssl/rand.h>
-
-#include "utils/elog.h"
-#include "executor/executor.h"
 #include "executor/funcs_internal.h"
-#include "nodes/primnodes.h"
-#include "catalog/cache.h"
-#include "catalog/syscat.h"
-#include "utils/guc.h"
-#include "utils/mcxt.h"
-#include "utils/miscadmin.h"
-#include "catalog/namespace.h"
-#include "utils/adt/numeric.h"
 
 static Value
 text_value(const char *s)
@@ -398,7 +378,6 @@ f_md5(ExecState *es, const Value *args, int nargs)
 }
 
 /* ---------- parts of dates and times: extract, date_part, date_trunc ---------- */
-
 
 typedef enum
 {

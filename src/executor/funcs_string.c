@@ -3,25 +3,6 @@
  * builtins is funcs.c's): lengths and positions count characters, UTF-8's, not
  * bytes, as PostgreSQL's do in a UTF8 database.
  */
-#include <math.h>
-#include <stdio.h>
-#include <string.h>
-#include <sys/time.h>
-#include <time.h>
-#include <unistd.h>
-#include <openssl/evp.h>
-#include <openssl/md5.h>
-#include <openssl/rand.h>
-#include "utils/elog.h"
-#include "executor/executor.h"
-#include "nodes/primnodes.h"
-#include "catalog/cache.h"
-#include "catalog/syscat.h"
-#include "utils/guc.h"
-#include "utils/mcxt.h"
-#include "utils/miscadmin.h"
-#include "catalog/namespace.h"
-#include "utils/adt/numeric.h"
 #include "executor/funcs_internal.h"
 
 /* ---------- strings (UTF-8: a character starts at every byte but 10xxxxxx) ---------- */

@@ -26,20 +26,20 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "storage/bloom.h"
+#include "catalog/cache.h"
 #include "catalog/catalog_cache.h"
 #include "common/crc32c.h"
+#include "executor/executor.h"
+#include "executor/keptscan.h"
+#include "libpq/pqcomm.h"
+#include "libpq/pqformat.h"
+#include "storage/bloom.h"
+#include "utils/adt/typio.h"
 #include "utils/elog.h"
 #include "utils/errcodes.h"
 #include "utils/guc.h"
-#include "catalog/cache.h"
-#include "executor/executor.h"
-#include "executor/keptscan.h"
 #include "utils/mcxt.h"
 #include "utils/miscadmin.h"
-#include "libpq/pqcomm.h"
-#include "libpq/pqformat.h"
-#include "utils/adt/typio.h"
 
 typedef struct KeptScan
 {

@@ -18,9 +18,9 @@
 #include <openssl/rand.h>
 
 #include "libpq/auth.h"
+#include "libpq/pqcomm.h"
 #include "utils/elog.h"
 #include "utils/mcxt.h"
-#include "libpq/pqcomm.h"
 
 #define SCRAM_PREFIX "SCRAM-SHA-256$"
 

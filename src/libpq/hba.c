@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "utils/elog.h"
-#include "libpq/hba.h"
-#include "utils/mcxt.h"
 #include "common/rl_buffer.h"
+#include "libpq/hba.h"
+#include "utils/elog.h"
+#include "utils/mcxt.h"
 
 typedef enum ConnType
 {

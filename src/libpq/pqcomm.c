@@ -29,11 +29,11 @@
 #include <openssl/err.h>
 #include <openssl/ssl.h>
 
+#include "libpq/pqcomm.h"
 #include "utils/elog.h"
 #include "utils/guc.h"
 #include "utils/mcxt.h"
 #include "utils/miscadmin.h"
-#include "libpq/pqcomm.h"
 
 #define PQ_RECV_BUFFER_SIZE 16384	/* holds a whole startup packet */
 

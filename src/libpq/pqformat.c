@@ -11,9 +11,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "libpq/pqformat.h"
 #include "utils/elog.h"
 #include "utils/mb/encoding.h"
-#include "libpq/pqformat.h"
 
 /*
  * pq_beginmessage -- start a message of type msgtype at the end of buf

@@ -3,30 +3,7 @@
  * identifiers quoted, binds added, and analysed expressions written as SQLite
  * computes them (or as rl_eval calls where SQLite cannot) (analyze_internal.h).
  */
-#include <errno.h>
-#include <limits.h>
-#include <signal.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/resource.h>
-#include <pg_query.h>
-#include <pg_query/pg_query.pb-c.h>
 
-#include "catalog/catalog_cache.h"
-#include "common/rl_buffer.h"
-#include "utils/elog.h"
-#include "executor/executor.h"
-#include "parser/parser.h"
-#include "nodes/primnodes.h"
-#include "parser/analyze.h"
-#include "catalog/cache.h"
-#include "catalog/syscat.h"
-#include "catalog/cache_sqlite.h"
-#include "parser/literals.h"
-#include "utils/mcxt.h"
-#include "utils/miscadmin.h"
-#include "catalog/namespace.h"
-#include "utils/adt/numeric.h"
 #include "parser/analyze_internal.h"
 
 /* ---------- relations: SQL for the catalog cache ---------- */
@@ -37,7 +14,6 @@
  * deparse(), constants and parameters as bound values (?n) and whatever SQLite
  * cannot compute as PostgreSQL does through rl_eval(?n, args...) (executor/sqlite_exec.c).
  */
-
 
 /*
  * put_quoted -- name in the cache's form (catalog_cache.h, "Names"), in double quotes
@@ -148,7 +124,6 @@ same_canonical_form(Oid from, Oid to, int32_t typmod)
 	return (from == INT2OID || from == INT4OID) && (to == INT4OID || to == INT8OID) &&
 		numeric_rank(from) <= numeric_rank(to);
 }
-
 
 /*
  * deparse_collated -- e, and for a numeric its collation: SQLite compares, sorts,

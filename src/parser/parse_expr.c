@@ -3,30 +3,7 @@
  * context, coercions and the common type of operands, operators, functions,
  * casts, CASE, subqueries and arrays (analyze_internal.h).
  */
-#include <errno.h>
-#include <limits.h>
-#include <signal.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/resource.h>
-#include <pg_query.h>
-#include <pg_query/pg_query.pb-c.h>
 
-#include "catalog/catalog_cache.h"
-#include "common/rl_buffer.h"
-#include "utils/elog.h"
-#include "executor/executor.h"
-#include "parser/parser.h"
-#include "nodes/primnodes.h"
-#include "parser/analyze.h"
-#include "catalog/cache.h"
-#include "catalog/syscat.h"
-#include "catalog/cache_sqlite.h"
-#include "parser/literals.h"
-#include "utils/mcxt.h"
-#include "utils/miscadmin.h"
-#include "catalog/namespace.h"
-#include "utils/adt/numeric.h"
 #include "parser/analyze_internal.h"
 
 /* ---------- types ---------- */
@@ -334,7 +311,6 @@ coerce_all(ParseState *ps, Expr **exprs, int n, Oid type, const char *context)
 }
 
 /* ---------- expressions ---------- */
-
 
 /* is_aggregate -- whether fc calls one of the aggregates RockLake has */
 bool

@@ -2,30 +2,7 @@
  * parse_modify.c: INSERT, UPDATE and DELETE over the catalog cache
  * (analyze_internal.h).
  */
-#include <errno.h>
-#include <limits.h>
-#include <signal.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/resource.h>
-#include <pg_query.h>
-#include <pg_query/pg_query.pb-c.h>
 
-#include "catalog/catalog_cache.h"
-#include "common/rl_buffer.h"
-#include "utils/elog.h"
-#include "executor/executor.h"
-#include "parser/parser.h"
-#include "nodes/primnodes.h"
-#include "parser/analyze.h"
-#include "catalog/cache.h"
-#include "catalog/syscat.h"
-#include "catalog/cache_sqlite.h"
-#include "parser/literals.h"
-#include "utils/mcxt.h"
-#include "utils/miscadmin.h"
-#include "catalog/namespace.h"
-#include "utils/adt/numeric.h"
 #include "parser/analyze_internal.h"
 
 /* ---------- INSERT, UPDATE, DELETE ---------- */

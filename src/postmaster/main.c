@@ -29,10 +29,10 @@
 #include <sqlite3.h>
 
 #include "postmaster/datadir.h"
+#include "postmaster/postmaster.h"
 #include "utils/elog.h"
 #include "utils/guc.h"
 #include "utils/mcxt.h"
-#include "postmaster/postmaster.h"
 
 static const char *progname = "rocklake";
 

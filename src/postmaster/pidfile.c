@@ -26,8 +26,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "utils/elog.h"
 #include "postmaster/pidfile.h"
+#include "utils/elog.h"
 
 #define DIRECTORY_LOCK_FILE "postmaster.pid"
 #define LOCK_FILE_LINES 8

@@ -90,22 +90,22 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "libpq/auth.h"
-#include "postmaster/postmaster_internal.h"
-#include "tcop/backend.h"
-#include "utils/miscadmin.h"
 #include "catalog/catalog_cache.h"
 #include "catalog/commit_horizon.h"
-#include "utils/elog.h"
-#include "utils/guc.h"
-#include "postmaster/pidfile.h"
-#include "postmaster/postmaster.h"
+#include "catalog/writer.h"
+#include "common/ulid.h"
+#include "libpq/auth.h"
 #include "libpq/pqcomm.h"
 #include "libpq/pqformat.h"
-#include "utils/rl_signal.h"
-#include "common/ulid.h"
-#include "catalog/writer.h"
+#include "postmaster/pidfile.h"
+#include "postmaster/postmaster.h"
+#include "postmaster/postmaster_internal.h"
 #include "postmaster/writer.h"
+#include "tcop/backend.h"
+#include "utils/elog.h"
+#include "utils/guc.h"
+#include "utils/miscadmin.h"
+#include "utils/rl_signal.h"
 
 /* children that do not die within this long of SIGQUIT get SIGKILL */
 #define SIGKILL_CHILDREN_AFTER_MS 5000

@@ -48,13 +48,13 @@
 
 #include "catalog/catalog_cache.h"
 #include "catalog/commit_horizon.h"
-#include "utils/elog.h"
+#include "catalog/writer.h"
+#include "common/ulid.h"
+#include "postmaster/writer.h"
 #include "storage/lsm.h"
 #include "storage/objstore.h"
+#include "utils/elog.h"
 #include "utils/rl_signal.h"
-#include "common/ulid.h"
-#include "catalog/writer.h"
-#include "postmaster/writer.h"
 
 /* a subscriber this far behind on reading is dropped (it reconnects) */
 #define MAX_PENDING_OUTPUT	(1024 * 1024)

@@ -24,10 +24,6 @@
 
 #include <jansson.h>
 
-#include "storage/lsm.h"
-#include "storage/manifest.h"
-#include "storage/memtable.h"
-#include "storage/sst.h"
 #include "common/ulid.h"
 #include "storage/lsm_internal.h"
 
@@ -150,7 +146,6 @@ add_to_memtable(void *arg, const SstEntry *e)
  * when it returns RL_OK, so a check that fails part-way has changed nothing.
  */
 #define READ_ATTEMPTS 3
-
 
 RlStatus
 get_checked(Lsm *lsm, const char *key, RlBuf *buf, ReadCheck check, void *arg)
@@ -930,7 +925,6 @@ commit_manifest(Lsm *lsm, Manifest *next)
 	}
 	return done_with(lsm, rl_error(RL_UNKNOWN_OUTCOME, "manifest write failed: %s", rl_last_error()));
 }
-
 
 RlStatus
 lsm_commit(Lsm *lsm, LsmBatch *const *batches, int n, uint64_t *first_seq)

@@ -11,7 +11,6 @@
 
 /* ---------------------------------------------------------------- merging reads */
 
-
 static void
 input_close_sst(Merge *m, MergeInput *in)
 {
@@ -200,7 +199,6 @@ scan_once(Lsm *lsm, const void *start, size_t start_len, const void *end, size_t
 	merge_free(&m);
 	return rc;
 }
-
 
 RlStatus
 lsm_scan(Lsm *lsm, const void *start, size_t start_len, const void *end, size_t end_len,

@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "storage/objstore.h"
 #include "common/ulid.h"
+#include "storage/objstore.h"
 
 void
 obj_close(ObjectStore *os)

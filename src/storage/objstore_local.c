@@ -44,8 +44,8 @@
 #include <unistd.h>
 
 #include "common/crc32c.h"
-#include "storage/objstore.h"
 #include "common/ulid.h"
+#include "storage/objstore.h"
 
 /* The last slot filled in place, whose zeros past its payload still take blocks. */
 typedef struct FilledSlot

@@ -24,9 +24,9 @@
 
 #include <curl/curl.h>
 
+#include "common/ulid.h"
 #include "storage/objstore.h"
 #include "storage/sigv4.h"
-#include "common/ulid.h"
 
 #define S3_DEFAULT_REGION "us-east-1"
 #define S3_DEFAULT_MAX_ATTEMPTS 6

@@ -21,8 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "storage/bloom.h"
 #include "common/crc32c.h"
+#include "storage/bloom.h"
 #include "storage/sst.h"
 
 #define SST_RESTART_INTERVAL 16

@@ -12,15 +12,15 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "catalog/catalog_cache.h"
-#include "tcop/dbcommands.h"
-#include "utils/elog.h"
 #include "catalog/cache.h"
+#include "catalog/catalog_cache.h"
+#include "catalog/writer.h"
+#include "tcop/dbcommands.h"
+#include "tcop/xact.h"
+#include "utils/elog.h"
 #include "utils/guc.h"
 #include "utils/mcxt.h"
 #include "utils/miscadmin.h"
-#include "catalog/writer.h"
-#include "tcop/xact.h"
 
 /* Compute sql's changeset on the registry and commit it through the writer. */
 static void

@@ -10,8 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "tcop/dest.h"
 #include "libpq/pqcomm.h"
+#include "tcop/dest.h"
 
 /* typlen as RowDescription reports it */
 static int16_t

@@ -8,8 +8,8 @@
  */
 #include <string.h>
 
-#include "utils/elog.h"
 #include "tcop/portal.h"
+#include "utils/elog.h"
 
 static PreparedStatement *statements;
 static Portal *portals;

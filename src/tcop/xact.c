@@ -12,14 +12,14 @@
 #include <string.h>
 #include <sys/time.h>
 
-#include "utils/elog.h"
 #include "catalog/cache.h"
+#include "libpq/pqformat.h"
+#include "tcop/portal.h"
+#include "tcop/xact.h"
+#include "utils/elog.h"
 #include "utils/guc.h"
 #include "utils/mcxt.h"
 #include "utils/miscadmin.h"
-#include "tcop/portal.h"
-#include "libpq/pqformat.h"
-#include "tcop/xact.h"
 
 typedef enum TBlockState
 {

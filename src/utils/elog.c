@@ -19,8 +19,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "utils/elog.h"
 #include "common/rl_buffer.h"
+#include "utils/elog.h"
 
 #define ERRORDATA_STACK_SIZE 5
 

@@ -24,22 +24,22 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "tcop/backend.h"
-#include "catalog/catalog_cache.h"
-#include "tcop/dest.h"
-#include "utils/elog.h"
-#include "parser/parser.h"
-#include "nodes/primnodes.h"
-#include "nodes/parsenodes.h"
-#include "parser/analyze.h"
 #include "catalog/cache.h"
+#include "catalog/catalog_cache.h"
+#include "fuzz_backend.h"
+#include "libpq/pqcomm.h"
+#include "nodes/parsenodes.h"
+#include "nodes/primnodes.h"
+#include "parser/analyze.h"
+#include "parser/parser.h"
+#include "tcop/backend.h"
+#include "tcop/dest.h"
+#include "tcop/portal.h"
+#include "tcop/xact.h"
+#include "utils/elog.h"
 #include "utils/guc.h"
 #include "utils/mcxt.h"
 #include "utils/miscadmin.h"
-#include "tcop/portal.h"
-#include "libpq/pqcomm.h"
-#include "tcop/xact.h"
-#include "fuzz_backend.h"
 
 #define lengthof(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -7,9 +7,9 @@
  */
 #include <string.h>
 
+#include "common/rl_buffer.h"
 #include "fuzz_backend.h"
 #include "libpq/pqformat.h"
-#include "common/rl_buffer.h"
 
 int			LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

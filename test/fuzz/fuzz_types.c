@@ -12,11 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "utils/elog.h"
-#include "utils/mb/encoding.h"
-#include "utils/guc.h"
-#include "utils/mcxt.h"
 #include "utils/adt/typio.h"
+#include "utils/elog.h"
+#include "utils/guc.h"
+#include "utils/mb/encoding.h"
+#include "utils/mcxt.h"
 
 int			LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -6,8 +6,8 @@
 #include "common/crc32c.h"
 #include "common/rl_buffer.h"
 #include "common/rl_status.h"
-#include "test_util.h"
 #include "common/ulid.h"
+#include "test_util.h"
 
 START_TEST(test_crc32c_vectors)
 {

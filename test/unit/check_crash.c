@@ -11,9 +11,9 @@
  */
 #include <inttypes.h>
 
+#include "common/ulid.h"
 #include "storage/lsm.h"
 #include "test_util.h"
-#include "common/ulid.h"
 
 #define NKEYS 7
 #define NCOMMITS 12

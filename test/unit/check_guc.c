@@ -6,10 +6,10 @@
  */
 #include <check.h>
 
+#include "test_util.h"
 #include "utils/elog.h"
 #include "utils/guc.h"
 #include "utils/mcxt.h"
-#include "test_util.h"
 
 static void
 setup(void)

@@ -13,10 +13,10 @@
 #include <inttypes.h>
 #include <pthread.h>
 
+#include "common/ulid.h"
 #include "storage/lsm.h"
 #include "storage/manifest.h"
 #include "test_util.h"
-#include "common/ulid.h"
 
 static char *dir;
 static char store_url[256];

@@ -10,9 +10,9 @@
  */
 #include <inttypes.h>
 
+#include "common/ulid.h"
 #include "storage/lsm.h"
 #include "test_util.h"
-#include "common/ulid.h"
 
 #define NKEYS 40
 #define MAX_OPS_PER_GROUP 12

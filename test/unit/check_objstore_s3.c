@@ -28,8 +28,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "storage/objstore.h"
 #include "common/ulid.h"
+#include "storage/objstore.h"
 
 #define EXIT_SKIP 77
 

@@ -9,10 +9,10 @@
  */
 #include <pg_query.h>
 
-#include "parser/parser.h"
 #include "parser/literals.h"
-#include "utils/mcxt.h"
+#include "parser/parser.h"
 #include "test_util.h"
+#include "utils/mcxt.h"
 
 /* packed -- a node's protobuf bytes, to compare trees */
 static char *

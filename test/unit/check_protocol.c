@@ -7,15 +7,15 @@
  */
 #include <openssl/evp.h>
 
-#include "libpq/auth.h"
 #include "commands/copyfmt.h"
-#include "utils/elog.h"
-#include "utils/mb/encoding.h"
+#include "libpq/auth.h"
 #include "libpq/hba.h"
-#include "utils/mcxt.h"
 #include "libpq/pqformat.h"
 #include "test_util.h"
 #include "utils/adt/typio.h"
+#include "utils/elog.h"
+#include "utils/mb/encoding.h"
+#include "utils/mcxt.h"
 
 /* expect_error -- run body; true if it raised ERROR (the report is dropped) */
 #define EXPECT_ERROR(body) \

@@ -12,9 +12,9 @@
 #include <sanitizer/asan_interface.h>
 #endif
 
+#include "test_util.h"
 #include "utils/elog.h"
 #include "utils/mcxt.h"
-#include "test_util.h"
 
 START_TEST(test_contexts)
 {

@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "storage/bloom.h"
 #include "common/crc32c.h"
+#include "storage/bloom.h"
 #include "storage/sst.h"
 
 #define MAX_TEST_VALUE 4096

@@ -18,14 +18,14 @@
 #include <unistd.h>
 
 #include "catalog/catalog_cache.h"
-#include "utils/elog.h"
+#include "catalog/writer.h"
+#include "common/ulid.h"
+#include "postmaster/writer.h"
 #include "storage/lsm.h"
-#include "utils/mcxt.h"
 #include "storage/objstore.h"
 #include "test_util.h"
-#include "common/ulid.h"
-#include "catalog/writer.h"
-#include "postmaster/writer.h"
+#include "utils/elog.h"
+#include "utils/mcxt.h"
 
 static char *dir;
 static char store_path[512];

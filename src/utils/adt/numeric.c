@@ -28,11 +28,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "utils/adt/numeric.h"
+#include "utils/adt/typio_internal.h"
 #include "utils/elog.h"
 #include "utils/mcxt.h"
 #include "utils/miscadmin.h"
-#include "utils/adt/numeric.h"
-#include "utils/adt/typio_internal.h"
 
 /* PostgreSQL's limits: digits before the point, digits after it, a quotient's scale */
 #define NUMERIC_WEIGHT_DIGITS	131072

@@ -17,12 +17,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/rl_buffer.h"
+#include "utils/adt/pgjson.h"
+#include "utils/adt/typio.h"
 #include "utils/elog.h"
 #include "utils/errcodes.h"
 #include "utils/mcxt.h"
-#include "utils/adt/pgjson.h"
-#include "common/rl_buffer.h"
-#include "utils/adt/typio.h"
 
 #define JSON_MAX_DEPTH 10000
 

@@ -28,13 +28,13 @@
 #include <string.h>
 #include <strings.h>
 
-#include "utils/elog.h"
-#include "utils/mb/encoding.h"
-#include "utils/mcxt.h"
 #include "utils/adt/numeric.h"
 #include "utils/adt/pgjson.h"
 #include "utils/adt/typio.h"
 #include "utils/adt/typio_internal.h"
+#include "utils/elog.h"
+#include "utils/mb/encoding.h"
+#include "utils/mcxt.h"
 
 /* the largest zone displacement PostgreSQL takes, 15:59:59 */
 #define TIMETZ_ZONE_LIMIT	(15 * 3600 + 59 * 60 + 59)
