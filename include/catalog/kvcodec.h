@@ -34,7 +34,7 @@
  *   key columns this layout cannot encode (NULL, negative) is stored by the cache as a
  *   generic row of its relation (0x80), as PostgreSQL stores it. Stores written
  *   before this rule hold keys without the row id; kv_decode_key accepts both
- *   (doc/design.md section 8, "The cache's write path", says how the cache keeps
+ *   (doc/design.md section 4, "The cache's write path", says how the cache keeps
  *   such rows).
  *
  *   tag   table (ducklake_...)         components                           declared key
