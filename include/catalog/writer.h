@@ -174,10 +174,12 @@ uint64_t	writer_newest_seq(const WriterConn *conn);
 #define COMMIT_STATUS_OK	0
 #define COMMIT_STATUS_FAILED 1
 
+/* a frame of type starts in buf: its length word is filled in by frame_end */
 size_t		frame_begin(RlBuf *buf, char type);
 void		frame_end(RlBuf *buf, size_t start);
+/* 1: buf starts with a whole frame (its type and body); 0: not yet; -1: a bad length */
 int			frame_complete(const RlBuf *buf, char *type, const uint8_t **body, size_t *body_len);
-void		consume(RlBuf *buf, size_t n);
-uint64_t	read_be64(RlReader *r);
+/* drop the first n bytes of buf (a frame read, or output sent) */
+void		frame_consume(RlBuf *buf, size_t n);
 
 #endif

@@ -80,10 +80,10 @@ frame_complete(const RlBuf *buf, char *type, const uint8_t **body, size_t *body_
 }
 
 /*
- * consume -- drop the first n bytes of buf
+ * frame_consume -- drop the first n bytes of buf
  */
 void
-consume(RlBuf *buf, size_t n)
+frame_consume(RlBuf *buf, size_t n)
 {
 	memmove(buf->data, buf->data + n, buf->len - n);
 	buf->len -= n;
@@ -92,7 +92,7 @@ consume(RlBuf *buf, size_t n)
 /*
  * read_be64 -- a big-endian integer through an RlReader
  */
-uint64_t
+static uint64_t
 read_be64(RlReader *r)
 {
 	const uint8_t *p = rlreader_bytes(r, 8);
@@ -269,7 +269,7 @@ take_notify(WriterConn *conn, const uint8_t *body, size_t body_len)
 
 	rlreader_init(&r, body, body_len);
 	conn->newest_seq = read_be64(&r);
-	consume(&conn->in, FRAME_HEADER_LEN + body_len);
+	frame_consume(&conn->in, FRAME_HEADER_LEN + body_len);
 }
 
 /*
@@ -331,7 +331,7 @@ writer_commit(WriterConn *conn, uint64_t snapshot_seq, const void *changeset,
 	snprintf(result->message, sizeof(result->message), "%s", strings + 6);
 	if (result->committed && seq > conn->newest_seq)
 		conn->newest_seq = seq;
-	consume(&conn->in, FRAME_HEADER_LEN + body_len);
+	frame_consume(&conn->in, FRAME_HEADER_LEN + body_len);
 	return RL_OK;
 }
 
@@ -348,7 +348,7 @@ writer_write_intent(WriterConn *conn)
 	if (rc == RL_OK)
 		rc = read_reply(conn, WriterMsg_WriteIntentAck, &body, &body_len);
 	if (rc == RL_OK)
-		consume(&conn->in, FRAME_HEADER_LEN + body_len);
+		frame_consume(&conn->in, FRAME_HEADER_LEN + body_len);
 	return rc;
 }
 

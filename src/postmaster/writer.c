@@ -603,7 +603,7 @@ process_input(WriterClient *c)
 				c->closing = true;
 				return;
 		}
-		consume(&c->in, FRAME_HEADER_LEN + body_len);
+		frame_consume(&c->in, FRAME_HEADER_LEN + body_len);
 	}
 }
 
@@ -879,7 +879,7 @@ flush_output(WriterClient *c)
 		ssize_t		n = send(c->sock, c->out.data, c->out.len, MSG_NOSIGNAL);
 
 		if (n > 0)
-			consume(&c->out, (size_t) n);
+			frame_consume(&c->out, (size_t) n);
 		else if (n < 0 && errno == EINTR)
 			continue;
 		else
