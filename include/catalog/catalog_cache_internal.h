@@ -204,6 +204,7 @@ typedef struct TableApply
 
 #define APPLY_AND_GROUP 64
 
+/* catalog_cache.c */
 void		name_list_add(NameList *list, const char *name);
 bool		name_list_has(const NameList *list, const char *name);
 void		name_list_free(NameList *list);
@@ -228,10 +229,14 @@ RlStatus	encode_row(const RelationMap *map, const KvDatum *const *values, RlBuf 
 int		read_row(RelationMap *map, int64_t rowid, sqlite3_stmt **stmt);
 const KvDatum * *statement_row(sqlite3_stmt *stmt, int n);
 RlStatus	emit_all_rows(sqlite3 *db, const RelationMap *map, LsmBatch *batch, bool put);
+
+/* cache_apply.c */
 void		create_cache_indexes(sqlite3 *db, const char *table);
 bool		largest_rowid(CatalogCache *cache, const char *table, int64_t *rowid);
 RlStatus	record_rescan(CatalogCache *cache, const char *table, uint64_t seq);
 RlStatus	record_seq(CatalogCache *cache, uint64_t seq);
+
+/* changeset_apply.c */
 int		apply_changeset(sqlite3 *db, StmtCache *stmts, CatalogCache *kept, const void *changeset, size_t len, int (*filter) (void *arg, const char *table), int (*conflict) (void *arg, int reason, const ChangesetIter *it), void *arg);
 
 #endif

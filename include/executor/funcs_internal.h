@@ -25,6 +25,7 @@
 #include "utils/mcxt.h"
 #include "utils/miscadmin.h"
 
+/* funcs_string.c */
 Value		text_of(const char *s, size_t len);
 Value		f_length(ExecState *es, const Value *args, int nargs);
 Value		f_octet_length(ExecState *es, const Value *args, int nargs);

@@ -272,12 +272,15 @@ typedef struct Grouping
 	const Scope *scope;
 } Grouping;
 
+/* analyze.c */
 int			char_position(ParseState *ps, int location);
 void		not_supported(ParseState *ps, const char *what, int location);
 const char *node_name(const Node *node);
 bool		is_set(const char *s);
 const char *string_value(const Node *node);
 void		analyze_select(ParseState *ps, PgQuery__SelectStmt *sel, AnalyzedStmt *stmt);
+
+/* parse_expr.c */
 bool		is_numeric(Oid type);
 int			numeric_rank(Oid type);
 bool		is_string(Oid type);
@@ -303,15 +306,8 @@ Expr       *transform_clause(ParseState *ps, Node *node, Oid type, const char *c
 Expr	  **transform_values_row(ParseState *ps, PgQuery__List *row);
 Expr       *transform_limit(ParseState *ps, Node *node, const char *clause);
 void		analyze_values(ParseState *ps, PgQuery__SelectStmt *sel, AnalyzedStmt *stmt, Plan *plan);
-char       *quote_qualified(const char *qualifier, const char *name);
-char       *quote_ident(const char *name);
-void		append_ident(RlBuf *sql, const char *sep, const char *name);
-void		append_aliased(RlBuf *sql, const char *source, const char *alias);
-int			add_bind(ParseState *ps, Expr *e);
-bool		same_canonical_form(Oid from, Oid to, int32_t typmod);
-void		deparse_collated(ParseState *ps, RlBuf *out, Expr *e);
-void		deparse(ParseState *ps, RlBuf *out, Expr *e);
-char       *deparse_to_string(ParseState *ps, Expr *e);
+
+/* parse_relation.c */
 RangeItem  *make_range_item(const char *alias, int ncolumns, ResultColumn *columns, PgQuery__Alias *a);
 void		scope_add(Scope *scope, RangeItem *item);
 Expr       *make_var(const RangeItem *item, const char *column, Oid type, int32_t typmod, int location);
@@ -327,6 +323,8 @@ CacheRelation *lookup_relation(ParseState *ps, PgQuery__RangeVar *rv);
 char       *set_source(ParseState *ps, Expr *srf, const char *alias);
 Scope      *transform_from(ParseState *ps, Node **items, size_t n, RlBuf *sql);
 void		transform_with(ParseState *ps, PgQuery__WithClause *with, RlBuf *sql);
+
+/* parse_select.c */
 void		deparse_window(ParseState *ps, RlBuf *out, const WindowSpec *w);
 Expr       *transform_window(ParseState *ps, PgQuery__FuncCall *fc, const char *name);
 Expr       *transform_aggregate(ParseState *ps, PgQuery__FuncCall *fc, const char *name);
@@ -344,10 +342,14 @@ bool		node_contains(const ProtobufCMessage *msg, PgQuery__Node__NodeCase kind, b
 bool		values_have_default(const PgQuery__SelectStmt *sel);
 bool		needs_cache(PgQuery__SelectStmt *sel);
 void		analyze_select_sql(ParseState *ps, PgQuery__SelectStmt *sel, AnalyzedStmt *stmt);
+
+/* parse_modify.c */
 const ResultColumn *relation_column(ParseState *ps, const CacheRelation *rel, const char *name, int location);
 void		analyze_insert(ParseState *ps, PgQuery__InsertStmt *ins, AnalyzedStmt *stmt);
 void		analyze_update(ParseState *ps, PgQuery__UpdateStmt *upd, AnalyzedStmt *stmt);
 void		analyze_delete(ParseState *ps, PgQuery__DeleteStmt *del, AnalyzedStmt *stmt);
+
+/* parse_utility.c */
 void		analyze_create_table(ParseState *ps, PgQuery__CreateStmt *cs, AnalyzedStmt *stmt);
 void		analyze_alter_table(ParseState *ps, PgQuery__AlterTableStmt *as, AnalyzedStmt *stmt);
 void		analyze_drop(ParseState *ps, PgQuery__DropStmt *ds, AnalyzedStmt *stmt);
@@ -359,5 +361,16 @@ void		analyze_schema_owner(ParseState *ps, PgQuery__AlterOwnerStmt *os, Analyzed
 void		analyze_set(ParseState *ps, PgQuery__VariableSetStmt *vs, AnalyzedStmt *stmt);
 void		analyze_transaction(ParseState *ps, PgQuery__TransactionStmt *ts, AnalyzedStmt *stmt);
 void		analyze_copy(ParseState *ps, PgQuery__CopyStmt *cs, AnalyzedStmt *stmt);
+
+/* deparse.c */
+char       *quote_qualified(const char *qualifier, const char *name);
+char       *quote_ident(const char *name);
+void		append_ident(RlBuf *sql, const char *sep, const char *name);
+void		append_aliased(RlBuf *sql, const char *source, const char *alias);
+int			add_bind(ParseState *ps, Expr *e);
+bool		same_canonical_form(Oid from, Oid to, int32_t typmod);
+void		deparse_collated(ParseState *ps, RlBuf *out, Expr *e);
+void		deparse(ParseState *ps, RlBuf *out, Expr *e);
+char       *deparse_to_string(ParseState *ps, Expr *e);
 
 #endif

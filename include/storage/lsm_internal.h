@@ -90,20 +90,25 @@ typedef struct Merge
 
 typedef RlStatus (*ReadCheck) (const RlBuf *bytes, void *arg);
 
+/* lsm.c */
 RlStatus	cache_insert(Lsm *lsm, const char *id, RlBuf *bytes, CachedSst **out);
 RlStatus	commit_manifest(Lsm *lsm, Manifest *next);
 RlStatus	fetch_manifest(Lsm *lsm, uint64_t id, Manifest *m);
 bool		manifest_references(const Manifest *m, const char *id);
-void		merge_free(Merge *m);
-const SstEntry *merge_next(Merge *m, SstEntry *out);
-RlStatus	merge_open(Lsm *lsm, Merge *m, bool with_memtable, int n_l0, int n_runs, const void *start, size_t start_len, const void *end, size_t end_len);
 RlStatus	read_boundary(ObjectStore *os, uint64_t *boundary, char *etag);
-uint64_t	run_bytes(const SortedRun *run);
 RlStatus	sst_pin(Lsm *lsm, const SstMeta *meta, CachedSst **out);
 void		sst_unpin(Lsm *lsm, CachedSst *c);
 RlStatus	writable(Lsm *lsm);
-RlStatus	maybe_maintain(Lsm *lsm);
 RlStatus	follower_reload_manifest(Lsm *lsm);
 RlStatus	get_checked(Lsm *lsm, const char *key, RlBuf *buf, ReadCheck check, void *arg);
+
+/* lsm_read.c */
+void		merge_free(Merge *m);
+const SstEntry *merge_next(Merge *m, SstEntry *out);
+RlStatus	merge_open(Lsm *lsm, Merge *m, bool with_memtable, int n_l0, int n_runs, const void *start, size_t start_len, const void *end, size_t end_len);
+
+/* lsm_maintain.c */
+uint64_t	run_bytes(const SortedRun *run);
+RlStatus	maybe_maintain(Lsm *lsm);
 
 #endif
