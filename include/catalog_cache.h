@@ -172,11 +172,19 @@ RlStatus	catalog_find_database(const char *data_directory, const char *name, uin
 /* Replace the cache's contents with the store's, as of the store's last commit. */
 RlStatus	catalog_cache_rebuild(CatalogCache *cache, Lsm *lsm);
 
-/* Why a changeset was refused: a SQLSTATE and PostgreSQL's wording. */
+/*
+ * Why a changeset was refused: a SQLSTATE and PostgreSQL's wording; for a unique
+ * violation also PostgreSQL's detail ("Key (a)=(1) already exists.") and the fields
+ * errtableconstraint sets (schema, table, constraint). "" where there is none.
+ */
 typedef struct CacheConflict
 {
 	char		sqlstate[6];
 	char		message[256];
+	char		detail[512];
+	char		schema_name[64];
+	char		table_name[64];
+	char		constraint_name[64];
 } CacheConflict;
 
 /*
