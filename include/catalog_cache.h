@@ -44,7 +44,8 @@
  * document '0.0' would become a number) and a float4 or float8 column with
  * CACHE_BLOB_SUFFIX ("float8_blob", no affinity: REAL affinity stores a float with
  * an integer value as an integer, and -0 would come back as 0). The cache reads the
- * type back without the suffix. Columns made before keep the bare names.
+ * type back without the suffix. Columns made before with the bare names are declared
+ * with the suffixes by a one-time rebuild (the "affinity" mark, catalog_cache.c).
  *
  * Names. SQLite compares names without regard to ASCII case, PostgreSQL exactly, so
  * "T" and t are two tables to PostgreSQL and one to SQLite. Every name the cache holds
