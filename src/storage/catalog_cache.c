@@ -308,12 +308,17 @@ cache_unique_violation(sqlite3 *db, const char *msg, char **table_out)
 		free(name);
 		return NULL;
 	}
-	/* "t.a, t.b" -> t_a_b, each name read back as PostgreSQL's */
+	/* "t.a, t.b" -> t_a_b (t without its schema id), each name read back as PostgreSQL's */
 	for (const char *c = cache_unqualified_name(cols); *c; c++)
 	{
-		ncols += *c == ',';
-		if (*c != ' ')
-			*o++ = *c == '.' || *c == ',' ? '_' : *c;
+		if (*c == ',')
+		{
+			ncols++;
+			c = strchr(cache_unqualified_name(c + 2), '.');
+			if (c == NULL)
+				break;
+		}
+		*o++ = *c == '.' ? '_' : *c;
 	}
 	*o = '\0';
 	if (key_is_primary(db, table, first, ncols))
@@ -386,34 +391,63 @@ static void append_identifier(RlBuf *out, const char *name);
  */
 #define CACHE_NUMERIC_MARK "numeric"
 
+/*
+ * Likewise json, jsonb, float4 and float8 columns declared before they had the
+ * affinity catalog_cache.h's suffixes give them (the bare names: NUMERIC affinity for
+ * json, REAL for floats) are declared with the suffixes at rebuild, and a cache made
+ * before, holding relations, has no CACHE_AFFINITY_MARK and is rebuilt once.
+ */
+#define CACHE_AFFINITY_MARK "affinity"
+
 static bool
 identifier_char(char c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
 }
 
+/* type_word -- whether text (ending at end) has the type name word at p */
+static bool
+type_word(const char *text, const char *end, const char *p, const char *word)
+{
+	size_t		wlen = strlen(word);
+
+	return (size_t) (end - p) >= wlen && strncasecmp(p, word, wlen) == 0 &&
+		(p == text || !identifier_char(p[-1])) && (p + wlen == end || !identifier_char(p[wlen]));
+}
+
 /*
  * append_type_text -- unquoted text of a CREATE statement (its end at end), each old
- * numeric type in it ("numeric", "numeric(p,s)") declared the cache's way
+ * numeric type in it ("numeric", "numeric(p,s)") declared the cache's way, and each
+ * bare json, jsonb, float4 or float8 with the suffix that gives it its affinity
  */
 static void
 append_type_text(RlBuf *out, const char *text, const char *end)
 {
-	static const char word[] = "numeric";
-	const size_t wlen = sizeof(word) - 1;
+	static const char *const suffixed[][2] = {
+		{"json", CACHE_TEXT_SUFFIX}, {"jsonb", CACHE_TEXT_SUFFIX},
+		{"float4", CACHE_BLOB_SUFFIX}, {"float8", CACHE_BLOB_SUFFIX},
+	};
 
 	for (const char *p = text; p < end;)
 	{
-		bool		is_numeric = (size_t) (end - p) >= wlen && strncasecmp(p, word, wlen) == 0 &&
-			(p == text || !identifier_char(p[-1])) && (p + wlen == end || !identifier_char(p[wlen]));
+		size_t		k = 0;
 
-		if (!is_numeric)
+		while (k < sizeof(suffixed) / sizeof(suffixed[0]) && !type_word(text, end, p, suffixed[k][0]))
+			k++;
+		if (k < sizeof(suffixed) / sizeof(suffixed[0]))
+		{
+			rlbuf_append(out, p, strlen(suffixed[k][0]));
+			rlbuf_append_str(out, suffixed[k][1]);
+			p += strlen(suffixed[k][0]);
+			continue;
+		}
+		if (!type_word(text, end, p, "numeric"))
 		{
 			rlbuf_put_u8(out, (uint8_t) *p++);
 			continue;
 		}
 		rlbuf_append_str(out, NUMERIC_CACHE_TYPE);
-		p += wlen;
+		p += strlen("numeric");
 		const char *mods = p;
 
 		while (mods < end && *mods == ' ')
@@ -465,7 +499,7 @@ append_in_cache_form(RlBuf *out, const char *name, size_t len)
 
 /*
  * create_in_cache_form -- a CREATE TABLE's text with each "name" in the cache's form
- * and each numeric type declared the cache's way (malloc'd)
+ * and each numeric, json or float type declared the cache's way (malloc'd)
  */
 static char *
 create_in_cache_form(const char *sql, size_t len)
@@ -553,7 +587,7 @@ read_seq(CatalogCache *cache)
 	sqlite3_stmt *stmt = prepare(cache->db, "SELECT value FROM " CACHE_META_TABLE " WHERE name = 'commit_seq'"
 								 " AND (SELECT count(*) FROM " CACHE_META_TABLE
 								 " WHERE name IN ('" CACHE_NAMES_MARK "', '" CACHE_ROW_KEYS_MARK "', '"
-								 CACHE_NUMERIC_MARK "')) = 3");
+								 CACHE_NUMERIC_MARK "', '" CACHE_AFFINITY_MARK "')) = 4");
 
 	if (stmt == NULL)
 		return sqlite_failure(cache->db, "read commit_seq");
@@ -698,7 +732,7 @@ catalog_cache_open(const char *path, CatalogCache **out)
 					  "INSERT OR IGNORE INTO " CACHE_META_TABLE " VALUES ('" CACHE_ID_NAME "', random());"
 					  "INSERT OR IGNORE INTO " CACHE_META_TABLE " SELECT name, 1 FROM (SELECT '"
 					  CACHE_NAMES_MARK "' AS name UNION ALL SELECT '" CACHE_ROW_KEYS_MARK "'"
-					  " UNION ALL SELECT '" CACHE_NUMERIC_MARK "')"
+					  " UNION ALL SELECT '" CACHE_NUMERIC_MARK "' UNION ALL SELECT '" CACHE_AFFINITY_MARK "')"
 					  " WHERE NOT EXISTS (SELECT 1 FROM " CACHE_RELATION_TABLE ");");
 	if (rc == RL_OK)
 		rc = read_seq(cache);
@@ -1791,17 +1825,130 @@ cache_apply_changeset(sqlite3 *db, StmtCache *stmts, const void *changeset, size
 
 /* ---------------------------------------------------------------- apply: pass 2 */
 
-/* unique_conflict -- 23505 naming the constraint SQLite's message names, if it does */
+/* append_datum_text -- a key value as PostgreSQL's output function writes it */
 static void
-unique_conflict(ApplyState *st, const char *table)
+append_datum_text(RlBuf *out, const KvDatum *d)
 {
-	char	   *name = cache_unique_violation(st->cache->db, sqlite3_errmsg(st->cache->db), NULL);
+	char		num[32];
+
+	switch (d ? d->type : KV_NULL)
+	{
+		case KV_NULL:
+			rlbuf_append_str(out, "null");
+			break;
+		case KV_INT64:
+			rlbuf_printf(out, "%lld", (long long) d->i);
+			break;
+		case KV_BOOL:
+			rlbuf_append_str(out, d->b ? "t" : "f");
+			break;
+		case KV_DOUBLE:
+			/* the shortest digits that read back as the same double, as float8out's */
+			for (int digits = 1; digits <= 17; digits++)
+			{
+				snprintf(num, sizeof(num), "%.*g", digits, d->d);
+				if (strtod(num, NULL) == d->d)
+					break;
+			}
+			rlbuf_append_str(out, num);
+			break;
+		case KV_TEXT:
+		case KV_BYTES:
+			rlbuf_append(out, d->s, d->len);
+			break;
+	}
+}
+
+/*
+ * key_detail -- PostgreSQL's "Key (a, b)=(1, x) already exists." for the row whose key
+ * SQLite's message ("UNIQUE constraint failed: t.a, t.b") names; row has table's
+ * columns in order (a changeset's). False if a column is not found.
+ */
+static bool
+key_detail(sqlite3 *db, const char *table, const char *msg, const KvDatum *const *row, int ncolumns,
+		   char *out, size_t outlen)
+{
+	const char *cols = strchr(msg, ':');
+	sqlite3_stmt *stmt = prepare(db, "SELECT cid FROM pragma_table_info(?1) WHERE name = ?2");
+	RlBuf		keys,
+				values;
+	bool		ok = stmt != NULL && cols != NULL;
+
+	rlbuf_init(&keys);
+	rlbuf_init(&values);
+	for (const char *c = cols; ok && c != NULL; c = strstr(c + 1, ", "))
+	{
+		const char *dot = strchr(cache_unqualified_name(c + 2), '.');
+		char	   *column = dot ? strndup(dot + 1, strcspn(dot + 1, ",")) : NULL;
+		int			cid;
+
+		sqlite3_reset(stmt);
+		sqlite3_bind_text(stmt, 1, table, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(stmt, 2, column ? column : "", -1, SQLITE_TRANSIENT);
+		cid = sqlite3_step(stmt) == SQLITE_ROW ? sqlite3_column_int(stmt, 0) : -1;
+		ok = column != NULL && cid >= 0 && cid < ncolumns;
+		if (ok)
+		{
+			rlbuf_printf(&keys, "%s%s", keys.len ? ", " : "", PG_NAME(column));
+			if (values.len)
+				rlbuf_append_str(&values, ", ");
+			append_datum_text(&values, row[cid]);
+		}
+		free(column);
+	}
+	sqlite3_finalize(stmt);
+	if (ok)
+		snprintf(out, outlen, "Key (%s)=(%s) already exists.", rlbuf_cstr(&keys), rlbuf_cstr(&values));
+	rlbuf_free(&keys);
+	rlbuf_free(&values);
+	return ok;
+}
+
+/* namespace_name -- the name of the schema table is in, into out ("" if not found) */
+static void
+namespace_name(sqlite3 *db, const char *table, char *out, size_t outlen)
+{
+	int64_t		nsp = cache_name_namespace(table);
+	sqlite3_stmt *stmt = nsp ? prepare(db, "SELECT nspname FROM main." CACHE_NAMESPACE_TABLE " WHERE nspid = ?1")
+		: NULL;
+
+	snprintf(out, outlen, "%s", nsp ? "" : "public");
+	if (stmt == NULL)
+		return;
+	sqlite3_bind_int64(stmt, 1, nsp);
+	if (sqlite3_step(stmt) == SQLITE_ROW)
+		snprintf(out, outlen, "%s", (const char *) sqlite3_column_text(stmt, 0));
+	sqlite3_finalize(stmt);
+}
+
+/*
+ * unique_conflict -- 23505 naming the constraint SQLite's message names, if it does,
+ * with PostgreSQL's detail and fields for row (table's columns in order)
+ */
+static void
+unique_conflict(ApplyState *st, const char *table, const KvDatum *const *row, int ncolumns)
+{
+	sqlite3    *db = st->cache->db;
+	char	   *msg = strdup(sqlite3_errmsg(db));	/* the lookups below replace it */
+	char	   *name = cache_unique_violation(db, msg, NULL);
+	bool		first = !st->conflicted;
 
 	if (name)
 		set_conflict(st, ERRCODE_UNIQUE_VIOLATION, "duplicate key value violates unique constraint \"%s\"", name);
 	else
 		set_conflict(st, ERRCODE_UNIQUE_VIOLATION,
 					 "duplicate key value violates unique constraint \"%s_key\"", PG_NAME(table));
+	if (first && name && msg)
+	{
+		CacheConflict *c = st->conflict;
+
+		snprintf(c->constraint_name, sizeof(c->constraint_name), "%s", name);
+		snprintf(c->table_name, sizeof(c->table_name), "%s", PG_NAME(table));
+		namespace_name(db, table, c->schema_name, sizeof(c->schema_name));
+		if (!key_detail(db, table, msg, row, ncolumns, c->detail, sizeof(c->detail)))
+			c->detail[0] = '\0';
+	}
+	free(msg);
 	free(name);
 }
 
@@ -1840,7 +1987,7 @@ on_conflict(void *arg, int reason, const ChangesetIter *it)
 						 "could not serialize access due to concurrent update");
 			return SQLITE_CHANGESET_ABORT;
 		case SQLITE_CHANGESET_CONSTRAINT:
-			unique_conflict(st, table);
+			unique_conflict(st, table, it->new, it->ncolumns);
 			return SQLITE_CHANGESET_ABORT;
 		default:
 			set_conflict(st, ERRCODE_INTEGRITY_CONSTRAINT_VIOLATION,
@@ -1873,7 +2020,14 @@ insert_again(ApplyState *st, Reinsert *r)
 
 	sqlite3_finalize(stmt);
 	if (step == SQLITE_CONSTRAINT)
-		unique_conflict(st, r->table);
+	{
+		const KvDatum **row = calloc((size_t) r->ncolumns, sizeof(KvDatum *));
+
+		for (int i = 0; row && i < r->ncolumns; i++)
+			row[i] = &r->values[i];
+		unique_conflict(st, r->table, row, row ? r->ncolumns : 0);
+		free(row);
+	}
 	else if (step != SQLITE_DONE)
 		return sqlite_failure(db, "insert again");
 	r->new_rowid = sqlite3_last_insert_rowid(db);
@@ -2477,7 +2631,8 @@ catalog_cache_rebuild(CatalogCache *cache, Lsm *lsm)
 					  "INSERT OR REPLACE INTO " CACHE_META_TABLE " VALUES ('" CACHE_ID_NAME "', random());"
 					  "INSERT OR IGNORE INTO " CACHE_META_TABLE " VALUES ('" CACHE_NAMES_MARK "', 1);"
 					  "INSERT OR IGNORE INTO " CACHE_META_TABLE " VALUES ('" CACHE_ROW_KEYS_MARK "', 1);"
-					  "INSERT OR IGNORE INTO " CACHE_META_TABLE " VALUES ('" CACHE_NUMERIC_MARK "', 1)");
+					  "INSERT OR IGNORE INTO " CACHE_META_TABLE " VALUES ('" CACHE_NUMERIC_MARK "', 1);"
+					  "INSERT OR IGNORE INTO " CACHE_META_TABLE " VALUES ('" CACHE_AFFINITY_MARK "', 1)");
 	if (rc == RL_OK)
 		rc = record_rescan(cache, "", stats.last_seq + 1);
 	if (rc == RL_OK)
