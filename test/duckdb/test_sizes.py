@@ -125,9 +125,9 @@ COLUMN_EXPRS = [
     "SELECT " + "abs(" * 1_000 + "x" + ")" * 1_000 + " FROM sz_c ORDER BY 1",
     "SELECT " + "abs(" * 4_000 + "x" + ")" * 4_000 + " FROM sz_c ORDER BY 1",
     "SELECT " + "- " * 4_090 + "x FROM sz_c ORDER BY 1",
-    "SELECT " + " AND ".join(f"x + {i} > 0" for i in range(10_000)) + " FROM sz_c ORDER BY 1",
-    "SELECT " + " OR ".join(f"x * {i} = 3" for i in range(10_000)) + " FROM sz_c ORDER BY 1",
-    "SELECT CASE " + " ".join(f"WHEN x + {i} = 2 THEN x * {i}" for i in range(10_000))
+    "SELECT " + " AND ".join(f"x + {i} > 0" for i in range(2_000)) + " FROM sz_c ORDER BY 1",
+    "SELECT " + " OR ".join(f"x * {i} = 3" for i in range(2_000)) + " FROM sz_c ORDER BY 1",
+    "SELECT CASE " + " ".join(f"WHEN x + {i} = 2 THEN x * {i}" for i in range(2_000))
     + " END FROM sz_c ORDER BY 1",
     # a huge overflow in the middle of a chain is PostgreSQL's error
     "SELECT " + "+".join(["x"] * 1_000) + " + 9223372036854775807 FROM sz_c",
