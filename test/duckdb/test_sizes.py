@@ -151,6 +151,24 @@ def test_column_expressions(both, sql):
             conn.execute("DROP TABLE sz_c")
 
 
+def test_timeout_of_a_huge_expression(both):
+    """statement_timeout reaches a statement of 10 000 terms over a column."""
+    rl, pg = both
+    sql = "SELECT " + " AND ".join(f"x + {i} > 0" for i in range(10_000)) + " FROM sz_c ORDER BY 1"
+    for conn in (rl, pg):
+        conn.execute("DROP TABLE IF EXISTS sz_c")
+        conn.execute("CREATE TABLE sz_c (x int8)")
+        conn.execute("INSERT INTO sz_c VALUES (1), (2)")
+        conn.execute("SET statement_timeout = '50ms'")
+    try:
+        assert answer(rl, sql, with_message=True) == answer(pg, sql, with_message=True) == \
+            ("error", "57014", "canceling statement due to statement timeout")
+    finally:
+        for conn in (rl, pg):
+            conn.execute("RESET statement_timeout")
+            conn.execute("DROP TABLE sz_c")
+
+
 def test_long_values_insert(both):
     rl, pg = both
     for conn in (rl, pg):
