@@ -34,6 +34,7 @@
 #include "miscadmin.h"
 #include "namespace.h"
 #include "numeric.h"
+#include "strformat.h"
 #include "xact.h"
 
 static Value
@@ -1459,6 +1460,8 @@ static const FuncDesc builtins[] = {
 	BUILTIN("char_length", 1, {TEXTOID}, INT4OID, true, f_length),
 	BUILTIN("character_length", 1, {TEXTOID}, INT4OID, true, f_length),
 	BUILTIN("octet_length", 1, {TEXTOID}, INT4OID, true, f_octet_length),
+	BUILTIN("octet_length", 1, {BYTEAOID}, INT4OID, true, f_octet_length),
+	BUILTIN("length", 1, {BYTEAOID}, INT4OID, true, f_octet_length),
 	BUILTIN("substring", 2, ARGS(TEXTOID, INT4OID), TEXTOID, true, f_substring),
 	BUILTIN("substring", 3, ARGS(TEXTOID, INT4OID, INT4OID), TEXTOID, true, f_substring),
 	BUILTIN("substr", 2, ARGS(TEXTOID, INT4OID), TEXTOID, true, f_substring),
@@ -1541,6 +1544,7 @@ static const FuncDesc builtins[] = {
 	BUILTIN("pg_type_is_visible", 1, {OIDOID}, BOOLOID, true, f_true),	/* all in pg_catalog */
 	/* VARIADIC "any": any number of arguments of any type */
 	BUILTIN("json_build_object", FUNC_VARIADIC_ANY, {0}, JSONOID, false, f_json_build_object),
+	BUILTIN("format", FUNC_VARIADIC_ANY, {TEXTOID}, TEXTOID, false, f_format),
 	LOOKUP("pg_get_constraintdef", 1, {OIDOID}, "pg_constraint", "_rl_condef", "oid", NULL),
 	LOOKUP("pg_get_constraintdef", 2, ARGS(OIDOID, BOOLOID), "pg_constraint", "_rl_condef", "oid", NULL),
 	LOOKUP("pg_get_indexdef", 1, {OIDOID}, "pg_class", "_rl_indexdef", "oid", NULL),
@@ -1611,9 +1615,11 @@ LookupBuiltinFunction(const char *name, int nargs, const Oid *argtypes)
 		const FuncDesc *f = &builtins[i];
 		int			cost = 0;
 
-		if ((f->nargs != nargs && f->nargs != FUNC_VARIADIC_ANY) || strcmp(f->name, name) != 0)
+		int			fixed = f->nargs != FUNC_VARIADIC_ANY ? nargs : f->argtypes[0] != InvalidOid;
+
+		if ((f->nargs != nargs && f->nargs != FUNC_VARIADIC_ANY) || nargs < fixed || strcmp(f->name, name) != 0)
 			continue;
-		for (int a = 0; a < nargs && cost >= 0 && f->nargs != FUNC_VARIADIC_ANY; a++)
+		for (int a = 0; a < fixed && cost >= 0; a++)
 		{
 			int			c = arg_cost(argtypes[a], f->argtypes[a]);
 
