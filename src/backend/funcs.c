@@ -1314,6 +1314,13 @@ f_zero_size(ExecState *es, const Value *args, int nargs)
 	return typio_int(INT8OID, 0);
 }
 
+/* f_no_object -- the pg_*_is_visible of a catalog with no rows: NULL, as for any unknown OID */
+static Value
+f_no_object(ExecState *es, const Value *args, int nargs)
+{
+	return typio_null(BOOLOID);
+}
+
 static Value
 f_true(ExecState *es, const Value *args, int nargs)
 {
@@ -1542,6 +1549,9 @@ static const FuncDesc builtins[] = {
 	BUILTIN("pg_tablespace_location", 1, {OIDOID}, TEXTOID, true, f_tablespace_location),
 	BUILTIN("pg_get_serial_sequence", 2, ARGS(TEXTOID, TEXTOID), TEXTOID, true, f_no_sequence),
 	BUILTIN("pg_type_is_visible", 1, {OIDOID}, BOOLOID, true, f_true),	/* all in pg_catalog */
+	BUILTIN("pg_conversion_is_visible", 1, {OIDOID}, BOOLOID, true, f_no_object),
+	BUILTIN("pg_operator_is_visible", 1, {OIDOID}, BOOLOID, true, f_no_object),
+	BUILTIN("pg_statistics_obj_is_visible", 1, {OIDOID}, BOOLOID, true, f_no_object),
 	/* VARIADIC "any": any number of arguments of any type */
 	BUILTIN("json_build_object", FUNC_VARIADIC_ANY, {0}, JSONOID, false, f_json_build_object),
 	BUILTIN("format", FUNC_VARIADIC_ANY, {TEXTOID}, TEXTOID, false, f_format),

@@ -10,7 +10,8 @@
  * in FROM where the client named the catalog, so it always shows the
  * transaction's snapshot. Columns carry PostgreSQL's names and types; only the
  * columns clients read are there, and a relation for what RockLake does not have
- * (policies, triggers, publications, inheritance, extended statistics, sequences) has
+ * (policies, triggers, publications, inheritance, extended statistics, sequences,
+ * conversions, operators, event triggers, foreign servers, subscriptions) has
  * them and no rows; pg_proc lists the builtin functions (pg_proc.c), pg_extension
  * plpgsql. Columns named _rl_* are not the client's to see: the functions
  * that read the catalog look them up (pg_get_constraintdef, pg_get_indexdef,
@@ -250,6 +251,43 @@ static const ResultColumn pg_publication_rel_cols[] = {
 static const ResultColumn pg_trigger_cols[] = {
 	COL("oid", OIDOID), COL("tgrelid", OIDOID), COL("tgparentid", OIDOID), COL("tgname", NAMEOID),
 	COL("tgfoid", OIDOID), COL("tgtype", INT2OID), COL("tgenabled", TEXTOID), COL("tgisinternal", BOOLOID),
+};
+
+static const ResultColumn pg_conversion_cols[] = {
+	COL("oid", OIDOID), COL("conname", NAMEOID), COL("connamespace", OIDOID), COL("conowner", OIDOID),
+	COL("conforencoding", INT4OID), COL("contoencoding", INT4OID), COL("conproc", REGPROCOID),
+	COL("condefault", BOOLOID),
+};
+
+static const ResultColumn pg_operator_cols[] = {
+	COL("oid", OIDOID), COL("oprname", NAMEOID), COL("oprnamespace", OIDOID), COL("oprowner", OIDOID),
+	COL("oprkind", TEXTOID), COL("oprcanmerge", BOOLOID), COL("oprcanhash", BOOLOID),
+	COL("oprleft", OIDOID), COL("oprright", OIDOID), COL("oprresult", OIDOID), COL("oprcom", OIDOID),
+	COL("oprnegate", OIDOID), COL("oprcode", REGPROCOID), COL("oprrest", REGPROCOID),
+	COL("oprjoin", REGPROCOID),
+};
+
+static const ResultColumn pg_event_trigger_cols[] = {
+	COL("oid", OIDOID), COL("evtname", NAMEOID), COL("evtevent", NAMEOID), COL("evtowner", OIDOID),
+	COL("evtfoid", OIDOID), COL("evtenabled", TEXTOID), COL("evttags", TEXTARRAYOID),
+};
+
+static const ResultColumn pg_foreign_data_wrapper_cols[] = {
+	COL("oid", OIDOID), COL("fdwname", NAMEOID), COL("fdwowner", OIDOID), COL("fdwhandler", OIDOID),
+	COL("fdwvalidator", OIDOID), COL("fdwacl", ACLITEMARRAYOID), COL("fdwoptions", TEXTARRAYOID),
+};
+
+static const ResultColumn pg_foreign_server_cols[] = {
+	COL("oid", OIDOID), COL("srvname", NAMEOID), COL("srvowner", OIDOID), COL("srvfdw", OIDOID),
+	COL("srvtype", TEXTOID), COL("srvversion", TEXTOID), COL("srvacl", ACLITEMARRAYOID),
+	COL("srvoptions", TEXTARRAYOID),
+};
+
+static const ResultColumn pg_subscription_cols[] = {
+	COL("oid", OIDOID), COL("subdbid", OIDOID), COL("subname", NAMEOID), COL("subowner", OIDOID),
+	COL("subenabled", BOOLOID), COL("subbinary", BOOLOID), COL("substream", BOOLOID),
+	COL("subtwophasestate", TEXTOID), COL("subdisableonerr", BOOLOID), COL("subconninfo", TEXTOID),
+	COL("subslotname", NAMEOID), COL("subsynccommit", TEXTOID), COL("subpublications", TEXTARRAYOID),
 };
 
 static const ResultColumn pg_proc_cols[] = {
@@ -571,6 +609,14 @@ static const SystemRelation system_relations[] = {
 	{"pg_publication_namespace", NCOLS(pg_publication_namespace_cols), pg_publication_namespace_cols, NULL, NULL},
 	{"pg_publication_rel", NCOLS(pg_publication_rel_cols), pg_publication_rel_cols, NULL, NULL},
 	{"pg_trigger", NCOLS(pg_trigger_cols), pg_trigger_cols, NULL, NULL},
+	/* what psql's \dc \do \dy \dew \des \dRs list: none made by users, and these
+	 * commands show only those */
+	{"pg_conversion", NCOLS(pg_conversion_cols), pg_conversion_cols, NULL, NULL},
+	{"pg_operator", NCOLS(pg_operator_cols), pg_operator_cols, NULL, NULL},
+	{"pg_event_trigger", NCOLS(pg_event_trigger_cols), pg_event_trigger_cols, NULL, NULL},
+	{"pg_foreign_data_wrapper", NCOLS(pg_foreign_data_wrapper_cols), pg_foreign_data_wrapper_cols, NULL, NULL},
+	{"pg_foreign_server", NCOLS(pg_foreign_server_cols), pg_foreign_server_cols, NULL, NULL},
+	{"pg_subscription", NCOLS(pg_subscription_cols), pg_subscription_cols, NULL, NULL},
 	{"pg_rewrite", NCOLS(pg_rewrite_cols), pg_rewrite_cols, NULL, NULL},
 	{"pg_proc", NCOLS(pg_proc_cols), pg_proc_cols, NULL, BuiltinProcSql},
 	{"pg_opclass", NCOLS(pg_opclass_cols), pg_opclass_cols, PG_OPCLASS_SQL, NULL},
