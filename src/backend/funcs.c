@@ -1264,6 +1264,37 @@ f_pg_encoding_to_char(ExecState *es, const Value *args, int nargs)
 	return typio_string(NAMEOID, name, strlen(name));
 }
 
+/*
+ * f_pg_char_to_encoding -- the counterpart of pg_encoding_to_char: UTF8, RockLake's one
+ * encoding, by any of its spellings (case and punctuation ignored, as PostgreSQL does)
+ */
+static Value
+f_pg_char_to_encoding(ExecState *es, const Value *args, int nargs)
+{
+	char		clean[16];
+	size_t		n = 0;
+
+	for (size_t i = 0; i < args[0].u.s.len && n + 1 < sizeof(clean); i++)
+	{
+		char		c = args[0].u.s.data[i];
+
+		if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))
+			clean[n++] = c;
+		else if (c >= 'A' && c <= 'Z')
+			clean[n++] = (char) (c - 'A' + 'a');
+	}
+	clean[n] = '\0';
+	return typio_int(INT4OID, strcmp(clean, "utf8") == 0 || strcmp(clean, "unicode") == 0
+					 ? PG_UTF8_ENCODING : -1);
+}
+
+/* f_getdatabaseencoding -- every database is UTF8 */
+static Value
+f_getdatabaseencoding(ExecState *es, const Value *args, int nargs)
+{
+	return typio_string(NAMEOID, "UTF8", 4);
+}
+
 /* f_format_type -- not strict: a NULL typmod is "no modifier", a NULL type gives NULL */
 static Value
 f_format_type(ExecState *es, const Value *args, int nargs)
@@ -1526,6 +1557,9 @@ static const FuncDesc builtins[] = {
 	BUILTIN("to_regproc", 1, {TEXTOID}, REGPROCOID, true, f_to_regproc),
 	BUILTIN("to_regprocedure", 1, {TEXTOID}, REGPROCEDUREOID, true, f_to_regprocedure),
 	BUILTIN("pg_encoding_to_char", 1, {INT4OID}, NAMEOID, true, f_pg_encoding_to_char),
+	BUILTIN("pg_char_to_encoding", 1, {NAMEOID}, INT4OID, true, f_pg_char_to_encoding),
+	BUILTIN("getdatabaseencoding", 0, {0}, NAMEOID, true, f_getdatabaseencoding),
+	BUILTIN("pg_collation_is_visible", 1, {OIDOID}, BOOLOID, true, f_true),	/* all in pg_catalog */
 	BUILTIN("format_type", 2, ARGS(OIDOID, INT4OID), TEXTOID, false, f_format_type),
 	BUILTIN("pg_get_expr", 2, ARGS(PGNODETREEOID, OIDOID), TEXTOID, true, f_pg_get_expr),
 	BUILTIN("pg_get_expr", 3, ARGS(PGNODETREEOID, OIDOID, BOOLOID), TEXTOID, true, f_pg_get_expr),

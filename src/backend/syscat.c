@@ -182,7 +182,10 @@ static const ResultColumn pg_attrdef_cols[] = {
 };
 
 static const ResultColumn pg_collation_cols[] = {
-	COL("oid", OIDOID), COL("collname", NAMEOID), COL("collnamespace", OIDOID),
+	COL("oid", OIDOID), COL("collname", NAMEOID), COL("collnamespace", OIDOID), COL("collowner", OIDOID),
+	COL("collprovider", TEXTOID), COL("collisdeterministic", BOOLOID), COL("collencoding", INT4OID),
+	COL("collcollate", TEXTOID), COL("collctype", TEXTOID), COL("colliculocale", TEXTOID),
+	COL("collversion", TEXTOID),
 };
 
 static const ResultColumn pg_database_cols[] = {
@@ -591,8 +594,11 @@ static const SystemRelation system_relations[] = {
 		" FROM main." CACHE_RELATION_TABLE " AS r, pragma_table_info(r.relname, 'main') AS a"
 		" WHERE a.dflt_value IS NOT NULL", NULL},
 	{"pg_collation", NCOLS(pg_collation_cols), pg_collation_cols,
-		"SELECT column1 AS oid, column2 AS collname, " XSTR(PG_CATALOG_NAMESPACE) " AS collnamespace"
-		" FROM (VALUES (" XSTR(DEFAULT_COLLATION_OID) ", 'default'), (" XSTR(C_COLLATION_OID) ", 'C'))", NULL},
+		"SELECT column1 AS oid, column2 AS collname, " XSTR(PG_CATALOG_NAMESPACE) " AS collnamespace,"
+		" " XSTR(BOOTSTRAP_SUPERUSERID) " AS collowner, column3 AS collprovider, 1 AS collisdeterministic,"
+		" -1 AS collencoding, column4 AS collcollate, column4 AS collctype, NULL AS colliculocale,"
+		" NULL AS collversion FROM (VALUES (" XSTR(DEFAULT_COLLATION_OID) ", 'default', 'd', NULL),"
+		" (" XSTR(C_COLLATION_OID) ", 'C', 'c', 'C'))", NULL},
 	{"pg_database", NCOLS(pg_database_cols), pg_database_cols, NULL, build_pg_database},
 	{"pg_tablespace", NCOLS(pg_tablespace_cols), pg_tablespace_cols,
 		"SELECT column1 AS oid, column2 AS spcname, " XSTR(BOOTSTRAP_SUPERUSERID) " AS spcowner,"

@@ -58,3 +58,13 @@ def test_unsupported_refused(both):
                 "SELECT a, count(*) FROM (VALUES (1)) AS v(a) GROUP BY GROUPING SETS ((a), ())"]:
         answer, _ = rl.answer(sql)
         assert answer[0] == "error" and answer[2] in ("0A000", "42883", "42804"), (sql, answer)
+
+
+def test_encoding_functions(both):
+    """what psql's \\dO asks of the database's encoding"""
+    same_answers(both, [
+        "SELECT getdatabaseencoding(), pg_char_to_encoding('UTF8'), pg_char_to_encoding('utf-8'),"
+        " pg_char_to_encoding('Unicode'), pg_char_to_encoding('nosuch'), pg_char_to_encoding(getdatabaseencoding())",
+        "SELECT collname, collisdeterministic, collencoding, collcollate, collctype"
+        " FROM pg_collation WHERE collname IN ('default', 'C') ORDER BY 1",
+    ])
