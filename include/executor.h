@@ -407,6 +407,8 @@ const BuiltinProc *BuiltinProcByOid(Oid oid);
 /* pg_proc as a SQLite query; and the functions' descriptions alone (oid, description) */
 char	   *BuiltinProcSql(void);
 char	   *BuiltinProcDescriptionSql(void);
+/* A system catalog's OID, as PostgreSQL gives it (its rows' tableoid), or InvalidOid. */
+Oid			SystemCatalogOid(const char *name);
 /* The reg* types' text forms: typio_reg_hooks (syscat.c). */
 char	   *SystemRegOutput(Oid type, Oid value);
 Oid			SystemRegInput(Oid type, const char *name);

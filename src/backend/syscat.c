@@ -829,8 +829,19 @@ static const struct
 	{"pg_constraint", 2606}, {"pg_description", 2609}, {"pg_index", 2610}, {"pg_inherits", 2611},
 	{"pg_language", 2612}, {"pg_namespace", 2615}, {"pg_opclass", 2616}, {"pg_rewrite", 2618},
 	{"pg_trigger", 2620}, {"pg_extension", 3079}, {"pg_policy", 3256}, {"pg_statistic_ext", 3381},
-	{"pg_collation", 3456}, {"pg_enum", 3501}, {"pg_publication", 6104},
+	{"pg_collation", 3456}, {"pg_enum", 3501}, {"pg_publication", 6104}, {"pg_foreign_server", 1417},
+	{"pg_foreign_data_wrapper", 2328}, {"pg_conversion", 2607}, {"pg_operator", 2617},
+	{"pg_event_trigger", 3466}, {"pg_subscription", 6100},
 };
+
+Oid
+SystemCatalogOid(const char *name)
+{
+	for (int i = 0; i < NCOLS(catalog_oids); i++)
+		if (strcmp(catalog_oids[i].name, name) == 0)
+			return catalog_oids[i].oid;
+	return InvalidOid;
+}
 
 char *
 SystemRegOutput(Oid type, Oid value)

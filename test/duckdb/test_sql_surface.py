@@ -68,3 +68,16 @@ def test_encoding_functions(both):
         "SELECT collname, collisdeterministic, collencoding, collcollate, collctype"
         " FROM pg_collation WHERE collname IN ('default', 'C') ORDER BY 1",
     ])
+
+
+def test_catalog_oids(both):
+    """the catalogs psql reads have PostgreSQL's OIDs, which their rows' tableoid gives (a
+    system column: not in *)"""
+    same_answers(both, [
+        "SELECT 'pg_conversion'::regclass::oid, 'pg_operator'::regclass::oid, 'pg_event_trigger'::regclass::oid,"
+        " 'pg_foreign_data_wrapper'::regclass::oid, 'pg_foreign_server'::regclass::oid,"
+        " 'pg_subscription'::regclass::oid, 'pg_collation'::regclass::oid",
+        "SELECT n.tableoid, n.tableoid::regclass, nspname FROM pg_namespace n WHERE nspname = 'public'",
+        "SELECT tableoid, collname FROM pg_collation WHERE collname = 'C'",
+        "SELECT * FROM pg_namespace WHERE nspname = 'public'",
+    ])
