@@ -50,6 +50,7 @@
 #define DEFAULT_COLLATION_OID	100
 #define C_COLLATION_OID			950
 #define PLPGSQL_EXTENSION_OID	13559
+#define PLPGSQL_LANGUAGE_OID	13563
 
 #define STR(x) #x
 #define XSTR(x) STR(x)
@@ -302,7 +303,9 @@ static const ResultColumn pg_proc_cols[] = {
 };
 
 static const ResultColumn pg_language_cols[] = {
-	COL("oid", OIDOID), COL("lanname", NAMEOID), COL("lanowner", OIDOID),
+	COL("oid", OIDOID), COL("lanname", NAMEOID), COL("lanowner", OIDOID), COL("lanispl", BOOLOID),
+	COL("lanpltrusted", BOOLOID), COL("lanplcallfoid", OIDOID), COL("laninline", OIDOID),
+	COL("lanvalidator", OIDOID), COL("lanacl", ACLITEMARRAYOID),
 };
 
 static const ResultColumn pg_rewrite_cols[] = {
@@ -538,15 +541,17 @@ build_pg_roles(void)
 	return sql;
 }
 
-/* build_pg_description -- the public schema's, plpgsql's and the builtin functions' */
+/* build_pg_description -- the public schema's, plpgsql's, the languages' and the builtin functions' */
 static char *
 build_pg_description(void)
 {
 	return psprintf("SELECT " XSTR(PG_PUBLIC_NAMESPACE) " AS objoid, 2615 AS classoid, 0 AS objsubid,"
 					" 'standard public schema' AS description, 'pg_namespace' AS _rl_classname"
 					" UNION ALL SELECT oid, 3079, 0, _rl_description, 'pg_extension' FROM (%s)"
+					" UNION ALL SELECT oid, 2612, 0, _rl_description, 'pg_language' FROM (%s)"
 					" UNION ALL SELECT oid, 1255, 0, description, 'pg_proc' FROM (%s)",
-					SystemRelationLookup("pg_extension")->sql, BuiltinProcDescriptionSql());
+					SystemRelationLookup("pg_extension")->sql, SystemRelationLookup("pg_language")->sql,
+					BuiltinProcDescriptionSql());
 }
 
 static const SystemRelation system_relations[] = {
@@ -634,8 +639,13 @@ static const SystemRelation system_relations[] = {
 		" AS extowner, " XSTR(PG_CATALOG_NAMESPACE) " AS extnamespace, 0 AS extrelocatable, '1.0' AS extversion,"
 		" NULL AS extconfig, NULL AS extcondition, 'PL/pgSQL procedural language' AS _rl_description", NULL},
 	{"pg_language", NCOLS(pg_language_cols), pg_language_cols,
-		"SELECT column1 AS oid, column2 AS lanname, " XSTR(BOOTSTRAP_SUPERUSERID) " AS lanowner"
-		" FROM (VALUES (12, 'internal'), (13, 'c'), (14, 'sql'))", NULL},
+		"SELECT column1 AS oid, column2 AS lanname, " XSTR(BOOTSTRAP_SUPERUSERID) " AS lanowner,"
+		" column3 AS lanispl, column4 AS lanpltrusted, column5 AS lanplcallfoid, column6 AS laninline,"
+		" column7 AS lanvalidator, NULL AS lanacl, column8 AS _rl_description"
+		" FROM (VALUES (12, 'internal', 0, 0, 0, 0, 2246, 'built-in functions'),"
+		" (13, 'c', 0, 0, 0, 0, 2247, 'dynamically-loaded C functions'),"
+		" (14, 'sql', 0, 1, 0, 0, 2248, 'SQL-language functions'),"
+		" (" XSTR(PLPGSQL_LANGUAGE_OID) ", 'plpgsql', 1, 1, 13560, 13561, 13562, 'PL/pgSQL procedural language'))", NULL},
 };
 
 /* ---------- information_schema ---------- */
