@@ -1031,6 +1031,107 @@ f_date_part(ExecState *es, const Value *args, int nargs)
 	return part(&args[0], &args[1], false);
 }
 
+/*
+ * f_to_char_timestamp -- to_char(timestamp, text) for the common patterns: YYYY MM DD
+ * HH24 HH12 HH MI SS MS US AM PM, between spaces, punctuation and "quoted text"; any
+ * other letter (lower case too), a backslash, and a year before 1 AD, are 0A000 rather than an answer PostgreSQL
+ * would not give. An infinite timestamp gives NULL, as in PostgreSQL.
+ */
+static Value
+f_to_char_timestamp(ExecState *es, const Value *args, int nargs)
+{
+	static const char *const tokens[] = {"YYYY", "HH24", "HH12", "HH", "MM", "DD", "MI", "SS", "MS", "US",
+	"AM", "PM"};
+	int64_t		ts = args[0].u.i;
+
+	if (!TIMESTAMP_IS_FINITE(ts))
+		return typio_null(TEXTOID);
+
+	DateParts	p = date_parts(ts);
+	const char *f = args[1].u.s.data,
+			   *end = f + args[1].u.s.len;
+	int			hour = (int) (p.usecs / USECS_PER_HOUR);
+	RlBuf		out;
+
+	if (p.year < 1)
+		ereport(ERROR,
+				errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				errmsg("to_char of a year before 1 AD is not supported"));
+	rlbuf_init_in(&out, CurrentMemoryContext);
+	while (f < end)
+	{
+		size_t		t = 0,
+					tl = 0;
+
+		if (*f == '"')
+		{
+			while (++f < end && *f != '"')
+			{
+				if (*f == '\\' && f + 1 < end)
+					f++;
+				rlbuf_append(&out, f, 1);
+			}
+			f++;
+			continue;
+		}
+		if (!((*f >= 'A' && *f <= 'Z') || (*f >= 'a' && *f <= 'z') || *f == '\\'))
+		{
+			rlbuf_append(&out, f++, 1);
+			continue;
+		}
+		for (; t < sizeof(tokens) / sizeof(tokens[0]); t++)
+		{
+			tl = strlen(tokens[t]);
+			if ((size_t) (end - f) >= tl && memcmp(f, tokens[t], tl) == 0)
+				break;
+		}
+		if (t == sizeof(tokens) / sizeof(tokens[0]) || (t == 7 && end - f >= 4 && memcmp(f, "SSSS", 4) == 0))
+			ereport(ERROR,
+					errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					errmsg("to_char pattern \"%.*s\" is not supported", (int) (end - f), f));
+		switch (t)
+		{
+			case 0:
+				rlbuf_printf(&out, "%04d", p.year);
+				break;
+			case 1:
+				rlbuf_printf(&out, "%02d", hour);
+				break;
+			case 2:
+			case 3:
+				rlbuf_printf(&out, "%02d", hour % 12 == 0 ? 12 : hour % 12);
+				break;
+			case 4:
+				rlbuf_printf(&out, "%02d", p.month);
+				break;
+			case 5:
+				rlbuf_printf(&out, "%02d", p.day);
+				break;
+			case 6:
+				rlbuf_printf(&out, "%02d", (int) (p.usecs / USECS_PER_MINUTE % 60));
+				break;
+			case 7:
+				rlbuf_printf(&out, "%02d", (int) (p.usecs / USECS_PER_SEC % 60));
+				break;
+			case 8:
+				rlbuf_printf(&out, "%03d", (int) (p.usecs % USECS_PER_SEC / 1000));
+				break;
+			case 9:
+				rlbuf_printf(&out, "%06d", (int) (p.usecs % USECS_PER_SEC));
+				break;
+			default:
+				rlbuf_append_str(&out, hour < 12 ? "AM" : "PM");
+				break;
+		}
+		f += tl;
+	}
+
+	Value		r = typio_string(TEXTOID, out.len ? (const char *) out.data : "", out.len);
+
+	rlbuf_free(&out);
+	return r;
+}
+
 /* f_date_trunc -- date_trunc(unit, timestamp or timestamptz): the start of its unit */
 static Value
 f_date_trunc(ExecState *es, const Value *args, int nargs)
@@ -1494,6 +1595,7 @@ static const FuncDesc builtins[] = {
 	BUILTIN("date_part", 2, ARGS(TEXTOID, TIMESTAMPTZOID), FLOAT8OID, true, f_date_part),
 	BUILTIN("date_part", 2, ARGS(TEXTOID, DATEOID), FLOAT8OID, true, f_date_part),
 	BUILTIN("date_trunc", 2, ARGS(TEXTOID, TIMESTAMPOID), TIMESTAMPOID, true, f_date_trunc),
+	BUILTIN("to_char", 2, ARGS(TIMESTAMPOID, TEXTOID), TEXTOID, true, f_to_char_timestamp),
 	BUILTIN("date_trunc", 2, ARGS(TEXTOID, TIMESTAMPTZOID), TIMESTAMPTZOID, true, f_date_trunc),
 	BUILTIN("char_length", 1, {TEXTOID}, INT4OID, true, f_length),
 	BUILTIN("character_length", 1, {TEXTOID}, INT4OID, true, f_length),

@@ -81,3 +81,22 @@ def test_catalog_oids(both):
         "SELECT tableoid, collname FROM pg_collation WHERE collname = 'C'",
         "SELECT * FROM pg_namespace WHERE nspname = 'public'",
     ])
+
+
+def test_to_char_timestamp(both):
+    """to_char(timestamp, text) in the common patterns; the others refused (0A000)"""
+    same_answers(both, [
+        "DROP TABLE IF EXISTS ss_ts",
+        "CREATE TABLE ss_ts (k integer, ts timestamp)",
+        "INSERT INTO ss_ts VALUES (1, '2024-01-02 03:04:05.123456'), (2, '2024-12-31 23:59:59'),"
+        " (3, '2020-02-29 12:00:00.5'), (4, 'infinity'), (5, NULL), (6, '12345-06-07 00:30:00')",
+        "SELECT k, to_char(ts, 'YYYY-MM-DD HH24:MI:SS.US'), to_char(ts, 'DD/MM/YYYY HH12:MI AM'),"
+        " to_char(ts, 'HH:MI:SS.MS PM'), to_char(ts, 'YYYY\"T\"HH24') FROM ss_ts ORDER BY k",
+        "DROP TABLE ss_ts",
+    ])
+    rl, _ = both
+    for pattern in ("Day", "YYYY-Mon", "yyyy", "SSSS", "FMDD", "DDD", "TZ", "YY", "a\\\\b"):
+        answer, _ = rl.answer(f"SELECT to_char('2024-01-02 03:04:05'::timestamp, '{pattern}')")
+        assert answer[0] == "error" and answer[2] == "0A000", (pattern, answer)
+    answer, _ = rl.answer("SELECT to_char('0001-01-01 BC'::timestamp, 'YYYY')")
+    assert answer[0] == "error" and answer[2] == "0A000", answer
