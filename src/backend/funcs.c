@@ -3,7 +3,8 @@
  * set_config(), current_user and friends, now() and the other clocks, the
  * string functions (substring, position, trim, pad, split_part ..., counting
  * characters in UTF-8), the numeric ones (abs, round, trunc, floor, ceil, sqrt,
- * power, mod, random, gen_random_uuid, md5), extract / date_part / date_trunc,
+ * power, mod, random, gen_random_uuid, md5), extract / date_part / date_trunc, to_char
+ * of a timestamp in the common patterns, format() (strformat.c),
  * arrays (array_to_string, array_upper, array_length, cardinality, unnest,
  * generate_subscripts), like_escape (LIKE ... ESCAPE), json_build_object, the
  * set-returning generate_series(), and what psql's describe commands call to
