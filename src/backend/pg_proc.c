@@ -439,6 +439,16 @@ static const BuiltinProc procs[] = {
 	{6203, "extract", "pg_catalog.\"extract\"", "\"extract\"(text,timestamp with time zone)", "text, timestamp with time zone", "numeric", 1700, "25 1184", false, 's', 's', true, 12,
 		"extract_timestamptz", "extract field from timestamp with time zone",
 		"CREATE OR REPLACE FUNCTION pg_catalog.\"extract\"(text, timestamp with time zone)\n RETURNS numeric\n LANGUAGE internal\n STABLE PARALLEL SAFE STRICT\nAS $function$extract_timestamptz$function$\n"},
+	/* plpgsql's handlers, which pg_language names (psql's \dL+): not callable */
+	{13560, "plpgsql_call_handler", "plpgsql_call_handler", "plpgsql_call_handler()", "", "language_handler", 2280, "", false, 'v', 'u', false, 13,
+		"plpgsql_call_handler", "",
+		"CREATE OR REPLACE FUNCTION pg_catalog.plpgsql_call_handler()\n RETURNS language_handler\n LANGUAGE c\nAS '$libdir/plpgsql', $function$plpgsql_call_handler$function$\n"},
+	{13561, "plpgsql_inline_handler", "plpgsql_inline_handler", "plpgsql_inline_handler(internal)", "internal", "void", 2278, "2281", false, 'v', 'u', true, 13,
+		"plpgsql_inline_handler", "",
+		"CREATE OR REPLACE FUNCTION pg_catalog.plpgsql_inline_handler(internal)\n RETURNS void\n LANGUAGE c\n STRICT\nAS '$libdir/plpgsql', $function$plpgsql_inline_handler$function$\n"},
+	{13562, "plpgsql_validator", "plpgsql_validator", "plpgsql_validator(oid)", "oid", "void", 2278, "26", false, 'v', 'u', true, 13,
+		"plpgsql_validator", "",
+		"CREATE OR REPLACE FUNCTION pg_catalog.plpgsql_validator(oid)\n RETURNS void\n LANGUAGE c\n STRICT\nAS '$libdir/plpgsql', $function$plpgsql_validator$function$\n"},
 };
 
 int

@@ -62,7 +62,7 @@ COMMANDS = (
     # statistics, domains, foreign tables and servers, materialized views, publications, ...
     r"\dc", r"\do", r"\dy", r"\dy+", r"\dX", r"\dX+", r"\dD", r"\dE", r"\dE+", r"\dm", r"\dm+",
     r"\des", r"\dew", r"\dRp", r"\dRs", r"\dO", r"\dO+", r"\dc+", r"\dD+",
-    r"\dL", r"\dLS",
+    r"\dL", r"\dLS", r"\dL+",
     # information_schema, which psql does not read but other tools do
     "SELECT table_name, table_type, is_insertable_into FROM information_schema.tables"
     " WHERE table_schema = 'public' ORDER BY 1",
