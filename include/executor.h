@@ -126,7 +126,7 @@ typedef Value (*BuiltinFn) (struct ExecState *es, const Value *args, int nargs);
  * arguments (the others, such as pg_get_constraintdef's "pretty", change
  * nothing), so it runs only in a query over the cache.
  */
-#define FUNC_VARIADIC_ANY (-1)	/* FuncDesc.nargs: VARIADIC "any" (no argtypes) */
+#define FUNC_VARIADIC_ANY (-1)	/* FuncDesc.nargs: VARIADIC "any" after argtypes[0] if set */
 
 typedef struct FuncDesc
 {
@@ -407,6 +407,8 @@ const BuiltinProc *BuiltinProcByOid(Oid oid);
 /* pg_proc as a SQLite query; and the functions' descriptions alone (oid, description) */
 char	   *BuiltinProcSql(void);
 char	   *BuiltinProcDescriptionSql(void);
+/* A system catalog's OID, as PostgreSQL gives it (its rows' tableoid), or InvalidOid. */
+Oid			SystemCatalogOid(const char *name);
 /* The reg* types' text forms: typio_reg_hooks (syscat.c). */
 char	   *SystemRegOutput(Oid type, Oid value);
 Oid			SystemRegInput(Oid type, const char *name);
