@@ -44,7 +44,8 @@
  * document '0.0' would become a number) and a float4 or float8 column with
  * CACHE_BLOB_SUFFIX ("float8_blob", no affinity: REAL affinity stores a float with
  * an integer value as an integer, and -0 would come back as 0). The cache reads the
- * type back without the suffix. Columns made before keep the bare names.
+ * type back without the suffix. Columns made before with the bare names are declared
+ * with the suffixes by a one-time rebuild (the "affinity" mark, catalog_cache.c).
  *
  * Names. SQLite compares names without regard to ASCII case, PostgreSQL exactly, so
  * "T" and t are two tables to PostgreSQL and one to SQLite. Every name the cache holds
@@ -172,11 +173,19 @@ RlStatus	catalog_find_database(const char *data_directory, const char *name, uin
 /* Replace the cache's contents with the store's, as of the store's last commit. */
 RlStatus	catalog_cache_rebuild(CatalogCache *cache, Lsm *lsm);
 
-/* Why a changeset was refused: a SQLSTATE and PostgreSQL's wording. */
+/*
+ * Why a changeset was refused: a SQLSTATE and PostgreSQL's wording; for a unique
+ * violation also PostgreSQL's detail ("Key (a)=(1) already exists.") and the fields
+ * errtableconstraint sets (schema, table, constraint). "" where there is none.
+ */
 typedef struct CacheConflict
 {
 	char		sqlstate[6];
 	char		message[256];
+	char		detail[512];
+	char		schema_name[64];
+	char		table_name[64];
+	char		constraint_name[64];
 } CacheConflict;
 
 /*

@@ -152,6 +152,14 @@ typedef struct ApplyState
 #define CACHE_NUMERIC_MARK "numeric"
 
 /*
+ * Likewise json, jsonb, float4 and float8 columns declared before they had the
+ * affinity catalog_cache.h's suffixes give them (the bare names: NUMERIC affinity for
+ * json, REAL for floats) are declared with the suffixes at rebuild, and a cache made
+ * before, holding relations, has no CACHE_AFFINITY_MARK and is rebuilt once.
+ */
+#define CACHE_AFFINITY_MARK "affinity"
+
+/*
  * The cache's WAL is copied into its file by a thread of the writer with a connection
  * of its own, not by the commit that takes the WAL past SQLite's 1000-page mark: that
  * checkpoint (about 4 MB written and fsynced) took 140 to 970 ms inside a COMMIT, every

@@ -13,6 +13,8 @@ CacheRelation *SystemRelationLookup(const char *name);
 CacheRelation *CatalogFunctionRelation(const char *name);
 /* An information_schema relation (schemata, tables, columns; syscat.c), or NULL. */
 CacheRelation *InformationSchemaLookup(const char *name);
+/* A system catalog's OID, as PostgreSQL gives it (its rows' tableoid), or InvalidOid. */
+Oid			SystemCatalogOid(const char *name);
 /* The reg* types' text forms: typio_reg_hooks (syscat.c). */
 char	   *SystemRegOutput(Oid type, Oid value);
 Oid			SystemRegInput(Oid type, const char *name);

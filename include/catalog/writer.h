@@ -36,7 +36,12 @@
  *   writer -> backend
  *     'c' CommitReply    Byte1 status (0 committed, 1 not committed),
  *                        Int64 commit_seq (0 if not committed),
- *                        String sqlstate ("00000" when committed), String message
+ *                        String sqlstate ("00000" when committed), String message,
+ *                        and for a unique violation found at commit four more:
+ *                        String detail ("Key (a)=(1) already exists."), String
+ *                        schema, String table, String constraint (PostgreSQL's D,
+ *                        s, t and n fields). A reader takes the strings it knows
+ *                        and ignores any after them, so a frame may grow at its end
  *     'n' Notify         Int64 newest_commit_seq of the connection's database; sent
  *                        once right after Subscribe and after every group commit
  *     'w' WriteIntentAck empty: the commits in flight when the WriteIntent came are
@@ -131,6 +136,11 @@ typedef struct WriterCommitResult
 	uint64_t	commit_seq;
 	char		sqlstate[6];
 	char		message[256];
+	/* a unique violation's detail and fields (CacheConflict's); "" if none */
+	char		detail[512];
+	char		schema_name[64];
+	char		table_name[64];
+	char		constraint_name[64];
 } WriterCommitResult;
 
 /*

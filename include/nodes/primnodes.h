@@ -74,7 +74,7 @@ typedef Value (*BuiltinFn) (struct ExecState *es, const Value *args, int nargs);
  * arguments (the others, such as pg_get_constraintdef's "pretty", change
  * nothing), so it runs only in a query over the cache.
  */
-#define FUNC_VARIADIC_ANY (-1)	/* FuncDesc.nargs: VARIADIC "any" (no argtypes) */
+#define FUNC_VARIADIC_ANY (-1)	/* FuncDesc.nargs: VARIADIC "any" after argtypes[0] if set */
 
 typedef struct FuncDesc
 {

@@ -24,6 +24,7 @@
 #include "catalog/syscat.h"
 #include "common/rl_buffer.h"
 #include "executor/executor.h"
+#include "nodes/exprflatten.h"
 #include "nodes/primnodes.h"
 #include "parser/analyze.h"
 #include "parser/literals.h"
@@ -75,6 +76,8 @@ typedef struct ParseState
 									 * constant (pg_typeof) or a window's clause left
 									 * out of its select list's aggregates */
 	PgQuery__SelectStmt *select;	/* the query being transformed (its WINDOW clause) */
+	bool		eval_unflattened;	/* a tree of rl_eval had too many leaves: rl_eval
+									 * one operator a call from now on (deparse_eval) */
 } ParseState;
 
 /*

@@ -1076,7 +1076,10 @@ CacheCommitTransaction(void)
 	if (!result.committed)
 		ereport(ERROR,
 				errcode(result.sqlstate),
-				errmsg("%s", result.message));
+				errmsg("%s", result.message),
+				result.detail[0] ? errdetail("%s", result.detail) : 0,
+				result.constraint_name[0] ? errtableconstraint(result.schema_name, result.table_name, NULL,
+															   result.constraint_name) : 0);
 }
 
 bool

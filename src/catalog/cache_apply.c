@@ -346,17 +346,130 @@ prepare_schema(ApplyState *st, const void *changeset, size_t len)
 
 /* ---------------------------------------------------------------- apply: pass 2 */
 
-/* unique_conflict -- 23505 naming the constraint SQLite's message names, if it does */
+/* append_datum_text -- a key value as PostgreSQL's output function writes it */
 static void
-unique_conflict(ApplyState *st, const char *table)
+append_datum_text(RlBuf *out, const KvDatum *d)
 {
-	char	   *name = cache_unique_violation(st->cache->db, sqlite3_errmsg(st->cache->db), NULL);
+	char		num[32];
+
+	switch (d ? d->type : KV_NULL)
+	{
+		case KV_NULL:
+			rlbuf_append_str(out, "null");
+			break;
+		case KV_INT64:
+			rlbuf_printf(out, "%lld", (long long) d->i);
+			break;
+		case KV_BOOL:
+			rlbuf_append_str(out, d->b ? "t" : "f");
+			break;
+		case KV_DOUBLE:
+			/* the shortest digits that read back as the same double, as float8out's */
+			for (int digits = 1; digits <= 17; digits++)
+			{
+				snprintf(num, sizeof(num), "%.*g", digits, d->d);
+				if (strtod(num, NULL) == d->d)
+					break;
+			}
+			rlbuf_append_str(out, num);
+			break;
+		case KV_TEXT:
+		case KV_BYTES:
+			rlbuf_append(out, d->s, d->len);
+			break;
+	}
+}
+
+/*
+ * key_detail -- PostgreSQL's "Key (a, b)=(1, x) already exists." for the row whose key
+ * SQLite's message ("UNIQUE constraint failed: t.a, t.b") names; row has table's
+ * columns in order (a changeset's). False if a column is not found.
+ */
+static bool
+key_detail(sqlite3 *db, const char *table, const char *msg, const KvDatum *const *row, int ncolumns,
+		   char *out, size_t outlen)
+{
+	const char *cols = strchr(msg, ':');
+	sqlite3_stmt *stmt = prepare(db, "SELECT cid FROM pragma_table_info(?1) WHERE name = ?2");
+	RlBuf		keys,
+				values;
+	bool		ok = stmt != NULL && cols != NULL;
+
+	rlbuf_init(&keys);
+	rlbuf_init(&values);
+	for (const char *c = cols; ok && c != NULL; c = strstr(c + 1, ", "))
+	{
+		const char *dot = strchr(cache_unqualified_name(c + 2), '.');
+		char	   *column = dot ? strndup(dot + 1, strcspn(dot + 1, ",")) : NULL;
+		int			cid;
+
+		sqlite3_reset(stmt);
+		sqlite3_bind_text(stmt, 1, table, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(stmt, 2, column ? column : "", -1, SQLITE_TRANSIENT);
+		cid = sqlite3_step(stmt) == SQLITE_ROW ? sqlite3_column_int(stmt, 0) : -1;
+		ok = column != NULL && cid >= 0 && cid < ncolumns;
+		if (ok)
+		{
+			rlbuf_printf(&keys, "%s%s", keys.len ? ", " : "", PG_NAME(column));
+			if (values.len)
+				rlbuf_append_str(&values, ", ");
+			append_datum_text(&values, row[cid]);
+		}
+		free(column);
+	}
+	sqlite3_finalize(stmt);
+	if (ok)
+		snprintf(out, outlen, "Key (%s)=(%s) already exists.", rlbuf_cstr(&keys), rlbuf_cstr(&values));
+	rlbuf_free(&keys);
+	rlbuf_free(&values);
+	return ok;
+}
+
+/* namespace_name -- the name of the schema table is in, into out ("" if not found) */
+static void
+namespace_name(sqlite3 *db, const char *table, char *out, size_t outlen)
+{
+	int64_t		nsp = cache_name_namespace(table);
+	sqlite3_stmt *stmt = nsp ? prepare(db, "SELECT nspname FROM main." CACHE_NAMESPACE_TABLE " WHERE nspid = ?1")
+		: NULL;
+
+	snprintf(out, outlen, "%s", nsp ? "" : "public");
+	if (stmt == NULL)
+		return;
+	sqlite3_bind_int64(stmt, 1, nsp);
+	if (sqlite3_step(stmt) == SQLITE_ROW)
+		snprintf(out, outlen, "%s", (const char *) sqlite3_column_text(stmt, 0));
+	sqlite3_finalize(stmt);
+}
+
+/*
+ * unique_conflict -- 23505 naming the constraint SQLite's message names, if it does,
+ * with PostgreSQL's detail and fields for row (table's columns in order)
+ */
+static void
+unique_conflict(ApplyState *st, const char *table, const KvDatum *const *row, int ncolumns)
+{
+	sqlite3    *db = st->cache->db;
+	char	   *msg = strdup(sqlite3_errmsg(db));	/* the lookups below replace it */
+	char	   *name = cache_unique_violation(db, msg, NULL);
+	bool		first = !st->conflicted;
 
 	if (name)
 		set_conflict(st, ERRCODE_UNIQUE_VIOLATION, "duplicate key value violates unique constraint \"%s\"", name);
 	else
 		set_conflict(st, ERRCODE_UNIQUE_VIOLATION,
 					 "duplicate key value violates unique constraint \"%s_key\"", PG_NAME(table));
+	if (first && name && msg)
+	{
+		CacheConflict *c = st->conflict;
+
+		snprintf(c->constraint_name, sizeof(c->constraint_name), "%s", name);
+		snprintf(c->table_name, sizeof(c->table_name), "%s", PG_NAME(table));
+		namespace_name(db, table, c->schema_name, sizeof(c->schema_name));
+		if (!key_detail(db, table, msg, row, ncolumns, c->detail, sizeof(c->detail)))
+			c->detail[0] = '\0';
+	}
+	free(msg);
 	free(name);
 }
 
@@ -395,7 +508,7 @@ on_conflict(void *arg, int reason, const ChangesetIter *it)
 						 "could not serialize access due to concurrent update");
 			return SQLITE_CHANGESET_ABORT;
 		case SQLITE_CHANGESET_CONSTRAINT:
-			unique_conflict(st, table);
+			unique_conflict(st, table, it->new, it->ncolumns);
 			return SQLITE_CHANGESET_ABORT;
 		default:
 			set_conflict(st, ERRCODE_INTEGRITY_CONSTRAINT_VIOLATION,
@@ -428,7 +541,14 @@ insert_again(ApplyState *st, Reinsert *r)
 
 	sqlite3_finalize(stmt);
 	if (step == SQLITE_CONSTRAINT)
-		unique_conflict(st, r->table);
+	{
+		const KvDatum **row = calloc((size_t) r->ncolumns, sizeof(KvDatum *));
+
+		for (int i = 0; row && i < r->ncolumns; i++)
+			row[i] = &r->values[i];
+		unique_conflict(st, r->table, row, row ? r->ncolumns : 0);
+		free(row);
+	}
 	else if (step != SQLITE_DONE)
 		return sqlite_failure(db, "insert again");
 	r->new_rowid = sqlite3_last_insert_rowid(db);

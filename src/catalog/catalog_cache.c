@@ -193,12 +193,17 @@ cache_unique_violation(sqlite3 *db, const char *msg, char **table_out)
 		free(name);
 		return NULL;
 	}
-	/* "t.a, t.b" -> t_a_b, each name read back as PostgreSQL's */
+	/* "t.a, t.b" -> t_a_b (t without its schema id), each name read back as PostgreSQL's */
 	for (const char *c = cache_unqualified_name(cols); *c; c++)
 	{
-		ncols += *c == ',';
-		if (*c != ' ')
-			*o++ = *c == '.' || *c == ',' ? '_' : *c;
+		if (*c == ',')
+		{
+			ncols++;
+			c = strchr(cache_unqualified_name(c + 2), '.');
+			if (c == NULL)
+				break;
+		}
+		*o++ = *c == '.' ? '_' : *c;
 	}
 	*o = '\0';
 	if (key_is_primary(db, table, first, ncols))
@@ -243,28 +248,49 @@ identifier_char(char c)
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
 }
 
+/* type_word -- whether text (ending at end) has the type name word at p */
+static bool
+type_word(const char *text, const char *end, const char *p, const char *word)
+{
+	size_t		wlen = strlen(word);
+
+	return (size_t) (end - p) >= wlen && strncasecmp(p, word, wlen) == 0 &&
+		(p == text || !identifier_char(p[-1])) && (p + wlen == end || !identifier_char(p[wlen]));
+}
+
 /*
  * append_type_text -- unquoted text of a CREATE statement (its end at end), each old
- * numeric type in it ("numeric", "numeric(p,s)") declared the cache's way
+ * numeric type in it ("numeric", "numeric(p,s)") declared the cache's way, and each
+ * bare json, jsonb, float4 or float8 with the suffix that gives it its affinity
  */
 static void
 append_type_text(RlBuf *out, const char *text, const char *end)
 {
-	static const char word[] = "numeric";
-	const size_t wlen = sizeof(word) - 1;
+	static const char *const suffixed[][2] = {
+		{"json", CACHE_TEXT_SUFFIX}, {"jsonb", CACHE_TEXT_SUFFIX},
+		{"float4", CACHE_BLOB_SUFFIX}, {"float8", CACHE_BLOB_SUFFIX},
+	};
 
 	for (const char *p = text; p < end;)
 	{
-		bool		is_numeric = (size_t) (end - p) >= wlen && strncasecmp(p, word, wlen) == 0 &&
-			(p == text || !identifier_char(p[-1])) && (p + wlen == end || !identifier_char(p[wlen]));
+		size_t		k = 0;
 
-		if (!is_numeric)
+		while (k < sizeof(suffixed) / sizeof(suffixed[0]) && !type_word(text, end, p, suffixed[k][0]))
+			k++;
+		if (k < sizeof(suffixed) / sizeof(suffixed[0]))
+		{
+			rlbuf_append(out, p, strlen(suffixed[k][0]));
+			rlbuf_append_str(out, suffixed[k][1]);
+			p += strlen(suffixed[k][0]);
+			continue;
+		}
+		if (!type_word(text, end, p, "numeric"))
 		{
 			rlbuf_put_u8(out, (uint8_t) *p++);
 			continue;
 		}
 		rlbuf_append_str(out, NUMERIC_CACHE_TYPE);
-		p += wlen;
+		p += strlen("numeric");
 		const char *mods = p;
 
 		while (mods < end && *mods == ' ')
@@ -316,7 +342,7 @@ append_in_cache_form(RlBuf *out, const char *name, size_t len)
 
 /*
  * create_in_cache_form -- a CREATE TABLE's text with each "name" in the cache's form
- * and each numeric type declared the cache's way (malloc'd)
+ * and each numeric, json or float type declared the cache's way (malloc'd)
  */
 static char *
 create_in_cache_form(const char *sql, size_t len)
@@ -404,7 +430,7 @@ read_seq(CatalogCache *cache)
 	sqlite3_stmt *stmt = prepare(cache->db, "SELECT value FROM " CACHE_META_TABLE " WHERE name = 'commit_seq'"
 								 " AND (SELECT count(*) FROM " CACHE_META_TABLE
 								 " WHERE name IN ('" CACHE_NAMES_MARK "', '" CACHE_ROW_KEYS_MARK "', '"
-								 CACHE_NUMERIC_MARK "')) = 3");
+								 CACHE_NUMERIC_MARK "', '" CACHE_AFFINITY_MARK "')) = 4");
 
 	if (stmt == NULL)
 		return sqlite_failure(cache->db, "read commit_seq");
@@ -540,7 +566,7 @@ catalog_cache_open(const char *path, CatalogCache **out)
 					  "INSERT OR IGNORE INTO " CACHE_META_TABLE " VALUES ('" CACHE_ID_NAME "', random());"
 					  "INSERT OR IGNORE INTO " CACHE_META_TABLE " SELECT name, 1 FROM (SELECT '"
 					  CACHE_NAMES_MARK "' AS name UNION ALL SELECT '" CACHE_ROW_KEYS_MARK "'"
-					  " UNION ALL SELECT '" CACHE_NUMERIC_MARK "')"
+					  " UNION ALL SELECT '" CACHE_NUMERIC_MARK "' UNION ALL SELECT '" CACHE_AFFINITY_MARK "')"
 					  " WHERE NOT EXISTS (SELECT 1 FROM " CACHE_RELATION_TABLE ");");
 	if (rc == RL_OK)
 		rc = read_seq(cache);
@@ -1218,7 +1244,8 @@ catalog_cache_rebuild(CatalogCache *cache, Lsm *lsm)
 					  "INSERT OR REPLACE INTO " CACHE_META_TABLE " VALUES ('" CACHE_ID_NAME "', random());"
 					  "INSERT OR IGNORE INTO " CACHE_META_TABLE " VALUES ('" CACHE_NAMES_MARK "', 1);"
 					  "INSERT OR IGNORE INTO " CACHE_META_TABLE " VALUES ('" CACHE_ROW_KEYS_MARK "', 1);"
-					  "INSERT OR IGNORE INTO " CACHE_META_TABLE " VALUES ('" CACHE_NUMERIC_MARK "', 1)");
+					  "INSERT OR IGNORE INTO " CACHE_META_TABLE " VALUES ('" CACHE_NUMERIC_MARK "', 1);"
+					  "INSERT OR IGNORE INTO " CACHE_META_TABLE " VALUES ('" CACHE_AFFINITY_MARK "', 1)");
 	if (rc == RL_OK)
 		rc = record_rescan(cache, "", stats.last_seq + 1);
 	if (rc == RL_OK)

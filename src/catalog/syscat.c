@@ -10,7 +10,8 @@
  * in FROM where the client named the catalog, so it always shows the
  * transaction's snapshot. Columns carry PostgreSQL's names and types; only the
  * columns clients read are there, and a relation for what RockLake does not have
- * (policies, triggers, publications, inheritance, extended statistics, sequences) has
+ * (policies, triggers, publications, inheritance, extended statistics, sequences,
+ * conversions, operators, event triggers, foreign servers, subscriptions) has
  * them and no rows; pg_proc lists the builtin functions (pg_proc.c), pg_extension
  * plpgsql. Columns named _rl_* are not the client's to see: the functions
  * that read the catalog look them up (pg_get_constraintdef, pg_get_indexdef,
@@ -52,6 +53,7 @@
 #define DEFAULT_COLLATION_OID	100
 #define C_COLLATION_OID			950
 #define PLPGSQL_EXTENSION_OID	13559
+#define PLPGSQL_LANGUAGE_OID	13563
 
 #define STR(x) #x
 #define XSTR(x) STR(x)
@@ -184,7 +186,10 @@ static const ResultColumn pg_attrdef_cols[] = {
 };
 
 static const ResultColumn pg_collation_cols[] = {
-	COL("oid", OIDOID), COL("collname", NAMEOID), COL("collnamespace", OIDOID),
+	COL("oid", OIDOID), COL("collname", NAMEOID), COL("collnamespace", OIDOID), COL("collowner", OIDOID),
+	COL("collprovider", TEXTOID), COL("collisdeterministic", BOOLOID), COL("collencoding", INT4OID),
+	COL("collcollate", TEXTOID), COL("collctype", TEXTOID), COL("colliculocale", TEXTOID),
+	COL("collversion", TEXTOID),
 };
 
 static const ResultColumn pg_database_cols[] = {
@@ -255,6 +260,43 @@ static const ResultColumn pg_trigger_cols[] = {
 	COL("tgfoid", OIDOID), COL("tgtype", INT2OID), COL("tgenabled", TEXTOID), COL("tgisinternal", BOOLOID),
 };
 
+static const ResultColumn pg_conversion_cols[] = {
+	COL("oid", OIDOID), COL("conname", NAMEOID), COL("connamespace", OIDOID), COL("conowner", OIDOID),
+	COL("conforencoding", INT4OID), COL("contoencoding", INT4OID), COL("conproc", REGPROCOID),
+	COL("condefault", BOOLOID),
+};
+
+static const ResultColumn pg_operator_cols[] = {
+	COL("oid", OIDOID), COL("oprname", NAMEOID), COL("oprnamespace", OIDOID), COL("oprowner", OIDOID),
+	COL("oprkind", TEXTOID), COL("oprcanmerge", BOOLOID), COL("oprcanhash", BOOLOID),
+	COL("oprleft", OIDOID), COL("oprright", OIDOID), COL("oprresult", OIDOID), COL("oprcom", OIDOID),
+	COL("oprnegate", OIDOID), COL("oprcode", REGPROCOID), COL("oprrest", REGPROCOID),
+	COL("oprjoin", REGPROCOID),
+};
+
+static const ResultColumn pg_event_trigger_cols[] = {
+	COL("oid", OIDOID), COL("evtname", NAMEOID), COL("evtevent", NAMEOID), COL("evtowner", OIDOID),
+	COL("evtfoid", OIDOID), COL("evtenabled", TEXTOID), COL("evttags", TEXTARRAYOID),
+};
+
+static const ResultColumn pg_foreign_data_wrapper_cols[] = {
+	COL("oid", OIDOID), COL("fdwname", NAMEOID), COL("fdwowner", OIDOID), COL("fdwhandler", OIDOID),
+	COL("fdwvalidator", OIDOID), COL("fdwacl", ACLITEMARRAYOID), COL("fdwoptions", TEXTARRAYOID),
+};
+
+static const ResultColumn pg_foreign_server_cols[] = {
+	COL("oid", OIDOID), COL("srvname", NAMEOID), COL("srvowner", OIDOID), COL("srvfdw", OIDOID),
+	COL("srvtype", TEXTOID), COL("srvversion", TEXTOID), COL("srvacl", ACLITEMARRAYOID),
+	COL("srvoptions", TEXTARRAYOID),
+};
+
+static const ResultColumn pg_subscription_cols[] = {
+	COL("oid", OIDOID), COL("subdbid", OIDOID), COL("subname", NAMEOID), COL("subowner", OIDOID),
+	COL("subenabled", BOOLOID), COL("subbinary", BOOLOID), COL("substream", BOOLOID),
+	COL("subtwophasestate", TEXTOID), COL("subdisableonerr", BOOLOID), COL("subconninfo", TEXTOID),
+	COL("subslotname", NAMEOID), COL("subsynccommit", TEXTOID), COL("subpublications", TEXTARRAYOID),
+};
+
 static const ResultColumn pg_proc_cols[] = {
 	COL("oid", OIDOID), COL("proname", NAMEOID), COL("pronamespace", OIDOID), COL("proowner", OIDOID),
 	COL("prolang", OIDOID), COL("prokind", TEXTOID), COL("prosecdef", BOOLOID), COL("provolatile", TEXTOID),
@@ -264,7 +306,9 @@ static const ResultColumn pg_proc_cols[] = {
 };
 
 static const ResultColumn pg_language_cols[] = {
-	COL("oid", OIDOID), COL("lanname", NAMEOID), COL("lanowner", OIDOID),
+	COL("oid", OIDOID), COL("lanname", NAMEOID), COL("lanowner", OIDOID), COL("lanispl", BOOLOID),
+	COL("lanpltrusted", BOOLOID), COL("lanplcallfoid", OIDOID), COL("laninline", OIDOID),
+	COL("lanvalidator", OIDOID), COL("lanacl", ACLITEMARRAYOID),
 };
 
 static const ResultColumn pg_rewrite_cols[] = {
@@ -500,15 +544,17 @@ build_pg_roles(void)
 	return sql;
 }
 
-/* build_pg_description -- the public schema's, plpgsql's and the builtin functions' */
+/* build_pg_description -- the public schema's, plpgsql's, the languages' and the builtin functions' */
 static char *
 build_pg_description(void)
 {
 	return psprintf("SELECT " XSTR(PG_PUBLIC_NAMESPACE) " AS objoid, 2615 AS classoid, 0 AS objsubid,"
 					" 'standard public schema' AS description, 'pg_namespace' AS _rl_classname"
 					" UNION ALL SELECT oid, 3079, 0, _rl_description, 'pg_extension' FROM (%s)"
+					" UNION ALL SELECT oid, 2612, 0, _rl_description, 'pg_language' FROM (%s)"
 					" UNION ALL SELECT oid, 1255, 0, description, 'pg_proc' FROM (%s)",
-					SystemRelationLookup("pg_extension")->sql, BuiltinProcDescriptionSql());
+					SystemRelationLookup("pg_extension")->sql, SystemRelationLookup("pg_language")->sql,
+					BuiltinProcDescriptionSql());
 }
 
 static const SystemRelation system_relations[] = {
@@ -556,8 +602,11 @@ static const SystemRelation system_relations[] = {
 		" FROM main." CACHE_RELATION_TABLE " AS r, pragma_table_info(r.relname, 'main') AS a"
 		" WHERE a.dflt_value IS NOT NULL", NULL},
 	{"pg_collation", NCOLS(pg_collation_cols), pg_collation_cols,
-		"SELECT column1 AS oid, column2 AS collname, " XSTR(PG_CATALOG_NAMESPACE) " AS collnamespace"
-		" FROM (VALUES (" XSTR(DEFAULT_COLLATION_OID) ", 'default'), (" XSTR(C_COLLATION_OID) ", 'C'))", NULL},
+		"SELECT column1 AS oid, column2 AS collname, " XSTR(PG_CATALOG_NAMESPACE) " AS collnamespace,"
+		" " XSTR(BOOTSTRAP_SUPERUSERID) " AS collowner, column3 AS collprovider, 1 AS collisdeterministic,"
+		" -1 AS collencoding, column4 AS collcollate, column4 AS collctype, NULL AS colliculocale,"
+		" NULL AS collversion FROM (VALUES (" XSTR(DEFAULT_COLLATION_OID) ", 'default', 'd', NULL),"
+		" (" XSTR(C_COLLATION_OID) ", 'C', 'c', 'C'))", NULL},
 	{"pg_database", NCOLS(pg_database_cols), pg_database_cols, NULL, build_pg_database},
 	{"pg_tablespace", NCOLS(pg_tablespace_cols), pg_tablespace_cols,
 		"SELECT column1 AS oid, column2 AS spcname, " XSTR(BOOTSTRAP_SUPERUSERID) " AS spcowner,"
@@ -574,6 +623,14 @@ static const SystemRelation system_relations[] = {
 	{"pg_publication_namespace", NCOLS(pg_publication_namespace_cols), pg_publication_namespace_cols, NULL, NULL},
 	{"pg_publication_rel", NCOLS(pg_publication_rel_cols), pg_publication_rel_cols, NULL, NULL},
 	{"pg_trigger", NCOLS(pg_trigger_cols), pg_trigger_cols, NULL, NULL},
+	/* what psql's \dc \do \dy \dew \des \dRs list: none made by users, and these
+	 * commands show only those */
+	{"pg_conversion", NCOLS(pg_conversion_cols), pg_conversion_cols, NULL, NULL},
+	{"pg_operator", NCOLS(pg_operator_cols), pg_operator_cols, NULL, NULL},
+	{"pg_event_trigger", NCOLS(pg_event_trigger_cols), pg_event_trigger_cols, NULL, NULL},
+	{"pg_foreign_data_wrapper", NCOLS(pg_foreign_data_wrapper_cols), pg_foreign_data_wrapper_cols, NULL, NULL},
+	{"pg_foreign_server", NCOLS(pg_foreign_server_cols), pg_foreign_server_cols, NULL, NULL},
+	{"pg_subscription", NCOLS(pg_subscription_cols), pg_subscription_cols, NULL, NULL},
 	{"pg_rewrite", NCOLS(pg_rewrite_cols), pg_rewrite_cols, NULL, NULL},
 	{"pg_proc", NCOLS(pg_proc_cols), pg_proc_cols, NULL, BuiltinProcSql},
 	{"pg_opclass", NCOLS(pg_opclass_cols), pg_opclass_cols, PG_OPCLASS_SQL, NULL},
@@ -585,8 +642,13 @@ static const SystemRelation system_relations[] = {
 		" AS extowner, " XSTR(PG_CATALOG_NAMESPACE) " AS extnamespace, 0 AS extrelocatable, '1.0' AS extversion,"
 		" NULL AS extconfig, NULL AS extcondition, 'PL/pgSQL procedural language' AS _rl_description", NULL},
 	{"pg_language", NCOLS(pg_language_cols), pg_language_cols,
-		"SELECT column1 AS oid, column2 AS lanname, " XSTR(BOOTSTRAP_SUPERUSERID) " AS lanowner"
-		" FROM (VALUES (12, 'internal'), (13, 'c'), (14, 'sql'))", NULL},
+		"SELECT column1 AS oid, column2 AS lanname, " XSTR(BOOTSTRAP_SUPERUSERID) " AS lanowner,"
+		" column3 AS lanispl, column4 AS lanpltrusted, column5 AS lanplcallfoid, column6 AS laninline,"
+		" column7 AS lanvalidator, NULL AS lanacl, column8 AS _rl_description"
+		" FROM (VALUES (12, 'internal', 0, 0, 0, 0, 2246, 'built-in functions'),"
+		" (13, 'c', 0, 0, 0, 0, 2247, 'dynamically-loaded C functions'),"
+		" (14, 'sql', 0, 1, 0, 0, 2248, 'SQL-language functions'),"
+		" (" XSTR(PLPGSQL_LANGUAGE_OID) ", 'plpgsql', 1, 1, 13560, 13561, 13562, 'PL/pgSQL procedural language'))", NULL},
 };
 
 /* ---------- information_schema ---------- */
@@ -780,8 +842,19 @@ static const struct
 	{"pg_constraint", 2606}, {"pg_description", 2609}, {"pg_index", 2610}, {"pg_inherits", 2611},
 	{"pg_language", 2612}, {"pg_namespace", 2615}, {"pg_opclass", 2616}, {"pg_rewrite", 2618},
 	{"pg_trigger", 2620}, {"pg_extension", 3079}, {"pg_policy", 3256}, {"pg_statistic_ext", 3381},
-	{"pg_collation", 3456}, {"pg_enum", 3501}, {"pg_publication", 6104},
+	{"pg_collation", 3456}, {"pg_enum", 3501}, {"pg_publication", 6104}, {"pg_foreign_server", 1417},
+	{"pg_foreign_data_wrapper", 2328}, {"pg_conversion", 2607}, {"pg_operator", 2617},
+	{"pg_event_trigger", 3466}, {"pg_subscription", 6100},
 };
+
+Oid
+SystemCatalogOid(const char *name)
+{
+	for (int i = 0; i < NCOLS(catalog_oids); i++)
+		if (strcmp(catalog_oids[i].name, name) == 0)
+			return catalog_oids[i].oid;
+	return InvalidOid;
+}
 
 char *
 SystemRegOutput(Oid type, Oid value)

@@ -328,7 +328,19 @@ writer_commit(WriterConn *conn, uint64_t snapshot_seq, const void *changeset,
 	result->committed = status == COMMIT_STATUS_OK;
 	result->commit_seq = seq;
 	memcpy(result->sqlstate, strings, 6);
-	snprintf(result->message, sizeof(result->message), "%s", strings + 6);
+
+	/* message, then the optional fields in the frame's order; strings[rest - 1] is NUL */
+	char	   *fields[] = {result->message, result->detail, result->schema_name, result->table_name,
+	result->constraint_name};
+	size_t		sizes[] = {sizeof(result->message), sizeof(result->detail), sizeof(result->schema_name),
+	sizeof(result->table_name), sizeof(result->constraint_name)};
+	const char *s = strings + 6;
+
+	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]) && s < strings + rest; i++)
+	{
+		snprintf(fields[i], sizes[i], "%s", s);
+		s += strlen(s) + 1;
+	}
 	if (result->committed && seq > conn->newest_seq)
 		conn->newest_seq = seq;
 	frame_consume(&conn->in, FRAME_HEADER_LEN + body_len);

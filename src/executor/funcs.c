@@ -3,7 +3,8 @@
  * set_config(), current_user and friends, now() and the other clocks, the
  * string functions (substring, position, trim, pad, split_part ..., counting
  * characters in UTF-8), the numeric ones (abs, round, trunc, floor, ceil, sqrt,
- * power, mod, random, gen_random_uuid, md5), extract / date_part / date_trunc,
+ * power, mod, random, gen_random_uuid, md5), extract / date_part / date_trunc, to_char
+ * of a timestamp in the common patterns, format() (strformat.c),
  * arrays (array_to_string, array_upper, array_length, cardinality, unnest,
  * generate_subscripts), like_escape (LIKE ... ESCAPE), json_build_object, the
  * set-returning generate_series(), and what psql's describe commands call to
@@ -18,6 +19,7 @@
  */
 
 #include "executor/funcs_internal.h"
+#include "executor/strformat.h"
 
 static Value
 text_value(const char *s)
@@ -616,6 +618,107 @@ f_date_part(ExecState *es, const Value *args, int nargs)
 	return part(&args[0], &args[1], false);
 }
 
+/*
+ * f_to_char_timestamp -- to_char(timestamp, text) for the common patterns: YYYY MM DD
+ * HH24 HH12 HH MI SS MS US AM PM, between spaces, punctuation and "quoted text"; any
+ * other letter (lower case too), a backslash, and a year before 1 AD, are 0A000 rather than an answer PostgreSQL
+ * would not give. An infinite timestamp gives NULL, as in PostgreSQL.
+ */
+static Value
+f_to_char_timestamp(ExecState *es, const Value *args, int nargs)
+{
+	static const char *const tokens[] = {"YYYY", "HH24", "HH12", "HH", "MM", "DD", "MI", "SS", "MS", "US",
+	"AM", "PM"};
+	int64_t		ts = args[0].u.i;
+
+	if (!TIMESTAMP_IS_FINITE(ts))
+		return typio_null(TEXTOID);
+
+	DateParts	p = date_parts(ts);
+	const char *f = args[1].u.s.data,
+			   *end = f + args[1].u.s.len;
+	int			hour = (int) (p.usecs / USECS_PER_HOUR);
+	RlBuf		out;
+
+	if (p.year < 1)
+		ereport(ERROR,
+				errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				errmsg("to_char of a year before 1 AD is not supported"));
+	rlbuf_init_in(&out, CurrentMemoryContext);
+	while (f < end)
+	{
+		size_t		t = 0,
+					tl = 0;
+
+		if (*f == '"')
+		{
+			while (++f < end && *f != '"')
+			{
+				if (*f == '\\' && f + 1 < end)
+					f++;
+				rlbuf_append(&out, f, 1);
+			}
+			f++;
+			continue;
+		}
+		if (!((*f >= 'A' && *f <= 'Z') || (*f >= 'a' && *f <= 'z') || *f == '\\'))
+		{
+			rlbuf_append(&out, f++, 1);
+			continue;
+		}
+		for (; t < sizeof(tokens) / sizeof(tokens[0]); t++)
+		{
+			tl = strlen(tokens[t]);
+			if ((size_t) (end - f) >= tl && memcmp(f, tokens[t], tl) == 0)
+				break;
+		}
+		if (t == sizeof(tokens) / sizeof(tokens[0]) || (t == 7 && end - f >= 4 && memcmp(f, "SSSS", 4) == 0))
+			ereport(ERROR,
+					errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					errmsg("to_char pattern \"%.*s\" is not supported", (int) (end - f), f));
+		switch (t)
+		{
+			case 0:
+				rlbuf_printf(&out, "%04d", p.year);
+				break;
+			case 1:
+				rlbuf_printf(&out, "%02d", hour);
+				break;
+			case 2:
+			case 3:
+				rlbuf_printf(&out, "%02d", hour % 12 == 0 ? 12 : hour % 12);
+				break;
+			case 4:
+				rlbuf_printf(&out, "%02d", p.month);
+				break;
+			case 5:
+				rlbuf_printf(&out, "%02d", p.day);
+				break;
+			case 6:
+				rlbuf_printf(&out, "%02d", (int) (p.usecs / USECS_PER_MINUTE % 60));
+				break;
+			case 7:
+				rlbuf_printf(&out, "%02d", (int) (p.usecs / USECS_PER_SEC % 60));
+				break;
+			case 8:
+				rlbuf_printf(&out, "%03d", (int) (p.usecs % USECS_PER_SEC / 1000));
+				break;
+			case 9:
+				rlbuf_printf(&out, "%06d", (int) (p.usecs % USECS_PER_SEC));
+				break;
+			default:
+				rlbuf_append_str(&out, hour < 12 ? "AM" : "PM");
+				break;
+		}
+		f += tl;
+	}
+
+	Value		r = typio_string(TEXTOID, out.len ? (const char *) out.data : "", out.len);
+
+	rlbuf_free(&out);
+	return r;
+}
+
 /* f_date_trunc -- date_trunc(unit, timestamp or timestamptz): the start of its unit */
 static Value
 f_date_trunc(ExecState *es, const Value *args, int nargs)
@@ -849,6 +952,37 @@ f_pg_encoding_to_char(ExecState *es, const Value *args, int nargs)
 	return typio_string(NAMEOID, name, strlen(name));
 }
 
+/*
+ * f_pg_char_to_encoding -- the counterpart of pg_encoding_to_char: UTF8, RockLake's one
+ * encoding, by any of its spellings (case and punctuation ignored, as PostgreSQL does)
+ */
+static Value
+f_pg_char_to_encoding(ExecState *es, const Value *args, int nargs)
+{
+	char		clean[16];
+	size_t		n = 0;
+
+	for (size_t i = 0; i < args[0].u.s.len && n + 1 < sizeof(clean); i++)
+	{
+		char		c = args[0].u.s.data[i];
+
+		if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'))
+			clean[n++] = c;
+		else if (c >= 'A' && c <= 'Z')
+			clean[n++] = (char) (c - 'A' + 'a');
+	}
+	clean[n] = '\0';
+	return typio_int(INT4OID, strcmp(clean, "utf8") == 0 || strcmp(clean, "unicode") == 0
+					 ? PG_UTF8_ENCODING : -1);
+}
+
+/* f_getdatabaseencoding -- every database is UTF8 */
+static Value
+f_getdatabaseencoding(ExecState *es, const Value *args, int nargs)
+{
+	return typio_string(NAMEOID, "UTF8", 4);
+}
+
 /* f_format_type -- not strict: a NULL typmod is "no modifier", a NULL type gives NULL */
 static Value
 f_format_type(ExecState *es, const Value *args, int nargs)
@@ -897,6 +1031,13 @@ static Value
 f_zero_size(ExecState *es, const Value *args, int nargs)
 {
 	return typio_int(INT8OID, 0);
+}
+
+/* f_no_object -- the pg_*_is_visible of a catalog with no rows: NULL, as for any unknown OID */
+static Value
+f_no_object(ExecState *es, const Value *args, int nargs)
+{
+	return typio_null(BOOLOID);
 }
 
 static Value
@@ -1041,10 +1182,13 @@ static const FuncDesc builtins[] = {
 	BUILTIN("date_part", 2, ARGS(TEXTOID, TIMESTAMPTZOID), FLOAT8OID, true, f_date_part),
 	BUILTIN("date_part", 2, ARGS(TEXTOID, DATEOID), FLOAT8OID, true, f_date_part),
 	BUILTIN("date_trunc", 2, ARGS(TEXTOID, TIMESTAMPOID), TIMESTAMPOID, true, f_date_trunc),
+	BUILTIN("to_char", 2, ARGS(TIMESTAMPOID, TEXTOID), TEXTOID, true, f_to_char_timestamp),
 	BUILTIN("date_trunc", 2, ARGS(TEXTOID, TIMESTAMPTZOID), TIMESTAMPTZOID, true, f_date_trunc),
 	BUILTIN("char_length", 1, {TEXTOID}, INT4OID, true, f_length),
 	BUILTIN("character_length", 1, {TEXTOID}, INT4OID, true, f_length),
 	BUILTIN("octet_length", 1, {TEXTOID}, INT4OID, true, f_octet_length),
+	BUILTIN("octet_length", 1, {BYTEAOID}, INT4OID, true, f_octet_length),
+	BUILTIN("length", 1, {BYTEAOID}, INT4OID, true, f_octet_length),
 	BUILTIN("substring", 2, ARGS(TEXTOID, INT4OID), TEXTOID, true, f_substring),
 	BUILTIN("substring", 3, ARGS(TEXTOID, INT4OID, INT4OID), TEXTOID, true, f_substring),
 	BUILTIN("substr", 2, ARGS(TEXTOID, INT4OID), TEXTOID, true, f_substring),
@@ -1102,6 +1246,9 @@ static const FuncDesc builtins[] = {
 	BUILTIN("to_regproc", 1, {TEXTOID}, REGPROCOID, true, f_to_regproc),
 	BUILTIN("to_regprocedure", 1, {TEXTOID}, REGPROCEDUREOID, true, f_to_regprocedure),
 	BUILTIN("pg_encoding_to_char", 1, {INT4OID}, NAMEOID, true, f_pg_encoding_to_char),
+	BUILTIN("pg_char_to_encoding", 1, {NAMEOID}, INT4OID, true, f_pg_char_to_encoding),
+	BUILTIN("getdatabaseencoding", 0, {0}, NAMEOID, true, f_getdatabaseencoding),
+	BUILTIN("pg_collation_is_visible", 1, {OIDOID}, BOOLOID, true, f_true),	/* all in pg_catalog */
 	BUILTIN("format_type", 2, ARGS(OIDOID, INT4OID), TEXTOID, false, f_format_type),
 	BUILTIN("pg_get_expr", 2, ARGS(PGNODETREEOID, OIDOID), TEXTOID, true, f_pg_get_expr),
 	BUILTIN("pg_get_expr", 3, ARGS(PGNODETREEOID, OIDOID, BOOLOID), TEXTOID, true, f_pg_get_expr),
@@ -1125,8 +1272,12 @@ static const FuncDesc builtins[] = {
 	BUILTIN("pg_tablespace_location", 1, {OIDOID}, TEXTOID, true, f_tablespace_location),
 	BUILTIN("pg_get_serial_sequence", 2, ARGS(TEXTOID, TEXTOID), TEXTOID, true, f_no_sequence),
 	BUILTIN("pg_type_is_visible", 1, {OIDOID}, BOOLOID, true, f_true),	/* all in pg_catalog */
+	BUILTIN("pg_conversion_is_visible", 1, {OIDOID}, BOOLOID, true, f_no_object),
+	BUILTIN("pg_operator_is_visible", 1, {OIDOID}, BOOLOID, true, f_no_object),
+	BUILTIN("pg_statistics_obj_is_visible", 1, {OIDOID}, BOOLOID, true, f_no_object),
 	/* VARIADIC "any": any number of arguments of any type */
 	BUILTIN("json_build_object", FUNC_VARIADIC_ANY, {0}, JSONOID, false, f_json_build_object),
+	BUILTIN("format", FUNC_VARIADIC_ANY, {TEXTOID}, TEXTOID, false, f_format),
 	LOOKUP("pg_get_constraintdef", 1, {OIDOID}, "pg_constraint", "_rl_condef", "oid", NULL),
 	LOOKUP("pg_get_constraintdef", 2, ARGS(OIDOID, BOOLOID), "pg_constraint", "_rl_condef", "oid", NULL),
 	LOOKUP("pg_get_indexdef", 1, {OIDOID}, "pg_class", "_rl_indexdef", "oid", NULL),
@@ -1197,9 +1348,11 @@ LookupBuiltinFunction(const char *name, int nargs, const Oid *argtypes)
 		const FuncDesc *f = &builtins[i];
 		int			cost = 0;
 
-		if ((f->nargs != nargs && f->nargs != FUNC_VARIADIC_ANY) || strcmp(f->name, name) != 0)
+		int			fixed = f->nargs != FUNC_VARIADIC_ANY ? nargs : f->argtypes[0] != InvalidOid;
+
+		if ((f->nargs != nargs && f->nargs != FUNC_VARIADIC_ANY) || nargs < fixed || strcmp(f->name, name) != 0)
 			continue;
-		for (int a = 0; a < nargs && cost >= 0 && f->nargs != FUNC_VARIADIC_ANY; a++)
+		for (int a = 0; a < fixed && cost >= 0; a++)
 		{
 			int			c = arg_cost(argtypes[a], f->argtypes[a]);
 

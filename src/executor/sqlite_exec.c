@@ -22,6 +22,7 @@
 #include "catalog/cache_sqlite.h"
 #include "executor/executor.h"
 #include "executor/sqlite_exec.h"
+#include "nodes/exprflatten.h"
 #include "utils/adt/numeric.h"
 #include "utils/elog.h"
 #include "utils/mcxt.h"
@@ -31,21 +32,46 @@
 
 
 
+/* rl_eval's arguments after its tree, each converted when the tree first reads it */
+typedef struct EvalLeaves
+{
+	int			argc;
+	sqlite3_value **argv;
+	Value	   *values;
+	bool	   *converted;
+} EvalLeaves;
+
+static Value
+eval_leaf(void *arg, int slot, Oid type, int32_t typmod)
+{
+	EvalLeaves *leaves = arg;
+
+	if (slot < 0 || slot >= leaves->argc)
+		ereport(ERROR, (errcode(ERRCODE_INTERNAL_ERROR),
+						errmsg("rl_eval: no argument for slot %d", slot)));
+	if (!leaves->converted[slot])
+	{
+		leaves->values[slot] = from_sqlite(leaves->argv[slot], type, typmod, false);
+		leaves->converted[slot] = true;
+	}
+	return leaves->values[slot];
+}
+
 /*
- * rl_eval(expr, args...) evaluates an analysed expression whose arguments SQLite
- * computed: each becomes a constant of its argument's type, the executor does
- * the rest. An ERROR inside (already reported) is caught here, since longjmp
+ * rl_eval(tree, leaves...) evaluates an analysed expression tree whose leaves SQLite
+ * computed (exprflatten.h): each becomes a constant of its slot's type, the executor
+ * does the rest. An ERROR inside (already reported) is caught here, since longjmp
  * must not cross SQLite, and its recovery resumed once sqlite3_step returns.
  */
 static void
 rl_eval(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
-	const Expr *e = sqlite3_value_pointer(argv[0], "rl_expr");
+	const Expr *tree = sqlite3_value_pointer(argv[0], "rl_expr");
 	sigjmp_buf *save = PG_exception_stack;
 	MemoryContext context = CurrentMemoryContext;
 	sigjmp_buf	local;
 
-	if (e == NULL || argc - 1 != e->nargs)
+	if (tree == NULL)
 	{
 		sqlite3_result_error(ctx, "rl_eval: bad arguments", -1);
 		return;
@@ -57,20 +83,9 @@ rl_eval(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	}
 	PG_exception_stack = &local;
 
-	Expr		copy = *e;
-
-	copy.args = palloc(sizeof(Expr *) * (size_t) (e->nargs ? e->nargs : 1));
-	for (int i = 0; i < e->nargs; i++)
-	{
-		Expr	   *c = palloc0(sizeof(Expr));
-
-		c->kind = EXPR_CONST;
-		c->type = e->args[i]->type;
-		c->typmod = e->args[i]->typmod;
-		c->constval = from_sqlite(argv[i + 1], c->type, c->typmod, false);
-		copy.args[i] = c;
-	}
-	Value		v = ExecEvalExpr(NULL, &copy);
+	EvalLeaves	leaves = {.argc = argc - 1, .argv = argv + 1,
+	.values = palloc(sizeof(Value) * (size_t) argc), .converted = palloc0((size_t) argc)};
+	Value		v = ExecEvalExpr(NULL, ExprFillSlots(tree, eval_leaf, &leaves));
 	SqliteSink	sink = {.ctx = ctx};
 
 	to_sqlite(&sink, &v);

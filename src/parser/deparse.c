@@ -236,12 +236,106 @@ deparse_catalog_lookup(ParseState *ps, RlBuf *out, Expr *e)
 	rlbuf_append_str(out, ")");
 }
 
+/* executor_evaluates -- whether e is computed by rl_eval, not written as SQLite's */
+static bool
+executor_evaluates(const Expr *e)
+{
+	switch (e->kind)
+	{
+		case EXPR_CONST:
+		case EXPR_PARAM:
+		case EXPR_VAR:
+		case EXPR_AND:
+		case EXPR_OR:
+		case EXPR_NOT:
+		case EXPR_IS_NULL:
+		case EXPR_IS_NOT_NULL:
+		case EXPR_BOOLTEST:
+		case EXPR_CASE:
+		case EXPR_COALESCE:
+		case EXPR_AGG:
+		case EXPR_SUBLINK:
+		case EXPR_SRF_VALUE:
+			return false;
+		case EXPR_OP:
+			return !(e->op >= OP_EQ && e->op <= OP_NOT_DISTINCT && native_compare(e->args[0]->type));
+		case EXPR_CAST:
+			return !same_canonical_form(e->args[0]->type, e->type, e->typmod);
+		case EXPR_FUNC:
+			return e->func->catalog == NULL;
+		default:
+			return true;
+	}
+}
+
+/* The leaves of a tree for rl_eval (deparse_eval): their SQLite text, ", "-separated. */
+typedef struct EvalLeaves
+{
+	ParseState *ps;
+	bool		one_level;		/* every argument a leaf */
+	int			nleaves;
+	const char *vars[FLATTEN_SLOTS_MAX];	/* a column's reference, to read it once */
+	RlBuf		sql;
+} EvalLeaves;
+
+/* eval_leaf -- a FlattenLeafFn: the slot of a, written as SQLite's, or FLATTEN_IN_TREE */
+static int
+eval_leaf(void *arg, Expr *a)
+{
+	EvalLeaves *leaves = arg;
+
+	if (!leaves->one_level && (a->kind == EXPR_CONST || executor_evaluates(a)))
+		return FLATTEN_IN_TREE;
+	for (int i = 0; a->kind == EXPR_VAR && i < leaves->nleaves && i < FLATTEN_SLOTS_MAX; i++)
+		if (leaves->vars[i] && strcmp(leaves->vars[i], a->sql) == 0)
+			return i;
+	if (leaves->nleaves == FLATTEN_SLOTS_MAX && !leaves->one_level)
+		return FLATTEN_FULL;
+	if (leaves->nleaves < FLATTEN_SLOTS_MAX)
+		leaves->vars[leaves->nleaves] = a->kind == EXPR_VAR ? a->sql : NULL;
+	rlbuf_append_str(&leaves->sql, ", ");
+	deparse(leaves->ps, &leaves->sql, a);
+	return leaves->nleaves++;
+}
+
+/*
+ * deparse_eval -- e, which the executor evaluates, as rl_eval(?k, leaves...) of the
+ * largest tree around it (exprflatten.h); once a tree of the statement has more
+ * distinct leaves than SQLite passes a function, each of its operators is a call of
+ * its own as before, its arguments computed by SQLite
+ */
+static void
+deparse_eval(ParseState *ps, RlBuf *out, Expr *e)
+{
+	EvalLeaves	leaves = {.ps = ps, .one_level = ps->eval_unflattened};
+	int			nbinds = ps->nbinds;
+	Expr	   *tree;
+
+	rlbuf_init_in(&leaves.sql, CurrentMemoryContext);
+	tree = ExprFlatten(e, eval_leaf, &leaves);
+	if (tree == NULL)
+	{
+		/* the leaves' constants written so far are bound no more */
+		ps->nbinds = nbinds;
+		ps->eval_unflattened = true;
+		deparse_eval(ps, out, e);
+		return;
+	}
+	rlbuf_printf(out, "rl_eval(?%d%s)", add_bind(ps, tree), rlbuf_cstr(&leaves.sql));
+	rlbuf_free(&leaves.sql);
+}
+
 /* deparse -- e as a SQLite expression */
 void
 deparse(ParseState *ps, RlBuf *out, Expr *e)
 {
 	static const char *const cmp[] = {"=", "<>", "<", "<=", ">", ">=", "IS NOT", "IS"};
 
+	if (executor_evaluates(e))
+	{
+		deparse_eval(ps, out, e);
+		return;
+	}
 	switch (e->kind)
 	{
 		case EXPR_CONST:
@@ -358,45 +452,25 @@ deparse(ParseState *ps, RlBuf *out, Expr *e)
 			else
 				rlbuf_printf(out, "(SELECT rl_scalar(\"_rl_c1\") FROM (%s))", e->sql);
 			return;
-		case EXPR_OP:
-			if (e->op >= OP_EQ && e->op <= OP_NOT_DISTINCT && native_compare(e->args[0]->type))
-			{
-				rlbuf_append_str(out, "(");
-				deparse(ps, out, e->args[0]);
-				rlbuf_printf(out, " %s ", cmp[e->op - OP_EQ]);
-				deparse_collated(ps, out, e->args[1]);
-				rlbuf_append_str(out, ")");
-				return;
-			}
-			break;
-		case EXPR_CAST:
-			if (same_canonical_form(e->args[0]->type, e->type, e->typmod))
-			{
-				deparse(ps, out, e->args[0]);
-				return;
-			}
-			break;
-		case EXPR_FUNC:
-			if (e->func->catalog != NULL)
-			{
-				deparse_catalog_lookup(ps, out, e);
-				return;
-			}
-			break;
+		case EXPR_OP:			/* a native comparison (executor_evaluates) */
+			rlbuf_append_str(out, "(");
+			deparse(ps, out, e->args[0]);
+			rlbuf_printf(out, " %s ", cmp[e->op - OP_EQ]);
+			deparse_collated(ps, out, e->args[1]);
+			rlbuf_append_str(out, ")");
+			return;
+		case EXPR_CAST:			/* to the same canonical form */
+			deparse(ps, out, e->args[0]);
+			return;
+		case EXPR_FUNC:			/* one that reads the catalog */
+			deparse_catalog_lookup(ps, out, e);
+			return;
 		case EXPR_SRF_VALUE:
 			not_supported(ps, "set-returning functions in queries over tables", e->location);
 			return;
-		default:
-			break;
+		default:				/* the executor's (executor_evaluates) */
+			return;
 	}
-	/* everything else: evaluated by the executor, its arguments by SQLite */
-	rlbuf_printf(out, "rl_eval(?%d", add_bind(ps, e));
-	for (int i = 0; i < e->nargs; i++)
-	{
-		rlbuf_append_str(out, ", ");
-		deparse(ps, out, e->args[i]);
-	}
-	rlbuf_append_str(out, ")");
 }
 
 char *

@@ -70,13 +70,18 @@ column_expr(const RangeItem *item, int i, int location)
 	return e;
 }
 
-/* item_column -- a column of item by name (ctid for tables), or NULL; qualified or bare */
+/*
+ * item_column -- a column of item by name (ctid for tables, tableoid for system
+ * catalogs), or NULL; qualified or bare
+ */
 static Expr *
 item_column(ParseState *ps, const RangeItem *item, const char *name, bool bare, int location)
 {
 	for (int i = 0; i < item->ncolumns; i++)
 		if (strcmp(item->columns[i].name, name) == 0 && (!bare || visible_column(item, i)))
 			return column_expr(item, i, location);
+	if (item->catalog && strcmp(name, "tableoid") == 0 && SystemCatalogOid(item->relation) != InvalidOid)
+		return make_const(typio_int(OIDOID, SystemCatalogOid(item->relation)), location);
 	if (item->is_table && strcmp(name, "ctid") == 0)
 	{
 		if (item->catalog)

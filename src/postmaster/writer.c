@@ -479,11 +479,12 @@ send_notify(WriterClient *c, uint64_t seq)
 }
 
 /*
- * send_commit_reply -- queue a CommitReply frame
+ * send_commit_reply -- queue a CommitReply frame; conflict (NULL: none) adds its
+ * detail and constraint fields
  */
 static void
 send_commit_reply(WriterClient *c, bool ok, uint64_t seq, const char *sqlstate,
-				  const char *message)
+				  const char *message, const CacheConflict *conflict)
 {
 	size_t		start = frame_begin(&c->out, WriterMsg_CommitReply);
 
@@ -491,6 +492,14 @@ send_commit_reply(WriterClient *c, bool ok, uint64_t seq, const char *sqlstate,
 	rlbuf_put_u64be(&c->out, ok ? seq : 0);
 	rlbuf_append(&c->out, sqlstate, strlen(sqlstate) + 1);
 	rlbuf_append(&c->out, message, strlen(message) + 1);
+	if (conflict && conflict->detail[0])
+	{
+		const char *fields[] = {conflict->detail, conflict->schema_name, conflict->table_name,
+		conflict->constraint_name};
+
+		for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
+			rlbuf_append(&c->out, fields[i], strlen(fields[i]) + 1);
+	}
 	frame_end(&c->out, start);
 }
 
@@ -526,9 +535,10 @@ add_pending(WriterClient *c, const uint8_t *body, size_t len)
 
 /* answer one queued request and forget it */
 static void
-finish_pending(PendingCommit *p, bool ok, uint64_t seq, const char *sqlstate, const char *message)
+finish_pending(PendingCommit *p, bool ok, uint64_t seq, const char *sqlstate, const char *message,
+			   const CacheConflict *conflict)
 {
-	send_commit_reply(p->client, ok, seq, sqlstate, message);
+	send_commit_reply(p->client, ok, seq, sqlstate, message, conflict);
 	rlbuf_free(&p->changeset);
 	lsm_batch_free(p->batch);
 	p->batch = NULL;
@@ -615,7 +625,7 @@ fail_pending(const char *sqlstate, const char *message)
 {
 	for (int i = 0; i < n_pending; i++)
 		if (pending[i].client)
-			finish_pending(&pending[i], false, 0, sqlstate, message);
+			finish_pending(&pending[i], false, 0, sqlstate, message, NULL);
 	n_pending = 0;
 }
 
@@ -655,7 +665,7 @@ apply_group(WriterDatabase *db, PendingCommit **group, int n)
 
 		snprintf(message, sizeof(message), "could not write the catalog cache: %s", rl_last_error());
 		for (int i = 0; i < n; i++)
-			finish_pending(group[i], false, 0, ERRCODE_IO_ERROR, message);
+			finish_pending(group[i], false, 0, ERRCODE_IO_ERROR, message, NULL);
 		return -1;
 	}
 	for (int i = 0; i < n; i++)
@@ -668,10 +678,10 @@ apply_group(WriterDatabase *db, PendingCommit **group, int n)
 		if (rc == RL_OK)
 			group[kept++] = p;
 		else if (rc == RL_PRECONDITION)
-			finish_pending(p, false, 0, conflict.sqlstate, conflict.message);
+			finish_pending(p, false, 0, conflict.sqlstate, conflict.message, &conflict);
 		else
 			finish_pending(p, false, 0, rc == RL_INVALID ? ERRCODE_INVALID_PARAMETER_VALUE : ERRCODE_IO_ERROR,
-						   rl_last_error());
+						   rl_last_error(), NULL);
 	}
 	return kept;
 }
@@ -687,7 +697,7 @@ acknowledge(PendingCommit **group, int n, uint64_t first_seq, bool send_now)
 	{
 		WriterClient *c = group[i]->client;
 
-		finish_pending(group[i], true, first_seq + i, ERRCODE_SUCCESSFUL_COMPLETION, "");
+		finish_pending(group[i], true, first_seq + i, ERRCODE_SUCCESSFUL_COMPLETION, "", NULL);
 		if (send_now)
 			flush_output(c);
 	}
@@ -717,7 +727,7 @@ commit_database_group(WriterDatabase *db, PendingCommit **group, int n)
 	{
 		snprintf(message, sizeof(message), "the store is unavailable: %s", db->unavailable);
 		for (int i = 0; i < n; i++)
-			finish_pending(group[i], false, 0, ERRCODE_IO_ERROR, message);
+			finish_pending(group[i], false, 0, ERRCODE_IO_ERROR, message, NULL);
 		return;
 	}
 	n = apply_group(db, group, n);
@@ -790,7 +800,7 @@ commit_database_group(WriterDatabase *db, PendingCommit **group, int n)
 		finish_pending(group[i], false, 0,
 					   rc == RL_FENCED ? ERRCODE_ADMIN_SHUTDOWN :
 					   rc == RL_UNKNOWN_OUTCOME ? ERRCODE_TRANSACTION_RESOLUTION_UNKNOWN : ERRCODE_IO_ERROR,
-					   message);
+					   message, NULL);
 	if (rc == RL_UNKNOWN_OUTCOME)
 		reopen_store(db);
 }
@@ -823,7 +833,7 @@ commit_group(void)
 
 			snprintf(message, sizeof(message), "database with OID %u does not exist", pending[i].datid);
 			finish_pending(&pending[i], false, 0, fenced ? ERRCODE_ADMIN_SHUTDOWN : ERRCODE_INVALID_CATALOG_NAME,
-						   fenced ? "terminating connection because another server has taken over the store" : message);
+						   fenced ? "terminating connection because another server has taken over the store" : message, NULL);
 		}
 	n_pending = 0;
 	free(group);

@@ -100,3 +100,43 @@ def test_update_of_a_row_changed_since_the_snapshot(server, dbname):
     finally:
         a.close()
         b.close()
+
+
+def constraint_error_fields(exc):
+    d = exc.diag
+    return (exc.sqlstate, d.message_primary, d.message_detail, d.schema_name, d.table_name,
+            d.column_name, d.constraint_name)
+
+
+@pytest.mark.parametrize("table, key, row, expected", [
+    ("snap (snapshot_id bigint PRIMARY KEY, note text)", None, "(5, 'x')",
+     ("snap_pkey", "Key (snapshot_id)=(5) already exists.")),
+    ("tag (id int, name text, n float8)", "UNIQUE (name, n)", "(1, 'a b', 0.1)",
+     ("tag_name_n_key", "Key (name, n)=(a b, 0.1) already exists.")),
+])
+def test_unique_violation_at_commit_has_postgres_fields(server, dbname, table, key, row, expected):
+    """Two transactions insert the same key. PostgreSQL refuses the second at its INSERT
+    (after the first commits); RockLake lets each write its own snapshot and refuses the
+    second at COMMIT. Either way the client sees the same error fields."""
+    name = table.split()[0]
+    with server.connect(dbname, autocommit=True) as conn:
+        conn.execute("DROP SCHEMA IF EXISTS lake CASCADE")
+        conn.execute("CREATE SCHEMA lake")
+        conn.execute(f"CREATE TABLE lake.{table[:-1]}{', ' + key if key else ''})")
+    first = server.connect(dbname)
+    second = server.connect(dbname)
+    try:
+        first.execute(f"INSERT INTO lake.{name} VALUES {row}")
+        if server.kind == "postgres":
+            first.commit()      # PostgreSQL's second INSERT would wait for it
+        with pytest.raises(psycopg.errors.UniqueViolation) as caught:
+            second.execute(f"INSERT INTO lake.{name} VALUES {row}")
+            first.commit()
+            second.commit()
+        constraint, detail = expected
+        assert constraint_error_fields(caught.value) == (
+            "23505", f'duplicate key value violates unique constraint "{constraint}"',
+            detail, "lake", name, None, constraint)
+    finally:
+        first.close()
+        second.close()

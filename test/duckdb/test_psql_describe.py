@@ -58,6 +58,11 @@ COMMANDS = (
     # extensions, types and the builtin functions
     r"\dx", r"\dT", r"\dT+", r"\df now", r"\df+ now", r"\df+ abs", r"\df round", r"\sf now", r"\sf abs",
     r"\sf abs(integer)", r"\sf+ substr(text, integer)", r'\sf "current_user"', r"\sf nosuch", r"\sf date_part(text, date)",
+    # what a DuckLake catalog has none of: conversions, operators, event triggers, extended
+    # statistics, domains, foreign tables and servers, materialized views, publications, ...
+    r"\dc", r"\do", r"\dy", r"\dy+", r"\dX", r"\dX+", r"\dD", r"\dE", r"\dE+", r"\dm", r"\dm+",
+    r"\des", r"\dew", r"\dRp", r"\dRs", r"\dO", r"\dO+", r"\dc+", r"\dD+",
+    r"\dL", r"\dLS", r"\dL+",
     # information_schema, which psql does not read but other tools do
     "SELECT table_name, table_type, is_insertable_into FROM information_schema.tables"
     " WHERE table_schema = 'public' ORDER BY 1",

@@ -107,6 +107,68 @@ def test_long_lists(both, sql):
     assert answer(rl, sql, with_message=True) == answer(pg, sql, with_message=True), sql[:120]
 
 
+def balanced(leaves, op):
+    """leaves joined by op as a balanced tree, in parentheses"""
+    if len(leaves) == 1:
+        return leaves[0]
+    half = len(leaves) // 2
+    return f"({balanced(leaves[:half], op)} {op} {balanced(leaves[half:], op)})"
+
+
+# expressions over a column, which the executor evaluates in one call a tree; PostgreSQL
+# takes about 4 090 terms of a chain, so the larger sizes check that both refuse alike
+COLUMN_EXPRS = [
+    "SELECT " + "+".join(["x"] * 20) + " FROM sz_c ORDER BY 1",
+    "SELECT " + "+".join(["x"] * 4_090) + " FROM sz_c ORDER BY 1",
+    "SELECT " + "+".join(["x"] * 8_190) + " FROM sz_c ORDER BY 1",
+    "SELECT length(" + "||".join(["s"] * 4_090) + ") FROM sz_c ORDER BY 1",
+    "SELECT " + "abs(" * 1_000 + "x" + ")" * 1_000 + " FROM sz_c ORDER BY 1",
+    "SELECT " + "abs(" * 4_000 + "x" + ")" * 4_000 + " FROM sz_c ORDER BY 1",
+    "SELECT " + "- " * 4_090 + "x FROM sz_c ORDER BY 1",
+    "SELECT " + " AND ".join(f"x + {i} > 0" for i in range(2_000)) + " FROM sz_c ORDER BY 1",
+    "SELECT " + " OR ".join(f"x * {i} = 3" for i in range(2_000)) + " FROM sz_c ORDER BY 1",
+    "SELECT CASE " + " ".join(f"WHEN x + {i} = 2 THEN x * {i}" for i in range(2_000))
+    + " END FROM sz_c ORDER BY 1",
+    # a huge overflow in the middle of a chain is PostgreSQL's error
+    "SELECT " + "+".join(["x"] * 1_000) + " + 9223372036854775807 FROM sz_c",
+    # more distinct leaves than SQLite passes one function: an operator a call
+    "SELECT " + balanced([f"coalesce(x, {i})" for i in range(256)], "+") + " FROM sz_c ORDER BY 1",
+    "SELECT " + "+".join(["coalesce(x, 0)", "x"] * 50) + " FROM sz_c ORDER BY 1",
+]
+
+
+@pytest.mark.parametrize("sql", COLUMN_EXPRS, ids=range(len(COLUMN_EXPRS)))
+def test_column_expressions(both, sql):
+    rl, pg = both
+    for conn in (rl, pg):
+        conn.execute("DROP TABLE IF EXISTS sz_c")
+        conn.execute("CREATE TABLE sz_c (x int8, s text)")
+        conn.execute("INSERT INTO sz_c VALUES (1, 'a'), (2, 'bc'), (NULL, NULL)")
+    try:
+        assert answer(rl, sql, with_message=True) == answer(pg, sql, with_message=True), sql[:120]
+    finally:
+        for conn in (rl, pg):
+            conn.execute("DROP TABLE sz_c")
+
+
+def test_timeout_of_a_huge_expression(both):
+    """statement_timeout reaches a statement of 10 000 terms over a column."""
+    rl, pg = both
+    sql = "SELECT " + " AND ".join(f"x + {i} > 0" for i in range(10_000)) + " FROM sz_c ORDER BY 1"
+    for conn in (rl, pg):
+        conn.execute("DROP TABLE IF EXISTS sz_c")
+        conn.execute("CREATE TABLE sz_c (x int8)")
+        conn.execute("INSERT INTO sz_c VALUES (1), (2)")
+        conn.execute("SET statement_timeout = '50ms'")
+    try:
+        assert answer(rl, sql, with_message=True) == answer(pg, sql, with_message=True) == \
+            ("error", "57014", "canceling statement due to statement timeout")
+    finally:
+        for conn in (rl, pg):
+            conn.execute("RESET statement_timeout")
+            conn.execute("DROP TABLE sz_c")
+
+
 def test_long_values_insert(both):
     rl, pg = both
     for conn in (rl, pg):

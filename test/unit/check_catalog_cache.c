@@ -725,6 +725,35 @@ START_TEST(test_rebuild_declares_old_numeric)
 }
 END_TEST
 
+/*
+ * A store written when json and float columns had the affinity of their bare names
+ * (NUMERIC, REAL). A rebuild declares them with the suffixes (TEXT affinity, none),
+ * the values read back as they were stored; a cache made then is not believed.
+ */
+#define OLD_AFFINITY "CREATE TABLE \"j\" (_rl_rowid INTEGER PRIMARY KEY, \"doc\" jsonb, \"d\" json," \
+	" \"f\" float8, \"g\" float4, \"float8_x\" text, \"h\" float8_blob)"
+
+START_TEST(test_rebuild_declares_old_affinity)
+{
+	sqlite3    *db = backend_open();
+
+	commit_sql(db, "INSERT INTO rl_relation VALUES (9, 'j', '" OLD_AFFINITY "');" OLD_AFFINITY ";"
+			   "INSERT INTO j VALUES (NULL, '{\"a\": 1}', '[1.50]', 0.1, 2.5, 'float8', -0.0);");
+	sqlite3_close(db);
+	rebuild_without_mark("affinity");
+	db = backend_open();
+	assert_query(db, "SELECT sql FROM rl_relation WHERE relname = 'j'",
+				 "CREATE TABLE \"j\" (_rl_rowid INTEGER PRIMARY KEY, \"doc\" jsonb_text, \"d\" json_text,"
+				 " \"f\" float8_blob, \"g\" float4_blob, \"float8_x\" text, \"h\" float8_blob);");
+	assert_query(db, "SELECT type FROM pragma_table_info('j') WHERE name = 'd'", "json_text;");
+	/* a document that is a number stays text; an integral float stays a float */
+	commit_sql(db, "INSERT INTO j VALUES (NULL, '0.0', '1e2', 3.0, 4.0, NULL, NULL);");
+	assert_query(db, "SELECT typeof(doc), doc, d, typeof(f), f, g, float8_x FROM j ORDER BY _rl_rowid",
+				 "text|{\"a\": 1}|[1.50]|real|0.1|2.5|float8;text|0.0|1e2|real|3.0|4.0|NULL;");
+	sqlite3_close(db);
+}
+END_TEST
+
 START_TEST(test_abort_leaves_nothing)
 {
 	sqlite3    *db = backend_open();
@@ -1283,6 +1312,7 @@ main(void)
 	tcase_add_test(tc, test_ducklake_table_in_a_schema);
 	tcase_add_test(tc, test_cache_from_before_schemas);
 	tcase_add_test(tc, test_rebuild_declares_old_numeric);
+	tcase_add_test(tc, test_rebuild_declares_old_affinity);
 	tcase_add_test(tc, test_abort_leaves_nothing);
 	tcase_add_test(tc, test_apply_changeset_like_sqlite);
 	tcase_add_test(tc, test_changeset_reader);

@@ -1,0 +1,102 @@
+"""SQL that psql, drivers and people inspecting a DuckLake catalog send, answered by
+RockLake as PostgreSQL 15 answers it in the same run (rows and their types, or every
+field of the error): format(), length and octet_length of bytea, and the statements
+RockLake does not run yet, which must be refused cleanly rather than answered wrongly.
+"""
+
+from test_parity import same_answers, both  # noqa: F401  (both: the fixture)
+
+
+def test_format(both):
+    """format(): %s %I %L %%, positions, widths (given, * and *n$, negative), NULLs, the
+    keyword list %I quotes by, and each malformed specifier's error"""
+    same_answers(both, [
+        "SELECT format('%s-%I-%L-%%', 'a', 'B c', 'it''s')",
+        "SELECT format('%2$s %1$s %s', 'x', 'y')",
+        "SELECT format('|%5s|%-5s|%*s|%-*s|%*2$s|', 'ab', 3, 4, 'x', 'é')",
+        "SELECT format('|%*s|', -4, 'l')",
+        "SELECT format('%s|%L|%5s|', NULL, NULL, NULL)",
+        "SELECT format(NULL, 1), format('plain'), format('%s', 1.50), format('%s %s', true, 7)",
+        "SELECT format('%I %I %I %I %I %I', 'select', 'name', 'a$b', 'Tab', 'x\"y', 'abc_1')",
+        "SELECT format('%L %L', 'back\\slash', 12)",
+        "SELECT format('%I', NULL)",
+        "SELECT format('%s %s', 1)",
+        "SELECT format('%0$s', 1)",
+        "SELECT format('%x', 1)",
+        "SELECT format('abc%', 1)",
+        "SELECT format('%*1s', 1)",
+        "SELECT format('%$s', 1)",
+        "SELECT format(1, 2)",
+        "SELECT format()",
+    ])
+
+
+def test_bytea_lengths(both):
+    """length and octet_length of bytea count bytes"""
+    same_answers(both, [
+        "DROP TABLE IF EXISTS ss_b",
+        "CREATE TABLE ss_b (k integer, b bytea)",
+        "INSERT INTO ss_b VALUES (1, '\\x0102'), (2, '\\x'), (3, NULL), (4, '\\xc3a9')",
+        "SELECT k, length(b), octet_length(b) FROM ss_b ORDER BY k",
+        "DROP TABLE ss_b",
+    ])
+
+
+def test_unsupported_refused(both):
+    """what RockLake does not run yet is refused with 0A000 or 42883, never answered
+    wrongly; PostgreSQL's answer is not compared, only that RockLake's is a clean error"""
+    rl, _ = both
+    for sql in ["SELECT regexp_replace('Hello', 'l', 'L', 'g')",
+                "SELECT regexp_match('foo123', '\\d+')",
+                "SELECT to_char(now(), 'YYYY-MM-DD')",
+                "SELECT to_char(1.5, 'FM9990.00')",
+                "SELECT string_agg(b, '\\x00'::bytea) FROM (VALUES ('\\x01'::bytea)) AS v(b)",
+                "SELECT DISTINCT ON (a) a FROM (VALUES (1)) AS v(a)",
+                "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 3) SELECT * FROM r",
+                "SELECT a, count(*) FROM (VALUES (1)) AS v(a) GROUP BY ROLLUP (a)",
+                "SELECT a, count(*) FROM (VALUES (1)) AS v(a) GROUP BY CUBE (a)",
+                "SELECT a, count(*) FROM (VALUES (1)) AS v(a) GROUP BY GROUPING SETS ((a), ())"]:
+        answer, _ = rl.answer(sql)
+        assert answer[0] == "error" and answer[2] in ("0A000", "42883", "42804"), (sql, answer)
+
+
+def test_encoding_functions(both):
+    """what psql's \\dO asks of the database's encoding"""
+    same_answers(both, [
+        "SELECT getdatabaseencoding(), pg_char_to_encoding('UTF8'), pg_char_to_encoding('utf-8'),"
+        " pg_char_to_encoding('Unicode'), pg_char_to_encoding('nosuch'), pg_char_to_encoding(getdatabaseencoding())",
+        "SELECT collname, collisdeterministic, collencoding, collcollate, collctype"
+        " FROM pg_collation WHERE collname IN ('default', 'C') ORDER BY 1",
+    ])
+
+
+def test_catalog_oids(both):
+    """the catalogs psql reads have PostgreSQL's OIDs, which their rows' tableoid gives (a
+    system column: not in *)"""
+    same_answers(both, [
+        "SELECT 'pg_conversion'::regclass::oid, 'pg_operator'::regclass::oid, 'pg_event_trigger'::regclass::oid,"
+        " 'pg_foreign_data_wrapper'::regclass::oid, 'pg_foreign_server'::regclass::oid,"
+        " 'pg_subscription'::regclass::oid, 'pg_collation'::regclass::oid",
+        "SELECT n.tableoid, n.tableoid::regclass, nspname FROM pg_namespace n WHERE nspname = 'public'",
+        "SELECT tableoid, collname FROM pg_collation WHERE collname = 'C'",
+        "SELECT * FROM pg_namespace WHERE nspname = 'public'",
+    ])
+
+
+def test_to_char_timestamp(both):
+    """to_char(timestamp, text) in the common patterns; the others refused (0A000)"""
+    same_answers(both, [
+        "DROP TABLE IF EXISTS ss_ts",
+        "CREATE TABLE ss_ts (k integer, ts timestamp)",
+        "INSERT INTO ss_ts VALUES (1, '2024-01-02 03:04:05.123456'), (2, '2024-12-31 23:59:59'),"
+        " (3, '2020-02-29 12:00:00.5'), (4, 'infinity'), (5, NULL), (6, '12345-06-07 00:30:00')",
+        "SELECT k, to_char(ts, 'YYYY-MM-DD HH24:MI:SS.US'), to_char(ts, 'DD/MM/YYYY HH12:MI AM'),"
+        " to_char(ts, 'HH:MI:SS.MS PM'), to_char(ts, 'YYYY\"T\"HH24') FROM ss_ts ORDER BY k",
+        "DROP TABLE ss_ts",
+    ])
+    rl, _ = both
+    for pattern in ("Day", "YYYY-Mon", "yyyy", "SSSS", "FMDD", "DDD", "TZ", "YY", "a\\\\b"):
+        answer, _ = rl.answer(f"SELECT to_char('2024-01-02 03:04:05'::timestamp, '{pattern}')")
+        assert answer[0] == "error" and answer[2] == "0A000", (pattern, answer)
+    answer, _ = rl.answer("SELECT to_char('0001-01-01 BC'::timestamp, 'YYYY')")
+    assert answer[0] == "error" and answer[2] == "0A000", answer
