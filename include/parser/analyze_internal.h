@@ -64,6 +64,8 @@ typedef struct ParseState
 	int			nbinds;			/* the SqlStatement being generated: ?1..?nbinds */
 	Expr	  **binds;
 	bool		setop_leaf;		/* the next query is a branch of a set operation */
+	bool		recursive_query;	/* the next query is a WITH RECURSIVE query reading itself */
+	int			query_depth;	/* analyze_query calls under way */
 	const char *agg_refused;	/* the clause being transformed, if it may hold no aggregate */
 	bool		in_aggregate;	/* transforming an aggregate's arguments */
 	/* subqueries hoisted into a WITH of the next SqlStatement (analyze_subquery) */
@@ -184,6 +186,7 @@ typedef struct CteItem
 	const char *name;
 	int			ncolumns;
 	ResultColumn *columns;
+	int			self_depth;		/* a recursive query read by its own arms: their depth */
 	struct CteItem *next;
 } CteItem;
 

@@ -425,6 +425,10 @@ transform_from_item(ParseState *ps, Node *node, Scope *scope, RlBuf *sql)
 					for (CteItem *c = ps->ctes; c != NULL; c = c->next)
 						if (strcmp(c->name, rv->relname) == 0)
 						{
+							/* SQLite reads a recursive query only in its arms' own FROM */
+							if (c->self_depth && c->self_depth != ps->query_depth)
+								not_supported(ps, "a recursive reference inside a subquery", rv->location);
+
 							RangeItem  *item = make_range_item(rv->relname, c->ncolumns, c->columns, rv->alias);
 
 							ps->cte_ref = true;
@@ -533,30 +537,94 @@ transform_from(ParseState *ps, Node **items, size_t n, RlBuf *sql)
 	return scope;
 }
 
+/*
+ * cte_item -- a WITH query's name and result columns as FROM sees them: the
+ * columns the query gave, renamed by the WITH query's column list
+ */
+static CteItem *
+cte_item(PgQuery__CommonTableExpr *cte, const Query *q)
+{
+	CteItem    *c = palloc0(sizeof(CteItem));
+
+	c->name = cte->ctename;
+	c->ncolumns = q->ncolumns;
+	c->columns = palloc(sizeof(ResultColumn) * (q->ncolumns ? q->ncolumns : 1));
+	memcpy(c->columns, q->columns, sizeof(ResultColumn) * q->ncolumns);
+	for (size_t k = 0; k < cte->n_aliascolnames && (int) k < q->ncolumns; k++)
+		c->columns[k].name = string_value(cte->aliascolnames[k]);
+	return c;
+}
+
+/*
+ * recursive_term_types -- in WITH RECURSIVE, a query `A UNION [ALL] B` may read
+ * itself in B: as PostgreSQL does, its columns are typed by A alone, which is
+ * analysed first and named, and B must give those types (42804 otherwise).
+ * SQLite runs such a query itself (its WITH RECURSIVE), with the same
+ * semantics: A's rows, then B over the rows the last step added, until none.
+ * Returns the name under which B may read the query, or NULL when the query is
+ * not of that shape (then it is an ordinary WITH query).
+ */
+static CteItem *
+recursive_term_types(ParseState *ps, PgQuery__CommonTableExpr *cte)
+{
+	PgQuery__SelectStmt *sel = cte->ctequery->select_stmt;
+	Query		nonrecursive;
+
+	if (sel->op != PG_QUERY__SET_OPERATION__SETOP_UNION || sel->larg == NULL)
+		return NULL;
+	analyze_query(ps, sel->larg, NULL, &nonrecursive);
+	return cte_item(cte, &nonrecursive);
+}
+
+/* nonrecursive_location -- where the non-recursive term of a recursive query gives column k */
+static int
+nonrecursive_location(PgQuery__CommonTableExpr *cte, int k)
+{
+	PgQuery__SelectStmt *larg = cte->ctequery->select_stmt->larg;
+
+	if ((size_t) k < larg->n_target_list && larg->target_list[k]->node_case == PG_QUERY__NODE__NODE_RES_TARGET)
+		return larg->target_list[k]->res_target->location;
+	return cte->location;
+}
+
 /* transform_with -- WITH queries: their SQL prefix, and names for FROM */
 void
 transform_with(ParseState *ps, PgQuery__WithClause *with, RlBuf *sql)
 {
 	if (with == NULL)
 		return;
-	if (with->recursive)
-		not_supported(ps, "WITH RECURSIVE", with->location);
-	rlbuf_append_str(sql, "WITH ");
+	rlbuf_append_str(sql, with->recursive ? "WITH RECURSIVE " : "WITH ");
 	for (size_t i = 0; i < with->n_ctes; i++)
 	{
 		PgQuery__CommonTableExpr *cte = with->ctes[i]->common_table_expr;
+		CteItem    *self = NULL;
 		Query		q;
 
 		if (cte->ctequery->node_case != PG_QUERY__NODE__NODE_SELECT_STMT)
 			not_supported(ps, "data-modifying statements in WITH", cte->location);
+		if (with->recursive && (self = recursive_term_types(ps, cte)) != NULL)
+		{
+			/* its arms are analysed two calls down: the query, then each arm */
+			self->self_depth = ps->query_depth + 2;
+			self->next = ps->ctes;
+			ps->ctes = self;
+		}
+		ps->recursive_query = self != NULL;
 		analyze_query(ps, cte->ctequery->select_stmt, NULL, &q);
-		CteItem    *c = palloc0(sizeof(CteItem));
+		for (int k = 0; self != NULL && k < q.ncolumns && k < self->ncolumns; k++)
+			if (q.columns[k].type != self->columns[k].type)
+				ereport(ERROR,
+						errcode(ERRCODE_DATATYPE_MISMATCH),
+						errmsg("recursive query \"%s\" column %d has type %s in non-recursive term but type %s overall",
+							   cte->ctename, k + 1, typio_format_type(self->columns[k].type),
+							   typio_format_type(q.columns[k].type)),
+						errhint("Cast the output of the non-recursive term to the correct type."),
+						errposition(char_position(ps, nonrecursive_location(cte, k))));
+		if (self != NULL)
+			ps->ctes = self->next;
 
-		c->name = cte->ctename;
-		c->ncolumns = q.ncolumns;
-		c->columns = q.columns;
-		for (size_t k = 0; k < cte->n_aliascolnames && (int) k < q.ncolumns; k++)
-			c->columns[k].name = string_value(cte->aliascolnames[k]);
+		CteItem    *c = cte_item(cte, &q);
+
 		c->next = ps->ctes;
 		ps->ctes = c;
 		append_ident(sql, i ? ", " : NULL, c->name);

@@ -1014,6 +1014,7 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 	Expr	   *saved_srf = ps->srf;
 	bool		saved_lockstep = ps->srf_lockstep;
 	bool		leaf = ps->setop_leaf;
+	bool		recursive = ps->recursive_query;
 	const char *saved_agg_refused = ps->agg_refused;
 	bool		saved_in_aggregate = ps->in_aggregate;
 	bool		saved_folded_aggregate = ps->folded_aggregate;
@@ -1031,6 +1032,8 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 	q->heap_order = NULL;
 
 	ps->setop_leaf = false;
+	ps->recursive_query = false;
+	ps->query_depth++;
 	rlbuf_init_in(&sql, CurrentMemoryContext);
 	if (sel->into_clause)
 		not_supported(ps, "SELECT INTO", -1);
@@ -1046,6 +1049,10 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 
 		if (sel->op > PG_QUERY__SET_OPERATION__SETOP_EXCEPT)
 			not_supported(ps, "this set operation", -1);
+		if (recursive && sel->n_sort_clause)
+			not_supported(ps, "ORDER BY in a recursive query", -1);
+		if (recursive && (sel->limit_count || sel->limit_offset))
+			not_supported(ps, "OFFSET/LIMIT in a recursive query", -1);
 
 		/*
 		 * a chain of one operation (a UNION ALL b UNION ALL c ..., a left-deep tree)
@@ -1121,6 +1128,17 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 			}
 			if (a > 0)
 				rlbuf_printf(&compound, "%s%s", ops[sel->op], sel->all ? "ALL " : "");
+
+			/*
+			 * SQLite reads a recursive WITH query only as a compound of SELECTs
+			 * that name it in their own FROM: its arms are written as they are
+			 * (transform_with has checked that they give the result's types)
+			 */
+			if (recursive)
+			{
+				rlbuf_append_str(&compound, arm[a].sql);
+				continue;
+			}
 			rlbuf_append_str(&compound, "SELECT ");
 			for (int c = 0; c < l.ncolumns; c++)
 			{
@@ -1147,7 +1165,7 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 								   q->columns[c].type, q->columns[c].typmod, -1);
 			tl.exprs[c]->range = NULL;	/* no FROM item of this query's */
 		}
-		rlbuf_printf(&sql, "SELECT * FROM (%s)", rlbuf_cstr(&compound));
+		rlbuf_printf(&sql, recursive ? "%s" : "SELECT * FROM (%s)", rlbuf_cstr(&compound));
 		rlbuf_free(&compound);
 		append_order_by(ps, &sql, sel, &tl, true, NULL);
 		append_limit(ps, &sql, sel);
@@ -1298,6 +1316,7 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 	q->sql = pstrdup(rlbuf_cstr(&sql));
 	rlbuf_free(&sql);
 	ps->ctes = saved_ctes;
+	ps->query_depth--;
 	ps->scope = saved_scope;
 	ps->srf = saved_srf;
 	ps->srf_lockstep = saved_lockstep;
@@ -1316,9 +1335,10 @@ add_sql(ParseState *ps, AnalyzedStmt *stmt, const char *sql)
 	/* the subqueries hoisted out of sql (analyze_subquery) join its WITH, or make one */
 	if (ps->hoisted.len > 0)
 	{
-		bool		with = strncmp(sql, "WITH ", 5) == 0;
+		size_t		with = strncmp(sql, "WITH RECURSIVE ", 15) == 0 ? 15 : strncmp(sql, "WITH ", 5) == 0 ? 5 : 0;
 
-		sql = psprintf("WITH %s%s%s", rlbuf_cstr(&ps->hoisted), with ? ", " : " ", with ? sql + 5 : sql);
+		sql = psprintf("%s%s%s%s", with == 15 ? "WITH RECURSIVE " : "WITH ", rlbuf_cstr(&ps->hoisted),
+					   with ? ", " : " ", sql + with);
 		rlbuf_reset(&ps->hoisted);
 	}
 	stmt->sql[stmt->nsql++] = (SqlStatement) {pstrdup(sql), ps->nbinds, ps->binds};

@@ -42,6 +42,30 @@ def test_bytea_lengths(both):
     ])
 
 
+def test_with_recursive(both):
+    """WITH RECURSIVE: UNION ALL and UNION (which stops a cycle), column lists, a walk
+    of a table, several WITH queries, parameters of hoisted subqueries beside it, and
+    PostgreSQL's errors for a recursive term of another type"""
+    same_answers(both, [
+        "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 5) SELECT * FROM r",
+        "WITH RECURSIVE r AS (SELECT 1 AS n, 'a'::text AS s UNION ALL SELECT n + 1, s || 'a' FROM r"
+        " WHERE n < 4) SELECT n, s FROM r ORDER BY n DESC",
+        "WITH RECURSIVE r(n) AS (SELECT 0 UNION SELECT (n + 1) % 3 FROM r) SELECT count(*), sum(n) FROM r",
+        "CREATE TABLE wr_edge (a integer, b integer)",
+        "INSERT INTO wr_edge VALUES (1, 2), (2, 3), (3, 4), (4, 2), (5, 6)",
+        "WITH RECURSIVE reach(node) AS (SELECT 1 UNION SELECT e.b FROM wr_edge e JOIN reach ON e.a = reach.node)"
+        " SELECT node FROM reach ORDER BY node",
+        "WITH RECURSIVE w AS (SELECT 2 AS k), r(n) AS (SELECT k FROM w UNION ALL SELECT n * 2 FROM r WHERE n < 64)"
+        " SELECT array_agg(n ORDER BY n) FROM r",
+        "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < (SELECT (SELECT (SELECT (SELECT 4)))))"
+        " SELECT max(n) FROM r",
+        "WITH RECURSIVE t AS (SELECT 1 AS x) SELECT x FROM t",
+        "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1.5 FROM r WHERE n < 3) SELECT * FROM r",
+        "WITH RECURSIVE r(n) AS (SELECT 1::int8 UNION ALL SELECT n + 1 FROM r WHERE n < 3) SELECT pg_typeof(n), n FROM r",
+        "DROP TABLE wr_edge",
+    ])
+
+
 def test_unsupported_refused(both):
     """what RockLake does not run yet is refused with 0A000 or 42883, never answered
     wrongly; PostgreSQL's answer is not compared, only that RockLake's is a clean error"""
@@ -52,7 +76,9 @@ def test_unsupported_refused(both):
                 "SELECT to_char(1.5, 'FM9990.00')",
                 "SELECT string_agg(b, '\\x00'::bytea) FROM (VALUES ('\\x01'::bytea)) AS v(b)",
                 "SELECT DISTINCT ON (a) a FROM (VALUES (1)) AS v(a)",
-                "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 3) SELECT * FROM r",
+                "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 3 ORDER BY 1) SELECT * FROM r",
+                "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n FROM (SELECT n + 1 AS n FROM r) s WHERE n < 3)"
+                " SELECT * FROM r",
                 "SELECT a, count(*) FROM (VALUES (1)) AS v(a) GROUP BY ROLLUP (a)",
                 "SELECT a, count(*) FROM (VALUES (1)) AS v(a) GROUP BY CUBE (a)",
                 "SELECT a, count(*) FROM (VALUES (1)) AS v(a) GROUP BY GROUPING SETS ((a), ())"]:
