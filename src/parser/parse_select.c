@@ -619,6 +619,82 @@ sort_expr(ParseState *ps, Node *node, TargetList *tl, bool by_name)
 	return transform_expr(ps, node);
 }
 
+/* distinct_on_location -- where DISTINCT ON names e: a name or position is its own place */
+static int
+distinct_on_location(Node *node, const Expr *e)
+{
+	if (node->node_case == PG_QUERY__NODE__NODE_COLUMN_REF)
+		return node->column_ref->location;
+	if (node->node_case == PG_QUERY__NODE__NODE_A_CONST)
+		return node->a_const->location;
+	return e->location;
+}
+
+/*
+ * distinct_on_partition -- DISTINCT ON's expressions as a window's PARTITION BY,
+ * after PostgreSQL's rule that ORDER BY, if given, starts with all of them
+ * (in any order) before anything else
+ */
+static char *
+distinct_on_partition(ParseState *ps, PgQuery__SelectStmt *sel, TargetList *tl, Expr **sorts)
+{
+	RlBuf		partition;
+	Expr	  **on = palloc(sizeof(Expr *) * sel->n_distinct_clause);
+	bool	   *found = palloc0(sizeof(bool) * sel->n_distinct_clause);
+	size_t		matched = 0;
+
+	rlbuf_init_in(&partition, CurrentMemoryContext);
+	for (size_t i = 0; i < sel->n_distinct_clause; i++)
+	{
+		on[i] = sort_expr(ps, sel->distinct_clause[i], tl, true);
+		rlbuf_append_str(&partition, i ? ", " : " PARTITION BY ");
+		deparse_collated(ps, &partition, on[i]);
+	}
+	for (size_t k = 0; k < sel->n_sort_clause && matched < sel->n_distinct_clause; k++)
+	{
+		size_t		i = 0;
+
+		while (i < sel->n_distinct_clause && on[i] != sorts[k] && !expr_equal(on[i], sorts[k]))
+			i++;
+		if (i == sel->n_distinct_clause)
+		{
+			/* PostgreSQL points at the first expression ORDER BY had not reached */
+			i = 0;
+			while (found[i])
+				i++;
+			ereport(ERROR,
+					errcode(ERRCODE_INVALID_COLUMN_REFERENCE),
+					errmsg("SELECT DISTINCT ON expressions must match initial ORDER BY expressions"),
+					errposition(char_position(ps, distinct_on_location(sel->distinct_clause[i], on[i]))));
+		}
+		matched += !found[i];
+		found[i] = true;
+	}
+	return pstrdup(rlbuf_cstr(&partition));
+}
+
+/*
+ * select_distinct_on -- SELECT DISTINCT ON (e ...) ... ORDER BY o as SQLite has no such
+ * thing: the query numbers its rows within each group of e in the order o gives and
+ * keeps the first of each (the rows of a subquery with ORDER BY that SQLite only
+ * filters come out in its order); LIMIT follows, outside
+ */
+static void
+select_distinct_on(RlBuf *sql, size_t targets_end, const char *partition, const char *order_by, int ncolumns)
+{
+	RlBuf		outer;
+
+	rlbuf_init_in(&outer, CurrentMemoryContext);
+	rlbuf_append_str(&outer, "SELECT ");
+	for (int i = 0; i < ncolumns; i++)
+		rlbuf_printf(&outer, "%s\"_rl_c%d\"", i ? ", " : "", i + 1);
+	rlbuf_printf(&outer, " FROM (%.*s, row_number() OVER (%s%s) AS \"_rl_don\"%s) WHERE \"_rl_don\" = 1",
+				 (int) targets_end, rlbuf_cstr(sql), partition, order_by, rlbuf_cstr(sql) + targets_end);
+	rlbuf_reset(sql);
+	rlbuf_append_str(sql, rlbuf_cstr(&outer));
+	rlbuf_free(&outer);
+}
+
 /* append_order_by -- ORDER BY's SQLite text; its expressions (palloc'd) in sorts, if not NULL */
 static void
 append_order_by(ParseState *ps, RlBuf *sql, PgQuery__SelectStmt *sel, TargetList *tl, bool positions,
@@ -1182,9 +1258,9 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 		TargetList	tl = {0};
 
 		rlbuf_init_in(&from, CurrentMemoryContext);
-		if (sel->n_distinct_clause && sel->distinct_clause[0] != NULL &&
-			sel->distinct_clause[0]->node_case != PG_QUERY__NODE__NODE__NOT_SET)
-			not_supported(ps, "DISTINCT ON", -1);
+		bool		distinct_on = sel->n_distinct_clause && sel->distinct_clause[0] != NULL &&
+			sel->distinct_clause[0]->node_case != PG_QUERY__NODE__NODE__NOT_SET;
+
 		if (sel->n_from_clause)
 			ps->scope = transform_from(ps, sel->from_clause, sel->n_from_clause, &from);
 		ps->srf_lockstep = true;
@@ -1195,7 +1271,7 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 
 		if (targets_srf)
 			select_list_srfs(ps, &tl, &from);
-		rlbuf_append_str(&sql, sel->n_distinct_clause ? "SELECT DISTINCT " : "SELECT ");
+		rlbuf_append_str(&sql, sel->n_distinct_clause && !distinct_on ? "SELECT DISTINCT " : "SELECT ");
 		size_t		first_at = sql.len,
 					first_end = sql.len + strlen("NULL");
 
@@ -1220,6 +1296,8 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 		}
 		if (tl.n == 0)
 			rlbuf_append_str(&sql, "NULL");
+		size_t		targets_end = sql.len;
+
 		if (from.len)
 		{
 			rlbuf_append_str(&sql, " FROM ");
@@ -1271,7 +1349,11 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 
 		if (having)
 			rlbuf_printf(&sql, " HAVING %s", deparse_to_string(ps, having));
-		append_order_by(ps, &sql, sel, &tl, sel->n_distinct_clause > 0, &sorts);
+		size_t		order_at = sql.len;
+
+		append_order_by(ps, &sql, sel, &tl, sel->n_distinct_clause > 0 && !distinct_on, &sorts);
+		char	   *partition = distinct_on ? distinct_on_partition(ps, sel, &tl, sorts) : NULL;
+		char	   *order_by = pstrdup(rlbuf_cstr(&sql) + order_at);
 
 		/* a grouped query: GROUP BY, HAVING or an aggregate anywhere */
 		bool		aggregated_targets = false;
@@ -1300,7 +1382,10 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 			rlbuf_reset(&sql);
 			rlbuf_append_str(&sql, text);
 			where_at += strlen("coalesce(, max(NULL))");
+			targets_end += strlen("coalesce(, max(NULL))");
 		}
+		if (distinct_on)
+			select_distinct_on(&sql, targets_end, partition, order_by, tl.n);
 		append_limit(ps, &sql, sel);
 		if (ps->srf != NULL)
 			not_supported(ps, "set-returning functions outside the select list and FROM", ps->srf->location);
