@@ -542,9 +542,16 @@ transform_from(ParseState *ps, Node **items, size_t n, RlBuf *sql)
  * columns the query gave, renamed by the WITH query's column list
  */
 static CteItem *
-cte_item(PgQuery__CommonTableExpr *cte, const Query *q)
+cte_item(ParseState *ps, PgQuery__CommonTableExpr *cte, const Query *q)
 {
 	CteItem    *c = palloc0(sizeof(CteItem));
+
+	if ((int) cte->n_aliascolnames > q->ncolumns)
+		ereport(ERROR,
+				errcode(ERRCODE_INVALID_COLUMN_REFERENCE),
+				errmsg("WITH query \"%s\" has %d columns available but %d columns specified",
+					   cte->ctename, q->ncolumns, (int) cte->n_aliascolnames),
+				errposition(char_position(ps, cte->location)));
 
 	c->name = cte->ctename;
 	c->ncolumns = q->ncolumns;
@@ -573,7 +580,7 @@ recursive_term_types(ParseState *ps, PgQuery__CommonTableExpr *cte)
 	if (sel->op != PG_QUERY__SET_OPERATION__SETOP_UNION || sel->larg == NULL)
 		return NULL;
 	analyze_query(ps, sel->larg, NULL, &nonrecursive);
-	return cte_item(cte, &nonrecursive);
+	return cte_item(ps, cte, &nonrecursive);
 }
 
 /* nonrecursive_location -- where the non-recursive term of a recursive query gives column k */
@@ -623,7 +630,7 @@ transform_with(ParseState *ps, PgQuery__WithClause *with, RlBuf *sql)
 		if (self != NULL)
 			ps->ctes = self->next;
 
-		CteItem    *c = cte_item(cte, &q);
+		CteItem    *c = cte_item(ps, cte, &q);
 
 		c->next = ps->ctes;
 		ps->ctes = c;

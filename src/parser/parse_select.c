@@ -592,9 +592,12 @@ contains_aggregate(const Expr *e)
 	return contains_aggregate(e->defresult);
 }
 
-/* sort_expr -- ORDER BY / GROUP BY item: an output position, an output name, or an expression */
+/*
+ * sort_expr -- an ORDER BY, GROUP BY or DISTINCT ON item (clause): an output
+ * position, an output name, or an expression
+ */
 static Expr *
-sort_expr(ParseState *ps, Node *node, TargetList *tl, bool by_name)
+sort_expr(ParseState *ps, Node *node, TargetList *tl, bool by_name, const char *clause)
 {
 	if (node->node_case == PG_QUERY__NODE__NODE_A_CONST &&
 		node->a_const->val_case == PG_QUERY__A__CONST__VAL_IVAL)
@@ -604,7 +607,7 @@ sort_expr(ParseState *ps, Node *node, TargetList *tl, bool by_name)
 		if (pos < 1 || pos > tl->n)
 			ereport(ERROR,
 					errcode(ERRCODE_INVALID_COLUMN_REFERENCE),
-					errmsg("ORDER BY position %d is not in select list", pos),
+					errmsg("%s position %d is not in select list", clause, pos),
 					errposition(char_position(ps, node->a_const->location)));
 		return tl->exprs[pos - 1];
 	}
@@ -633,10 +636,11 @@ distinct_on_location(Node *node, const Expr *e)
 /*
  * distinct_on_partition -- DISTINCT ON's expressions as a window's PARTITION BY,
  * after PostgreSQL's rule that ORDER BY, if given, starts with all of them
- * (in any order) before anything else
+ * (in any order) before anything else; those ORDER BY did not name are sorted
+ * by after it (sql), as PostgreSQL sorts to find the groups
  */
 static char *
-distinct_on_partition(ParseState *ps, PgQuery__SelectStmt *sel, TargetList *tl, Expr **sorts)
+distinct_on_partition(ParseState *ps, PgQuery__SelectStmt *sel, TargetList *tl, Expr **sorts, RlBuf *sql)
 {
 	RlBuf		partition;
 	Expr	  **on = palloc(sizeof(Expr *) * sel->n_distinct_clause);
@@ -646,7 +650,7 @@ distinct_on_partition(ParseState *ps, PgQuery__SelectStmt *sel, TargetList *tl, 
 	rlbuf_init_in(&partition, CurrentMemoryContext);
 	for (size_t i = 0; i < sel->n_distinct_clause; i++)
 	{
-		on[i] = sort_expr(ps, sel->distinct_clause[i], tl, true);
+		on[i] = sort_expr(ps, sel->distinct_clause[i], tl, true, "DISTINCT ON");
 		rlbuf_append_str(&partition, i ? ", " : " PARTITION BY ");
 		deparse_collated(ps, &partition, on[i]);
 	}
@@ -670,6 +674,13 @@ distinct_on_partition(ParseState *ps, PgQuery__SelectStmt *sel, TargetList *tl, 
 		matched += !found[i];
 		found[i] = true;
 	}
+	for (size_t i = 0; i < sel->n_distinct_clause; i++)
+		if (!found[i])
+		{
+			rlbuf_append_str(sql, sel->n_sort_clause || i ? ", " : " ORDER BY ");
+			deparse_collated(ps, sql, on[i]);
+			rlbuf_append_str(sql, " ASC NULLS LAST");
+		}
 	return pstrdup(rlbuf_cstr(&partition));
 }
 
@@ -712,7 +723,7 @@ append_order_by(ParseState *ps, RlBuf *sql, PgQuery__SelectStmt *sel, TargetList
 		if (sb->sortby_dir == PG_QUERY__SORT_BY_DIR__SORTBY_USING)
 			not_supported(ps, "ORDER BY USING", sb->location);
 		rlbuf_append_str(sql, i ? ", " : " ORDER BY ");
-		Expr	   *e = sort_expr(ps, sb->node, tl, true);
+		Expr	   *e = sort_expr(ps, sb->node, tl, true, "ORDER BY");
 
 		if (sorts)
 			(*sorts)[i] = e;
@@ -1330,7 +1341,7 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 				node->column_ref->n_fields == 1 &&
 				node->column_ref->fields[0]->node_case == PG_QUERY__NODE__NODE_STRING &&
 				!input_column(ps, string_value(node->column_ref->fields[0]));
-			Expr	   *g = sort_expr(ps, node, &tl, output);
+			Expr	   *g = sort_expr(ps, node, &tl, output, "GROUP BY");
 
 			/* GROUP BY 1 names a result column, which may be an aggregate */
 			if (contains_aggregate(g))
@@ -1352,7 +1363,7 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 		size_t		order_at = sql.len;
 
 		append_order_by(ps, &sql, sel, &tl, sel->n_distinct_clause > 0 && !distinct_on, &sorts);
-		char	   *partition = distinct_on ? distinct_on_partition(ps, sel, &tl, sorts) : NULL;
+		char	   *partition = distinct_on ? distinct_on_partition(ps, sel, &tl, sorts, &sql) : NULL;
 		char	   *order_by = pstrdup(rlbuf_cstr(&sql) + order_at);
 
 		/* a grouped query: GROUP BY, HAVING or an aggregate anywhere */
