@@ -80,6 +80,8 @@ typedef struct ParseState
 	PgQuery__SelectStmt *select;	/* the query being transformed (its WINDOW clause) */
 	bool		eval_unflattened;	/* a tree of rl_eval had too many leaves: rl_eval
 									 * one operator a call from now on (deparse_eval) */
+	Expr	  **eval_cuts;		/* subtrees of rl_eval trees that are calls of their own */
+	int			neval_cuts;
 } ParseState;
 
 /*

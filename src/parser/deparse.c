@@ -278,13 +278,63 @@ typedef struct EvalLeaves
 	RlBuf		sql;
 } EvalLeaves;
 
+/* eval_cut -- whether e is a subtree cut out of its rl_eval tree (eval_slots) */
+static bool
+eval_cut(ParseState *ps, const Expr *e)
+{
+	for (int i = 0; i < ps->neval_cuts; i++)
+		if (ps->eval_cuts[i] == e)
+			return true;
+	return false;
+}
+
+/*
+ * eval_slots -- the arguments rl_eval would take for e's tree (each leaf counted,
+ * equal ones too: at least as many as it needs), after cutting out subtrees as
+ * calls of their own, one argument each, the costliest first, wherever a tree would
+ * need more than SQLite passes: each call then has few enough, and a chain of n
+ * terms nests n / FLATTEN_SLOTS_MAX calls deep, not n
+ */
+static int
+eval_slots(ParseState *ps, Expr *e)
+{
+	int		   *cost;
+	int			total = 0;
+
+	if (e->kind == EXPR_CONST)
+		return 0;
+	if (!executor_evaluates(e))
+		return 1;
+	CHECK_FOR_INTERRUPTS();
+	cost = palloc(sizeof(int) * (size_t) (e->nargs ? e->nargs : 1));
+	for (int i = 0; i < e->nargs; i++)
+		total += cost[i] = eval_cut(ps, e->args[i]) ? 1 : eval_slots(ps, e->args[i]);
+	while (total > FLATTEN_SLOTS_MAX)
+	{
+		int			most = 0;
+
+		for (int i = 1; i < e->nargs; i++)
+			if (cost[i] > cost[most])
+				most = i;
+		if (cost[most] <= 1)
+			break;				/* an operator of that many arguments: no cut helps */
+		ps->eval_cuts = ps->neval_cuts ? repalloc(ps->eval_cuts, sizeof(Expr *) * (size_t) (ps->neval_cuts + 1))
+			: palloc(sizeof(Expr *));
+		ps->eval_cuts[ps->neval_cuts++] = e->args[most];
+		total -= cost[most] - 1;
+		cost[most] = 1;
+	}
+	pfree(cost);
+	return total;
+}
+
 /* eval_leaf -- a FlattenLeafFn: the slot of a, written as SQLite's, or FLATTEN_IN_TREE */
 static int
 eval_leaf(void *arg, Expr *a)
 {
 	EvalLeaves *leaves = arg;
 
-	if (!leaves->one_level && (a->kind == EXPR_CONST || executor_evaluates(a)))
+	if (!leaves->one_level && (a->kind == EXPR_CONST || (executor_evaluates(a) && !eval_cut(leaves->ps, a))))
 		return FLATTEN_IN_TREE;
 	for (int i = 0; a->kind == EXPR_VAR && i < leaves->nleaves && i < FLATTEN_SLOTS_MAX; i++)
 		if (leaves->vars[i] && strcmp(leaves->vars[i], a->sql) == 0)
@@ -317,7 +367,12 @@ deparse_eval(ParseState *ps, RlBuf *out, Expr *e)
 	{
 		/* the leaves' constants written so far are bound no more */
 		ps->nbinds = nbinds;
-		ps->eval_unflattened = true;
+
+		/* cut it into calls of few enough leaves; if none is new, that cannot help */
+		int			cuts = ps->neval_cuts;
+
+		if (eval_slots(ps, e) > FLATTEN_SLOTS_MAX || ps->neval_cuts == cuts)
+			ps->eval_unflattened = true;
 		deparse_eval(ps, out, e);
 		return;
 	}

@@ -131,9 +131,14 @@ COLUMN_EXPRS = [
     + " END FROM sz_c ORDER BY 1",
     # a huge overflow in the middle of a chain is PostgreSQL's error
     "SELECT " + "+".join(["x"] * 1_000) + " + 9223372036854775807 FROM sz_c",
-    # more distinct leaves than SQLite passes one function: an operator a call
+    # more distinct leaves than SQLite passes one function: subtrees become calls of
+    # their own, so a chain of n such terms nests about n / 126 calls
     "SELECT " + balanced([f"coalesce(x, {i})" for i in range(256)], "+") + " FROM sz_c ORDER BY 1",
     "SELECT " + "+".join(["coalesce(x, 0)", "x"] * 50) + " FROM sz_c ORDER BY 1",
+    "SELECT " + "+".join(f"coalesce(x, {i})" for i in range(200)) + " FROM sz_c ORDER BY 1",
+    "SELECT " + "+".join(f"coalesce(x, {i})" for i in range(2_000)) + " FROM sz_c ORDER BY 1",
+    "SELECT length(" + "||".join(f"coalesce(s, '{i}')" for i in range(1_000)) + ") FROM sz_c ORDER BY 1",
+    "SELECT " + "+".join(f"abs(x - {i}) * coalesce(x, {i})" for i in range(500)) + " FROM sz_c ORDER BY 1",
 ]
 
 
