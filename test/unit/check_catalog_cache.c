@@ -988,13 +988,19 @@ START_TEST(test_changeset_reader)
 }
 END_TEST
 
-/* The changes of sql as SQLite's session module describes them (rolled back). */
+/*
+ * The changes of sql as SQLite's session module describes them (rolled back). The
+ * session module takes the connection's preupdate hook for its own and reads the
+ * argument of the one it replaces as the previous session of the connection, so a
+ * connection's capture hook (cache_capture_watch) is taken off while it runs.
+ */
 static void
 session_changeset(sqlite3 *db, const char *sql, RlBuf *changeset)
 {
 	sqlite3_session *session;
 	int			n = 0;
 	void	   *bytes = NULL;
+	bool		watched = sqlite3_preupdate_hook(db, NULL, NULL) != NULL;
 
 	rlbuf_init(changeset);
 	ck_assert_int_eq(sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL), SQLITE_OK);
@@ -1006,6 +1012,8 @@ session_changeset(sqlite3 *db, const char *sql, RlBuf *changeset)
 	sqlite3_free(bytes);
 	sqlite3session_delete(session);
 	ck_assert_int_eq(sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL), SQLITE_OK);
+	if (watched)
+		cache_capture_watch(db);
 }
 
 static int
