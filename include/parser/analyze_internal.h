@@ -2,8 +2,8 @@
  * analyze_internal.h: what the parser's files share (PostgreSQL's parse_*.h): the
  * ParseState of a statement being analysed and the functions one file calls in
  * another. analyze.c dispatches a statement; parse_expr.c, parse_relation.c,
- * parse_select.c, parse_modify.c and parse_utility.c analyse its parts; deparse.c
- * writes the SQLite SQL; parser.c is libpg_query's entry.
+ * parse_select.c, parse_clause.c, parse_modify.c and parse_utility.c analyse its
+ * parts; deparse.c writes the SQLite SQL; parser.c is libpg_query's entry.
  */
 #ifndef RL_ANALYZE_INTERNAL_H
 #define RL_ANALYZE_INTERNAL_H
@@ -350,6 +350,16 @@ bool		node_contains(const ProtobufCMessage *msg, PgQuery__Node__NodeCase kind, b
 bool		values_have_default(const PgQuery__SelectStmt *sel);
 bool		needs_cache(PgQuery__SelectStmt *sel);
 void		analyze_select_sql(ParseState *ps, PgQuery__SelectStmt *sel, AnalyzedStmt *stmt);
+
+/* parse_clause.c */
+Expr	   *sort_expr(ParseState *ps, Node *node, TargetList *tl, bool by_name, const char *clause);
+char	   *distinct_on_partition(ParseState *ps, PgQuery__SelectStmt *sel, TargetList *tl, Expr **sorts,
+								  RlBuf *sql);
+void		select_distinct_on(RlBuf *sql, size_t targets_end, const char *partition, const char *order_by,
+							   int ncolumns);
+void		append_order_by(ParseState *ps, RlBuf *sql, PgQuery__SelectStmt *sel, TargetList *tl,
+							bool positions, Expr ***sorts);
+void		append_limit(ParseState *ps, RlBuf *sql, PgQuery__SelectStmt *sel);
 
 /* parse_modify.c */
 const ResultColumn *relation_column(ParseState *ps, const CacheRelation *rel, const char *name, int location);
