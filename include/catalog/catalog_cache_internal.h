@@ -162,8 +162,8 @@ typedef struct ApplyState
 /*
  * The cache's WAL is copied into its file by a thread of the writer with a connection
  * of its own, not by the commit that takes the WAL past SQLite's 1000-page mark: that
- * checkpoint (about 4 MB written and fsynced) took 140 to 970 ms inside a COMMIT, every
- * hundred or so DuckLake commits. A passive checkpoint runs beside the writer's commits;
+ * checkpoint (megabytes written and fsynced) took hundreds of milliseconds inside a
+ * COMMIT, every hundred or so DuckLake commits. A passive checkpoint runs beside the writer's commits;
  * the writer's WAL hook only says one is due.
  */
 #define CHECKPOINT_WAL_PAGES 1000

@@ -11,8 +11,8 @@
  * backend, while it waits for a client, opens that database's cache, compiles the
  * statements and parses the queries (CacheWarm). A client of DuckDB opens a
  * session per pooled connection and per retried commit, and compiling DuckLake's
- * statements, its pg_catalog batch first, took 7 ms of each session's first
- * queries; parsing the batch, 2 ms more. Nothing but compiled statements and parse
+ * statements, its pg_catalog batch first, and parsing the batch were most of
+ * each session's first queries. Nothing but compiled statements and parse
  * trees carries over.
  */
 #define CACHE_WARM_FILE "rl_warm_statements"

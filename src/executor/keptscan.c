@@ -2,8 +2,8 @@
  * keptscan.c: copies of DuckLake's binary COPY scans of its tables, kept by a backend
  * and brought up to date by the rows added since (keptscan.h says when that holds).
  *
- * Before each CREATE TABLE, DuckDB reads all of ducklake_column again (12 000 rows at
- * 300 tables of 40 columns, 7 ms of SQLite and encoding) for the 40 rows the last one
+ * Before each CREATE TABLE, DuckDB reads all of ducklake_column again (a row per
+ * column of every table, all of them read from SQLite and encoded) for the 40 rows the last one
  * added. A copy is the scan's CopyData messages as they went to the client (the binary
  * header at the start of the first), with the snapshot and the largest row id it
  * reflects. A scan that may use it sends the copy from where it is, then runs the
@@ -60,7 +60,7 @@ typedef struct KeptScan
 } KeptScan;
 
 /*
- * A copy costs a scan a lookup of rl_scan_base and a query of its own, about 30 us,
+ * A copy costs a scan a lookup of rl_scan_base and a query of its own,
  * which a result smaller than KEPT_SCAN_MIN_BYTES (a few dozen rows, read as fast by
  * the plain query) does not win back: after a copy that small, the next
  * KEPT_SCAN_PAUSE scans run as plain ones.
@@ -737,8 +737,8 @@ same_rows(const AnalyzedStmt *query, const Value *params, const char *donor_key,
  * from it only in its constants, when the table has only had rows appended since that
  * copy and the rows it held pass k's filter exactly when they passed the copy's.
  * DuckDB filters its catalog scans on the newest snapshot id (begin_snapshot <= N), a
- * new scan at every snapshot: without this, each read a table whole again (a list of
- * 100 000 files: 114 ms, against 24 from a copy).
+ * new scan at every snapshot: without this, each read a table whole again (for a long
+ * file list, several times what sending the copy costs; doc/performance.md).
  */
 static void
 adopt_copy(KeptScan *k, const AnalyzedStmt *query, const Value *params)

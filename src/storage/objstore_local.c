@@ -13,9 +13,9 @@
  *     lose an object we acknowledged.
  * Etags are "<crc32c>-<size>" of the content, computed when asked for.
  *
- * A create-if-absent put costs a file's fsync and then the directory's (0.84 ms at
- * the median on this project's test disk), where an append into a preallocated file
- * costs one fdatasync (0.30 ms). So while its caller is idle the store makes the file
+ * A create-if-absent put costs a file's fsync and then the directory's, where an
+ * append into a preallocated file costs one fdatasync (about a third of that on the
+ * disks measured: doc/design.md, section 4). So while its caller is idle the store makes the file
  * of the next create-if-absent put it expects (the writer's next WAL object) ahead:
  * a slot, SLOT_FILE_SIZE bytes of a header and zeros, made durable under its final
  * name by a thread of the store's own, so the caller does not wait for it, and

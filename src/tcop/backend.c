@@ -1021,7 +1021,7 @@ BackendMessageLoop(void)
 
 		/*
 		 * No write lock of the cache while the client is waited for; taken
-		 * after the reply, the changes (0.25 ms for a DuckLake commit batch)
+		 * after the reply, the changes of a DuckLake commit batch
 		 * are no longer part of the client's wait.
 		 */
 		CacheMessageEnd(true);
