@@ -473,6 +473,47 @@ BuiltinProcByOid(Oid oid)
 	return NULL;
 }
 
+/*
+ * procs_values_sql -- select FROM (VALUES ...) with a row per builtin that row() gives
+ * one for (a sqlite3_mprintf'd "(...)", or NULL to leave it out), in TopMemoryContext
+ */
+static char *
+procs_values_sql(const char *select, char *(*row) (const BuiltinProc *p))
+{
+	RlBuf		b;
+	size_t		n = 0;
+	char	   *sql;
+
+	rlbuf_init_in(&b, CurrentMemoryContext);
+	rlbuf_printf(&b, "%s FROM (VALUES ", select);
+	for (size_t i = 0; i < sizeof(procs) / sizeof(procs[0]); i++)
+	{
+		char	   *r = row(&procs[i]);
+
+		if (r == NULL)
+			continue;
+		rlbuf_printf(&b, "%s%s", n++ ? ", " : "", r);
+		sqlite3_free(r);
+	}
+	rlbuf_append_str(&b, ")");
+	sql = MemoryContextStrdup(TopMemoryContext, rlbuf_cstr(&b));
+	rlbuf_free(&b);
+	return sql;
+}
+
+/* proc_row -- a builtin's pg_proc row */
+static char *
+proc_row(const BuiltinProc *p)
+{
+	int			nargs = 0;
+
+	for (const char *a = p->argtypes; *a; a++)
+		nargs += a == p->argtypes || *a == ' ';
+	return sqlite3_mprintf("(%u, %Q, %u, '%c', '%c', %Q, %d, %u, %Q, %d, %d, %Q, %Q, %Q)",
+						   p->oid, p->name, p->lang, p->volatility, p->parallel, p->src, nargs, p->rettype,
+						   p->argtypes, p->retset, p->strict, p->result, p->arguments, p->functiondef);
+}
+
 /* BuiltinProcSql -- pg_proc as a SQLite query (once per backend) */
 char *
 BuiltinProcSql(void)
@@ -480,37 +521,20 @@ BuiltinProcSql(void)
 	static char *sql;
 
 	if (sql == NULL)
-	{
-		RlBuf		b;
-
-		rlbuf_init_in(&b, CurrentMemoryContext);
-		rlbuf_append_str(&b, "SELECT column1 AS oid, column2 AS proname, " XSTR(PG_CATALOG_NAMESPACE) " AS pronamespace, "
-						 XSTR(BOOTSTRAP_SUPERUSERID) " AS proowner, column3 AS prolang, 'f' AS prokind,"
-						 " 0 AS prosecdef, column4 AS provolatile, column5 AS proparallel, column6 AS prosrc,"
-						 " NULL AS proacl, column7 AS pronargs, column8 AS prorettype, column9 AS proargtypes,"
-						 " column10 AS proretset, column11 AS proisstrict, column12 AS _rl_result,"
-						 " column13 AS _rl_arguments, column14 AS _rl_functiondef"
-						 " FROM (VALUES ");
-		for (size_t i = 0; i < sizeof(procs) / sizeof(procs[0]); i++)
-		{
-			const BuiltinProc *p = &procs[i];
-			int			nargs = 0;
-
-			for (const char *a = p->argtypes; *a; a++)
-				nargs += a == p->argtypes || *a == ' ';
-			char	   *row = sqlite3_mprintf("%s(%u, %Q, %u, '%c', '%c', %Q, %d, %u, %Q, %d, %d, %Q, %Q, %Q)",
-											  i ? ", " : "", p->oid, p->name, p->lang, p->volatility, p->parallel,
-											  p->src, nargs, p->rettype, p->argtypes, p->retset, p->strict,
-											  p->result, p->arguments, p->functiondef);
-
-			rlbuf_append_str(&b, row);
-			sqlite3_free(row);
-		}
-		rlbuf_append_str(&b, ")");
-		sql = MemoryContextStrdup(TopMemoryContext, rlbuf_cstr(&b));
-		rlbuf_free(&b);
-	}
+		sql = procs_values_sql("SELECT column1 AS oid, column2 AS proname, " XSTR(PG_CATALOG_NAMESPACE) " AS pronamespace, "
+							   XSTR(BOOTSTRAP_SUPERUSERID) " AS proowner, column3 AS prolang, 'f' AS prokind,"
+							   " 0 AS prosecdef, column4 AS provolatile, column5 AS proparallel, column6 AS prosrc,"
+							   " NULL AS proacl, column7 AS pronargs, column8 AS prorettype, column9 AS proargtypes,"
+							   " column10 AS proretset, column11 AS proisstrict, column12 AS _rl_result,"
+							   " column13 AS _rl_arguments, column14 AS _rl_functiondef", proc_row);
 	return sql;
+}
+
+/* description_row -- a builtin's pg_description row, if it has a description */
+static char *
+description_row(const BuiltinProc *p)
+{
+	return p->description[0] == '\0' ? NULL : sqlite3_mprintf("(%u, %Q)", p->oid, p->description);
 }
 
 /*
@@ -524,24 +548,6 @@ BuiltinProcDescriptionSql(void)
 	static char *sql;
 
 	if (sql == NULL)
-	{
-		RlBuf		b;
-
-		rlbuf_init_in(&b, CurrentMemoryContext);
-		rlbuf_append_str(&b, "SELECT column1 AS oid, column2 AS description FROM (VALUES ");
-		for (size_t i = 0, n = 0; i < sizeof(procs) / sizeof(procs[0]); i++)
-		{
-			if (procs[i].description[0] == '\0')
-				continue;
-
-			char	   *row = sqlite3_mprintf("%s(%u, %Q)", n++ ? ", " : "", procs[i].oid, procs[i].description);
-
-			rlbuf_append_str(&b, row);
-			sqlite3_free(row);
-		}
-		rlbuf_append_str(&b, ")");
-		sql = MemoryContextStrdup(TopMemoryContext, rlbuf_cstr(&b));
-		rlbuf_free(&b);
-	}
+		sql = procs_values_sql("SELECT column1 AS oid, column2 AS description", description_row);
 	return sql;
 }
