@@ -239,7 +239,10 @@ METADATA_SCANS = {
     "ducklake_column": "column_id, begin_snapshot, end_snapshot, table_id, column_order, column_name, "
                        "column_type, nulls_allowed",
     "ducklake_data_file": "data_file_id, table_id, begin_snapshot, end_snapshot, record_count, row_id_start",
-    "ducklake_delete_file": "delete_file_id, table_id, begin_snapshot, end_snapshot, data_file_id, delete_count",
+    # not delete_file_id: DuckDB numbers the delete files of one DELETE or UPDATE in the
+    # order of a hash map keyed by their data files' paths (random UUIDs), so on any server
+    # the ids of one commit's delete files come in a different order from run to run
+    "ducklake_delete_file": "table_id, begin_snapshot, end_snapshot, data_file_id, delete_count",
     "ducklake_file_column_stats": "data_file_id, table_id, column_id, value_count, null_count, min_value, "
                                   "max_value",
     "ducklake_table_stats": "table_id, record_count, next_row_id",
