@@ -1,19 +1,32 @@
 #!/bin/sh
-# install-deps.sh: everything RockLake needs to build and test on Debian 12, installed
-# by the project itself (CI runs on a clean machine): Debian packages, then a Python
-# virtualenv in .venv with the test-only PyPI packages (moto's S3 server; DuckDB 1.4.4 and
-# its extensions for the end-to-end tests), a second one in .venv-duckdb15 with DuckDB
-# 1.5.5 and its extensions (one Python process loads one duckdb module), and node-postgres
-# under test/node.
+# install-deps.sh [--test]: what RockLake needs on Debian 12, installed by the project
+# itself (CI runs on a clean machine), with sudo when not root.
+#
+# Without --test: what building and running the server needs (the compiler and
+# autotools, the libraries it links, and psql and pg_isready to talk to it); the quick
+# start runs this. With --test: also what the test suite drives (contrib/run-tests.sh
+# runs this): PostgreSQL 15 to compare against, a JDK with pgjdbc, Node.js with
+# node-postgres under test/node, clang for libFuzzer, and two Python virtualenvs with
+# the test-only PyPI packages: .venv (moto's S3 server, psycopg, asyncpg, SQLAlchemy,
+# DuckDB 1.4.4 and its extensions) and .venv-duckdb15 (DuckDB 1.5.5 and its extensions;
+# one Python process loads one duckdb module).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
+
+test_deps=false
+case "${1:-}" in
+	--test) test_deps=true ;;
+	"") ;;
+	*) echo "usage: $0 [--test]" >&2; exit 2 ;;
+esac
 
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO=sudo
 PACKAGES="build-essential autoconf automake libtool pkg-config
   libsqlite3-dev libcurl4-openssl-dev libprotobuf-c-dev protobuf-c-compiler
-  libjansson-dev check libssl-dev libpg-query-dev libpq-dev
-  python3 python3-venv python3-pip postgresql-15 postgresql-client-15 curl
+  libjansson-dev check libssl-dev libpg-query-dev libpq-dev postgresql-client-15"
+$test_deps && PACKAGES="$PACKAGES
+  python3 python3-venv python3-pip postgresql-15 curl
   libpostgresql-jdbc-java default-jdk-headless nodejs
   clang-14 libclang-rt-14-dev"
 missing=""
@@ -24,6 +37,7 @@ if [ -n "$missing" ]; then
 	$SUDO apt-get update -qq
 	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing
 fi
+$test_deps || exit 0
 
 # virtualenv DIR REQUIREMENTS: a virtualenv in DIR (made if missing) with what REQUIREMENTS pins
 virtualenv()

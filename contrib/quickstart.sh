@@ -1,9 +1,12 @@
 #!/bin/sh
-# quickstart.sh: the README's first command. Installs what RockLake needs, builds it
-# in build/, and starts the server in the foreground on the embedded default: a data
-# directory ./data (created on first start) with its store in ./data/store, listening
-# on localhost port 5432 (override with PGPORT) and a Unix socket in /tmp, trust
+# quickstart.sh: the README's first command. Installs what building and running RockLake
+# needs (not the test toolchain), builds it in build/, and starts the server in the
+# foreground on the embedded default: a data directory ./data (created on first start)
+# with its store in ./data/store, listening on localhost and a Unix socket in /tmp, trust
 # authentication for local connections. Stop it with Ctrl-C.
+#
+# The port is $PGPORT, else 5432; when 5432 is taken (Debian's PostgreSQL listens there)
+# and PGPORT is not set, it says so and takes the first free port from 5433 on.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -15,6 +18,20 @@ cd build
 [ -f Makefile ] || ../configure
 make -j"$(nproc)"
 cd "$top"
-port=${PGPORT:-5432}
+
+# port_taken PORT: something listens on localhost:PORT (or holds its Unix socket)
+port_taken()
+{
+	[ -e "/tmp/.s.PGSQL.$1" ] || bash -c ": </dev/tcp/127.0.0.1/$1" 2>/dev/null
+}
+port=${PGPORT:-}
+if [ -z "$port" ]; then
+	port=5432
+	while port_taken "$port"; do
+		[ "$port" -eq 5432 ] &&
+			echo "RockLake: port 5432 is taken (a PostgreSQL server?); stop it or set PGPORT. Looking for a free port." >&2
+		port=$((port + 1))
+	done
+fi
 echo "RockLake: starting on ./data, port $port; connect with: psql -h localhost -p $port -d postgres"
 exec build/rocklake -D data -p "$port"

@@ -8,7 +8,7 @@ set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 
-sh contrib/install-deps.sh
+sh contrib/install-deps.sh --test
 autoreconf -fi
 mkdir -p build/check
 cd build/check

@@ -80,7 +80,7 @@ ROCKLAKE_LOG=$tmp/init.log
 ROCKLAKE_OPTS="$opts"
 START_TIMEOUT=30
 EOT
-initscript=$top_srcdir/contrib/init.d/rocklake
+initscript=$top_builddir/contrib/init.d/rocklake
 sysv() { ROCKLAKE_DEFAULTS=$tmp/defaults sh "$initscript" "$@" >"$tmp/out" 2>&1 && echo 0 || echo $?; }
 [ "$(sysv status)" = 3 ] || fail "init status when stopped"
 [ "$(sysv start)" = 0 ] || fail "init start: $(cat "$tmp/out")"
