@@ -127,7 +127,7 @@ def migrate_0_3_to_1_0(lake: Lake) -> None:
 
 def test_python_of_each_client():
     for version, python in PYTHON.items():
-        assert python.exists(), f"no virtualenv with DuckDB {version} ({python}): run contrib/install-deps.sh"
+        assert python.exists(), f"no virtualenv with DuckDB {version} ({python}): run contrib/install-deps.sh --test"
 
 
 @pytest.mark.parametrize("backend", ["postgres", "rocklake"])

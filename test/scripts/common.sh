@@ -59,12 +59,12 @@ rl_as_user()
 
 # rl_require_clients: exit as skipped (failed in CI) unless the driver clients of the
 # protocol tests are installed: psycopg and asyncpg in .venv (RL_PY is its python),
-# pgjdbc with a JDK, node-postgres under test/node; contrib/install-deps.sh installs them.
+# pgjdbc with a JDK, node-postgres under test/node; contrib/install-deps.sh --test installs them.
 RL_PY=${top_srcdir:-.}/.venv/bin/python
 RL_PGJDBC_JAR=/usr/share/java/postgresql.jar
 rl_require_clients()
 {
-	[ -x "$RL_PY" ] || rl_skip_or_fail "no .venv (run contrib/install-deps.sh)"
+	[ -x "$RL_PY" ] || rl_skip_or_fail "no .venv (run contrib/install-deps.sh --test)"
 	"$RL_PY" -c 'import psycopg, asyncpg' 2>/dev/null ||
 		rl_skip_or_fail "psycopg/asyncpg not installed in .venv"
 	command -v javac >/dev/null && [ -r "$RL_PGJDBC_JAR" ] ||
@@ -85,7 +85,7 @@ rl_jdbc_smoke()
 }
 
 # rl_node_smoke HOST PORT USER: run test/node/smoke.js with the node-postgres that
-# contrib/install-deps.sh installed into test/node/node_modules.
+# contrib/install-deps.sh --test installed into test/node/node_modules.
 rl_node_smoke()
 {
 	node "$top_srcdir/test/node/smoke.js" "$@"

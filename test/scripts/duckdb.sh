@@ -16,15 +16,15 @@ set -eu
 # check_venv DIR VERSION DISTRIBUTION...: DIR holds DuckDB VERSION, its extensions and the test tools
 check_venv()
 {
-	[ -x "$1/bin/python" ] || rl_skip_or_fail "no $1 (run contrib/install-deps.sh)"
+	[ -x "$1/bin/python" ] || rl_skip_or_fail "no $1 (run contrib/install-deps.sh --test)"
 	"$1/bin/python" -c 'import sys, duckdb, psycopg, pytest, pytz, importlib.metadata as m
 [m.version(p) for p in sys.argv[2:]]
 assert duckdb.__version__ == sys.argv[1]' "$2" "$3" "$4" \
-		2>/dev/null || rl_skip_or_fail "DuckDB $2, its extensions or pytest not installed in $1 (run contrib/install-deps.sh)"
+		2>/dev/null || rl_skip_or_fail "DuckDB $2, its extensions or pytest not installed in $1 (run contrib/install-deps.sh --test)"
 }
 check_venv "$top_srcdir/.venv" 1.4.4 duckdb-ext-ducklake duckdb-ext-postgres
 "$top_srcdir/.venv/bin/python" -c 'import sqlalchemy' 2>/dev/null ||
-	rl_skip_or_fail "SQLAlchemy not installed in .venv (run contrib/install-deps.sh)"
+	rl_skip_or_fail "SQLAlchemy not installed in .venv (run contrib/install-deps.sh --test)"
 check_venv "$top_srcdir/.venv-duckdb15" 1.5.5 duckdb-extension-ducklake duckdb-extension-postgres-scanner
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/rl-duckdb.XXXXXX")

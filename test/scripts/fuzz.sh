@@ -10,7 +10,7 @@ set -eu
 . "$top_srcdir/test/scripts/server.sh"
 
 python=$top_srcdir/.venv/bin/python
-[ -x "$python" ] || rl_skip_or_fail "$python not found (run contrib/install-deps.sh)"
+[ -x "$python" ] || rl_skip_or_fail "$python not found (run contrib/install-deps.sh --test)"
 tmp=$(mktemp -d /tmp/rl-fuzz-XXXXXX)
 cleanup() { rl_server_stop immediate >/dev/null 2>&1 || true; rm -rf "$tmp"; }
 trap cleanup EXIT

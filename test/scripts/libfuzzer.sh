@@ -10,7 +10,7 @@ set -eu
 
 cc=${LIBFUZZER_CC:-clang-14}
 seconds=${LIBFUZZER_SECONDS:-50}
-command -v "$cc" >/dev/null || rl_skip_or_fail "$cc not found (run contrib/install-deps.sh)"
+command -v "$cc" >/dev/null || rl_skip_or_fail "$cc not found (run contrib/install-deps.sh --test)"
 tree=$top_builddir/libfuzzer
 mkdir -p "$tree"
 if [ ! -f "$tree/Makefile" ]; then

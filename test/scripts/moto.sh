@@ -6,7 +6,7 @@
 #   aws_call SERVICE ARGS...  a request to $endpoint signed by curl's own SigV4 code
 
 moto="$top_srcdir/.venv/bin/moto_server"
-[ -x "$moto" ] || rl_skip_or_fail "$moto not found (run contrib/install-deps.sh)"
+[ -x "$moto" ] || rl_skip_or_fail "$moto not found (run contrib/install-deps.sh --test)"
 moto_pids=""
 
 rl_start_moto()

@@ -8,7 +8,7 @@ set -eu
 . "$top_srcdir/test/scripts/common.sh"
 
 python=$top_srcdir/.venv/bin/python
-[ -x "$python" ] || rl_skip_or_fail "$python not found (run contrib/install-deps.sh)"
+[ -x "$python" ] || rl_skip_or_fail "$python not found (run contrib/install-deps.sh --test)"
 work=$(mktemp -d /tmp/rl-torture-XXXXXX)
 trap 'rm -rf "$work"' EXIT
 rc=0
