@@ -30,6 +30,7 @@
 #include "nodes/parsenodes.h"
 #include "nodes/primnodes.h"
 #include "utils/adt/numeric.h"
+#include "utils/adt/timezone.h"
 #include "utils/elog.h"
 #include "utils/guc.h"
 #include "utils/mcxt.h"
@@ -222,28 +223,37 @@ ExecCastValue(const Value *v, Oid target, int32_t typmod, bool explicit)
 	}
 	if (target == BOOLOID && v->type == INT4OID)
 		return typio_bool(v->u.i != 0);
-	if (target == TIMESTAMPOID || target == TIMESTAMPTZOID)
+	/* between timestamptz and the local types: local time in the session's zone (timezone.h) */
+	if ((target == TIMESTAMPOID || target == TIMESTAMPTZOID) &&
+		(v->type == DATEOID || v->type == TIMESTAMPOID || v->type == TIMESTAMPTZOID))
 	{
+		int64_t		ts = v->u.i;
+
 		if (v->type == DATEOID)
-			return typio_int(target, !DATE_IS_FINITE(v->u.i) ? (v->u.i == DATE_NOEND ? DT_NOEND : DT_NOBEGIN)
-							 : check_timestamp(mul_days(v->u.i, 1)));
-		if (v->type == TIMESTAMPOID || v->type == TIMESTAMPTZOID)
-			return typio_int(target, v->u.i);
+			ts = !DATE_IS_FINITE(v->u.i) ? (v->u.i == DATE_NOEND ? DT_NOEND : DT_NOBEGIN)
+				: check_timestamp(mul_days(v->u.i, 1));
+		if (v->type != TIMESTAMPTZOID && target == TIMESTAMPTZOID && TIMESTAMP_IS_FINITE(ts))
+			ts = check_timestamp(session_tz_local_to_utc(ts));
+		else if (v->type == TIMESTAMPTZOID && target == TIMESTAMPOID && TIMESTAMP_IS_FINITE(ts))
+			ts = check_timestamp(session_tz_to_local(ts));
+		return typio_int(target, ts);
 	}
 	if (target == DATEOID && (v->type == TIMESTAMPOID || v->type == TIMESTAMPTZOID))
 	{
-		int64_t		days = v->u.i / USECS_PER_DAY;
+		int64_t		ts = v->type == TIMESTAMPTZOID ? session_tz_to_local(v->u.i) : v->u.i;
+		int64_t		days = ts / USECS_PER_DAY;
 
-		if (!TIMESTAMP_IS_FINITE(v->u.i))
-			return typio_int(DATEOID, v->u.i == DT_NOEND ? DATE_NOEND : DATE_NOBEGIN);
-		return typio_int(DATEOID, v->u.i < 0 && v->u.i % USECS_PER_DAY ? days - 1 : days);
+		if (!TIMESTAMP_IS_FINITE(ts))
+			return typio_int(DATEOID, ts == DT_NOEND ? DATE_NOEND : DATE_NOBEGIN);
+		return typio_int(DATEOID, ts < 0 && ts % USECS_PER_DAY ? days - 1 : days);
 	}
-	/* the session's zone is UTC (typio.h): time and timestamptz get +00 */
+	/* a time gets the zone's offset now, as PostgreSQL's time_timetz */
 	if (target == TIMETZOID && v->type == TIMEOID)
-		return typio_int(TIMETZOID, timetz_pack(v->u.i, 0));
+		return typio_int(TIMETZOID, timetz_pack(v->u.i, -session_tz_offset(GetCurrentTransactionStartTimestamp())));
 	if (target == TIMETZOID && v->type == TIMESTAMPTZOID)
 		return TIMESTAMP_IS_FINITE(v->u.i)
-			? typio_int(TIMETZOID, timetz_pack(((v->u.i % USECS_PER_DAY) + USECS_PER_DAY) % USECS_PER_DAY, 0))
+			? typio_int(TIMETZOID, timetz_pack(((session_tz_to_local(v->u.i) % USECS_PER_DAY) + USECS_PER_DAY) % USECS_PER_DAY,
+											   -session_tz_offset(v->u.i)))
 			: typio_null(TIMETZOID);
 	if (target == TIMEOID && v->type == INTERVALOID)	/* the time of day, days and months left out */
 		return typio_int(TIMEOID, ((v->u.iv.time % USECS_PER_DAY) + USECS_PER_DAY) % USECS_PER_DAY);
@@ -251,9 +261,11 @@ ExecCastValue(const Value *v, Oid target, int32_t typmod, bool explicit)
 		return typio_int(TIMEOID, timetz_usecs(v->u.i));
 	if (target == TIMEOID && (v->type == TIMESTAMPOID || v->type == TIMESTAMPTZOID))
 	{
-		if (!TIMESTAMP_IS_FINITE(v->u.i))
+		int64_t		ts = v->type == TIMESTAMPTZOID ? session_tz_to_local(v->u.i) : v->u.i;
+
+		if (!TIMESTAMP_IS_FINITE(ts))
 			return typio_null(TIMEOID);	/* as PostgreSQL's timestamp_time */
-		return typio_int(TIMEOID, ((v->u.i % USECS_PER_DAY) + USECS_PER_DAY) % USECS_PER_DAY);
+		return typio_int(TIMEOID, ((ts % USECS_PER_DAY) + USECS_PER_DAY) % USECS_PER_DAY);
 	}
 	if (is_text_type(target) && target != NAMEOID && v->type == BOOLOID)
 	{

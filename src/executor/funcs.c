@@ -20,6 +20,7 @@
 
 #include "executor/funcs_internal.h"
 #include "executor/strformat.h"
+#include "utils/adt/timezone.h"
 
 static Value
 text_value(const char *s)
@@ -180,7 +181,18 @@ f_clock_timestamp(ExecState *es, const Value *args, int nargs)
 static Value
 f_localtimestamp(ExecState *es, const Value *args, int nargs)
 {
-	return typio_int(TIMESTAMPOID, GetCurrentTransactionStartTimestamp());
+	return typio_int(TIMESTAMPOID, session_tz_to_local(GetCurrentTransactionStartTimestamp()));
+}
+
+/* f_timezone -- timezone(zone, value), value AT TIME ZONE zone: timestamptz to its local time there, timestamp back */
+static Value
+f_timezone(ExecState *es, const Value *args, int nargs)
+{
+	const char *zone = args[0].u.s.data;
+
+	if (args[1].type == TIMESTAMPTZOID)
+		return typio_int(TIMESTAMPOID, timezone_to_local(zone, args[1].u.i));
+	return typio_int(TIMESTAMPTZOID, timezone_local_to_utc(zone, args[1].u.i));
 }
 
 static Value
@@ -385,7 +397,7 @@ typedef enum
 {
 	F_MICROSECONDS, F_MILLISECONDS, F_SECOND, F_MINUTE, F_HOUR, F_DAY, F_WEEK, F_MONTH,
 	F_QUARTER, F_YEAR, F_DECADE, F_CENTURY, F_MILLENNIUM, F_DOW, F_ISODOW, F_DOY, F_ISOYEAR,
-	F_EPOCH
+	F_EPOCH, F_TIMEZONE, F_TIMEZONE_HOUR, F_TIMEZONE_MINUTE
 } DateField;
 
 static const struct
@@ -414,6 +426,8 @@ static const struct
 	{"dow", F_DOW, true, false, false}, {"isodow", F_ISODOW, true, false, false},
 	{"doy", F_DOY, true, false, false}, {"isoyear", F_ISOYEAR, true, false, true},
 	{"epoch", F_EPOCH, true, false, true},
+	{"timezone", F_TIMEZONE, false, false, false}, {"timezone_hour", F_TIMEZONE_HOUR, false, false, false},
+	{"timezone_minute", F_TIMEZONE_MINUTE, false, false, false},
 };
 
 /*
@@ -429,7 +443,8 @@ date_field(const Value *unit, Oid type, bool trunc)
 	{
 		if (strcmp(lower, date_fields[i].name) != 0 || (trunc && !date_fields[i].truncates))
 			continue;
-		if (type == DATEOID && !date_fields[i].of_date)
+		if ((type == DATEOID && !date_fields[i].of_date) ||
+			(type != TIMESTAMPTZOID && date_fields[i].field >= F_TIMEZONE))
 			ereport(ERROR,
 					errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 					errmsg("unit \"%s\" not supported for type %s", lower, typio_format_type(type)));
@@ -567,6 +582,10 @@ date_part_of(int64_t ts, DateField f, bool infinite_sign, __int128 *scaled, int 
 			*scaled = (__int128) ts + (__int128) UNIX_EPOCH_SECS * USECS_PER_SEC;
 			*scale = 6;
 			break;
+		case F_TIMEZONE:
+		case F_TIMEZONE_HOUR:
+		case F_TIMEZONE_MINUTE:
+			break;				/* part() answers these from the zone */
 	}
 	return true;
 }
@@ -579,6 +598,18 @@ part(const Value *unit, const Value *v, bool numeric)
 	bool		is_date = v->type == DATEOID;
 	int64_t		ts = !is_date ? v->u.i
 		: v->u.i == DATE_NOEND ? DT_NOEND : v->u.i == DATE_NOBEGIN ? DT_NOBEGIN : v->u.i * USECS_PER_DAY;
+
+	/* a timestamptz's fields are its local time's; its epoch is the instant's */
+	if (date_fields[i].field >= F_TIMEZONE && TIMESTAMP_IS_FINITE(ts))
+	{
+		int32_t		east = session_tz_offset(ts),
+					n = date_fields[i].field == F_TIMEZONE ? east
+			: date_fields[i].field == F_TIMEZONE_HOUR ? east / 3600 : east / 60 % 60;
+
+		return numeric ? numeric_from_scaled(n, 0) : typio_float(FLOAT8OID, n);
+	}
+	if (v->type == TIMESTAMPTZOID && date_fields[i].field != F_EPOCH)
+		ts = session_tz_to_local(ts);
 	__int128	scaled;
 	int			scale;
 	double		inf;
@@ -719,26 +750,20 @@ f_to_char_timestamp(ExecState *es, const Value *args, int nargs)
 	return r;
 }
 
-/* f_date_trunc -- date_trunc(unit, timestamp or timestamptz): the start of its unit */
-static Value
-f_date_trunc(ExecState *es, const Value *args, int nargs)
+/* truncate_timestamp -- the start of a finite timestamp's unit field */
+static int64_t
+truncate_timestamp(int field, int64_t ts)
 {
-	int			i = date_field(&args[0], args[1].type, true);
-	int64_t		ts = args[1].u.i;
-
-	if (!TIMESTAMP_IS_FINITE(ts))
-		return args[1];
-
 	DateParts	p = date_parts(ts);
 	int64_t		unit_us = 0;
 	int			y = p.year,
 				m = p.month,
 				d = p.day;
 
-	switch (date_fields[i].field)
+	switch (field)
 	{
 		case F_MICROSECONDS:
-			return args[1];
+			return ts;
 		case F_MILLISECONDS:
 			unit_us = 1000;
 			break;
@@ -754,7 +779,7 @@ f_date_trunc(ExecState *es, const Value *args, int nargs)
 		case F_DAY:
 			break;
 		case F_WEEK:			/* its Monday */
-			return typio_int(args[1].type, (p.days - ((p.days + 5) % 7 + 7) % 7) * USECS_PER_DAY);
+			return (p.days - ((p.days + 5) % 7 + 7) % 7) * USECS_PER_DAY;
 		case F_QUARTER:
 			m = (m - 1) / 3 * 3 + 1;
 			d = 1;
@@ -781,8 +806,31 @@ f_date_trunc(ExecState *es, const Value *args, int nargs)
 			break;
 	}
 	if (unit_us)
-		return typio_int(args[1].type, p.days * USECS_PER_DAY + p.usecs / unit_us * unit_us);
-	return typio_int(args[1].type, date_from_ymd(y, m, d) * USECS_PER_DAY);
+		return p.days * USECS_PER_DAY + p.usecs / unit_us * unit_us;
+	return date_from_ymd(y, m, d) * USECS_PER_DAY;
+}
+
+/*
+ * f_date_trunc -- date_trunc(unit, timestamp or timestamptz): the start of its unit. A
+ * timestamptz is cut in its local time: below a day by what the cut takes off (its
+ * offset kept, as PostgreSQL does), from a day up at the unit's local start, whose
+ * offset may differ.
+ */
+static Value
+f_date_trunc(ExecState *es, const Value *args, int nargs)
+{
+	int			i = date_field(&args[0], args[1].type, true);
+	int64_t		ts = args[1].u.i;
+
+	if (!TIMESTAMP_IS_FINITE(ts))
+		return args[1];
+	if (args[1].type != TIMESTAMPTZOID)
+		return typio_int(args[1].type, truncate_timestamp(date_fields[i].field, ts));
+
+	int64_t		local = session_tz_to_local(ts),
+				cut = truncate_timestamp(date_fields[i].field, local);
+
+	return typio_int(TIMESTAMPTZOID, date_fields[i].of_date ? session_tz_local_to_utc(cut) : ts - (local - cut));
 }
 
 /* ---------- arrays ---------- */
@@ -1228,6 +1276,8 @@ static const FuncDesc builtins[] = {
 	BUILTIN("clock_timestamp", 0, {0}, TIMESTAMPTZOID, true, f_clock_timestamp),
 	BUILTIN("localtimestamp", 0, {0}, TIMESTAMPOID, true, f_localtimestamp),
 	BUILTIN("localtime", 0, {0}, TIMEOID, true, f_localtime),
+	BUILTIN("timezone", 2, ARGS(TEXTOID, TIMESTAMPTZOID), TIMESTAMPOID, true, f_timezone),
+	BUILTIN("timezone", 2, ARGS(TEXTOID, TIMESTAMPOID), TIMESTAMPTZOID, true, f_timezone),
 	BUILTIN("current_date", 0, {0}, DATEOID, true, f_current_date),
 	BUILTIN("pg_backend_pid", 0, {0}, INT4OID, true, f_pg_backend_pid),
 	BUILTIN("pg_is_in_recovery", 0, {0}, BOOLOID, true, f_false),

@@ -36,6 +36,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 
+#include "utils/adt/timezone.h"
 #include "utils/elog.h"
 #include "utils/guc.h"
 
@@ -650,27 +651,20 @@ check_application_name(char **newval)
 }
 
 /*
- * check_timezone -- a zone the system's tz database knows, UTC/GMT, or a
- * numeric offset from UTC in hours
+ * check_timezone -- a zone the system's tz database knows, UTC/GMT, or hours east of
+ * UTC, which become the POSIX zone PostgreSQL shows for them
  */
 static bool
 check_timezone(char **newval)
 {
-	const char *tz = *newval;
-	char		path[512];
-	struct stat st;
-	char	   *end;
+	char		posix[32];
 
-	if (strcasecmp(tz, "UTC") == 0 || strcasecmp(tz, "GMT") == 0)
-		return true;
-	errno = 0;
-	(void) strtod(tz, &end);
-	if (end != tz && *end == '\0' && errno == 0)
-		return true;
-	if (tz[0] == '\0' || tz[0] == '/' || strstr(tz, "..") != NULL)
-		return false;
-	snprintf(path, sizeof(path), "/usr/share/zoneinfo/%s", tz);
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+	if (timezone_from_hours(*newval, posix, sizeof(posix)))
+	{
+		free(*newval);
+		*newval = guc_strdup(posix);
+	}
+	return timezone_is_known(*newval);
 }
 
 /*

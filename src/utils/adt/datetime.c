@@ -13,6 +13,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "utils/adt/timezone.h"
 #include "utils/adt/typio.h"
 #include "utils/adt/typio_internal.h"
 #include "utils/elog.h"
@@ -405,16 +406,26 @@ timestamp_in(Oid type, const char *str)
 			invalid_datetime(type, str);
 		s = t;
 	}
-	if (*skip_space(s) != '\0' && !parse_zone(&s, &offset, str))
+	bool		has_zone = *skip_space(s) != '\0';
+
+	if (has_zone && !parse_zone(&s, &offset, str))
 		invalid_datetime(type, str);
 	if (*skip_space(s) != '\0')
 		invalid_datetime(type, str);
 	int64_t		ts;
 
-	/* a zone in timestamp-without-zone input is ignored, as PostgreSQL does */
-	if (__builtin_mul_overflow(days, USECS_PER_DAY, &ts) || __builtin_add_overflow(ts, usecs, &ts) ||
-		(type == TIMESTAMPTZOID && __builtin_sub_overflow(ts, offset * USECS_PER_SEC, &ts)) ||
-		ts < MIN_TIMESTAMP || ts >= END_TIMESTAMP)
+	/*
+	 * a zone in timestamp-without-zone input is ignored, as PostgreSQL does; a
+	 * timestamptz without one is local time in the session's zone
+	 */
+	bool		overflow = __builtin_mul_overflow(days, USECS_PER_DAY, &ts) ||
+		__builtin_add_overflow(ts, usecs, &ts);
+
+	if (!overflow && type == TIMESTAMPTZOID && has_zone)
+		overflow = __builtin_sub_overflow(ts, offset * USECS_PER_SEC, &ts);
+	else if (!overflow && type == TIMESTAMPTZOID)
+		ts = session_tz_local_to_utc(ts);
+	if (overflow || ts < MIN_TIMESTAMP || ts >= END_TIMESTAMP)
 		ereport(ERROR,
 				errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
 				errmsg("timestamp out of range: \"%s\"", str));
@@ -429,6 +440,9 @@ format_timestamp(RlBuf *out, int64_t ts, bool with_zone)
 		rlbuf_append_str(out, ts == DT_NOEND ? "infinity" : "-infinity");
 		return;
 	}
+	int32_t		east = with_zone ? session_tz_offset(ts) : 0;
+
+	ts += (int64_t) east * USECS_PER_SEC;
 	int64_t		days = ts / USECS_PER_DAY;
 	int64_t		usecs = ts % USECS_PER_DAY;
 
@@ -445,7 +459,7 @@ format_timestamp(RlBuf *out, int64_t ts, bool with_zone)
 	rlbuf_printf(out, "%04d-%02d-%02d ", y > 0 ? y : 1 - y, m, d);
 	format_time(out, usecs);
 	if (with_zone)
-		rlbuf_append_str(out, "+00");
+		format_zone(out, -east);
 	if (y <= 0)
 		rlbuf_append_str(out, " BC");
 }
