@@ -378,6 +378,7 @@ void		analyze_rename_schema(ParseState *ps, PgQuery__RenameStmt *rs, AnalyzedStm
 void		analyze_schema_owner(ParseState *ps, PgQuery__AlterOwnerStmt *os, AnalyzedStmt *stmt);
 void		analyze_set(ParseState *ps, PgQuery__VariableSetStmt *vs, AnalyzedStmt *stmt);
 void		analyze_transaction(ParseState *ps, PgQuery__TransactionStmt *ts, AnalyzedStmt *stmt);
+void		analyze_alter_system(ParseState *ps, PgQuery__AlterSystemStmt *as, AnalyzedStmt *stmt);
 void		analyze_copy(ParseState *ps, PgQuery__CopyStmt *cs, AnalyzedStmt *stmt);
 
 /* deparse.c */

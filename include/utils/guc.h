@@ -87,6 +87,11 @@ void		ResetAllSessionOptions(void);
 /* Read rocklake.conf; on reload only PGC_SIGHUP settings change. false: error logged. */
 bool		ProcessConfigFile(const char *path, bool is_reload);
 
+/* ALTER SYSTEM's file in the data directory, read after the configuration file */
+#define AUTOCONF_FILENAME "rocklake.auto.conf"
+/* ALTER SYSTEM SET name = value; RESET name (value NULL); RESET ALL (name NULL) */
+void		AlterSystemSetConfigFile(const char *name, const char *value);
+
 /* Iterate the settings flagged GUC_REPORT (for the startup ParameterStatus set). */
 typedef void (*GucReportFn) (const char *name, const char *value, void *arg);
 void		ReportGucs(GucReportFn fn, void *arg);

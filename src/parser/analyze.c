@@ -225,6 +225,9 @@ AnalyzeStatement(const RawStatement *raw, const char *query_string,
 		case PG_QUERY__NODE__NODE_VARIABLE_SET_STMT:
 			analyze_set(&ps, node->variable_set_stmt, stmt);
 			break;
+		case PG_QUERY__NODE__NODE_ALTER_SYSTEM_STMT:
+			analyze_alter_system(&ps, node->alter_system_stmt, stmt);
+			break;
 		case PG_QUERY__NODE__NODE_VARIABLE_SHOW_STMT:
 			stmt->kind = STMT_ROWS;
 			stmt->command_tag = "SHOW";

@@ -863,6 +863,21 @@ analyze_set(ParseState *ps, PgQuery__VariableSetStmt *vs, AnalyzedStmt *stmt)
 		stmt->command_tag = "SET";
 }
 
+/* analyze_alter_system -- ALTER SYSTEM SET / RESET: the SET it holds, for the file */
+void
+analyze_alter_system(ParseState *ps, PgQuery__AlterSystemStmt *as, AnalyzedStmt *stmt)
+{
+	analyze_set(ps, as->setstmt, stmt);
+	if (stmt->utility == UTIL_SET_IGNORED)
+		not_supported(ps, "ALTER SYSTEM SET of this setting", -1);
+	if (stmt->utility == UTIL_RESET_ALL)
+		stmt->name = NULL;
+	if (stmt->utility != UTIL_SET)
+		stmt->value = NULL;
+	stmt->utility = UTIL_ALTER_SYSTEM;
+	stmt->command_tag = "ALTER SYSTEM";
+}
+
 void
 analyze_transaction(ParseState *ps, PgQuery__TransactionStmt *ts, AnalyzedStmt *stmt)
 {

@@ -1,7 +1,7 @@
 /*
  * utility.c: utility statements, which the session runs itself (PostgreSQL's
  * ProcessUtility): SET, RESET, transaction control, savepoints, DISCARD,
- * DEALLOCATE, CREATE and DROP DATABASE. They change the session, its transaction or
+ * DEALLOCATE, CREATE and DROP DATABASE, ALTER SYSTEM. They change the session, its transaction or
  * the registry of databases, never rows of the catalog, so the executor does not
  * see them; a statement over the cache (UTIL_CACHE) is the executor's.
  */
@@ -80,6 +80,10 @@ ProcessUtility(const AnalyzedStmt *stmt)
 			break;
 		case UTIL_DROP_DATABASE:
 			DropDatabase(stmt->name, stmt->missing_ok);
+			break;
+		case UTIL_ALTER_SYSTEM:
+			PreventInTransactionBlock("ALTER SYSTEM");
+			AlterSystemSetConfigFile(stmt->name, stmt->value);
 			break;
 		case UTIL_SHOW:
 		case UTIL_SHOW_ALL:
