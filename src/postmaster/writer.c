@@ -255,7 +255,7 @@ renew_lease(WriterDatabase *db)
 		ereport(LOG, errcode(ERRCODE_IO_ERROR),
 				errmsg("could not renew the writer lease of store \"%s\": %s", db->location,
 					   rl_last_error()));
-	db->lease_due_ms = rl_monotonic_ms() + (rc == RL_OK ? LEASE_RENEW_MS : 1000);
+	db->lease_due_ms = rl_monotonic_ms() + (rc == RL_CONTENDED ? 1000 : LEASE_RENEW_MS);
 }
 
 /*
