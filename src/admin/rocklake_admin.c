@@ -428,6 +428,10 @@ open_as_writer(ObjectStore *os, const char *location, LeaseHolder *self, Lsm **l
 
 		rlbuf_init(&who);
 		lease_describe(&other, &who);
+		/* a lease object outlives a holder that died, for a while */
+		if (os->ops->lock_take == NULL && other.renewed_ms > 0)
+			rlbuf_printf(&who, "; its lease was renewed %lld s ago and lapses %d s after that",
+						 (long long) ((rl_now_ms() - other.renewed_ms) / 1000), LEASE_TTL_MS / 1000);
 		fprintf(stderr, "rocklake-admin: store \"%s\" is in use: refusing to take it over\n"
 				"DETAIL:  It is written by %s.\n"
 				"HINT:  Stop that server first, or maintain the store through it: "

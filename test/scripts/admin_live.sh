@@ -8,7 +8,8 @@
 #  3. the server stopped, the same commands work;
 #  4. a mistyped store is an error (only init creates one), --version;
 #  5. a server on an S3 store (moto): the lease object refuses the same commands,
-#     and they work once the server is gone and its lease dropped.
+#     also while a killed server's lease has not lapsed, and they work once the
+#     server has stopped and dropped its lease.
 set -eu
 . "$top_srcdir/test/scripts/common.sh"
 . "$top_srcdir/test/scripts/server.sh"
@@ -134,7 +135,17 @@ sql "INSERT INTO t VALUES (2)" || fail "the server stopped committing"
 sql "CHECKPOINT"
 sql "SELECT rocklake_compact()" >/dev/null
 [ "$(sql 'SELECT sum(i) FROM t')" = 3 ] || fail "rows lost"
+# a server that dies leaves its lease object, live until it lapses; a restart takes it
+rl_server_stop immediate
+if "$admin" gc "$s3store" >"$workdir/out.txt" 2>&1; then
+	fail "gc ran while a dead server's lease had not lapsed"
+fi
+expect "$workdir/out.txt" "lapses 30 s after that"
+rl_server_start "$workdir/s3data" -c store=$s3store
+[ "$(sql 'SELECT sum(i) FROM t')" = 3 ] || fail "rows lost"
 rl_server_stop fast
+"$admin" inspect "$s3store" --objects-only >"$workdir/inspect.txt"
+expect "$workdir/inspect.txt" "writer lease:   none"
 "$admin" compact "$s3store" >/dev/null || fail "compact after the S3 server stopped"
 "$admin" gc "$s3store" >/dev/null || fail "gc after the S3 server stopped"
 echo "ok: the S3 writer lease refuses writing commands while the server runs"
