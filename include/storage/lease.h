@@ -64,7 +64,8 @@ void		lease_drop(ObjectStore *os, const LeaseHolder *self);
 /* Encoding (exposed for the unit tests). */
 void		lease_encode(const LeaseHolder *h, RlBuf *out);
 RlStatus	lease_decode(const char *text, size_t len, LeaseHolder *h);
-/* "host h, pid p, data directory d, address a, writer epoch e, since <UTC time>" */
+/* "rocklake on host h, pid p, data directory d, address a, writer epoch e, since
+ * <UTC time>"; a holder of pid 0 is one whose lease could not be read */
 void		lease_describe(const LeaseHolder *h, RlBuf *out);
 
 #endif

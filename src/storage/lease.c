@@ -106,6 +106,11 @@ lease_describe(const LeaseHolder *h, RlBuf *out)
 	struct tm	tm;
 	char		when[64];
 
+	if (h->pid == 0)
+	{
+		rlbuf_append_str(out, "a process whose lease could not be read");
+		return;
+	}
 	gmtime_r(&since, &tm);
 	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
 	rlbuf_printf(out, "%s on host %s, pid %ld", h->program[0] ? h->program : "a writer",
@@ -141,6 +146,8 @@ read_lease_object(ObjectStore *os, LeaseHolder *h, char *etag)
 	rc = obj_get(os, LEASE_OBJECT_KEY, &text);
 	if (rc == RL_OK)
 		rc = lease_decode((const char *) text.data, text.len, h);
+	if (rc == RL_NOT_FOUND)
+		etag[0] = '\0';		/* deleted since the HEAD */
 	rlbuf_free(&text);
 	return rc;
 }
@@ -170,7 +177,7 @@ lease_take(ObjectStore *os, LeaseHolder *self, bool takeover, LeaseHolder *other
 			rlbuf_init(&held);
 			if (os->ops->lock_holder(os, &held) != RL_OK ||
 				lease_decode((const char *) held.data, held.len, other) != RL_OK)
-				lease_holder_self(other, "an unknown process");
+				memset(other, 0, sizeof(*other));
 			rlbuf_free(&held);
 		}
 	}
@@ -196,7 +203,7 @@ lease_take(ObjectStore *os, LeaseHolder *self, bool takeover, LeaseHolder *other
 			if (rc == RL_PRECONDITION || rc == RL_NOT_FOUND)
 			{
 				if (other && read_lease_object(os, other, etag) != RL_OK)
-					lease_holder_self(other, "an unknown process");
+					memset(other, 0, sizeof(*other));
 				rc = rl_error(RL_CONTENDED, "the writer lease was taken meanwhile");
 			}
 		}

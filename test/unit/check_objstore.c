@@ -593,6 +593,11 @@ START_TEST(test_lease_encoding)
 	rlbuf_reset(&text);
 	lease_describe(&back, &text);
 	ck_assert_ptr_nonnull(strstr(rlbuf_cstr(&text), "data directory /a dir/with newline, address * port 5432, writer epoch 42, since "));
+	/* a holder whose lease could not be read is not described as anyone */
+	memset(&back, 0, sizeof(back));
+	rlbuf_reset(&text);
+	lease_describe(&back, &text);
+	ck_assert_str_eq(rlbuf_cstr(&text), "a process whose lease could not be read");
 	rlbuf_free(&text);
 	/* a later version's field is skipped; garbage and a lease without a pid are not a lease */
 	ck_assert_int_eq(lease_decode(later, strlen(later), &back), RL_OK);
