@@ -36,6 +36,9 @@ typedef struct LsmOptions
 	int64_t		wal_retention_ms;	/* keep covered WAL objects this long (1 h) */
 	int64_t		manifest_probe_ms;	/* follower: look for a new manifest this often (30 s) */
 	bool		auto_maintenance;	/* writer: flush and compact after commits when due */
+	/* NULL, or told during compaction and GC how far they are (rocklake-admin's progress) */
+	void		(*progress) (void *arg, const char *what, uint64_t done);
+	void	   *progress_arg;
 } LsmOptions;
 
 void		lsm_options_default(LsmOptions *opts);

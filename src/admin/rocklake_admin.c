@@ -415,7 +415,8 @@ add_row(LsmBatch *b, const char *table, int64_t row_id, const KvDatum *row, int 
  * the store as its writer; 0, or the exit status of a refusal or a failure
  */
 static int
-open_as_writer(ObjectStore *os, const char *location, LeaseHolder *self, Lsm **lsm)
+open_as_writer(ObjectStore *os, const char *location, const LsmOptions *opts, LeaseHolder *self,
+			   Lsm **lsm)
 {
 	LeaseHolder other;
 	RlStatus	rc;
@@ -442,7 +443,7 @@ open_as_writer(ObjectStore *os, const char *location, LeaseHolder *self, Lsm **l
 	}
 	if (rc != RL_OK)
 		return fail("take the writer lease", rc);
-	rc = lsm_open_writer(os, NULL, lsm);
+	rc = lsm_open_writer(os, opts, lsm);
 	if (rc != RL_OK)
 	{
 		lease_drop(os, self);
@@ -459,7 +460,7 @@ cmd_sample(ObjectStore *os, const char *location)
 	LeaseHolder self;
 	RlStatus	rc = RL_OK;
 
-	if (open_as_writer(os, location, &self, &lsm) != 0)
+	if (open_as_writer(os, location, NULL, &self, &lsm) != 0)
 		return 1;
 	LsmBatch   *b = lsm_batch_new();
 	/* microseconds since 2000-01-01, PostgreSQL's timestamptz epoch */
@@ -505,26 +506,46 @@ cmd_sample(ObjectStore *os, const char *location)
 	return 0;
 }
 
+/* the progress of compaction or GC on a terminal, at most five times a second */
+static void
+show_progress(void *arg, const char *what, uint64_t done)
+{
+	int64_t    *shown_ms = arg;
+
+	if (rl_monotonic_ms() - *shown_ms < 200)
+		return;
+	*shown_ms = rl_monotonic_ms();
+	fprintf(stderr, "\r\033[K%" PRIu64 " %s", done, what);
+}
+
 /* init (open and close), compact or gc as the store's writer */
 static int
 cmd_writer_task(ObjectStore *os, const char *location, const char *command)
 {
 	Lsm		   *lsm;
 	LsmStats	st;
+	LsmOptions	opts;
 	LeaseHolder self;
 	LsmTaskResult r = {0};
 	RlStatus	rc = RL_OK;
 	bool		init = strcmp(command, "init") == 0;
+	bool		tty = !init && isatty(STDERR_FILENO);
+	int64_t		shown_ms = 0;
 
-	if (open_as_writer(os, location, &self, &lsm) != 0)
+	lsm_options_default(&opts);
+	if (tty)
+	{
+		opts.progress = show_progress;
+		opts.progress_arg = &shown_ms;
+	}
+	if (open_as_writer(os, location, &opts, &self, &lsm) != 0)
 		return 1;
-	if (!init && isatty(STDERR_FILENO))
-		fprintf(stderr, "%s: %s ...", command,
-				strcmp(command, "gc") == 0 ? "collecting unreferenced objects" :
+	if (tty)
+		fprintf(stderr, "%s ...", strcmp(command, "gc") == 0 ? "collecting unreferenced objects" :
 				"flushing the memtable and merging every SST");
 	if (!init)
 		rc = lsm_run_task(lsm, strcmp(command, "gc") == 0 ? LSM_TASK_GC : LSM_TASK_COMPACT, &r);
-	if (!init && isatty(STDERR_FILENO))
+	if (tty)
 		fprintf(stderr, "\r\033[K");
 	lsm_stats(lsm, &st);
 	lsm_close(lsm);

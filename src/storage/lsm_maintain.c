@@ -157,6 +157,8 @@ compact(Lsm *lsm, bool all)
 			if (rc != RL_OK)
 				break;
 			n_outputs++;
+			if (lsm->opts.progress)
+				lsm->opts.progress(lsm->opts.progress_arg, "SSTs written by the merge", (uint64_t) n_outputs);
 		}
 	}
 	if (rc == RL_OK)
@@ -254,6 +256,17 @@ objlist_free(ObjList *l)
 	free(l->items);
 }
 
+/* count an object GC deleted (rc RL_OK), and say so to a progress hook */
+static void
+gc_deleted_one(Lsm *lsm, RlStatus rc)
+{
+	if (rc != RL_OK)
+		return;
+	lsm->counters.gc_deleted++;
+	if (lsm->opts.progress)
+		lsm->opts.progress(lsm->opts.progress_arg, "objects deleted", lsm->counters.gc_deleted);
+}
+
 /* Move gc/manifest.boundary up to at least value (never down). */
 static RlStatus
 advance_boundary(ObjectStore *os, uint64_t value)
@@ -303,7 +316,7 @@ lsm_gc(Lsm *lsm, int64_t now_ms)
 			if (object_key_id(manifests.keys[i], "manifest/", ".manifest") <= delete_upto)
 			{
 				rc = obj_delete(lsm->os, manifests.keys[i]);
-				lsm->counters.gc_deleted += rc == RL_OK;
+				gc_deleted_one(lsm, rc);
 			}
 	}
 	/* 2. what the retained manifests still need */
@@ -348,7 +361,7 @@ lsm_gc(Lsm *lsm, int64_t now_ms)
 		if (!needed && born >= 0 && born < now_ms - lsm->opts.sst_min_age_ms)
 		{
 			rc = obj_delete(lsm->os, ssts.keys[i]);
-			lsm->counters.gc_deleted += rc == RL_OK;
+			gc_deleted_one(lsm, rc);
 		}
 	}
 	/*
@@ -376,7 +389,7 @@ lsm_gc(Lsm *lsm, int64_t now_ms)
 			wals.items[i].mtime_ms < now_ms - lsm->opts.wal_retention_ms)
 		{
 			rc = obj_delete(lsm->os, wals.keys[i]);
-			lsm->counters.gc_deleted += rc == RL_OK;
+			gc_deleted_one(lsm, rc);
 		}
 	}
 	for (int m = 0; m < n_retained; m++)
