@@ -32,6 +32,15 @@
  *                        Release
  *     'R' Release        empty: the transaction holds no writes (rolled back, or
  *                        wrote nothing after all); no answer
+ *     'M' Maintain       Byte1 task: 'K' checkpoint (flush the memtable: every
+ *                        commit in SSTs), 'X' compact (that, then merge every
+ *                        SST into one sorted run), 'G' gc (collect what no
+ *                        manifest needs): run by the writer on the connection's
+ *                        database after the commits it had read, between two
+ *                        groups (commits wait meanwhile). Answered by
+ *                        MaintainReply. This is how a live store is maintained:
+ *                        rocklake-admin refuses to take over a store a server
+ *                        holds (storage/lease.h)
  *
  *   writer -> backend
  *     'c' CommitReply    Byte1 status (0 committed, 1 not committed),
@@ -46,6 +55,12 @@
  *                        once right after Subscribe and after every group commit
  *     'w' WriteIntentAck empty: the commits in flight when the WriteIntent came are
  *                        done (a backend then finds them in the cache)
+ *     'm' MaintainReply  Byte1 status (0 done, 1 failed), String sqlstate ("00000"
+ *                        when done), String message: when done a JSON object
+ *                        of what the task did ({"task": "compact",
+ *                        "objects_before": 12, "objects_after": 5, "bytes_before":
+ *                        ..., "bytes_after": ..., "deleted": 0, "manifest": 9,
+ *                        "writer_epoch": 3, "l0_ssts": 0, "sorted_runs": 1})
  *
  * Each database is an independent catalog with its own store (the postgres
  * database at the store root, database N under root/db/N, each an LSM fenced on its
@@ -89,9 +104,16 @@
 #define WriterMsg_Subscribe			'S'
 #define WriterMsg_WriteIntent		'W'
 #define WriterMsg_Release			'R'
+#define WriterMsg_Maintain			'M'
 #define WriterMsg_CommitReply		'c'
 #define WriterMsg_Notify			'n'
 #define WriterMsg_WriteIntentAck	'w'
+#define WriterMsg_MaintainReply		'm'
+
+/* Maintain's task byte */
+#define MAINTAIN_CHECKPOINT			'K'
+#define MAINTAIN_COMPACT			'X'
+#define MAINTAIN_GC					'G'
 
 /*
  * How long a WriteIntent waits for the other writing transactions of its database.
@@ -164,6 +186,19 @@ RlStatus	writer_release(WriterConn *conn);
 
 /* Make this connection's requests and notifications about database datid. */
 RlStatus	writer_attach(WriterConn *conn, uint32_t datid);
+
+typedef struct WriterMaintainResult
+{
+	bool		done;
+	char		sqlstate[6];
+	char		message[1024];	/* done: the JSON summary; else why not */
+} WriterMaintainResult;
+
+/*
+ * Ask the writer to run a maintenance task (MAINTAIN_*) on the connection's
+ * database and wait for it. RL_OK: a reply came (see result->done).
+ */
+RlStatus	writer_maintain(WriterConn *conn, char task, WriterMaintainResult *result);
 
 /* Ask for Notify frames on this connection. */
 RlStatus	writer_subscribe(WriterConn *conn);

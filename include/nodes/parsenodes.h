@@ -67,6 +67,7 @@ typedef enum UtilityKind
 	UTIL_CREATE_DATABASE,
 	UTIL_DROP_DATABASE,
 	UTIL_ALTER_SYSTEM,			/* name NULL: RESET ALL; value NULL: RESET */
+	UTIL_CHECKPOINT,
 	UTIL_CACHE					/* DML / DDL: the statements in sql */
 } UtilityKind;
 

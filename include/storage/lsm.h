@@ -36,6 +36,9 @@ typedef struct LsmOptions
 	int64_t		wal_retention_ms;	/* keep covered WAL objects this long (1 h) */
 	int64_t		manifest_probe_ms;	/* follower: look for a new manifest this often (30 s) */
 	bool		auto_maintenance;	/* writer: flush and compact after commits when due */
+	/* NULL, or told during compaction and GC how far they are (rocklake-admin's progress) */
+	void		(*progress) (void *arg, const char *what, uint64_t done);
+	void	   *progress_arg;
 } LsmOptions;
 
 void		lsm_options_default(LsmOptions *opts);
@@ -84,6 +87,30 @@ RlStatus	lsm_scan_prefix(Lsm *lsm, const void *prefix, size_t prefix_len, LsmSca
 RlStatus	lsm_flush(Lsm *lsm);
 RlStatus	lsm_compact(Lsm *lsm);
 RlStatus	lsm_gc(Lsm *lsm, int64_t now_ms);
+/*
+ * Maintenance on request (rocklake-admin; CHECKPOINT, rocklake_compact() and
+ * rocklake_gc() through the server's writer). CHECKPOINT: flush the memtable, so
+ * that every commit is in SSTs and a restart replays no WAL; COMPACT: that, then
+ * merge every SST into one sorted run; GC: lsm_gc now. *result says what it did
+ * (lsm_stats says what the store looks like now).
+ */
+typedef enum LsmTask
+{
+	LSM_TASK_CHECKPOINT,
+	LSM_TASK_COMPACT,
+	LSM_TASK_GC
+} LsmTask;
+
+typedef struct LsmTaskResult
+{
+	uint64_t	objects_before; /* this store's manifests, WAL objects and SSTs */
+	uint64_t	objects_after;
+	uint64_t	bytes_before;
+	uint64_t	bytes_after;
+	uint64_t	deleted;		/* objects GC deleted */
+} LsmTaskResult;
+
+RlStatus	lsm_run_task(Lsm *lsm, LsmTask task, LsmTaskResult *result);
 /*
  * Writer: RL_OK while the handle can write; RL_FENCED, or RL_UNKNOWN_OUTCOME (reopen
  * it) once a commit or the maintenance after one found it done, rl_last_error why.

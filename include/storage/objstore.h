@@ -62,6 +62,16 @@ typedef struct ObjectStoreOps
 	 * which costs as much as writing and syncing it).
 	 */
 	void		(*prepare) (ObjectStore *os, const char *next_key);
+	/*
+	 * Optional (the local store): the writer lock, a lock on a file of the store's
+	 * own (no key names it) that dies with the process holding it. lock_take holds
+	 * it until close, writing text into the file (again: rewrites the text), or
+	 * returns RL_CONTENDED if another process holds it. lock_holder: RL_OK with the
+	 * holder's text if some process holds it, RL_NOT_FOUND if none does. Without
+	 * them the writer lease is an object (storage/lease.h).
+	 */
+	RlStatus	(*lock_take) (ObjectStore *os, const char *text);
+	RlStatus	(*lock_holder) (ObjectStore *os, RlBuf *text);
 	void		(*close) (ObjectStore *os);
 } ObjectStoreOps;
 

@@ -5,22 +5,34 @@
  *   rocklake-admin sample  STORE          write DuckLake's initial catalog rows (a demo)
  *   rocklake-admin inspect STORE [...]    manifests, epochs, WAL, SSTs, decoded rows
  *   rocklake-admin verify  STORE          read every object and check every checksum
- *   rocklake-admin compact STORE          flush and compact (takes over as writer)
- *   rocklake-admin gc      STORE          collect unreferenced objects (as writer)
+ *   rocklake-admin compact STORE          flush the memtable, compact every SST into one run
+ *   rocklake-admin gc      STORE          collect unreferenced objects
  *
  * STORE is a directory (the embedded default) or s3://bucket/prefix with the
  * endpoint and credentials in the AWS_* environment variables. inspect and verify
- * open the store as a follower and never write to it; init, sample, compact and gc
- * open it as the writer, which fences any running writer of the same store.
+ * open the store as a follower and never write to it, so they work on a live
+ * store. init, sample, compact and gc open it as the writer, which would fence a
+ * running server's writer and so stop that server: they first take the store's
+ * writer lease (storage/lease.h) and refuse, naming the server, while a server
+ * holds it. A live store is maintained through its server instead: CHECKPOINT,
+ * SELECT rocklake_compact(), SELECT rocklake_gc(). There is no --force: a command
+ * cannot be made safe against a server that is writing.
+ *
+ * Only init creates a store: the other commands on a directory that does not
+ * exist are an error. Long work shows its progress on stderr when that is a
+ * terminal, and every command ends with a summary.
  */
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "catalog/kvcodec.h"
 #include "common/ulid.h"
+#include "storage/lease.h"
 #include "storage/lsm.h"
 #include "storage/manifest.h"
 #include "storage/sst.h"
@@ -44,11 +56,18 @@ usage(FILE *out)
 			"  sample    write DuckLake's initial catalog rows into the store\n"
 			"  inspect   show manifests, writer epochs, WAL and SST objects, and rows\n"
 			"  verify    read every object and check every checksum\n"
-			"  compact   flush the memtable and compact all SSTs (takes over as writer)\n"
+			"  compact   flush the memtable and compact all SSTs into one sorted run\n"
 			"  gc        delete objects no manifest needs, after the grace periods\n"
 			"\n"
 			"STORE is a directory or s3://bucket/prefix (AWS_ENDPOINT_URL, AWS_REGION,\n"
 			"AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY configure S3).\n"
+			"inspect and verify work on a store a running server uses; the other commands\n"
+			"refuse to run while a server uses the store: ask that server instead\n"
+			"(CHECKPOINT, SELECT rocklake_compact(), SELECT rocklake_gc()).\n"
+			"\n"
+			"Options:\n"
+			"  -V, --version   output version information, then exit\n"
+			"  -h, --help      show this help, then exit\n"
 			"\n"
 			"inspect options:\n"
 			"  --table NAME    only rows of this DuckLake table (e.g. ducklake_schema)\n"
@@ -157,6 +176,25 @@ row_cb(const uint8_t *key, size_t klen, const uint8_t *val, size_t vlen, void *a
 	return true;
 }
 
+/* who writes the store now, if anyone (storage/lease.h) */
+static void
+print_lease(ObjectStore *os)
+{
+	LeaseHolder h;
+	RlBuf		text;
+	RlStatus	rc = lease_holder(os, &h);
+
+	rlbuf_init(&text);
+	if (rc == RL_OK)
+		lease_describe(&h, &text);
+	else if (rc == RL_NOT_FOUND)
+		rlbuf_append_str(&text, "none (no server is writing the store)");
+	else
+		rlbuf_printf(&text, "unknown: %s: %s", rl_status_name(rc), rl_last_error());
+	printf("writer lease:   %s\n", rlbuf_cstr(&text));
+	rlbuf_free(&text);
+}
+
 static int
 cmd_inspect(ObjectStore *os, const InspectOptions *io)
 {
@@ -177,6 +215,7 @@ cmd_inspect(ObjectStore *os, const InspectOptions *io)
 		   m->replay_after_wal_id, m->last_l0_seq);
 	printf("last seq:       %" PRIu64 "\n", st.last_seq);
 	printf("memtable:       %zu entries replayed from the WAL\n", st.memtable_entries);
+	print_lease(os);
 
 	int			n_manifests = 0;
 
@@ -244,6 +283,9 @@ typedef struct VerifyState
 	ObjectStore *os;
 	int			checked;
 	int			bad;
+	uint64_t	bytes;
+	bool		progress;		/* stderr is a terminal */
+	int64_t		shown_ms;		/* when progress was last shown */
 } VerifyState;
 
 static bool
@@ -284,6 +326,12 @@ verify_cb(const ObjInfo *info, void *arg)
 		}
 	}
 	v->checked++;
+	v->bytes += info->size;
+	if (v->progress && rl_monotonic_ms() - v->shown_ms >= 200)
+	{
+		fprintf(stderr, "\rverifying: %d objects, %" PRIu64 " bytes read ", v->checked, v->bytes);
+		v->shown_ms = rl_monotonic_ms();
+	}
 	if (rc != RL_OK && rc != RL_NOT_FOUND)	/* a concurrent GC may remove objects */
 	{
 		printf("  BAD %s: %s: %s\n", info->key, rl_status_name(rc), rl_last_error());
@@ -296,9 +344,12 @@ verify_cb(const ObjInfo *info, void *arg)
 static int
 cmd_verify(ObjectStore *os)
 {
-	VerifyState v = {.os = os};
+	VerifyState v = {.os = os, .progress = isatty(STDERR_FILENO)};
 	Lsm		   *lsm;
 	RlStatus	rc = obj_list(os, "", NULL, verify_cb, &v);
+
+	if (v.progress)
+		fprintf(stderr, "\r\033[K");
 
 	if (rc != RL_OK)
 		return fail("list", rc);
@@ -316,7 +367,8 @@ cmd_verify(ObjectStore *os)
 		printf("  BAD store: %s: %s\n", rl_status_name(rc), rl_last_error());
 		v.bad++;
 	}
-	printf("verified %d objects: %s\n", v.checked, v.bad ? "CORRUPTION FOUND" : "all checksums match");
+	printf("verified %d objects (%" PRIu64 " bytes): %s\n", v.checked, v.bytes,
+		   v.bad ? "CORRUPTION FOUND" : "all checksums match");
 	return v.bad ? 1 : 0;
 }
 
@@ -358,15 +410,58 @@ add_row(LsmBatch *b, const char *table, int64_t row_id, const KvDatum *row, int 
 	return rc;
 }
 
+/*
+ * open_as_writer -- take the writer lease, refusing if a server holds it, then open
+ * the store as its writer; 0, or the exit status of a refusal or a failure
+ */
+static int
+open_as_writer(ObjectStore *os, const char *location, const LsmOptions *opts, LeaseHolder *self,
+			   Lsm **lsm)
+{
+	LeaseHolder other;
+	RlStatus	rc;
+
+	lease_holder_self(self, "rocklake-admin");
+	rc = lease_take(os, self, false, &other);
+	if (rc == RL_CONTENDED)
+	{
+		RlBuf		who;
+
+		rlbuf_init(&who);
+		lease_describe(&other, &who);
+		/* a lease object outlives a holder that died, for a while */
+		if (os->ops->lock_take == NULL && other.renewed_ms > 0)
+			rlbuf_printf(&who, "; its lease was renewed %lld s ago and lapses %d s after that",
+						 (long long) ((rl_now_ms() - other.renewed_ms) / 1000), LEASE_TTL_MS / 1000);
+		fprintf(stderr, "rocklake-admin: store \"%s\" is in use: refusing to take it over\n"
+				"DETAIL:  It is written by %s.\n"
+				"HINT:  Stop that server first, or maintain the store through it: "
+				"CHECKPOINT, SELECT rocklake_compact(), SELECT rocklake_gc().\n",
+				location, rlbuf_cstr(&who));
+		rlbuf_free(&who);
+		return 1;
+	}
+	if (rc != RL_OK)
+		return fail("take the writer lease", rc);
+	rc = lsm_open_writer(os, opts, lsm);
+	if (rc != RL_OK)
+	{
+		lease_drop(os, self);
+		return fail("open", rc);
+	}
+	return 0;
+}
+
 /* The rows DuckLake 0.3 writes when it initialises a catalog (doc/ducklake-wire.md). */
 static int
-cmd_sample(ObjectStore *os)
+cmd_sample(ObjectStore *os, const char *location)
 {
 	Lsm		   *lsm;
-	RlStatus	rc = lsm_open_writer(os, NULL, &lsm);
+	LeaseHolder self;
+	RlStatus	rc = RL_OK;
 
-	if (rc != RL_OK)
-		return fail("open", rc);
+	if (open_as_writer(os, location, NULL, &self, &lsm) != 0)
+		return 1;
 	LsmBatch   *b = lsm_batch_new();
 	/* microseconds since 2000-01-01, PostgreSQL's timestamptz epoch */
 	int64_t		now_us = (rl_now_ms() - 946684800000LL) * 1000;
@@ -404,35 +499,66 @@ cmd_sample(ObjectStore *os)
 		rc = lsm_commit(lsm, &b, 1, &seq);
 	lsm_batch_free(b);
 	lsm_close(lsm);
+	lease_drop(os, &self);
 	if (rc != RL_OK)
 		return fail("sample", rc);
 	printf("wrote DuckLake's initial catalog rows as commit %" PRIu64 "\n", seq);
 	return 0;
 }
 
+/* the progress of compaction or GC on a terminal, at most five times a second */
+static void
+show_progress(void *arg, const char *what, uint64_t done)
+{
+	int64_t    *shown_ms = arg;
+
+	if (rl_monotonic_ms() - *shown_ms < 200)
+		return;
+	*shown_ms = rl_monotonic_ms();
+	fprintf(stderr, "\r\033[K%" PRIu64 " %s", done, what);
+}
+
+/* init (open and close), compact or gc as the store's writer */
 static int
-cmd_writer_task(ObjectStore *os, const char *command)
+cmd_writer_task(ObjectStore *os, const char *location, const char *command)
 {
 	Lsm		   *lsm;
 	LsmStats	st;
-	RlStatus	rc = lsm_open_writer(os, NULL, &lsm);
+	LsmOptions	opts;
+	LeaseHolder self;
+	LsmTaskResult r = {0};
+	RlStatus	rc = RL_OK;
+	bool		init = strcmp(command, "init") == 0;
+	bool		tty = !init && isatty(STDERR_FILENO);
+	int64_t		shown_ms = 0;
 
-	if (rc != RL_OK)
-		return fail("open", rc);
-	if (strcmp(command, "compact") == 0)
+	lsm_options_default(&opts);
+	if (tty)
 	{
-		rc = lsm_flush(lsm);
-		if (rc == RL_OK)
-			rc = lsm_compact(lsm);
+		opts.progress = show_progress;
+		opts.progress_arg = &shown_ms;
 	}
-	else if (strcmp(command, "gc") == 0)
-		rc = lsm_gc(lsm, rl_now_ms());
+	if (open_as_writer(os, location, &opts, &self, &lsm) != 0)
+		return 1;
+	if (tty)
+		fprintf(stderr, "%s ...", strcmp(command, "gc") == 0 ? "collecting unreferenced objects" :
+				"flushing the memtable and merging every SST");
+	if (!init)
+		rc = lsm_run_task(lsm, strcmp(command, "gc") == 0 ? LSM_TASK_GC : LSM_TASK_COMPACT, &r);
+	if (tty)
+		fprintf(stderr, "\r\033[K");
 	lsm_stats(lsm, &st);
 	lsm_close(lsm);
+	lease_drop(os, &self);
 	if (rc != RL_OK)
 		return fail(command, rc);
-	printf("%s: manifest %" PRIu64 ", writer epoch %" PRIu64 ", %d L0 SSTs, %d sorted runs, %" PRIu64 " objects deleted\n",
-		   command, st.manifest_id, st.writer_epoch, st.l0_ssts, st.sorted_runs, st.gc_deleted);
+	printf("%s: manifest %" PRIu64 ", writer epoch %" PRIu64 ", %d L0 SSTs, %d sorted runs",
+		   command, st.manifest_id, st.writer_epoch, st.l0_ssts, st.sorted_runs);
+	if (!init)
+		printf("; objects %" PRIu64 " -> %" PRIu64 ", bytes %" PRIu64 " -> %" PRIu64
+			   ", %" PRIu64 " objects deleted", r.objects_before, r.objects_after,
+			   r.bytes_before, r.bytes_after, r.deleted);
+	printf("\n");
 	return 0;
 }
 
@@ -445,13 +571,14 @@ main(int argc, char **argv)
 		{"limit", required_argument, NULL, 'l'},
 		{"objects-only", no_argument, NULL, 'o'},
 		{"help", no_argument, NULL, 'h'},
+		{"version", no_argument, NULL, 'V'},
 		{NULL, 0, NULL, 0}
 	};
 	InspectOptions io = {.limit = 100};
 	int			c;
 
 	rlbuf_init(&io.prefix);
-	while ((c = getopt_long(argc, argv, "h", long_options, NULL)) != -1)
+	while ((c = getopt_long(argc, argv, "hV", long_options, NULL)) != -1)
 	{
 		switch (c)
 		{
@@ -473,6 +600,9 @@ main(int argc, char **argv)
 				break;
 			case 'h':
 				usage(stdout);
+				return 0;
+			case 'V':
+				printf("rocklake-admin (RockLake) %s\n", PACKAGE_VERSION);
 				return 0;
 			default:
 				usage(stderr);
@@ -497,6 +627,16 @@ main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	struct stat st;
+
+	/* only init makes a store: a mistyped directory is an error, not a new store */
+	if (strcmp(command, "init") != 0 && strncmp(location, "s3://", 5) != 0 &&
+		stat(location, &st) != 0)
+	{
+		fprintf(stderr, "rocklake-admin: store \"%s\" does not exist (only init creates a store)\n",
+				location);
+		return 1;
+	}
 	ObjectStore *os = objstore_open_url(location);
 
 	if (os == NULL)
@@ -511,9 +651,9 @@ main(int argc, char **argv)
 	else if (strcmp(command, "verify") == 0)
 		result = cmd_verify(os);
 	else if (strcmp(command, "sample") == 0)
-		result = cmd_sample(os);
+		result = cmd_sample(os, location);
 	else
-		result = cmd_writer_task(os, command);	/* init, compact, gc */
+		result = cmd_writer_task(os, location, command);	/* init, compact, gc */
 	obj_close(os);
 	rlbuf_free(&io.prefix);
 	return result;

@@ -389,6 +389,33 @@ writer_attach(WriterConn *conn, uint32_t datid)
 }
 
 /*
+ * writer_maintain -- a Maintain request and its MaintainReply
+ */
+RlStatus
+writer_maintain(WriterConn *conn, char task, WriterMaintainResult *result)
+{
+	const uint8_t *body;
+	size_t		body_len;
+	RlStatus	rc = send_frame(conn, WriterMsg_Maintain, &task, 1, NULL, 0);
+
+	memset(result, 0, sizeof(*result));
+	if (rc == RL_OK)
+		rc = read_reply(conn, WriterMsg_MaintainReply, &body, &body_len);
+	if (rc != RL_OK)
+		return rc;
+	const char *strings = (const char *) body + 1;
+	size_t		rest = body_len > 0 ? body_len - 1 : 0;
+
+	if (rest < 7 || strnlen(strings, rest) != 5 || strings[rest - 1] != '\0')
+		return rl_error(RL_IO_ERROR, "malformed maintenance reply from the writer");
+	result->done = body[0] == COMMIT_STATUS_OK;
+	memcpy(result->sqlstate, strings, 6);
+	snprintf(result->message, sizeof(result->message), "%s", strings + 6);
+	frame_consume(&conn->in, FRAME_HEADER_LEN + body_len);
+	return RL_OK;
+}
+
+/*
  * writer_subscribe -- ask for Notify frames on this connection
  */
 RlStatus

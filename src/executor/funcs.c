@@ -9,7 +9,8 @@
  * generate_subscripts), like_escape (LIKE ... ESCAPE), json_build_object, the
  * set-returning generate_series(), and what psql's describe commands call to
  * read the catalog (format_type, pg_get_userbyid, pg_get_constraintdef,
- * obj_description, pg_size_pretty, ...). Those that must look a row up in the
+ * obj_description, pg_size_pretty, ...), and rocklake_compact() and rocklake_gc()
+ * (the writer's maintenance, catalog/maintenance.h). Those that must look a row up in the
  * catalog are lookups in a system relation (FuncDesc.catalog) that the analyser
  * writes into the query over the cache. Lookup is by name and argument count;
  * an argument may be widened implicitly (int4 to int8 or float8, oid to
@@ -21,6 +22,8 @@
 #include <errno.h>
 #include <signal.h>
 
+#include "catalog/maintenance.h"
+#include "catalog/writer.h"
 #include "executor/funcs_internal.h"
 #include "executor/strformat.h"
 #include "utils/adt/timezone.h"
@@ -230,6 +233,23 @@ static Value
 f_pg_backend_pid(ExecState *es, const Value *args, int nargs)
 {
 	return typio_int(INT4OID, MyProcPid);
+}
+
+/* rocklake_compact(), rocklake_gc(): the writer's maintenance, its summary as json */
+static Value
+f_rocklake_compact(ExecState *es, const Value *args, int nargs)
+{
+	char	   *summary = RequestStoreMaintenance(MAINTAIN_COMPACT);
+
+	return typio_string(JSONOID, summary, strlen(summary));
+}
+
+static Value
+f_rocklake_gc(ExecState *es, const Value *args, int nargs)
+{
+	char	   *summary = RequestStoreMaintenance(MAINTAIN_GC);
+
+	return typio_string(JSONOID, summary, strlen(summary));
 }
 
 static Value
@@ -1296,6 +1316,8 @@ static const FuncDesc builtins[] = {
 	BUILTIN("timezone", 2, ARGS(TEXTOID, TIMESTAMPOID), TIMESTAMPTZOID, true, f_timezone),
 	BUILTIN("current_date", 0, {0}, DATEOID, true, f_current_date),
 	BUILTIN("pg_backend_pid", 0, {0}, INT4OID, true, f_pg_backend_pid),
+	BUILTIN("rocklake_compact", 0, {0}, JSONOID, true, f_rocklake_compact),
+	BUILTIN("rocklake_gc", 0, {0}, JSONOID, true, f_rocklake_gc),
 	BUILTIN("pg_is_in_recovery", 0, {0}, BOOLOID, true, f_false),
 	BUILTIN("length", 1, {TEXTOID}, INT4OID, true, f_length),
 	BUILTIN("lower", 1, {TEXTOID}, TEXTOID, true, f_lower),

@@ -177,7 +177,6 @@ unsupported_statement(ParseState *ps, Node *node)
 		{PG_QUERY__NODE__NODE_DROP_ROLE_STMT, "DROP ROLE"},
 		{PG_QUERY__NODE__NODE_GRANT_STMT, "GRANT"},
 		{PG_QUERY__NODE__NODE_COMMENT_STMT, "COMMENT"},
-		{PG_QUERY__NODE__NODE_CHECK_POINT_STMT, "CHECKPOINT"},
 		{PG_QUERY__NODE__NODE_CALL_STMT, "CALL"},
 	};
 
@@ -306,6 +305,10 @@ AnalyzeStatement(const RawStatement *raw, const char *query_string,
 			stmt->utility = UTIL_CREATE_DATABASE;
 			stmt->command_tag = "CREATE DATABASE";
 			stmt->name = node->createdb_stmt->dbname;
+			break;
+		case PG_QUERY__NODE__NODE_CHECK_POINT_STMT:
+			stmt->utility = UTIL_CHECKPOINT;
+			stmt->command_tag = "CHECKPOINT";
 			break;
 		case PG_QUERY__NODE__NODE_DROPDB_STMT:
 			stmt->utility = UTIL_DROP_DATABASE;

@@ -51,9 +51,11 @@
 #include "catalog/writer.h"
 #include "common/ulid.h"
 #include "postmaster/writer.h"
+#include "storage/lease.h"
 #include "storage/lsm.h"
 #include "storage/objstore.h"
 #include "utils/elog.h"
+#include "utils/guc.h"
 #include "utils/rl_signal.h"
 
 /* a subscriber this far behind on reading is dropped (it reconnects) */
@@ -76,6 +78,7 @@ typedef struct WriterClient
 	bool		holds_writes;	/* its transaction writes: CommitRequest or Release next */
 	bool		intent_waiting; /* a WriteIntent not yet answered */
 	int64_t		intent_since_ms;
+	char		maintain;		/* a Maintain's task not yet run (0: none) */
 	struct WriterClient *next;
 } WriterClient;
 
@@ -101,6 +104,8 @@ typedef struct WriterDatabase
 	int64_t		reopen_at_ms;	/* lsm NULL: when to try to open it again */
 	int			reopen_backoff_ms;
 	char		unavailable[200];	/* lsm NULL: why */
+	LeaseHolder lease;			/* who we say writes the store (storage/lease.h) */
+	int64_t		lease_due_ms;	/* when to renew it */
 } WriterDatabase;
 
 static volatile sig_atomic_t shutdown_requested;
@@ -221,6 +226,39 @@ store_proven(WriterDatabase *db)
 }
 
 /*
+ * renew_lease -- say again that this server writes the store (storage/lease.h), so
+ * that rocklake-admin refuses to disturb it; a failure is only logged, since the
+ * lease is a courtesy and fencing the safety (a held lock is another process's
+ * that this writer is fencing: it is taken at a later renewal)
+ */
+static void
+renew_lease(WriterDatabase *db)
+{
+	LsmStats	stats;
+	RlStatus	rc;
+
+	if (db->lease.pid == 0)
+	{
+		const char *port = GetConfigOption("port");
+		const char *listen = GetConfigOption("listen_addresses");
+
+		lease_holder_self(&db->lease, "rocklake");
+		snprintf(db->lease.data_directory, sizeof(db->lease.data_directory), "%s",
+				 writer_config->data_directory);
+		snprintf(db->lease.address, sizeof(db->lease.address), "%s port %s",
+				 listen && listen[0] ? listen : "(Unix socket only)", port ? port : "?");
+	}
+	lsm_stats(db->lsm, &stats);
+	db->lease.epoch = stats.writer_epoch;
+	rc = lease_take(db->store, &db->lease, true, NULL);
+	if (rc != RL_OK && rc != RL_CONTENDED)
+		ereport(LOG, errcode(ERRCODE_IO_ERROR),
+				errmsg("could not renew the writer lease of store \"%s\": %s", db->location,
+					   rl_last_error()));
+	db->lease_due_ms = rl_monotonic_ms() + (rc == RL_CONTENDED ? 1000 : LEASE_RENEW_MS);
+}
+
+/*
  * open_store -- open a database's store as its writer, then its cache; false if
  * the store is unavailable (the writer is running: it is tried again later)
  *
@@ -271,6 +309,7 @@ open_store(WriterDatabase *db)
 						  db->reopen_backoff_ms / 1000));
 		return false;
 	}
+	renew_lease(db);
 	open_cache(db);
 	if (db->reopen_backoff_ms > 0)
 		ereport(LOG, errmsg("store \"%s\" is available again", db->location));
@@ -385,6 +424,8 @@ close_database(int i, bool dropped)
 
 	catalog_cache_close(db->cache);
 	lsm_close(db->lsm);
+	if (!fenced && !dropped && db->lease.pid != 0)
+		lease_drop(db->store, &db->lease);
 	obj_close(db->store);
 	commit_horizon_forget(db->datid);
 	if (dropped)
@@ -595,6 +636,17 @@ process_input(WriterClient *c)
 				break;
 			case WriterMsg_Release:
 				c->holds_writes = false;
+				break;
+			case WriterMsg_Maintain:
+				if (body_len != 1 || (body[0] != MAINTAIN_CHECKPOINT && body[0] != MAINTAIN_COMPACT &&
+									  body[0] != MAINTAIN_GC))
+				{
+					ereport(LOG, errcode(ERRCODE_PROTOCOL_VIOLATION),
+							errmsg("malformed maintenance request from writer client"));
+					c->closing = true;
+					return;
+				}
+				c->maintain = (char) body[0];
 				break;
 			case WriterMsg_Subscribe:
 				{
@@ -1029,6 +1081,71 @@ bootstrap_registry(void)
 }
 
 /*
+ * run_maintenance -- run the Maintain tasks clients asked for (writer.h), each on
+ * its connection's database, and answer them
+ *
+ * A task fails like a commit: 57P01 once fenced (the writer then stops), 58030 if
+ * the store failed (a handle the failure left unusable is reopened).
+ */
+static void
+run_maintenance(void)
+{
+	for (WriterClient *c = clients; c; c = c->next)
+	{
+		if (c->maintain == 0 || c->closing)
+			continue;
+		WriterDatabase *db = find_database(c->datid);
+		LsmTask		task = c->maintain == MAINTAIN_GC ? LSM_TASK_GC :
+			c->maintain == MAINTAIN_COMPACT ? LSM_TASK_COMPACT : LSM_TASK_CHECKPOINT;
+		LsmTaskResult r;
+		RlStatus	rc = db && db->lsm ? lsm_run_task(db->lsm, task, &r) :
+			rl_error(RL_UNAVAILABLE, "%s", db ? db->unavailable : "the database is gone");
+		RlBuf		message;
+		size_t		start = frame_begin(&c->out, WriterMsg_MaintainReply);
+
+		c->maintain = 0;
+		rlbuf_init(&message);
+		if (rc == RL_OK)
+		{
+			static const char *const names[] = {"checkpoint", "compact", "gc"};
+			LsmStats	st;
+
+			lsm_stats(db->lsm, &st);
+			rlbuf_printf(&message, "{\"task\": \"%s\", \"objects_before\": %llu, \"objects_after\": %llu, "
+						 "\"bytes_before\": %llu, \"bytes_after\": %llu, \"deleted\": %llu, "
+						 "\"manifest\": %llu, \"writer_epoch\": %llu, \"l0_ssts\": %d, \"sorted_runs\": %d}",
+						 names[task], (unsigned long long) r.objects_before,
+						 (unsigned long long) r.objects_after, (unsigned long long) r.bytes_before,
+						 (unsigned long long) r.bytes_after, (unsigned long long) r.deleted,
+						 (unsigned long long) st.manifest_id, (unsigned long long) st.writer_epoch,
+						 st.l0_ssts, st.sorted_runs);
+			store_proven(db);
+		}
+		else
+		{
+			rlbuf_printf(&message, "could not %s store \"%s\": %s",
+						 task == LSM_TASK_GC ? "collect garbage in" : task == LSM_TASK_COMPACT ?
+						 "compact" : "checkpoint", db ? db->location : "?", rl_last_error());
+			ereport(LOG, errcode(rc == RL_FENCED ? ERRCODE_ADMIN_SHUTDOWN : ERRCODE_IO_ERROR),
+					errmsg("%s", rlbuf_cstr(&message)));
+		}
+		rlbuf_put_u8(&c->out, rc == RL_OK ? COMMIT_STATUS_OK : COMMIT_STATUS_FAILED);
+		rlbuf_append_str(&c->out, rc == RL_OK ? "00000" : rc == RL_FENCED ? ERRCODE_ADMIN_SHUTDOWN :
+						 ERRCODE_IO_ERROR);
+		rlbuf_put_u8(&c->out, 0);
+		rlbuf_append(&c->out, rlbuf_cstr(&message), message.len + 1);
+		frame_end(&c->out, start);
+		rlbuf_free(&message);
+		if (rc == RL_FENCED)
+			report_fenced();
+		else if (rc != RL_OK && db && db->lsm && lsm_health(db->lsm) != RL_OK)
+			reopen_store(db);
+		if (fenced)
+			return;
+	}
+}
+
+/*
  * store_upkeep -- what the stores need on a timer, whatever else the writer does;
  * returns the milliseconds until it is needed next
  *
@@ -1037,7 +1154,8 @@ bootstrap_registry(void)
  * this writer, which stops the server rather than serve what may be stale; a check
  * the store cannot answer leaves the proof as old as it is, and backends refuse
  * reads once it is older than store_check_timeout. A store that is unavailable is
- * opened again when its backoff has passed.
+ * opened again when its backoff has passed. Every LEASE_RENEW_MS the writer lease
+ * is renewed.
  */
 static int
 store_upkeep(void)
@@ -1064,6 +1182,10 @@ store_upkeep(void)
 			else
 				db->next_check_ms = now + check_interval_ms;
 		}
+		if (db->lsm != NULL && !fenced && now >= db->lease_due_ms)
+			renew_lease(db);
+		if (db->lsm != NULL && db->lease_due_ms < next)
+			next = db->lease_due_ms;
 		if (db->lsm == NULL && db->reopen_at_ms < next)
 			next = db->reopen_at_ms;
 		if (db->lsm != NULL && db->next_check_ms < next)
@@ -1180,6 +1302,8 @@ WriterMain(const WriterConfig *config)
 			accept_clients(listen_sock);
 		if (n_pending > 0)
 			commit_group();
+		if (!fenced)
+			run_maintenance();
 		intent_wait_ms = answer_intents();
 		for (WriterClient *c = clients; c; c = c->next)
 			flush_output(c);

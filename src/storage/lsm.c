@@ -30,6 +30,7 @@
 void
 lsm_options_default(LsmOptions *opts)
 {
+	memset(opts, 0, sizeof(*opts));	/* hooks and what is added later: none */
 	opts->l0_flush_bytes = 4 * 1024 * 1024;
 	opts->sst_target_bytes = 8 * 1024 * 1024;
 	opts->sst_cache_bytes = 64 * 1024 * 1024;

@@ -111,11 +111,12 @@ run_bytes(const SortedRun *run)
 
 /*
  * Size-tiered: merge every L0 SST with the newest runs while each next run is no
- * more than compaction_size_ratio times what is already being merged. When the
- * merge reaches the oldest run, tombstones have nothing left to mask and are dropped.
+ * more than compaction_size_ratio times what is already being merged (all: every
+ * run, into one). When the merge reaches the oldest run, tombstones have nothing
+ * left to mask and are dropped.
  */
-RlStatus
-lsm_compact(Lsm *lsm)
+static RlStatus
+compact(Lsm *lsm, bool all)
 {
 	RlStatus	rc = writable(lsm);
 	const Manifest *cur = &lsm->manifest;
@@ -128,9 +129,9 @@ lsm_compact(Lsm *lsm)
 	for (int i = 0; i < cur->n_l0; i++)
 		merged += cur->l0[i].size;
 	while (n_runs < cur->n_runs &&
-		   (double) run_bytes(&cur->runs[n_runs]) <= lsm->opts.compaction_size_ratio * (double) merged)
+		   (all || (double) run_bytes(&cur->runs[n_runs]) <= lsm->opts.compaction_size_ratio * (double) merged))
 		merged += run_bytes(&cur->runs[n_runs++]);
-	if (cur->n_l0 + n_runs < 2)
+	if (all ? cur->n_l0 == 0 && n_runs <= 1 : cur->n_l0 + n_runs < 2)
 		return RL_OK;			/* nothing to merge */
 	bool		drop_tombstones = n_runs == cur->n_runs;
 	Merge		m;
@@ -156,6 +157,8 @@ lsm_compact(Lsm *lsm)
 			if (rc != RL_OK)
 				break;
 			n_outputs++;
+			if (lsm->opts.progress)
+				lsm->opts.progress(lsm->opts.progress_arg, "SSTs written by the merge", (uint64_t) n_outputs);
 		}
 	}
 	if (rc == RL_OK)
@@ -203,6 +206,12 @@ lsm_compact(Lsm *lsm)
 }
 
 RlStatus
+lsm_compact(Lsm *lsm)
+{
+	return compact(lsm, false);
+}
+
+RlStatus
 maybe_maintain(Lsm *lsm)
 {
 	RlStatus	rc = RL_OK;
@@ -245,6 +254,17 @@ objlist_free(ObjList *l)
 		free(l->keys[i]);
 	free(l->keys);
 	free(l->items);
+}
+
+/* count an object GC deleted (rc RL_OK), and say so to a progress hook */
+static void
+gc_deleted_one(Lsm *lsm, RlStatus rc)
+{
+	if (rc != RL_OK)
+		return;
+	lsm->counters.gc_deleted++;
+	if (lsm->opts.progress)
+		lsm->opts.progress(lsm->opts.progress_arg, "objects deleted", lsm->counters.gc_deleted);
 }
 
 /* Move gc/manifest.boundary up to at least value (never down). */
@@ -296,7 +316,7 @@ lsm_gc(Lsm *lsm, int64_t now_ms)
 			if (object_key_id(manifests.keys[i], "manifest/", ".manifest") <= delete_upto)
 			{
 				rc = obj_delete(lsm->os, manifests.keys[i]);
-				lsm->counters.gc_deleted += rc == RL_OK;
+				gc_deleted_one(lsm, rc);
 			}
 	}
 	/* 2. what the retained manifests still need */
@@ -341,22 +361,35 @@ lsm_gc(Lsm *lsm, int64_t now_ms)
 		if (!needed && born >= 0 && born < now_ms - lsm->opts.sst_min_age_ms)
 		{
 			rc = obj_delete(lsm->os, ssts.keys[i]);
-			lsm->counters.gc_deleted += rc == RL_OK;
+			gc_deleted_one(lsm, rc);
 		}
 	}
-	/* 4. WAL objects every retained manifest covers, older than wal_retention; never fences */
+	/*
+	 * 4. WAL objects every retained manifest covers, older than wal_retention. Of
+	 * the fences (empty objects), the newest is always kept: it stops the writer
+	 * the current one took over from, which may still be running. An older fence
+	 * stopped a writer that an hour and at least one more takeover ago was told by
+	 * every manifest and fence check that it is done; each open of the store
+	 * (every server start, every rocklake-admin run that writes) leaves one.
+	 */
 	if (rc == RL_OK)
 		rc = obj_list(lsm->os, "wal/", NULL, collect_cb, &wals);
+	int			newest_fence = -1;
+
+	for (int i = 0; rc == RL_OK && i < wals.n; i++)
+		if (wals.items[i].size == 0)
+			newest_fence = i;
 	for (int i = 0; rc == RL_OK && i < wals.n; i++)
 	{
 		uint64_t	id = object_key_id(wals.keys[i], "wal/", ".sst");
 
 		if (id == 0 || id > min_replay)
 			break;
-		if (wals.items[i].size > 0 && wals.items[i].mtime_ms < now_ms - lsm->opts.wal_retention_ms)
+		if ((wals.items[i].size > 0 || i < newest_fence) &&
+			wals.items[i].mtime_ms < now_ms - lsm->opts.wal_retention_ms)
 		{
 			rc = obj_delete(lsm->os, wals.keys[i]);
-			lsm->counters.gc_deleted += rc == RL_OK;
+			gc_deleted_one(lsm, rc);
 		}
 	}
 	for (int m = 0; m < n_retained; m++)
@@ -365,5 +398,52 @@ lsm_gc(Lsm *lsm, int64_t now_ms)
 	objlist_free(&manifests);
 	objlist_free(&ssts);
 	objlist_free(&wals);
+	return rc;
+}
+
+/* ---------------------------------------------------------------- tasks on request */
+
+static bool
+usage_cb(const ObjInfo *info, void *arg)
+{
+	uint64_t   *u = arg;
+
+	u[0]++;
+	u[1] += info->size;
+	return true;
+}
+
+/* the objects of this LSM (not of stores nested under its root) and their bytes */
+static RlStatus
+lsm_usage(ObjectStore *os, uint64_t *objects, uint64_t *bytes)
+{
+	static const char *const prefixes[] = {"manifest/", "wal/", "compacted/"};
+	uint64_t	u[2] = {0, 0};
+	RlStatus	rc = RL_OK;
+
+	for (size_t i = 0; rc == RL_OK && i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		rc = obj_list(os, prefixes[i], NULL, usage_cb, u);
+	*objects = u[0];
+	*bytes = u[1];
+	return rc;
+}
+
+RlStatus
+lsm_run_task(Lsm *lsm, LsmTask task, LsmTaskResult *result)
+{
+	uint64_t	deleted = lsm->counters.gc_deleted;
+	RlStatus	rc;
+
+	memset(result, 0, sizeof(*result));
+	rc = lsm_usage(lsm->os, &result->objects_before, &result->bytes_before);
+	if (rc == RL_OK && task != LSM_TASK_GC)
+		rc = lsm_flush(lsm);
+	if (rc == RL_OK && task == LSM_TASK_COMPACT)
+		rc = compact(lsm, true);
+	if (rc == RL_OK && task == LSM_TASK_GC)
+		rc = lsm_gc(lsm, rl_now_ms());
+	if (rc == RL_OK)
+		rc = lsm_usage(lsm->os, &result->objects_after, &result->bytes_after);
+	result->deleted = lsm->counters.gc_deleted - deleted;
 	return rc;
 }

@@ -10,7 +10,11 @@
  *   - replace-if-etag-matches runs under an exclusive flock on <root>/.lock (one
  *     host only, which is all a local directory can be shared by);
  *   - the directory is fsynced after every publish or delete, so a crash cannot
- *     lose an object we acknowledged.
+ *     lose an object we acknowledged;
+ *   - the writer lock is an open-file-description lock (F_OFD_SETLK) on
+ *     <root>/.writer.lock, which holds its holder's description: the kernel drops
+ *     it when the holder's process ends however it ends, so a lock seen held is a
+ *     live process's, and one can look for it without taking it (F_OFD_GETLK).
  * Etags are "<crc32c>-<size>" of the content, computed when asked for.
  *
  * A create-if-absent put costs a file's fsync and then the directory's, where an
@@ -62,7 +66,10 @@ typedef struct LocalStore
 	pthread_t	slot_maker;		/* making the next slot, if making */
 	bool		making;
 	FilledSlot	filled;
+	int			writer_lock_fd; /* -1: we do not hold the writer lock */
 } LocalStore;
+
+#define WRITER_LOCK_FILE ".writer.lock"
 
 #define SLOT_MAGIC "RLSLOT0"		/* and a byte: */
 #define SLOT_PENDING 'P'		/* its name may not be durable yet */
@@ -813,11 +820,72 @@ local_prepare(ObjectStore *os, const char *next_key)
 		slot_work_free(work);
 }
 
+static RlStatus
+local_lock_take(ObjectStore *os, const char *text)
+{
+	LocalStore *ls = (LocalStore *) os;
+	char	   *path = local_path(ls, WRITER_LOCK_FILE);
+	size_t		len = strlen(text);
+	RlStatus	rc = RL_OK;
+
+	if (ls->writer_lock_fd < 0)
+	{
+		int			fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+		struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
+
+		if (fd < 0)
+			rc = errno_status(errno, "open", path);
+		else if (fcntl(fd, F_OFD_SETLK, &fl) != 0)
+		{
+			int			err = errno;
+
+			close(fd);
+			rc = err == EAGAIN || err == EACCES ?
+				rl_error(RL_CONTENDED, "another process holds the writer lock \"%s\"", path) :
+				errno_status(err, "lock", path);
+		}
+		else
+			ls->writer_lock_fd = fd;
+	}
+	/* the text, then the length: a reader may see a torn text, never a lost lock */
+	if (rc == RL_OK && (pwrite(ls->writer_lock_fd, text, len, 0) != (ssize_t) len ||
+						ftruncate(ls->writer_lock_fd, (off_t) len) != 0))
+		rc = errno_status(errno, "write", path);
+	free(path);
+	return rc;
+}
+
+static RlStatus
+local_lock_holder(ObjectStore *os, RlBuf *text)
+{
+	LocalStore *ls = (LocalStore *) os;
+	char	   *path = local_path(ls, WRITER_LOCK_FILE);
+	int			fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
+	struct stat st;
+	RlStatus	rc;
+
+	if (fd < 0)
+		rc = errno == ENOENT ? RL_NOT_FOUND : errno_status(errno, "open", path);
+	else if (fcntl(fd, F_OFD_GETLK, &fl) != 0)
+		rc = errno_status(errno, "look at the lock of", path);
+	else if (fl.l_type == F_UNLCK)
+		rc = RL_NOT_FOUND;
+	else
+		rc = read_file(path, 0, OBJ_TO_END, text, &st);
+	if (fd >= 0)
+		close(fd);
+	free(path);
+	return rc;
+}
+
 static void
 local_close(ObjectStore *os)
 {
 	LocalStore *ls = (LocalStore *) os;
 
+	if (ls->writer_lock_fd >= 0)
+		close(ls->writer_lock_fd);	/* releases the writer lock */
 	wait_for_slot(ls, true);
 	free(ls->filled.path);
 	free(ls->root);
@@ -832,6 +900,8 @@ static const ObjectStoreOps local_ops = {
 	.del = local_delete,
 	.list = local_list,
 	.prepare = local_prepare,
+	.lock_take = local_lock_take,
+	.lock_holder = local_lock_holder,
 	.close = local_close,
 };
 
@@ -860,6 +930,7 @@ objstore_local_open(const char *root)
 
 	ls->base.ops = &local_ops;
 	ls->base.kind = "local";
+	ls->writer_lock_fd = -1;
 	ls->root = realpath(root, NULL);
 	rlbuf_init(&desc);
 	rlbuf_printf(&desc, "local directory %s", ls->root);

@@ -1,10 +1,13 @@
 /*
  * utility.c: utility statements, which the session runs itself (PostgreSQL's
  * ProcessUtility): SET, RESET, transaction control, savepoints, DISCARD,
- * DEALLOCATE, CREATE and DROP DATABASE, ALTER SYSTEM. They change the session, its transaction or
+ * DEALLOCATE, CREATE and DROP DATABASE, ALTER SYSTEM, CHECKPOINT (asked of the
+ * writer: catalog/maintenance.h). They change the session, its transaction or
  * the registry of databases, never rows of the catalog, so the executor does not
  * see them; a statement over the cache (UTIL_CACHE) is the executor's.
  */
+#include "catalog/maintenance.h"
+#include "catalog/writer.h"
 #include "nodes/parsenodes.h"
 #include "tcop/dbcommands.h"
 #include "tcop/portal.h"
@@ -84,6 +87,9 @@ ProcessUtility(const AnalyzedStmt *stmt)
 		case UTIL_ALTER_SYSTEM:
 			PreventInTransactionBlock("ALTER SYSTEM");
 			AlterSystemSetConfigFile(stmt->name, stmt->value);
+			break;
+		case UTIL_CHECKPOINT:
+			RequestStoreMaintenance(MAINTAIN_CHECKPOINT);
 			break;
 		case UTIL_SHOW:
 		case UTIL_SHOW_ALL:

@@ -38,9 +38,10 @@ expect "$workdir/inspect.txt" "schema_name: 'main', path: 'main/', path_is_relat
 expect "$workdir/inspect.txt" "(8 rows)"
 
 "$admin" compact "$store" >"$workdir/compact.txt"
-expect "$workdir/compact.txt" "1 L0 SSTs"
+expect "$workdir/compact.txt" "0 L0 SSTs, 1 sorted runs"
 "$admin" inspect "$store" --table ducklake_snapshot --limit 1 >"$workdir/table.txt"
-expect "$workdir/table.txt" "L0 SSTs (newest first): 1"
+expect "$workdir/table.txt" "L0 SSTs (newest first): 0"
+expect "$workdir/table.txt" "sorted runs (newest first): 1"
 expect "$workdir/table.txt" "ducklake_snapshot(snapshot_id=0, row_id=1)"
 expect "$workdir/table.txt" "(1 rows)"
 "$admin" inspect "$store" --prefix 04 >"$workdir/prefix.txt"
@@ -57,13 +58,22 @@ if "$admin" inspect "$store" --table no_such_table >"$workdir/bad.txt" 2>&1; the
 fi
 expect "$workdir/bad.txt" 'unknown DuckLake table "no_such_table"'
 if "$admin" inspect "$workdir/empty" >"$workdir/bad.txt" 2>&1; then
+	echo "inspect accepted a store that does not exist" >&2
+	exit 1
+fi
+expect "$workdir/bad.txt" "does not exist (only init creates a store)"
+[ ! -e "$workdir/empty" ] || { echo "inspect made a directory" >&2; exit 1; }
+mkdir "$workdir/empty"
+if "$admin" inspect "$workdir/empty" >"$workdir/bad.txt" 2>&1; then
 	echo "inspect accepted an empty store" >&2
 	exit 1
 fi
 expect "$workdir/bad.txt" "meta/FORMAT is missing"
 
 # corruption is reported, not returned as data
-sst=$(ls "$store"/compacted/*.sst | head -n 1)
+# an SST the manifest names (compaction left the one it replaced for gc)
+id=$("$admin" inspect "$store" --objects-only | sed -n 's/^ *\([0-9A-Z]\{26\}\)  [0-9]* bytes.*/\1/p' | head -n 1)
+sst="$store/compacted/$id.sst"
 size=$(stat -c %s "$sst")
 printf '\377' | dd of="$sst" bs=1 seek=$((size / 3)) conv=notrunc status=none
 if "$admin" verify "$store" >"$workdir/verify2.txt" 2>&1; then

@@ -61,7 +61,7 @@ echo "install: programs, man pages, unit, init script and logrotate file at conf
 	rl_skip_or_fail "$top_srcdir is not a git checkout: cannot compare the tarball with it"
 make -s -C "$top_builddir" distdir distdir="$tmp/dist" >"$tmp/distdir.out" 2>&1 ||
 	{ cat "$tmp/distdir.out" >&2; fail "make distdir"; }
-git -C "$top_srcdir" ls-files --cached --others --exclude-standard | grep -vx '.gitignore' | sort >"$tmp/repo.lst"
+git -C "$top_srcdir" ls-files --cached --others --exclude-standard | grep -vx '.gitignore' | sort -u >"$tmp/repo.lst"
 (cd "$tmp/dist" && find . -type f | sed 's|^\./||' | sort) >"$tmp/dist.lst"
 missing=$(comm -23 "$tmp/repo.lst" "$tmp/dist.lst")
 [ -z "$missing" ] || fail "not in the tarball (add them to Makefile.am): $missing"

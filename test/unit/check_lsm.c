@@ -1,6 +1,7 @@
 /*
  * check_lsm.c: the LSM end to end on the local object store: commit and read back,
- * group commit, reopen with WAL replay, flush / compaction / GC, fencing between
+ * group commit, reopen with WAL replay, flush / compaction / GC (old fences too),
+ * the maintenance tasks on request, fencing between
  * two writers, a follower reading while the writer commits, compacts and collects,
  * corrupt objects detected and a bad read read again rather than believed, only a
  * proven newer epoch fencing, and refusal of a store without conditional writes.
@@ -246,6 +247,102 @@ START_TEST(test_flush_compact_gc_scan)
 	ck_assert_int_eq(lsm_open_writer(os, &opts, &w), RL_OK);
 	ck_assert_int_eq(count_prefix(w, "key/"), expected);
 	assert_value(w, "key/00000001", "fresh");
+	lsm_close(w);
+}
+END_TEST
+
+static bool
+fence_cb(const ObjInfo *info, void *arg)
+{
+	*(int *) arg += info->size == 0;
+	return true;
+}
+
+static int
+count_fences(void)
+{
+	int			n = 0;
+
+	ck_assert_int_eq(obj_list(os, "wal/", NULL, fence_cb, &n), RL_OK);
+	return n;
+}
+
+/*
+ * Every open as writer leaves a fence (each rocklake-admin run that writes, each
+ * server start): GC collects the covered ones but the newest, which still stops
+ * the writer the current one took over from.
+ */
+START_TEST(test_gc_collects_old_fences)
+{
+	Lsm		   *w,
+			   *prev = NULL;
+	char		key[32];
+
+	opts.manifest_grace_ms = opts.sst_min_age_ms = opts.wal_retention_ms = 0;
+	for (int i = 0; i < 4; i++)
+	{
+		ck_assert_int_eq(lsm_open_writer(os, &opts, &w), RL_OK);
+		key_of(i, key);
+		commit_one(w, key, "v");
+		if (prev)
+			lsm_close(prev);
+		prev = w;
+	}
+	ck_assert_int_eq(lsm_open_writer(os, &opts, &w), RL_OK);
+	ck_assert_int_eq(count_fences(), 5);
+	ck_assert_int_eq(lsm_flush(w), RL_OK);	/* the WAL is covered */
+	ck_assert_int_eq(lsm_gc(w, rl_now_ms() + 1000), RL_OK);
+	ck_assert_int_eq(count_fences(), 1);
+	/* the writer before stays fenced */
+	LsmBatch   *b = lsm_batch_new();
+
+	lsm_batch_put(b, "late", 4, "x", 1);
+	ck_assert_int_eq(lsm_commit(prev, &b, 1, NULL), RL_FENCED);
+	lsm_batch_free(b);
+	lsm_close(prev);
+	lsm_close(w);
+	ck_assert_int_eq(lsm_open_writer(os, &opts, &w), RL_OK);
+	ck_assert_int_eq(count_prefix(w, "key/"), 4);
+	assert_value(w, "late", NULL);
+	lsm_close(w);
+}
+END_TEST
+
+/* The tasks CHECKPOINT, rocklake_compact() and rocklake_gc() run. */
+START_TEST(test_run_tasks)
+{
+	Lsm		   *w;
+	LsmStats	st;
+	LsmTaskResult r;
+	char		key[32];
+
+	opts.manifest_grace_ms = opts.sst_min_age_ms = opts.wal_retention_ms = 0;
+	ck_assert_int_eq(lsm_open_writer(os, &opts, &w), RL_OK);
+	for (int i = 0; i < 6; i++)
+	{
+		key_of(i, key);
+		commit_one(w, key, i == 5 ? NULL : "v");
+		if (i % 2)
+			ck_assert_int_eq(lsm_flush(w), RL_OK);
+	}
+	ck_assert_int_eq(lsm_compact(w), RL_OK);
+	key_of(0, key);
+	commit_one(w, key, "again");
+	ck_assert_int_eq(lsm_run_task(w, LSM_TASK_CHECKPOINT, &r), RL_OK);
+	lsm_stats(w, &st);
+	ck_assert_uint_eq(st.memtable_entries, 0);
+	ck_assert_uint_gt(r.objects_after, r.objects_before);	/* an SST and a manifest more */
+	ck_assert_int_eq(lsm_run_task(w, LSM_TASK_COMPACT, &r), RL_OK);
+	lsm_stats(w, &st);
+	ck_assert_int_eq(st.l0_ssts, 0);
+	ck_assert_int_eq(st.sorted_runs, 1);
+	ck_assert_int_eq(lsm_run_task(w, LSM_TASK_GC, &r), RL_OK);
+	ck_assert_uint_gt(r.deleted, 0);
+	ck_assert_uint_eq(r.objects_after, r.objects_before - r.deleted);
+	ck_assert_uint_lt(r.bytes_after, r.bytes_before);
+	assert_value(w, "key/00000000", "again");
+	assert_value(w, "key/00000005", NULL);
+	ck_assert_int_eq(count_prefix(w, "key/"), 5);
 	lsm_close(w);
 }
 END_TEST
@@ -760,6 +857,8 @@ main(void)
 	tcase_add_test(tc, test_fenced_writer_cannot_publish_manifest);
 	tcase_add_test(tc, test_follower_follows);
 	tcase_add_test(tc, test_follower_survives_collected_ssts);
+	tcase_add_test(tc, test_gc_collects_old_fences);
+	tcase_add_test(tc, test_run_tasks);
 	tcase_add_test(tc, test_corrupt_objects_detected);
 	tcase_add_test(tc, test_bad_reads_are_read_again);
 	tcase_add_test(tc, test_taken_id_without_newer_epoch_is_not_a_fence);

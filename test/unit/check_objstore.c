@@ -2,17 +2,22 @@
  * check_objstore.c: conformance of the local-directory object store (the semantics
  * the S3 backend shares: conditional writes, ranged reads, ordered listing with
  * start-after; its slots, empty, filled and torn), the self-test that refuses
- * stores without conditional writes, and the fault-injection wrapper the crash
- * tests rely on.
+ * stores without conditional writes, the fault-injection wrapper the crash
+ * tests rely on, and the writer lease (storage/lease.h) in both its forms: the
+ * local store's lock and the object a store without one keeps.
  */
 #include <dirent.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "common/crc32c.h"
+#include "common/ulid.h"
+#include "storage/lease.h"
 #include "storage/objstore.h"
 #include "test_util.h"
 
@@ -460,6 +465,148 @@ START_TEST(test_disk_errors_are_reported)
 }
 END_TEST
 
+
+/* The local store's writer lock: one holder, the holder named, gone with its process. */
+START_TEST(test_lease_lock)
+{
+	ObjectStore *os2 = objstore_local_open(dir);
+	LeaseHolder me,
+				other,
+				seen;
+	int			ready[2];
+
+	ck_assert_int_eq(lease_holder(os, &seen), RL_NOT_FOUND);
+	lease_holder_self(&me, "rocklake");
+	snprintf(me.data_directory, sizeof(me.data_directory), "/srv/data");
+	me.epoch = 7;
+	ck_assert_int_eq(lease_take(os, &me, false, NULL), RL_OK);
+	ck_assert_int_eq(lease_take(os, &me, false, NULL), RL_OK);	/* a renewal */
+	/* another handle (another open file) is refused and told who holds it */
+	ck_assert_int_eq(lease_holder(os2, &seen), RL_OK);
+	ck_assert_int_eq(seen.pid, getpid());
+	ck_assert_str_eq(seen.data_directory, "/srv/data");
+	ck_assert_uint_eq(seen.epoch, 7);
+	ck_assert_int_eq(lease_take(os2, &me, false, &other), RL_CONTENDED);
+	ck_assert_str_eq(other.program, "rocklake");
+	/* a writer taking over cannot take the lock while it is held either */
+	ck_assert_int_eq(lease_take(os2, &me, true, NULL), RL_CONTENDED);
+	/* the lock goes with the handle */
+	obj_close(os);
+	os = objstore_local_open(dir);
+	ck_assert_int_eq(lease_holder(os2, &seen), RL_NOT_FOUND);
+	ck_assert_int_eq(lease_take(os2, &me, false, NULL), RL_OK);
+	obj_close(os2);
+
+	/* and with the process, however it ends */
+	ck_assert_int_eq(pipe(ready), 0);
+	pid_t		child = fork();
+
+	if (child == 0)
+	{
+		ObjectStore *mine = objstore_local_open(dir);
+		LeaseHolder self;
+
+		lease_holder_self(&self, "rocklake");
+		_exit(lease_take(mine, &self, false, NULL) != RL_OK ||
+			  write(ready[1], "r", 1) != 1 || pause() != 0);
+	}
+	char		c;
+
+	ck_assert_int_eq(read(ready[0], &c, 1), 1);
+	ck_assert_int_eq(lease_holder(os, &seen), RL_OK);
+	ck_assert_int_eq(seen.pid, child);
+	ck_assert_int_eq(lease_take(os, &me, false, &other), RL_CONTENDED);
+	ck_assert_int_eq(other.pid, child);
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+	ck_assert_int_eq(lease_holder(os, &seen), RL_NOT_FOUND);
+	ck_assert_int_eq(lease_take(os, &me, false, NULL), RL_OK);
+	close(ready[0]);
+	close(ready[1]);
+}
+END_TEST
+
+/* The lease object (a store without a lock, as S3): live while renewed, conditional for tools. */
+START_TEST(test_lease_object)
+{
+	FaultPlan	plan = {0};
+	ObjectStore *obj = objstore_fault_wrap(objstore_local_open(dir), &plan);
+	LeaseHolder server,
+				tool,
+				seen;
+	RlBuf		text;
+
+	lease_holder_self(&server, "rocklake");
+	lease_holder_self(&tool, "rocklake-admin");
+	tool.pid = server.pid + 1;
+	ck_assert_int_eq(lease_holder(obj, &seen), RL_NOT_FOUND);
+	/* the server's writer takes it whoever holds it; a tool is refused, told who */
+	ck_assert_int_eq(lease_take(obj, &tool, false, NULL), RL_OK);
+	ck_assert_int_eq(lease_take(obj, &server, true, NULL), RL_OK);
+	ck_assert_int_eq(lease_holder(obj, &seen), RL_OK);
+	ck_assert_str_eq(seen.program, "rocklake");
+	ck_assert_int_eq(lease_take(obj, &tool, false, &seen), RL_CONTENDED);
+	ck_assert_int_eq(seen.pid, server.pid);
+	/* dropping someone else's lease leaves it */
+	lease_drop(obj, &tool);
+	ck_assert_int_eq(lease_holder(obj, &seen), RL_OK);
+	/* not renewed for LEASE_TTL_MS: not live, a tool takes it */
+	server.renewed_ms = rl_now_ms() - LEASE_TTL_MS - 1;
+	rlbuf_init(&text);
+	lease_encode(&server, &text);
+	ck_assert_int_eq(obj_put(obj, LEASE_OBJECT_KEY, text.data, text.len, OBJ_PUT_OVERWRITE, NULL, NULL), RL_OK);
+	rlbuf_free(&text);
+	ck_assert_int_eq(lease_holder(obj, &seen), RL_NOT_FOUND);
+	ck_assert_int_eq(lease_take(obj, &tool, false, NULL), RL_OK);
+	ck_assert_int_eq(lease_holder(obj, &seen), RL_OK);
+	ck_assert_int_eq(seen.pid, tool.pid);
+	/* the tool's own lease is its to renew and to drop */
+	ck_assert_int_eq(lease_take(obj, &tool, false, NULL), RL_OK);
+	lease_drop(obj, &tool);
+	ck_assert_int_eq(lease_holder(obj, &seen), RL_NOT_FOUND);
+	obj_close(obj);
+}
+END_TEST
+
+START_TEST(test_lease_encoding)
+{
+	LeaseHolder h,
+				back;
+	RlBuf		text;
+	const char *later = "pid=12\nhost=h\nfuture_field=x\n";
+
+	lease_holder_self(&h, "rocklake");
+	snprintf(h.data_directory, sizeof(h.data_directory), "/a dir/with\nnewline");
+	snprintf(h.address, sizeof(h.address), "* port 5432");
+	h.epoch = 42;
+	h.renewed_ms = h.since_ms + 5;
+	rlbuf_init(&text);
+	lease_encode(&h, &text);
+	ck_assert_int_eq(lease_decode((const char *) text.data, text.len, &back), RL_OK);
+	ck_assert_str_eq(back.host, h.host);
+	ck_assert_int_eq(back.pid, h.pid);
+	ck_assert_str_eq(back.data_directory, "/a dir/with newline");
+	ck_assert_str_eq(back.address, "* port 5432");
+	ck_assert_uint_eq(back.epoch, 42);
+	ck_assert_int_eq(back.since_ms, h.since_ms);
+	ck_assert_int_eq(back.renewed_ms, h.renewed_ms);
+	rlbuf_reset(&text);
+	lease_describe(&back, &text);
+	ck_assert_ptr_nonnull(strstr(rlbuf_cstr(&text), "data directory /a dir/with newline, address * port 5432, writer epoch 42, since "));
+	/* a holder whose lease could not be read is not described as anyone */
+	memset(&back, 0, sizeof(back));
+	rlbuf_reset(&text);
+	lease_describe(&back, &text);
+	ck_assert_str_eq(rlbuf_cstr(&text), "a process whose lease could not be read");
+	rlbuf_free(&text);
+	/* a later version's field is skipped; garbage and a lease without a pid are not a lease */
+	ck_assert_int_eq(lease_decode(later, strlen(later), &back), RL_OK);
+	ck_assert_int_eq(back.pid, 12);
+	ck_assert_int_eq(lease_decode("garbage", 7, &back), RL_CORRUPT);
+	ck_assert_int_eq(lease_decode("host=h\n", 7, &back), RL_CORRUPT);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -478,6 +625,9 @@ main(void)
 	tcase_add_test(tc, test_self_test_refuses_unconditional_store);
 	tcase_add_test(tc, test_fault_actions);
 	tcase_add_test(tc, test_disk_errors_are_reported);
+	tcase_add_test(tc, test_lease_lock);
+	tcase_add_test(tc, test_lease_object);
+	tcase_add_test(tc, test_lease_encoding);
 	suite_add_tcase(s, tc);
 	return test_run_suite(s);
 }
