@@ -36,6 +36,7 @@
 #include "catalog/catalog_cache.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_proc.h"
+#include "catalog/pg_stat.h"
 #include "catalog/syscat.h"
 #include "common/rl_buffer.h"
 #include "nodes/primnodes.h"
@@ -808,7 +809,9 @@ relation_lookup(const SystemRelation *relations, int n, const char *name)
 CacheRelation *
 SystemRelationLookup(const char *name)
 {
-	return relation_lookup(system_relations, NCOLS(system_relations), name);
+	CacheRelation *rel = relation_lookup(system_relations, NCOLS(system_relations), name);
+
+	return rel ? rel : PgStatRelationLookup(name);
 }
 
 CacheRelation *
@@ -816,6 +819,8 @@ CatalogFunctionRelation(const char *name)
 {
 	CacheRelation *rel = relation_lookup(function_relations, NCOLS(function_relations), name);
 
+	if (rel == NULL)
+		rel = PgStatFunctionRelation(name);
 	return rel ? rel : SystemRelationLookup(name);
 }
 
