@@ -694,6 +694,69 @@ run_portal(AnalyzedStmt *stmt, ExecState **esp, const Value *params,
 	return true;
 }
 
+/* log_statement_level -- what log_statement logs: a LogStmtLevel, 0 for none */
+static int
+log_statement_level(void)
+{
+	const char *setting = GetConfigOption("log_statement");
+
+	return strcmp(setting, "ddl") == 0 ? LOGSTMT_DDL : strcmp(setting, "mod") == 0 ? LOGSTMT_MOD
+		: strcmp(setting, "all") == 0 ? LOGSTMT_ALL : 0;
+}
+
+/*
+ * analyzed_log_level -- an analysed statement's LogStmtLevel, by its command (the
+ * extended protocol keeps no raw tree; its statements are logged at Execute)
+ */
+static LogStmtLevel
+analyzed_log_level(const AnalyzedStmt *stmt)
+{
+	static const char *const mod[] = {"INSERT", "UPDATE", "DELETE", "MERGE", "TRUNCATE"};
+	static const char *const ddl[] = {"CREATE", "ALTER", "DROP", "COMMENT", "GRANT", "REVOKE"};
+
+	if (stmt->kind == STMT_COPY_IN)
+		return LOGSTMT_MOD;
+	for (size_t i = 0; i < sizeof(mod) / sizeof(mod[0]); i++)
+		if (strncmp(stmt->command_tag, mod[i], strlen(mod[i])) == 0)
+			return LOGSTMT_MOD;
+	for (size_t i = 0; i < sizeof(ddl) / sizeof(ddl[0]); i++)
+		if (strncmp(stmt->command_tag, ddl[i], strlen(ddl[i])) == 0)
+			return LOGSTMT_DDL;
+	return LOGSTMT_ALL;
+}
+
+/* params_detail -- a portal's parameters as PostgreSQL logs them ($1 = '...', $2 = NULL), NULL if none */
+static char *
+params_detail(const Portal *portal)
+{
+	RlBuf		b;
+
+	if (portal->stmt->nparams == 0)
+		return NULL;
+	rlbuf_init_in(&b, CurrentMemoryContext);
+	for (int i = 0; i < portal->stmt->nparams; i++)
+	{
+		rlbuf_printf(&b, "%s$%d = ", i ? ", " : "", i + 1);
+		if (portal->params[i].isnull)
+		{
+			rlbuf_append_str(&b, "NULL");
+			continue;
+		}
+		rlbuf_append_str(&b, "'");
+		for (const char *c = typio_output(&portal->params[i], NULL); *c; c++)
+		{
+			if (*c == '\'')
+				rlbuf_append_str(&b, "'");
+			rlbuf_append(&b, c, 1);
+		}
+		rlbuf_append_str(&b, "'");
+	}
+	char	   *detail = pstrdup(rlbuf_cstr(&b));
+
+	rlbuf_free(&b);
+	return detail;
+}
+
 /* exec_simple_query -- 'Q': every statement of the string, one implicit transaction */
 static void
 exec_simple_query(const char *query)
@@ -708,7 +771,15 @@ exec_simple_query(const char *query)
 	pgstat_report_activity(STATE_RUNNING, query, MyLogIdentity.application_name,
 						   GetCurrentTransactionStartTimestamp());
 	ParsedQuery *pq = ParseQuery(query);
+	int			log_level = log_statement_level();
 
+	/* log_statement: the whole string once, if one of its statements is of the kind */
+	for (int i = 0; log_level && i < pq->nstmts; i++)
+		if ((int) RawStatementLogLevel(&pq->stmts[i]) <= log_level)
+		{
+			ereport(LOG, errmsg("statement: %s", query));
+			break;
+		}
 	if (pq->nstmts == 0)
 		SendEmptyMessage(PqMsg_EmptyQueryResponse);
 	for (int i = 0; i < pq->nstmts; i++)
@@ -905,6 +976,15 @@ exec_execute(PqMsgReader *r)
 	pgstat_report_activity(STATE_RUNNING, portal->source->query_string, GetConfigOption("application_name"),
 						   GetCurrentTransactionStartTimestamp());
 	set_ps_display(portal->stmt->command_tag, false);
+	if (log_statement_level() && (int) analyzed_log_level(portal->stmt) <= log_statement_level())
+	{
+		char	   *params = params_detail(portal);
+
+		ereport(LOG, errmsg("%s %s%s%s: %s", is_fetch ? "execute fetch from" : "execute",
+							portal->source->name[0] ? portal->source->name : "<unnamed>",
+							portal->name[0] ? "/" : "", portal->name, portal->source->query_string),
+				params ? errdetail("parameters: %s", params) : 0);
+	}
 	if (portal->done)
 	{
 		/* a finished portal runs again as an empty one, as PostgreSQL's does */

@@ -8,6 +8,7 @@ must satisfy; names, types and states must be PostgreSQL's.
 """
 
 import os
+import pathlib
 import shutil
 import subprocess
 import time
@@ -200,3 +201,51 @@ def test_psql_sizes(server, command):
     line = next((line for line in result.stdout.splitlines()
                  if line.startswith("postgres|" if command == r"\l+" else "public|ob_psql|")), None)
     assert line is not None and any(cell.endswith((" bytes", " kB", " MB")) for cell in line.split("|")), line
+
+
+def server_log(conn) -> pathlib.Path:
+    """the server's log file, as the test scripts start each server"""
+    datadir = pathlib.Path(conn.execute("SELECT current_setting('data_directory')").fetchone()[0])
+    rocklake = conn.execute("SELECT version()").fetchone()[0].find("RockLake") >= 0
+    return datadir.with_name(datadir.name + ".log") if rocklake else datadir.parent / "postgres.log"
+
+
+def statements_logged(server) -> list:
+    with server.connect(autocommit=True) as conn:
+        log = server_log(conn)
+        conn.execute("DROP TABLE IF EXISTS ob_log")
+    start = log.stat().st_size
+    env = dict(os.environ, PGSSLMODE="disable", PGCONNECT_TIMEOUT="10")
+    for setting, sql in (("ddl", "CREATE TABLE ob_log (k integer)"), ("ddl", "INSERT INTO ob_log VALUES (1)"),
+                         ("mod", "INSERT INTO ob_log VALUES (2); SELECT 'ob_log_in_mod'"),
+                         ("mod", "SELECT 'ob_log_select'"), ("none", "DROP TABLE ob_log"),
+                         ("all", "SELECT 'ob_log_all'"), ("all", "SELECT 'ob_log_bad' +")):
+        subprocess.run([PSQL, "-X", "-q", "-h", server.host, "-p", str(server.port), "-U", server.user,
+                        "-d", "postgres", "-c", sql], env=dict(env, PGOPTIONS=f"-c log_statement={setting}"),
+                       capture_output=True, timeout=60)
+    with server.connect(autocommit=True) as conn:
+        conn.execute("SET log_statement = 'all'")
+        conn.execute("SELECT 'ob_log_extended'")
+        conn.execute("SELECT %s::text, %s::integer, 'ob_log_params'", ("it's", None))
+        conn.execute("SET log_statement = 'mod'")
+        conn.execute("SELECT 'ob_log_not'")
+    time.sleep(0.5)
+    with open(log, "rb") as f:
+        f.seek(start)
+        lines = f.read().decode().splitlines()
+    seen = []
+    for i, line in enumerate(lines):
+        if "ob_log" in line and "LOG:  " in line:
+            seen.append(line[line.index("LOG:  "):])
+            if i + 1 < len(lines) and "DETAIL:  " in lines[i + 1]:
+                seen.append(lines[i + 1][lines[i + 1].index("DETAIL:  "):])
+    return seen
+
+
+def test_log_statement(rocklake_server, postgres_server):
+    """log_statement: none, ddl, mod (a string logged whole if one of its statements is a
+    change), all, at Execute in the extended protocol with the parameters; a statement that
+    does not parse is not logged"""
+    got = statements_logged(rocklake_server)
+    assert "DETAIL:  parameters: $1 = 'it''s', $2 = NULL" in got, got
+    assert got == statements_logged(postgres_server)
