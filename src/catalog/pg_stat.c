@@ -26,7 +26,8 @@
  * relation_size gives pg_relation_size, pg_table_size, pg_indexes_size and
  * pg_total_relation_size their answers: the bytes of the SQLite pages a table and
  * the indexes of its keys take in the cache (dbstat), which is what the table costs
- * this server; the store keeps the same rows compressed in its own files.
+ * this server; the store keeps the same rows compressed in its own files. A key's
+ * index has its own row (its pages; no indexes of its own), as in PostgreSQL.
  */
 #include <string.h>
 
@@ -103,7 +104,9 @@ static const char *const relation_size_sql =
 	"SELECT relid, table_size, indexes_size, table_size + indexes_size AS total_size FROM ("
 	"SELECT " XSTR(FirstNormalObjectId) " + r.relid AS relid, " DBSTAT_BYTES("r.relname") " AS table_size, "
 	DBSTAT_BYTES("SELECT i.name FROM pragma_index_list(r.relname, 'main') AS i") " AS indexes_size"
-	" FROM main." CACHE_RELATION_TABLE " AS r)";
+	" FROM main." CACHE_RELATION_TABLE " AS r"
+	" UNION ALL SELECT " XSTR(INDEX_OID_BASE) " + r.relid * 256 + i.seq, " DBSTAT_BYTES("i.name") ", 0"
+	" FROM main." CACHE_RELATION_TABLE " AS r, pragma_index_list(r.relname, 'main') AS i WHERE i.origin = 'u')";
 
 /* make_relation -- a CacheRelation of these columns computed by sql */
 static CacheRelation *

@@ -46,7 +46,6 @@
 #include "utils/miscadmin.h"
 
 #define FirstGenbkiObjectId		10000	/* PostgreSQL's built-in types are below */
-#define INDEX_OID_BASE			0x20000000
 #define CONSTRAINT_OID_BASE		0x40000000
 #define HEAP_AM_OID				2
 #define BTREE_AM_OID			403

@@ -54,7 +54,8 @@ def test_functions(both):
 
 
 def test_relation_sizes(both):
-    """a table's sizes: its rows take room, its key's index too, and the total is their sum"""
+    """a table's sizes: its rows take room, its key's index too, and the total is their sum;
+    the index's own sizes"""
     same_answers(both, [
         "DROP TABLE IF EXISTS ob_t",
         "CREATE TABLE ob_t (k integer PRIMARY KEY, v text)",
@@ -62,6 +63,8 @@ def test_relation_sizes(both):
         "SELECT pg_relation_size('ob_t') > 0, pg_table_size('ob_t') >= pg_relation_size('ob_t'),"
         " pg_indexes_size('ob_t') > 0,"
         " pg_total_relation_size('ob_t') = pg_table_size('ob_t') + pg_indexes_size('ob_t')",
+        "SELECT pg_relation_size('ob_t_pkey') > 0, pg_indexes_size('ob_t_pkey'),"
+        " pg_total_relation_size('ob_t_pkey') = pg_relation_size('ob_t_pkey')",
         "SELECT pg_relation_size('ob_nosuch')",
         "SELECT relname, schemaname, n_live_tup >= 0, seq_tup_read >= 0, last_vacuum IS NULL"
         " FROM pg_stat_user_tables WHERE relname = 'ob_t'",
