@@ -203,8 +203,9 @@ pgstat_report_activity(BackendStatusState state, const char *query, const char *
 		/* cut at a character boundary, as PostgreSQL's pg_mbcliplen */
 		size_t		n = strnlen(query, BACKEND_QUERY_SIZE - 1);
 
-		while (n > 0 && n == BACKEND_QUERY_SIZE - 1 && ((unsigned char) query[n] & 0xC0) == 0x80)
-			n--;
+		if (n == BACKEND_QUERY_SIZE - 1)
+			while (n > 0 && ((unsigned char) query[n] & 0xC0) == 0x80)
+				n--;
 		memcpy(st->query, query, n);
 		st->query[n] = '\0';
 		st->query_start = now;

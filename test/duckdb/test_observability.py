@@ -53,6 +53,14 @@ def test_functions(both):
     ])
 
 
+def test_long_query_text(both):
+    """the query text is cut at 1023 bytes, at a character's start, as with PostgreSQL's
+    track_activity_query_size of 1024"""
+    same_answers(both, [
+        "SELECT octet_length(query), right(query, 2) FROM pg_stat_activity WHERE pid = pg_backend_pid()"
+        f" AND '{filler}' <> ''" for filler in ("x" * 1100, "é" * 600, "x" + "é" * 600, "€" * 400)])
+
+
 def test_relation_sizes(both):
     """a table's sizes: its rows take room, its key's index too, and the total is their sum;
     the index's own sizes"""
