@@ -644,9 +644,10 @@ end_command(const AnalyzedStmt *stmt, const char *tag)
 	const char *count = strrchr(tag, ' ');
 	int64_t		n = count ? strtoll(count + 1, NULL, 10) : 0;
 	bool		copy_in = stmt->kind == STMT_COPY_IN;
+	bool		returned = stmt->kind == STMT_COPY_OUT ||
+		(stmt->kind == STMT_ROWS && strncmp(tag, "SELECT", 6) == 0);
 
-	pgstat_count_tuples(stmt->kind == STMT_COPY_OUT || (stmt->kind == STMT_ROWS && strncmp(tag, "SELECT", 6) == 0) ? n : 0,
-						copy_in || strncmp(tag, "INSERT", 6) == 0 ? n : 0,
+	pgstat_count_tuples(returned ? n : 0, copy_in || strncmp(tag, "INSERT", 6) == 0 ? n : 0,
 						!copy_in && strncmp(tag, "UPDATE", 6) == 0 ? n : 0,
 						!copy_in && strncmp(tag, "DELETE", 6) == 0 ? n : 0);
 	EndCommand(tag);
