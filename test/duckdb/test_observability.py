@@ -11,6 +11,7 @@ import os
 import pathlib
 import shutil
 import subprocess
+import threading
 import time
 
 import psycopg
@@ -128,6 +129,17 @@ def sessions_seen(server) -> list:
         own = watcher.execute("SELECT state, query, pid = pg_backend_pid() FROM pg_stat_activity"
                               " WHERE pid = pg_backend_pid()").fetchall()
         seen.append([tuple(str(v) for v in row) for row in own])
+        # a statement running: active, its text and tag (PostgreSQL's wait event is its
+        # sleep's, RockLake has none)
+        sleeper = threading.Thread(target=lambda: worker.execute("SELECT pg_sleep(1.5)"))
+        sleeper.start()
+        deadline = time.monotonic() + 5
+        while (activity(watcher, pid) or ("",))[0] != "active" and time.monotonic() < deadline:
+            time.sleep(0.05)
+        seen.append(activity(watcher, pid)[:5])
+        assert ps_title(pid).endswith(f"127.0.0.1({port}) SELECT"), ps_title(pid)
+        sleeper.join()
+        worker.rollback()
         # a title kept as it was once update_process_title is off
         worker.execute("SET update_process_title = off")
         worker.commit()
