@@ -93,12 +93,30 @@ void		pgstat_report_activity(BackendStatusState state, const char *query, const 
 								   int64_t xact_start);
 /* A transaction of this database ended. */
 void		pgstat_report_xact_end(bool commit);
-/* Rows a statement returned, inserted, updated or deleted. */
-void		pgstat_count_tuples(int64_t returned, int64_t inserted, int64_t updated, int64_t deleted);
+/*
+ * Rows a statement returned, inserted, updated or deleted; those it changed are
+ * counted for table too (its cache name; NULL: none).
+ */
+void		pgstat_count_tuples(const char *table, int64_t returned, int64_t inserted, int64_t updated,
+								int64_t deleted);
+
+/* the changes counted for one table of one database (pg_stat_user_tables) */
+#define TABLE_STATS_SLOTS 4096
+#define TABLE_NAME_SIZE 128		/* a longer cache name is not counted */
+typedef struct TableStats
+{
+	uint32_t	datid;
+	char		relname[TABLE_NAME_SIZE];
+	int64_t		n_tup_ins;
+	int64_t		n_tup_upd;
+	int64_t		n_tup_del;
+} TableStats;
 
 /* Snapshots: up to max entries copied into out; returns how many. */
 int			BackendStatusSnapshot(BackendStatus *out, int max);
 int			DatabaseStatsSnapshot(DatabaseStats *out, int max);
+/* datid's tables only */
+int			TableStatsSnapshot(uint32_t datid, TableStats *out, int max);
 int			BackendStatusSlots(void);
 #define DATABASE_STATS_SLOTS 256
 

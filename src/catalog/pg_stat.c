@@ -20,8 +20,11 @@
  * session counts) or NULL as PostgreSQL gives it (checksums, off).
  *
  * pg_stat_user_tables lists the catalog's tables with n_live_tup, the rows the
- * cache holds (the cells of the table's leaf pages, from SQLite's dbstat);
- * the scan and change counters are 0, vacuum and analyze never happened (NULL).
+ * cache holds (the cells of the table's leaf pages, from SQLite's dbstat), and
+ * n_tup_ins, n_tup_upd and n_tup_del since the server started, counted as the
+ * database's are; n_mod_since_analyze and n_ins_since_vacuum follow from them
+ * (vacuum and analyze never happen, their times are NULL), though PostgreSQL counts
+ * only committed changes there. The scan counters are 0.
  *
  * relation_size gives pg_relation_size, pg_table_size, pg_indexes_size and
  * pg_total_relation_size their answers: the bytes of the SQLite pages a table and
@@ -39,6 +42,7 @@
 #include "common/rl_buffer.h"
 #include "utils/backend_status.h"
 #include "utils/mcxt.h"
+#include "utils/miscadmin.h"
 
 #define STR(x) #x
 #define XSTR(x) STR(x)
@@ -92,13 +96,15 @@ static const ResultColumn relation_size_cols[] = {
 static const char *const pg_stat_user_tables_sql =
 	"SELECT c.oid AS relid, n.nspname AS schemaname, c.relname AS relname, 0 AS seq_scan, 0 AS seq_tup_read,"
 	" CASE WHEN c.relhasindex THEN 0 END AS idx_scan, CASE WHEN c.relhasindex THEN 0 END AS idx_tup_fetch,"
-	" 0 AS n_tup_ins, 0 AS n_tup_upd, 0 AS n_tup_del, 0 AS n_tup_hot_upd,"
+	" coalesce(t.column2, 0) AS n_tup_ins, coalesce(t.column3, 0) AS n_tup_upd, coalesce(t.column4, 0) AS n_tup_del,"
+	" 0 AS n_tup_hot_upd,"
 	" coalesce((SELECT sum(s.ncell) FROM dbstat('main') AS s WHERE s.name = r.relname AND s.pagetype = 'leaf'), 0)"
-	" AS n_live_tup, 0 AS n_dead_tup, 0 AS n_mod_since_analyze, 0 AS n_ins_since_vacuum, NULL AS last_vacuum,"
+	" AS n_live_tup, 0 AS n_dead_tup, coalesce(t.column2 + t.column3 + t.column4, 0) AS n_mod_since_analyze,"
+	" coalesce(t.column2, 0) AS n_ins_since_vacuum, NULL AS last_vacuum,"
 	" NULL AS last_autovacuum, NULL AS last_analyze, NULL AS last_autoanalyze, 0 AS vacuum_count,"
 	" 0 AS autovacuum_count, 0 AS analyze_count, 0 AS autoanalyze_count"
 	" FROM main." CACHE_RELATION_TABLE " AS r JOIN (%s) AS c ON c.oid = " XSTR(FirstNormalObjectId) " + r.relid"
-	" JOIN (%s) AS n ON n.oid = c.relnamespace";
+	" JOIN (%s) AS n ON n.oid = c.relnamespace LEFT JOIN (%s) AS t ON t.column1 = r.relname";
 
 static const char *const relation_size_sql =
 	"SELECT relid, table_size, indexes_size, table_size + indexes_size AS total_size FROM ("
@@ -107,6 +113,30 @@ static const char *const relation_size_sql =
 	" FROM main." CACHE_RELATION_TABLE " AS r"
 	" UNION ALL SELECT " XSTR(INDEX_OID_BASE) " + r.relid * 256 + i.seq, " DBSTAT_BYTES("i.name") ", 0"
 	" FROM main." CACHE_RELATION_TABLE " AS r, pragma_index_list(r.relname, 'main') AS i WHERE i.origin = 'u')";
+
+/* table_counters -- the counters of this database's tables as VALUES (name, ins, upd, del) */
+static char *
+table_counters(void)
+{
+	TableStats *t = palloc(sizeof(TableStats) * TABLE_STATS_SLOTS);
+	int			n = TableStatsSnapshot(MyDatabaseId, t, TABLE_STATS_SLOTS);
+	RlBuf		b;
+
+	rlbuf_init_in(&b, CurrentMemoryContext);
+	rlbuf_append_str(&b, "VALUES (NULL, 0, 0, 0)");
+	for (int i = 0; i < n; i++)
+	{
+		char	   *row = sqlite3_mprintf(", (%Q, %lld, %lld, %lld)", t[i].relname, (long long) t[i].n_tup_ins,
+										  (long long) t[i].n_tup_upd, (long long) t[i].n_tup_del);
+
+		rlbuf_append_str(&b, row);
+		sqlite3_free(row);
+	}
+	char	   *sql = pstrdup(rlbuf_cstr(&b));
+
+	rlbuf_free(&b);
+	return sql;
+}
 
 /* make_relation -- a CacheRelation of these columns computed by sql */
 static CacheRelation *
@@ -235,7 +265,7 @@ PgStatRelationLookup(const char *name)
 	if (strcmp(name, "pg_stat_user_tables") == 0)
 		return make_relation("pg_stat_user_tables", pg_stat_user_tables_cols, NCOLS(pg_stat_user_tables_cols),
 							 psprintf(pg_stat_user_tables_sql, SystemRelationLookup("pg_class")->sql,
-									  SystemRelationLookup("pg_namespace")->sql));
+									  SystemRelationLookup("pg_namespace")->sql, table_counters()));
 	return NULL;
 }
 

@@ -635,8 +635,9 @@ run_copy_out(AnalyzedStmt *stmt, const Value *params)
 
 /*
  * end_command -- CommandComplete, and the statement's rows in its database's
- * counters (pg_stat_database): rows a query or COPY TO sent are returned, the
- * count of an INSERT, UPDATE, DELETE or COPY FROM its kind of change
+ * and its table's counters (pg_stat_database, pg_stat_user_tables): rows a query or
+ * COPY TO sent are returned, the count of an INSERT, UPDATE, DELETE or COPY FROM
+ * its kind of change
  */
 static void
 end_command(const AnalyzedStmt *stmt, const char *tag)
@@ -647,7 +648,7 @@ end_command(const AnalyzedStmt *stmt, const char *tag)
 	bool		returned = stmt->kind == STMT_COPY_OUT ||
 		(stmt->kind == STMT_ROWS && strncmp(tag, "SELECT", 6) == 0);
 
-	pgstat_count_tuples(returned ? n : 0, copy_in || strncmp(tag, "INSERT", 6) == 0 ? n : 0,
+	pgstat_count_tuples(stmt->changed_table, returned ? n : 0, copy_in || strncmp(tag, "INSERT", 6) == 0 ? n : 0,
 						!copy_in && strncmp(tag, "UPDATE", 6) == 0 ? n : 0,
 						!copy_in && strncmp(tag, "DELETE", 6) == 0 ? n : 0);
 	EndCommand(tag);

@@ -11,6 +11,10 @@
  * reads of its change counter and retries while the counter is odd or moved,
  * PostgreSQL's st_changecount protocol. Counters are atomic adds; a process that
  * finds no slot (more processes than slots, or 256 databases) reports nothing.
+ * The tables' counters are an open-addressing table keyed by database and cache
+ * name whose slots are claimed for good (a compare-and-swap of the slot's state,
+ * then the name, then the state that says it is readable); a table dropped and
+ * made again under its name goes on with its counts.
  */
 #include <errno.h>
 #include <string.h>
@@ -30,11 +34,24 @@ typedef struct StatusSlot
 	BackendStatus st;
 } StatusSlot;
 
+typedef struct TableSlot
+{
+	uint32_t	state;			/* TABLE_FREE, TABLE_CLAIMED (its name being written), TABLE_IN_USE */
+	TableStats	st;
+} TableSlot;
+
+#define TABLE_FREE 0
+#define TABLE_CLAIMED 1
+#define TABLE_IN_USE 2
+/* how long a claim may take before the slot is given up on (its claimer died) */
+#define CLAIM_SPINS 1000000
+
 typedef struct SharedStatus
 {
 	int64_t		postmaster_start;
 	int			nslots;
 	DatabaseStats databases[DATABASE_STATS_SLOTS];
+	TableSlot	tables[TABLE_STATS_SLOTS];	/* open addressing by (datid, name); never freed */
 	StatusSlot	slots[];
 } SharedStatus;
 
@@ -222,11 +239,54 @@ pgstat_report_xact_end(bool commit)
 						   __ATOMIC_RELAXED);
 }
 
-void
-pgstat_count_tuples(int64_t returned, int64_t inserted, int64_t updated, int64_t deleted)
+/*
+ * table_slot -- the counters of table (a cache name) in this backend's database,
+ * claimed if it has none yet; NULL if there is no room or the name is too long
+ */
+static TableStats *
+table_slot(const char *table)
 {
+	size_t		len = strlen(table);
+	uint32_t	hash = 2166136261u ^ my_database->datid;	/* FNV-1a */
+
+	if (len >= TABLE_NAME_SIZE)
+		return NULL;
+	for (size_t i = 0; i < len; i++)
+		hash = (hash ^ (uint8_t) table[i]) * 16777619u;
+	for (uint32_t probe = 0; probe < TABLE_STATS_SLOTS; probe++)
+	{
+		TableSlot  *t = &shared->tables[(hash + probe) % TABLE_STATS_SLOTS];
+		uint32_t	state = TABLE_FREE;
+
+		if (__atomic_compare_exchange_n(&t->state, &state, TABLE_CLAIMED, false, __ATOMIC_SEQ_CST,
+										__ATOMIC_SEQ_CST))
+		{
+			t->st.datid = my_database->datid;
+			memcpy(t->st.relname, table, len + 1);
+			__atomic_store_n(&t->state, TABLE_IN_USE, __ATOMIC_RELEASE);
+			return &t->st;
+		}
+		for (int spin = 0; state == TABLE_CLAIMED && spin < CLAIM_SPINS; spin++)
+			state = __atomic_load_n(&t->state, __ATOMIC_ACQUIRE);
+		if (state == TABLE_IN_USE && t->st.datid == my_database->datid && strcmp(t->st.relname, table) == 0)
+			return &t->st;
+	}
+	return NULL;
+}
+
+void
+pgstat_count_tuples(const char *table, int64_t returned, int64_t inserted, int64_t updated, int64_t deleted)
+{
+	TableStats *t;
+
 	if (my_database == NULL)
 		return;
+	if (table != NULL && inserted + updated + deleted > 0 && (t = table_slot(table)) != NULL)
+	{
+		__atomic_add_fetch(&t->n_tup_ins, inserted, __ATOMIC_RELAXED);
+		__atomic_add_fetch(&t->n_tup_upd, updated, __ATOMIC_RELAXED);
+		__atomic_add_fetch(&t->n_tup_del, deleted, __ATOMIC_RELAXED);
+	}
 	__atomic_add_fetch(&my_database->tup_returned, returned, __ATOMIC_RELAXED);
 	__atomic_add_fetch(&my_database->tup_inserted, inserted, __ATOMIC_RELAXED);
 	__atomic_add_fetch(&my_database->tup_updated, updated, __ATOMIC_RELAXED);
@@ -281,6 +341,27 @@ DatabaseStatsSnapshot(DatabaseStats *out, int max)
 		out[n].tup_deleted = __atomic_load_n(&d->tup_deleted, __ATOMIC_RELAXED);
 		out[n].sessions = __atomic_load_n(&d->sessions, __ATOMIC_RELAXED);
 		out[n].stats_reset = __atomic_load_n(&d->stats_reset, __ATOMIC_ACQUIRE);
+		n++;
+	}
+	return n;
+}
+
+int
+TableStatsSnapshot(uint32_t datid, TableStats *out, int max)
+{
+	int			n = 0;
+
+	for (int i = 0; shared && i < TABLE_STATS_SLOTS && n < max; i++)
+	{
+		TableSlot  *t = &shared->tables[i];
+
+		if (__atomic_load_n(&t->state, __ATOMIC_ACQUIRE) != TABLE_IN_USE || t->st.datid != datid)
+			continue;
+		out[n].datid = datid;
+		memcpy(out[n].relname, t->st.relname, TABLE_NAME_SIZE);
+		out[n].n_tup_ins = __atomic_load_n(&t->st.n_tup_ins, __ATOMIC_RELAXED);
+		out[n].n_tup_upd = __atomic_load_n(&t->st.n_tup_upd, __ATOMIC_RELAXED);
+		out[n].n_tup_del = __atomic_load_n(&t->st.n_tup_del, __ATOMIC_RELAXED);
 		n++;
 	}
 	return n;
