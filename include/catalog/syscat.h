@@ -7,6 +7,12 @@
 
 #include "catalog/cache.h"
 
+/*
+ * The OID of the index behind a key (PRIMARY KEY or UNIQUE): INDEX_OID_BASE + the
+ * table's relid * 256 + the index's position in SQLite's index_list.
+ */
+#define INDEX_OID_BASE			0x20000000
+
 /* A pg_catalog relation (syscat.c); NULL if there is none of that name. */
 CacheRelation *SystemRelationLookup(const char *name);
 /* The relation a function that reads the catalog looks in (FuncDesc.catalog; syscat.c). */

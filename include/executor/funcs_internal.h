@@ -1,6 +1,7 @@
 /*
  * funcs_internal.h: what the builtin functions' files share (funcs.c, the table and
- * most functions; funcs_string.c, those on strings).
+ * most functions; funcs_string.c, those on strings; funcs_admin.c, those about the
+ * server and the session's connection).
  */
 #ifndef RL_FUNCS_INTERNAL_H
 #define RL_FUNCS_INTERNAL_H
@@ -47,5 +48,14 @@ Value		f_starts_with(ExecState *es, const Value *args, int nargs);
 Value		change_case(const Value *v, bool upper);
 Value		f_lower(ExecState *es, const Value *args, int nargs);
 Value		f_upper(ExecState *es, const Value *args, int nargs);
+
+/* funcs_admin.c */
+Value		f_pg_database_size_name(ExecState *es, const Value *args, int nargs);
+Value		f_pg_database_size_oid(ExecState *es, const Value *args, int nargs);
+Value		f_pg_postmaster_start_time(ExecState *es, const Value *args, int nargs);
+Value		f_inet_client_addr(ExecState *es, const Value *args, int nargs);
+Value		f_inet_client_port(ExecState *es, const Value *args, int nargs);
+Value		f_inet_server_addr(ExecState *es, const Value *args, int nargs);
+Value		f_inet_server_port(ExecState *es, const Value *args, int nargs);
 
 #endif

@@ -86,6 +86,8 @@ typedef struct AnalyzedStmt
 	struct AnalyzedStmt *copy_query;	/* STMT_COPY_OUT */
 	CopyOptions copy;
 	CacheTarget target;
+	const char *changed_table;	/* INSERT, UPDATE, DELETE, COPY FROM of a catalog table: its
+								 * cache name (pg_stat_user_tables' counters) */
 	int			nsql;			/* run in order on the cache; the last yields the rows */
 	SqlStatement *sql;			/* (STMT_COPY_IN: one INSERT, $n = column n) */
 	bool		missing_ok;		/* DROP DATABASE IF EXISTS */

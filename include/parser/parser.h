@@ -38,4 +38,16 @@ void		ParseCacheWarm(const char *query_string);
 /* COMMIT, ROLLBACK, ROLLBACK TO: what a failed transaction block still accepts. */
 bool		IsTransactionExitStatement(const RawStatement *raw);
 
+/*
+ * Which log_statement setting logs the statement (PostgreSQL's GetCommandLogLevel):
+ * ddl for definitions, mod for changes of rows as well, all for every statement.
+ */
+typedef enum LogStmtLevel
+{
+	LOGSTMT_DDL = 1,			/* log_statement's values, "none" being 0 */
+	LOGSTMT_MOD,
+	LOGSTMT_ALL
+} LogStmtLevel;
+LogStmtLevel RawStatementLogLevel(const RawStatement *raw);
+
 #endif

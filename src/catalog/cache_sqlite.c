@@ -378,6 +378,7 @@ integer_form(Oid type)
 		case INT4OID:
 		case INT8OID:
 		case OIDOID:
+		case XIDOID:
 		case TIDOID:
 		case DATEOID:
 		case TIMEOID:

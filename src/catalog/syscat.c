@@ -36,6 +36,7 @@
 #include "catalog/catalog_cache.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_proc.h"
+#include "catalog/pg_stat.h"
 #include "catalog/syscat.h"
 #include "common/rl_buffer.h"
 #include "nodes/primnodes.h"
@@ -45,7 +46,6 @@
 #include "utils/miscadmin.h"
 
 #define FirstGenbkiObjectId		10000	/* PostgreSQL's built-in types are below */
-#define INDEX_OID_BASE			0x20000000
 #define CONSTRAINT_OID_BASE		0x40000000
 #define HEAP_AM_OID				2
 #define BTREE_AM_OID			403
@@ -808,7 +808,9 @@ relation_lookup(const SystemRelation *relations, int n, const char *name)
 CacheRelation *
 SystemRelationLookup(const char *name)
 {
-	return relation_lookup(system_relations, NCOLS(system_relations), name);
+	CacheRelation *rel = relation_lookup(system_relations, NCOLS(system_relations), name);
+
+	return rel ? rel : PgStatRelationLookup(name);
 }
 
 CacheRelation *
@@ -816,6 +818,8 @@ CatalogFunctionRelation(const char *name)
 {
 	CacheRelation *rel = relation_lookup(function_relations, NCOLS(function_relations), name);
 
+	if (rel == NULL)
+		rel = PgStatFunctionRelation(name);
 	return rel ? rel : SystemRelationLookup(name);
 }
 

@@ -1106,10 +1106,7 @@ f_pg_size_pretty(ExecState *es, const Value *args, int nargs)
 	}
 }
 
-/*
- * f_zero_size -- pg_table_size, pg_database_size, ...: the rows live in the object
- * store and a table has no size of its own in the cache; 0 rather than a guess
- */
+/* f_zero_size -- pg_tablespace_size: the tablespaces hold no files of their own */
 static Value
 f_zero_size(ExecState *es, const Value *args, int nargs)
 {
@@ -1227,6 +1224,9 @@ f_no_sequence(ExecState *es, const Value *args, int nargs)
 #define LOOKUP(name, nargs, argtypes, catalog, column, key1, key2) \
 	{name, nargs, argtypes, TEXTOID, true, false, NULL, catalog, column, {key1, key2}}
 #define ARGS(...) {__VA_ARGS__}
+/* a relation's bytes in the cache, looked up in relation_size (catalog/pg_stat.h) */
+#define SIZE_LOOKUP(name, column) \
+	{name, 1, {REGCLASSOID}, INT8OID, true, false, NULL, "relation_size", column, {"relid", NULL}}
 
 static const FuncDesc builtins[] = {
 	BUILTIN("version", 0, {0}, TEXTOID, true, f_version),
@@ -1341,10 +1341,17 @@ static const FuncDesc builtins[] = {
 	BUILTIN("pg_get_expr", 2, ARGS(PGNODETREEOID, OIDOID), TEXTOID, true, f_pg_get_expr),
 	BUILTIN("pg_get_expr", 3, ARGS(PGNODETREEOID, OIDOID, BOOLOID), TEXTOID, true, f_pg_get_expr),
 	BUILTIN("pg_size_pretty", 1, {INT8OID}, TEXTOID, true, f_pg_size_pretty),
-	BUILTIN("pg_table_size", 1, {REGCLASSOID}, INT8OID, true, f_zero_size),
-	BUILTIN("pg_relation_size", 1, {REGCLASSOID}, INT8OID, true, f_zero_size),
-	BUILTIN("pg_total_relation_size", 1, {REGCLASSOID}, INT8OID, true, f_zero_size),
-	BUILTIN("pg_database_size", 1, {NAMEOID}, INT8OID, true, f_zero_size),
+	SIZE_LOOKUP("pg_table_size", "table_size"),
+	SIZE_LOOKUP("pg_relation_size", "table_size"),
+	SIZE_LOOKUP("pg_indexes_size", "indexes_size"),
+	SIZE_LOOKUP("pg_total_relation_size", "total_size"),
+	BUILTIN("pg_database_size", 1, {NAMEOID}, INT8OID, true, f_pg_database_size_name),
+	BUILTIN("pg_database_size", 1, {OIDOID}, INT8OID, true, f_pg_database_size_oid),
+	BUILTIN("pg_postmaster_start_time", 0, {0}, TIMESTAMPTZOID, true, f_pg_postmaster_start_time),
+	BUILTIN("inet_client_addr", 0, {0}, INETOID, false, f_inet_client_addr),
+	BUILTIN("inet_client_port", 0, {0}, INT4OID, false, f_inet_client_port),
+	BUILTIN("inet_server_addr", 0, {0}, INETOID, false, f_inet_server_addr),
+	BUILTIN("inet_server_port", 0, {0}, INT4OID, false, f_inet_server_port),
 	BUILTIN("pg_tablespace_size", 1, {OIDOID}, INT8OID, true, f_zero_size),
 	BUILTIN("pg_relation_is_publishable", 1, {REGCLASSOID}, BOOLOID, true, f_true),
 	BUILTIN("has_database_privilege", 2, ARGS(NAMEOID, TEXTOID), BOOLOID, true, f_true),

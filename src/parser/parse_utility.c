@@ -776,6 +776,7 @@ analyze_copy_table(ParseState *ps, PgQuery__CopyStmt *cs, AnalyzedStmt *stmt)
 		stmt->kind = STMT_COPY_IN;
 		stmt->name = rel->name;
 		stmt->target = rel->temp ? CACHE_WRITE_TEMP : CACHE_WRITE_MAIN;
+		stmt->changed_table = rel->temp ? NULL : rel->table;
 		stmt->ncolumns = ncols;
 		stmt->columns = cols;
 		add_sql(ps, stmt, rlbuf_cstr(&sql));

@@ -33,6 +33,7 @@
 #include "utils/elog.h"
 #include "utils/guc.h"
 #include "utils/mcxt.h"
+#include "utils/ps_status.h"
 
 static const char *progname = "rocklake";
 
@@ -172,6 +173,7 @@ main(int argc, char **argv)
 	bool		init_only = false;
 	char		config_path[PATH_MAX];
 
+	argv = save_ps_display_args(argc, argv);
 	/* everything we create in the data directory is the server owner's only */
 	umask(S_IRWXG | S_IRWXO);
 	MemoryContextInit();

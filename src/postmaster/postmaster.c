@@ -102,9 +102,11 @@
 #include "postmaster/postmaster_internal.h"
 #include "postmaster/writer.h"
 #include "tcop/backend.h"
+#include "utils/backend_status.h"
 #include "utils/elog.h"
 #include "utils/guc.h"
 #include "utils/miscadmin.h"
+#include "utils/ps_status.h"
 #include "utils/rl_signal.h"
 
 /* children that do not die within this long of SIGQUIT get SIGKILL */
@@ -448,6 +450,7 @@ IdleBackendMain(int handoff_sock)
 	rl_set_signal_handler(SIGQUIT, idle_backend_exit, true);
 	rl_set_signal_handler(SIGINT, SIG_IGN, true);
 	rl_set_signal_handler(SIGHUP, SIG_IGN, true);
+	init_ps_display("spare backend");
 	BackendWarmUp(DataDir);
 	for (;;)
 	{
@@ -578,6 +581,8 @@ StartWriter(void)
 		config.startup_delay_ms = GetConfigInt("debug_startup_delay");
 		config.visible_delay_ms = GetConfigInt("debug_visible_delay");
 		config.store_check_timeout_ms = StoreCheckTimeout * 1000;
+		init_ps_display("writer");
+		pgstat_bestart(BACKEND_KIND_WRITER, 0, NULL, NULL, "", -1);
 		WriterMain(&config);
 	}
 	close(ready[1]);
@@ -790,6 +795,8 @@ reaper(void)
 	{
 		Backend    *bn;
 		BackendState state;
+
+		BackendStatusForget(pid);
 
 		if (pid == WriterPid)
 		{
@@ -1476,6 +1483,8 @@ PostmasterMain(int argc, char **argv)
 
 	auth_prepare_crypto();
 	CommitHorizonInit();
+	/* every connection, the writer, and room for those that exit while others start */
+	BackendStatusShmemInit(GetConfigInt("max_connections") + 8);
 	StartWriter();
 	pmState = PM_STARTUP;
 	MaintainBackendPool();

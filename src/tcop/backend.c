@@ -45,11 +45,13 @@
 #include "tcop/utility.h"
 #include "tcop/warmup.h"
 #include "tcop/xact.h"
+#include "utils/backend_status.h"
 #include "utils/elog.h"
 #include "utils/guc.h"
 #include "utils/mb/encoding.h"
 #include "utils/mcxt.h"
 #include "utils/miscadmin.h"
+#include "utils/ps_status.h"
 
 /* extended-protocol error recovery (PostgreSQL's names) */
 static bool doing_extended_query;
@@ -358,6 +360,12 @@ start_session(const BackendStartupInfo *info)
 							sp.user, sp.database, MyLogIdentity.application_name));
 	session_start_ms = rl_now_ms();
 	atexit(log_disconnection);
+	pgstat_bestart(BACKEND_KIND_CLIENT, MyDatabaseId, sp.user, sp.database,
+				   info->remote_port[0] ? info->remote_host : "",
+				   info->remote_port[0] ? atoi(info->remote_port) : -1);
+	init_ps_display(info->remote_port[0]
+					? psprintf("%s %s %s(%s)", sp.user, sp.database, info->remote_host, info->remote_port)
+					: psprintf("%s %s %s", sp.user, sp.database, info->remote_host));
 	atexit(CacheRememberStatements);
 
 	ReportGucs(SendParameterStatus, NULL);
@@ -626,6 +634,27 @@ run_copy_out(AnalyzedStmt *stmt, const Value *params)
 }
 
 /*
+ * end_command -- CommandComplete, and the statement's rows in its database's
+ * and its table's counters (pg_stat_database, pg_stat_user_tables): rows a query or
+ * COPY TO sent are returned, the count of an INSERT, UPDATE, DELETE or COPY FROM
+ * its kind of change
+ */
+static void
+end_command(const AnalyzedStmt *stmt, const char *tag)
+{
+	const char *count = strrchr(tag, ' ');
+	int64_t		n = count ? strtoll(count + 1, NULL, 10) : 0;
+	bool		copy_in = stmt->kind == STMT_COPY_IN;
+	bool		returned = stmt->kind == STMT_COPY_OUT ||
+		(stmt->kind == STMT_ROWS && strncmp(tag, "SELECT", 6) == 0);
+
+	pgstat_count_tuples(stmt->changed_table, returned ? n : 0, copy_in || strncmp(tag, "INSERT", 6) == 0 ? n : 0,
+						!copy_in && strncmp(tag, "UPDATE", 6) == 0 ? n : 0,
+						!copy_in && strncmp(tag, "DELETE", 6) == 0 ? n : 0);
+	EndCommand(tag);
+}
+
+/*
  * run_portal -- execute stmt, sending up to max_rows rows (0: all)
  *
  * Returns true when the rows ran out or the statement has none; false when it
@@ -641,19 +670,19 @@ run_portal(AnalyzedStmt *stmt, ExecState **esp, const Value *params,
 	if (stmt->kind == STMT_COPY_OUT || stmt->kind == STMT_COPY_IN)
 	{
 		nrows = stmt->kind == STMT_COPY_IN ? run_copy_in(stmt) : run_copy_out(stmt, params);
-		EndCommand(psprintf("COPY %llu", (unsigned long long) nrows));
+		end_command(stmt, psprintf("COPY %llu", (unsigned long long) nrows));
 		return true;
 	}
 	if (stmt->kind == STMT_UTILITY && stmt->utility != UTIL_CACHE)
 	{
-		EndCommand(ProcessUtility(stmt));
+		end_command(stmt, ProcessUtility(stmt));
 		return true;
 	}
 	if (*esp == NULL)
 		*esp = ExecutorStart(stmt, params, max_rows <= 0);
 	if (stmt->kind == STMT_UTILITY)
 	{
-		EndCommand(ExecutorCommandTag(*esp, 0));
+		end_command(stmt, ExecutorCommandTag(*esp, 0));
 		return true;
 	}
 	while ((max_rows <= 0 || (int64_t) nrows < max_rows) && ExecutorNext(*esp, &row))
@@ -663,8 +692,71 @@ run_portal(AnalyzedStmt *stmt, ExecState **esp, const Value *params,
 	}
 	if (max_rows > 0 && (int64_t) nrows == max_rows)
 		return false;
-	EndCommand(ExecutorCommandTag(*esp, nrows));
+	end_command(stmt, ExecutorCommandTag(*esp, nrows));
 	return true;
+}
+
+/* log_statement_level -- what log_statement logs: a LogStmtLevel, 0 for none */
+static int
+log_statement_level(void)
+{
+	const char *setting = GetConfigOption("log_statement");
+
+	return strcmp(setting, "ddl") == 0 ? LOGSTMT_DDL : strcmp(setting, "mod") == 0 ? LOGSTMT_MOD
+		: strcmp(setting, "all") == 0 ? LOGSTMT_ALL : 0;
+}
+
+/*
+ * analyzed_log_level -- an analysed statement's LogStmtLevel, by its command (the
+ * extended protocol keeps no raw tree; its statements are logged at Execute)
+ */
+static LogStmtLevel
+analyzed_log_level(const AnalyzedStmt *stmt)
+{
+	static const char *const mod[] = {"INSERT", "UPDATE", "DELETE", "MERGE", "TRUNCATE"};
+	static const char *const ddl[] = {"CREATE", "ALTER", "DROP", "COMMENT", "GRANT", "REVOKE"};
+
+	if (stmt->kind == STMT_COPY_IN)
+		return LOGSTMT_MOD;
+	for (size_t i = 0; i < sizeof(mod) / sizeof(mod[0]); i++)
+		if (strncmp(stmt->command_tag, mod[i], strlen(mod[i])) == 0)
+			return LOGSTMT_MOD;
+	for (size_t i = 0; i < sizeof(ddl) / sizeof(ddl[0]); i++)
+		if (strncmp(stmt->command_tag, ddl[i], strlen(ddl[i])) == 0)
+			return LOGSTMT_DDL;
+	return LOGSTMT_ALL;
+}
+
+/* params_detail -- a portal's parameters as PostgreSQL logs them ($1 = '...', $2 = NULL), NULL if none */
+static char *
+params_detail(const Portal *portal)
+{
+	RlBuf		b;
+
+	if (portal->stmt->nparams == 0)
+		return NULL;
+	rlbuf_init_in(&b, CurrentMemoryContext);
+	for (int i = 0; i < portal->stmt->nparams; i++)
+	{
+		rlbuf_printf(&b, "%s$%d = ", i ? ", " : "", i + 1);
+		if (portal->params[i].isnull)
+		{
+			rlbuf_append_str(&b, "NULL");
+			continue;
+		}
+		rlbuf_append_str(&b, "'");
+		for (const char *c = typio_output(&portal->params[i], NULL); *c; c++)
+		{
+			if (*c == '\'')
+				rlbuf_append_str(&b, "'");
+			rlbuf_append(&b, c, 1);
+		}
+		rlbuf_append_str(&b, "'");
+	}
+	char	   *detail = pstrdup(rlbuf_cstr(&b));
+
+	rlbuf_free(&b);
+	return detail;
 }
 
 /* exec_simple_query -- 'Q': every statement of the string, one implicit transaction */
@@ -678,8 +770,18 @@ exec_simple_query(const char *query)
 	MyLogIdentity.application_name = GetConfigOption("application_name");
 	DropPreparedStatement("", true);
 	StartTransactionCommand();
+	pgstat_report_activity(STATE_RUNNING, query, MyLogIdentity.application_name,
+						   GetCurrentTransactionStartTimestamp());
 	ParsedQuery *pq = ParseQuery(query);
+	int			log_level = log_statement_level();
 
+	/* log_statement: the whole string once, if one of its statements is of the kind */
+	for (int i = 0; log_level && i < pq->nstmts; i++)
+		if ((int) RawStatementLogLevel(&pq->stmts[i]) <= log_level)
+		{
+			ereport(LOG, errmsg("statement: %s", query));
+			break;
+		}
 	if (pq->nstmts == 0)
 		SendEmptyMessage(PqMsg_EmptyQueryResponse);
 	for (int i = 0; i < pq->nstmts; i++)
@@ -694,6 +796,8 @@ exec_simple_query(const char *query)
 			BeginImplicitTransactionBlock();
 		AnalyzedStmt *stmt = AnalyzeStatement(raw, query, NULL, -1);
 		ExecState  *es = NULL;
+
+		set_ps_display(stmt->command_tag, false);
 
 		if (stmt->kind == STMT_ROWS)
 			SendRowDescription(stmt, NULL);
@@ -871,6 +975,18 @@ exec_execute(PqMsgReader *r)
 	}
 	check_not_aborted(is_transaction_exit(portal->stmt));
 	StartTransactionCommand();
+	pgstat_report_activity(STATE_RUNNING, portal->source->query_string, GetConfigOption("application_name"),
+						   GetCurrentTransactionStartTimestamp());
+	set_ps_display(portal->stmt->command_tag, false);
+	if (log_statement_level() && (int) analyzed_log_level(portal->stmt) <= log_statement_level())
+	{
+		char	   *params = params_detail(portal);
+
+		ereport(LOG, errmsg("%s %s%s%s: %s", is_fetch ? "execute fetch from" : "execute",
+							portal->source->name[0] ? portal->source->name : "<unnamed>",
+							portal->name[0] ? "/" : "", portal->name, portal->source->query_string),
+				params ? errdetail("parameters: %s", params) : 0);
+	}
 	if (portal->done)
 	{
 		/* a finished portal runs again as an empty one, as PostgreSQL's does */
@@ -994,6 +1110,20 @@ recover_from_error(void)
 		send_ready_for_query = true;
 }
 
+/* report_idle -- the session waits for its client: pg_stat_activity and the process title say how */
+static void
+report_idle(char status)
+{
+	BackendStatusState state = status == PqTrans_InBlock ? STATE_IDLEINTRANSACTION
+		: status == PqTrans_Failed ? STATE_IDLEINTRANSACTION_ABORTED : STATE_IDLE;
+
+	/* a failed transaction has ended for PostgreSQL's view too: no xact_start */
+	pgstat_report_activity(state, NULL, GetConfigOption("application_name"),
+						   state == STATE_IDLEINTRANSACTION ? GetCurrentTransactionStartTimestamp() : 0);
+	set_ps_display(state == STATE_IDLEINTRANSACTION ? "idle in transaction"
+				   : state == STATE_IDLEINTRANSACTION_ABORTED ? "idle in transaction (aborted)" : "idle", false);
+}
+
 /* BackendMessageLoop -- serve messages until Terminate or the end of the connection */
 void
 BackendMessageLoop(void)
@@ -1015,6 +1145,7 @@ BackendMessageLoop(void)
 		if (send_ready_for_query)
 		{
 			ReportChangedGucs(SendParameterStatus, NULL);
+			report_idle(TransactionBlockStatusCode());
 			ReadyForQuery(TransactionBlockStatusCode());
 			send_ready_for_query = false;
 		}

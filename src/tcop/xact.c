@@ -16,6 +16,7 @@
 #include "libpq/pqformat.h"
 #include "tcop/portal.h"
 #include "tcop/xact.h"
+#include "utils/backend_status.h"
 #include "utils/elog.h"
 #include "utils/guc.h"
 #include "utils/mcxt.h"
@@ -76,6 +77,7 @@ commit_transaction(void)
 	blockState = TBLOCK_STARTED;
 	CacheCommitTransaction();
 	AtEOXact_GUC(true);
+	pgstat_report_xact_end(true);
 	end_transaction();
 }
 
@@ -112,6 +114,8 @@ AbortCurrentTransaction(void)
 			blockState = TBLOCK_ABORT;
 			break;
 		default:
+			if (blockState != TBLOCK_DEFAULT)
+				pgstat_report_xact_end(false);
 			end_transaction();
 			break;
 	}
@@ -146,7 +150,10 @@ EndTransactionBlock(void)
 	if (committed)
 		commit_transaction();
 	else
+	{
+		pgstat_report_xact_end(false);
 		end_transaction();
+	}
 	return committed;
 }
 
@@ -155,6 +162,7 @@ UserAbortTransactionBlock(void)
 {
 	if (blockState != TBLOCK_INPROGRESS && blockState != TBLOCK_ABORT)
 		warn_no_transaction();
+	pgstat_report_xact_end(false);
 	end_transaction();
 }
 

@@ -313,6 +313,8 @@ static ConfigOption ConfigOptions[] = {
 		   "Sets the directories where Unix-domain sockets will be created.", "/tmp", NULL, NULL),
 	INT("unix_socket_permissions", PGC_POSTMASTER, 0,
 		"Sets the access permissions of the Unix-domain socket.", "511", 0, 0777, NULL),
+	BOOL("update_process_title", PGC_USERSET, 0,
+		 "Updates the process title to show the active SQL command.", "on", NULL),
 	INT("work_mem", PGC_USERSET, GUC_UNIT_KB,
 		"Sets the maximum memory to be used for query workspaces.", "4096", 64, INT_MAX, NULL),
 	ENUM("xmloption", PGC_USERSET, 0,

@@ -9,8 +9,8 @@ inherent to being another server are normalised (normalise(), which says why for
 
 - owner and role names: PostgreSQL's bootstrap superuser is "postgres", RockLake reports
   the session's user as the owner of everything (pg_roles OID 10);
-- sizes (\\l+, \\dt+, \\di+, \\db+): PostgreSQL measures heap files, RockLake keeps rows in its object
-  store and reports 0 bytes;
+- sizes (\\l+, \\dt+, \\di+, \\db+): PostgreSQL measures heap files, RockLake the pages its
+  catalog cache gives a table or an index (its tablespaces 0 bytes);
 - \\l: PostgreSQL has template0 and ACLs on its templates, RockLake neither; both servers
   also hold the databases of the other tests of this session, so only postgres, template1
   and this test's database are compared;

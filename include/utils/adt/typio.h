@@ -4,7 +4,7 @@
  *
  * A Value carries its type OID and a fixed representation per type:
  *   bool                          b
- *   int2, int4, int8, oid         i
+ *   int2, int4, int8, oid, xid    i
  *   tid                           i: (block << 16) | offset
  *   float4, float8                f
  *   date                          i: days since 2000-01-01
@@ -20,6 +20,7 @@
  *   regnamespace, regproc,           typio_reg_hooks)
  *   regprocedure
  *   pg_node_tree, aclitem         s: the text
+ *   inet                          s: the canonical text (network.c)
  *   arrays (one dimension)        s: the canonical text form ("{a,\"b c\",NULL}")
  *   int2vector, oidvector         s: as an array ("{1,2}"); their text is "1 2"
  * Text output follows DateStyle ISO, IntervalStyle postgres, bytea_output hex and
@@ -48,6 +49,8 @@ typedef uint32_t Oid;
 #define TEXTOID				25
 #define OIDOID				26
 #define TIDOID				27
+#define XIDOID				28		/* a transaction id: RockLake has none to show (NULL) */
+#define INETOID				869
 #define JSONOID				114
 #define FLOAT4OID			700
 #define FLOAT8OID			701

@@ -30,6 +30,11 @@ Value		numeric_in(const char *str, int32_t typmod);
 Value		numeric_recv(const uint8_t *data, size_t len);
 void		numeric_send(PqMsgBuilder *msg, const char *s);
 
+/* inet's text and binary forms (network.c) */
+Value		inet_in(const char *str);
+Value		inet_recv(const uint8_t *data, size_t len);
+void		inet_send(PqMsgBuilder *msg, const char *text);
+
 /* dates, times and intervals as text (datetime.c) */
 Value		date_in(const char *str);
 Value		time_in(const char *str);

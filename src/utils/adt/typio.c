@@ -67,6 +67,8 @@ static const TypeInfo types[] = {
 	{UUIDOID, "uuid", "uuid", 16, TYPCATEGORY_USER, 0, 0},
 	{JSONBOID, "jsonb", "jsonb", -1, TYPCATEGORY_USER, 0, 0},
 	{TIDOID, "tid", "tid", 6, TYPCATEGORY_USER, 0, 0},
+	{XIDOID, "xid", "xid", 4, TYPCATEGORY_USER, 0, 0},
+	{INETOID, "inet", "inet", -1, TYPCATEGORY_USER, 0, 0},
 	{PGNODETREEOID, "pg_node_tree", "pg_node_tree", -1, TYPCATEGORY_STRING, 0, 0},
 	{ACLITEMOID, "aclitem", "aclitem", 16, TYPCATEGORY_USER, 0, 0},
 	/* the reg* types are OIDs: they compare and convert as oid does */
@@ -860,6 +862,15 @@ typio_input(Oid type, const char *str, int32_t typmod)
 		case INT8OID:
 		case OIDOID:
 			return int_in(type, str);
+		case XIDOID:
+			{
+				Value		v = int_in(OIDOID, str);
+
+				v.type = XIDOID;
+				return v;
+			}
+		case INETOID:
+			return inet_in(str);
 		case REGCLASSOID:
 		case REGTYPEOID:
 		case REGNAMESPACEOID:
@@ -934,6 +945,7 @@ typio_output(const Value *v, size_t *len)
 		case INT4OID:
 		case INT8OID:
 		case OIDOID:
+		case XIDOID:
 			rlbuf_append_int(&out, v->u.i);
 			break;
 		case REGCLASSOID:
@@ -1095,6 +1107,7 @@ typio_receive(Oid type, const uint8_t *data, size_t len)
 			expect_len(type, len, 4);
 			return typio_int(type, (int32_t) rl_load_u32be(data));
 		case OIDOID:
+		case XIDOID:
 		case REGCLASSOID:
 		case REGTYPEOID:
 		case REGNAMESPACEOID:
@@ -1102,6 +1115,8 @@ typio_receive(Oid type, const uint8_t *data, size_t len)
 		case REGPROCEDUREOID:
 			expect_len(type, len, 4);
 			return typio_int(type, rl_load_u32be(data));
+		case INETOID:
+			return inet_recv(data, len);
 		case INT8OID:
 		case TIMEOID:
 		case TIMESTAMPOID:
@@ -1189,6 +1204,7 @@ typio_send(PqMsgBuilder *msg, const Value *v)
 			break;
 		case INT4OID:
 		case OIDOID:
+		case XIDOID:
 		case REGCLASSOID:
 		case REGTYPEOID:
 		case REGNAMESPACEOID:
@@ -1196,6 +1212,9 @@ typio_send(PqMsgBuilder *msg, const Value *v)
 		case REGPROCEDUREOID:
 		case DATEOID:
 			pq_sendint32(msg, (uint32_t) v->u.i);
+			break;
+		case INETOID:
+			inet_send(msg, v->u.s.data);
 			break;
 		case INT8OID:
 		case TIMEOID:
