@@ -19,9 +19,6 @@
  * anyarray takes any array.
  */
 
-#include <errno.h>
-#include <signal.h>
-
 #include "catalog/maintenance.h"
 #include "catalog/writer.h"
 #include "executor/funcs_internal.h"
@@ -188,18 +185,6 @@ static Value
 f_localtimestamp(ExecState *es, const Value *args, int nargs)
 {
 	return typio_int(TIMESTAMPOID, session_tz_to_local(GetCurrentTransactionStartTimestamp()));
-}
-
-/* f_pg_reload_conf -- signal the postmaster (the backend's parent) to re-read the configuration */
-static Value
-f_pg_reload_conf(ExecState *es, const Value *args, int nargs)
-{
-	if (kill(getppid(), SIGHUP) != 0)
-	{
-		ereport(WARNING, errmsg("failed to send signal to postmaster: %s", strerror(errno)));
-		return typio_bool(false);
-	}
-	return typio_bool(true);
 }
 
 /* f_timezone -- timezone(zone, value), value AT TIME ZONE zone: timestamptz to its local time there, timestamp back */
@@ -1312,6 +1297,9 @@ static const FuncDesc builtins[] = {
 	BUILTIN("localtimestamp", 0, {0}, TIMESTAMPOID, true, f_localtimestamp),
 	BUILTIN("localtime", 0, {0}, TIMEOID, true, f_localtime),
 	BUILTIN("pg_reload_conf", 0, {0}, BOOLOID, true, f_pg_reload_conf),
+	BUILTIN("pg_cancel_backend", 1, {INT4OID}, BOOLOID, true, f_pg_cancel_backend),
+	BUILTIN("pg_terminate_backend", 1, {INT4OID}, BOOLOID, true, f_pg_terminate_backend),
+	BUILTIN("pg_terminate_backend", 2, ARGS(INT4OID, INT8OID), BOOLOID, true, f_pg_terminate_backend),
 	BUILTIN("timezone", 2, ARGS(TEXTOID, TIMESTAMPTZOID), TIMESTAMPOID, true, f_timezone),
 	BUILTIN("timezone", 2, ARGS(TEXTOID, TIMESTAMPOID), TIMESTAMPTZOID, true, f_timezone),
 	BUILTIN("current_date", 0, {0}, DATEOID, true, f_current_date),

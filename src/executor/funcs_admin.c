@@ -1,15 +1,19 @@
 /*
- * funcs_admin.c: the builtin functions that describe the server rather than
- * compute on values: the size of a database (the bytes of its catalog cache file
+ * funcs_admin.c: the builtin functions that describe or control the server rather
+ * than compute on values: signals to the postmaster and to other backends, the size of a database (the bytes of its catalog cache file
  * and that file's write-ahead log: what the database takes on this server), the
  * postmaster's start, and both ends of the session's connection (NULL on a Unix
  * socket, as PostgreSQL gives them). The sizes of relations are lookups in the
  * relation_size relation (catalog/pg_stat.h), in funcs.c's table.
  */
 #include <arpa/inet.h>
+#include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "catalog/catalog_cache.h"
 #include "executor/funcs_internal.h"
@@ -120,4 +124,81 @@ Value
 f_inet_server_port(ExecState *es, const Value *args, int nargs)
 {
 	return connection_end(true, true);
+}
+
+/* f_pg_reload_conf -- signal the postmaster (the backend's parent) to re-read the configuration */
+Value
+f_pg_reload_conf(ExecState *es, const Value *args, int nargs)
+{
+	if (kill(getppid(), SIGHUP) != 0)
+	{
+		ereport(WARNING, errmsg("failed to send signal to postmaster: %s", strerror(errno)));
+		return typio_bool(false);
+	}
+	return typio_bool(true);
+}
+
+/*
+ * signal_backend -- PostgreSQL's pg_signal_backend: sig to pid if it is a client
+ * backend of this server (the status array says), else a WARNING and false
+ */
+static bool
+signal_backend(int pid, int sig)
+{
+	int			max = BackendStatusSlots(),
+				n;
+	BackendStatus *all = palloc(sizeof(BackendStatus) * (size_t) (max ? max : 1));
+	bool		found = false;
+
+	n = BackendStatusSnapshot(all, max);
+	for (int i = 0; i < n && !found; i++)
+		found = all[i].pid == pid && all[i].kind == BACKEND_KIND_CLIENT;
+	pfree(all);
+	if (!found)
+	{
+		ereport(WARNING, errmsg("PID %d is not a PostgreSQL backend process", pid));
+		return false;
+	}
+	if (kill(pid, sig) != 0)
+	{
+		ereport(WARNING, errmsg("could not send signal to process %d: %s", pid, strerror(errno)));
+		return false;
+	}
+	return true;
+}
+
+/* f_pg_cancel_backend -- pg_cancel_backend(pid): cancel its statement, as a CancelRequest does */
+Value
+f_pg_cancel_backend(ExecState *es, const Value *args, int nargs)
+{
+	return typio_bool(signal_backend((int) args[0].u.i, SIGINT));
+}
+
+/*
+ * f_pg_terminate_backend -- pg_terminate_backend(pid [, timeout ms]): end the session
+ * (FATAL 57P01 to its client); with a timeout, wait that long for the process to exit
+ */
+Value
+f_pg_terminate_backend(ExecState *es, const Value *args, int nargs)
+{
+	int64_t		timeout = nargs > 1 ? args[1].u.i : 0;
+	int			pid = (int) args[0].u.i;
+
+	if (timeout < 0)
+		ereport(ERROR, errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				errmsg("\"timeout\" must not be negative"));
+	if (!signal_backend(pid, SIGTERM))
+		return typio_bool(false);
+	for (int64_t waited = 0; timeout > 0 && kill(pid, 0) == 0; waited += 10)
+	{
+		if (waited >= timeout)
+		{
+			ereport(WARNING, errmsg("backend with PID %d did not terminate within %lld milliseconds",
+									pid, (long long) timeout));
+			return typio_bool(false);
+		}
+		nanosleep(&(struct timespec) {0, 10 * 1000 * 1000}, NULL);
+		CHECK_FOR_INTERRUPTS();
+	}
+	return typio_bool(true);
 }

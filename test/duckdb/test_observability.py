@@ -290,3 +290,45 @@ def test_log_statement(rocklake_server, postgres_server):
     got = statements_logged(rocklake_server)
     assert "DETAIL:  parameters: $1 = 'it''s', $2 = NULL" in got, got
     assert got == statements_logged(postgres_server)
+
+
+def test_signal_backends(both):
+    """pg_cancel_backend and pg_terminate_backend of a pid that is no client backend
+    warn and return false"""
+    same_answers(both, [
+        "SELECT pg_cancel_backend(1), pg_terminate_backend(1)",
+        "SELECT pg_terminate_backend(pg_backend_pid(), -1)",
+        "SELECT pg_terminate_backend(NULL)",
+    ])
+
+
+def test_cancel_and_terminate(server):
+    """pg_cancel_backend ends another session's statement with 57014 and the session
+    goes on; pg_terminate_backend with a timeout ends it (57P01) and waits for it; a
+    process that is no client backend (the writer, PostgreSQL's checkpointer) is refused"""
+    with server.connect(autocommit=True) as victim, server.connect(autocommit=True) as admin:
+        assert admin.execute("SELECT pg_cancel_backend(min(pid)) FROM pg_stat_activity"
+                             " WHERE backend_type <> 'client backend'").fetchone()[0] is False
+        pid = victim.execute("SELECT pg_backend_pid()").fetchone()[0]
+        errors = []
+
+        def sleep():
+            try:
+                victim.execute("SELECT pg_sleep(30)")
+            except psycopg.Error as e:
+                errors.append(e.sqlstate)
+
+        sleeper = threading.Thread(target=sleep)
+        sleeper.start()
+        deadline = time.time() + 10
+        while admin.execute("SELECT count(*) FROM pg_stat_activity WHERE pid = %s AND state = 'active'",
+                            (pid,)).fetchone()[0] == 0 and time.time() < deadline:
+            time.sleep(0.05)
+        assert admin.execute("SELECT pg_cancel_backend(%s)", (pid,)).fetchone()[0] is True
+        sleeper.join(10)
+        assert errors == ["57014"]
+        assert victim.execute("SELECT 1").fetchone()[0] == 1
+        assert admin.execute("SELECT pg_terminate_backend(%s, 5000)", (pid,)).fetchone()[0] is True
+        with pytest.raises(psycopg.OperationalError):
+            victim.execute("SELECT 1")
+        assert admin.execute("SELECT count(*) FROM pg_stat_activity WHERE pid = %s", (pid,)).fetchone()[0] == 0
