@@ -40,6 +40,10 @@ enum
 	ATTR_NQUERIES
 };
 
+/* the query's columns that name a row: attrelid (what xBestIndex looks up) and attnum */
+#define ATTRELID_COLUMN		0
+#define ATTNUM_COLUMN		3
+
 /* the relations' columns a scan reads, as xBestIndex prices it */
 #define ATTR_SCAN_ROWS		100000
 #define ATTR_RELATION_ROWS	40
@@ -63,7 +67,6 @@ typedef struct AttrCursor
 	sqlite3_stmt *stmt;			/* the query being read, or NULL */
 	int			kind;			/* which of the queries stmt is */
 	int			rc;				/* SQLITE_ROW while stmt has a row */
-	sqlite3_int64 rowid;
 } AttrCursor;
 
 static int
@@ -115,7 +118,7 @@ attr_disconnect(sqlite3_vtab *vtab)
 	return SQLITE_OK;
 }
 
-/* an equality on attrelid (column 0) is a lookup of one relation's columns */
+/* an equality on attrelid is a lookup of one relation's columns */
 static int
 attr_best_index(sqlite3_vtab *vtab, sqlite3_index_info *info)
 {
@@ -123,7 +126,7 @@ attr_best_index(sqlite3_vtab *vtab, sqlite3_index_info *info)
 	{
 		const struct sqlite3_index_constraint *c = &info->aConstraint[i];
 
-		if (c->usable && c->iColumn == 0 && c->op == SQLITE_INDEX_CONSTRAINT_EQ)
+		if (c->usable && c->iColumn == ATTRELID_COLUMN && c->op == SQLITE_INDEX_CONSTRAINT_EQ)
 		{
 			info->aConstraintUsage[i].argvIndex = 1;
 			info->idxNum = ATTR_ONE;
@@ -218,17 +221,13 @@ attr_filter(sqlite3_vtab_cursor *cursor, int idxNum, const char *idxStr, int arg
 	}
 	if (kind == ATTR_ONE)
 		sqlite3_bind_value(c->stmt, 1, argv[0]);
-	c->rowid = 0;
 	return step(c);
 }
 
 static int
 attr_next(sqlite3_vtab_cursor *cursor)
 {
-	AttrCursor *c = (AttrCursor *) cursor;
-
-	c->rowid++;
-	return step(c);
+	return step((AttrCursor *) cursor);
 }
 
 static int
@@ -244,10 +243,17 @@ attr_column(sqlite3_vtab_cursor *cursor, sqlite3_context *ctx, int i)
 	return SQLITE_OK;
 }
 
+/*
+ * attr_rowid -- a row's (attrelid, attnum) as one number, the same whichever lookup
+ * found it: SQLite tells apart by rowid the rows that the branches of an OR (attrelid = x
+ * AND ... OR attrelid = y AND ...), each a lookup, both give
+ */
 static int
 attr_rowid(sqlite3_vtab_cursor *cursor, sqlite3_int64 *rowid)
 {
-	*rowid = ((AttrCursor *) cursor)->rowid;
+	sqlite3_stmt *stmt = ((AttrCursor *) cursor)->stmt;
+
+	*rowid = sqlite3_column_int64(stmt, ATTRELID_COLUMN) * 65536 + sqlite3_column_int64(stmt, ATTNUM_COLUMN);
 	return SQLITE_OK;
 }
 

@@ -174,6 +174,13 @@ def test_pg_attribute_lookups(both):
         f"SELECT {cols} FROM pg_attribute WHERE attrelid = 'pat_s.pat_t'::regclass AND attnum > 0 ORDER BY attnum",
         f"SELECT attrelid::regclass, {cols} FROM pg_attribute WHERE attrelid IN ('pat_t'::regclass,"
         " '\"Pat_Mixed\"'::regclass, 'pat_s.pat_t'::regclass) AND attnum > 0 ORDER BY attrelid::regclass::text, attnum",
+        # OR of lookups: SQLite reads each branch and keeps a row found by both once
+        "SELECT attrelid::regclass, attname FROM pg_attribute WHERE (attrelid = 'pat_t'::regclass"
+        " OR attrelid = '\"Pat_Mixed\"'::regclass) AND attnum > 0 ORDER BY attrelid::regclass::text, attnum",
+        "SELECT attrelid::regclass, attname FROM pg_attribute WHERE (attrelid = 'pat_t'::regclass AND attnum = 1)"
+        " OR (attrelid = '\"Pat_Mixed\"'::regclass AND attnum = 2)"
+        " OR (attrelid = 'pat_t'::regclass AND attnum BETWEEN 1 AND 2)"
+        " ORDER BY attrelid::regclass::text, attnum",
         f"SELECT {cols} FROM pg_attribute WHERE attrelid = 'pat_t_pkey'::regclass ORDER BY attnum",
         f"SELECT {cols} FROM pg_attribute WHERE attrelid = 'pat_s.pat_t_z_key'::regclass ORDER BY attnum",
         "SELECT count(*) FROM pg_attribute WHERE attrelid = 0",
