@@ -23,8 +23,9 @@
  * itself (the constraint is not omitted), so its comparison rules are unchanged.
  *
  * The two queries are built once per connection (PgAttributeRegister, outside SQLite's
- * callbacks, where palloc may raise an error), and the virtual table keeps one prepared
- * statement of each kind between uses, so a lookup compiles nothing.
+ * callbacks, where palloc may raise an error) and compiled when a statement first names
+ * the table; the virtual table keeps one prepared statement of each kind between uses,
+ * so a lookup compiles nothing.
  */
 #include <string.h>
 
@@ -78,12 +79,11 @@ attr_connect(sqlite3 *db, void *aux, int argc, const char *const *argv, sqlite3_
 	int			rc;
 
 	/* the columns are the query's: the same names, and no declared type (no affinity) */
-	rc = sqlite3_prepare_v2(db, queries->sql[ATTR_ALL], -1, &stmt, NULL);
+	rc = sqlite3_prepare_v3(db, queries->sql[ATTR_ALL], -1, SQLITE_PREPARE_PERSISTENT, &stmt, NULL);
 	sqlite3_str_appendall(decl, "CREATE TABLE x(");
 	for (int i = 0; rc == SQLITE_OK && i < sqlite3_column_count(stmt); i++)
 		sqlite3_str_appendf(decl, "%s\"%w\"", i ? ", " : "", sqlite3_column_name(stmt, i));
 	sqlite3_str_appendall(decl, ")");
-	sqlite3_finalize(stmt);
 
 	char	   *sql = sqlite3_str_finish(decl);
 
@@ -93,16 +93,27 @@ attr_connect(sqlite3 *db, void *aux, int argc, const char *const *argv, sqlite3_
 	if (rc != SQLITE_OK)
 	{
 		*err = sqlite3_mprintf("%s", sqlite3_errmsg(db));
+		sqlite3_finalize(stmt);
 		return rc;
 	}
 
 	AttrVtab   *v = sqlite3_malloc(sizeof(AttrVtab));
 
 	if (v == NULL)
+	{
+		sqlite3_finalize(stmt);
 		return SQLITE_NOMEM;
+	}
 	memset(v, 0, sizeof(*v));
 	v->db = db;
 	v->queries = queries;
+	/*
+	 * both queries compiled now, with the statement that names the table: a backend
+	 * that warms its statements up before its client comes (design.md) has them ready
+	 * (a failure here is xFilter's to report)
+	 */
+	v->kept[ATTR_ALL] = stmt;
+	sqlite3_prepare_v3(db, queries->sql[ATTR_ONE], -1, SQLITE_PREPARE_PERSISTENT, &v->kept[ATTR_ONE], NULL);
 	*vtab = &v->base;
 	return SQLITE_OK;
 }
