@@ -19,6 +19,11 @@ CacheRelation *SystemRelationLookup(const char *name);
 CacheRelation *CatalogFunctionRelation(const char *name);
 /* An information_schema relation (schemata, tables, columns; syscat.c), or NULL. */
 CacheRelation *InformationSchemaLookup(const char *name);
+/*
+ * pg_attribute's rows as a SQLite query: every relation's and index's columns, or with
+ * one_relation those of the one whose OID is bound to ?1 (pg_attribute.c runs them).
+ */
+char	   *SystemAttributeSql(bool one_relation);
 /* A system catalog's OID, as PostgreSQL gives it (its rows' tableoid), or InvalidOid. */
 Oid			SystemCatalogOid(const char *name);
 /* The reg* types' text forms: typio_reg_hooks (syscat.c). */

@@ -55,6 +55,7 @@
 #include "catalog/catalog_cache.h"
 #include "catalog/commit_horizon.h"
 #include "catalog/namespace.h"
+#include "catalog/pg_attribute.h"
 #include "catalog/stmt_cache.h"
 #include "catalog/syscat.h"
 #include "catalog/writer.h"
@@ -261,6 +262,8 @@ CacheOpen(const char *path)
 	if (statements == NULL)
 		ereport(FATAL, errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory"));
 	cache_register_functions(cache_db);
+	if (PgAttributeRegister(cache_db) != SQLITE_OK)
+		ereport(FATAL, errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory"));
 	if (cache_hooks.opened)
 		cache_hooks.opened(cache_db);
 	typio_reg_hooks.output = SystemRegOutput;

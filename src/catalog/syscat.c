@@ -28,6 +28,8 @@
  * declared DESC there (parse_utility.c), which is how it is told from UNIQUE.
  * pg_settings lists the session's settings as SHOW ALL does, pg_database the
  * registry of databases in the postgres database's cache.
+ * pg_attribute's query runs in a virtual table (pg_attribute.c), which reads one
+ * relation's columns when the query asks for one attrelid.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +37,7 @@
 #include "catalog/cache.h"
 #include "catalog/catalog_cache.h"
 #include "catalog/namespace.h"
+#include "catalog/pg_attribute.h"
 #include "catalog/pg_proc.h"
 #include "catalog/pg_stat.h"
 #include "catalog/syscat.h"
@@ -413,16 +416,19 @@ build_pg_type(void)
 }
 
 /*
- * build_pg_attribute -- the columns of every relation, with their types'
- * collation and storage, and those of the indexes behind the keys
+ * SystemAttributeSql -- the columns of every relation, with their types'
+ * collation and storage, and those of the indexes behind the keys; with
+ * one_relation, only those of the relation or index whose OID is ?1 (what
+ * pg_attribute's virtual table runs for attrelid = x: pg_attribute.c)
  *
  * CROSS JOIN fixes SQLite's join order: relations, then their columns, then the
  * type. Left to choose, it put pg_type's rows outside, and every one of them ran
  * pragma_table_info (which compiles a PRAGMA) for every relation again: twenty
- * times the work for a DuckLake catalog's columns.
+ * times the work for a DuckLake catalog's columns. The OID's relid is a search of
+ * rl_relation's key in both branches, so the pragmas run for that relation only.
  */
-static char *
-build_pg_attribute(void)
+char *
+SystemAttributeSql(bool one_relation)
 {
 	return psprintf("SELECT " XSTR(FirstNormalObjectId) " + r.relid AS attrelid, rl_pg_name(a.name) AS attname,"
 					" t.oid AS atttypid, a.cid AS attnum, 0 AS attndims, rl_type_typmod(a.type) AS atttypmod,"
@@ -432,12 +438,14 @@ build_pg_attribute(void)
 					" NULL AS attacl"
 					" FROM main." CACHE_RELATION_TABLE " AS r CROSS JOIN pragma_table_info(r.relname, 'main') AS a"
 					" CROSS JOIN (%s) AS t ON t.oid = rl_type_oid(a.type)"
-					" WHERE a.name <> '" CACHE_ROWID_COLUMN "'"
+					" WHERE a.name <> '" CACHE_ROWID_COLUMN "'%s"
 					" UNION ALL SELECT " INDEX_OID("k") ", rl_pg_name(c.name), t.oid, c.seqno + 1, 0, rl_type_typmod(a.type), 0, 0,"
 					" 0, t.typcollation, '', '', t.typstorage, '', -1, t.typlen, NULL FROM (" KEYS_SQL ") AS k"
 					" CROSS JOIN pragma_index_info(k.idx, 'main') AS c CROSS JOIN pragma_table_info(k.relname, 'main') AS a"
-					" CROSS JOIN (%s) AS t ON t.oid = rl_type_oid(a.type) WHERE a.cid = c.cid",
-					build_pg_type(), build_pg_type());
+					" CROSS JOIN (%s) AS t ON t.oid = rl_type_oid(a.type) WHERE a.cid = c.cid%s",
+					build_pg_type(), one_relation ? " AND r.relid = ?1 - " XSTR(FirstNormalObjectId) : "",
+					build_pg_type(), one_relation ? " AND k.relid = (?1 - " XSTR(INDEX_OID_BASE) ") >> 8"
+					" AND k.seq = (?1 - " XSTR(INDEX_OID_BASE) ") & 255" : "");
 }
 
 static void
@@ -567,7 +575,7 @@ static const SystemRelation system_relations[] = {
 		" UNION ALL SELECT nspid, nspname, nspowner, NULL FROM main." CACHE_NAMESPACE_TABLE,
 	NULL},
 	{"pg_class", NCOLS(pg_class_cols), pg_class_cols, pg_class_sql, NULL},
-	{"pg_attribute", NCOLS(pg_attribute_cols), pg_attribute_cols, NULL, build_pg_attribute},
+	{"pg_attribute", NCOLS(pg_attribute_cols), pg_attribute_cols, "SELECT * FROM main." PG_ATTRIBUTE_VTAB, NULL},
 	{"pg_type", NCOLS(pg_type_cols), pg_type_cols, NULL, build_pg_type},
 	{"pg_constraint", NCOLS(pg_constraint_cols), pg_constraint_cols,
 		"SELECT " XSTR(CONSTRAINT_OID_BASE) " + k.relid * 256 + k.seq AS oid, k.keyname AS conname, "

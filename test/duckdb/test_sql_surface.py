@@ -154,3 +154,62 @@ def test_to_char_timestamp(both):
         assert answer[0] == "error" and answer[2] == "0A000", (pattern, answer)
     answer, _ = rl.answer("SELECT to_char('0001-01-01 BC'::timestamp, 'YYYY')")
     assert answer[0] == "error" and answer[2] == "0A000", answer
+
+
+def test_pg_attribute_lookups(both):
+    """pg_attribute looked up by attrelid (=, IN, a subquery, an index's OID, a join from
+    pg_class filtered by relname, DuckDB 1.5's column lookup) and scanned whole gives
+    PostgreSQL's rows, in the transaction's snapshot; the lookup reads one relation's
+    columns (pg_attribute.c), the scan every relation's"""
+    cols = "attname, atttypid::regtype, atttypmod, attnum, attnotnull, atthasdef, attndims, attlen"
+    same_answers(both, [
+        "DROP TABLE IF EXISTS pat_t, \"Pat_Mixed\"",
+        "DROP SCHEMA IF EXISTS pat_s CASCADE",
+        "CREATE TABLE pat_t (\"Mixed\" integer, b varchar(10) NOT NULL DEFAULT 'x', c numeric(10,2),"
+        " d timestamptz, PRIMARY KEY (b, c))",
+        "CREATE TABLE \"Pat_Mixed\" (k bigint UNIQUE, v text)",
+        "CREATE SCHEMA pat_s",
+        "CREATE TABLE pat_s.pat_t (z text UNIQUE, y boolean)",
+        f"SELECT {cols} FROM pg_attribute WHERE attrelid = 'pat_t'::regclass AND attnum > 0 ORDER BY attnum",
+        f"SELECT {cols} FROM pg_attribute WHERE attrelid = 'pat_s.pat_t'::regclass AND attnum > 0 ORDER BY attnum",
+        f"SELECT attrelid::regclass, {cols} FROM pg_attribute WHERE attrelid IN ('pat_t'::regclass,"
+        " '\"Pat_Mixed\"'::regclass, 'pat_s.pat_t'::regclass) AND attnum > 0 ORDER BY attrelid::regclass::text, attnum",
+        # OR of lookups: SQLite reads each branch and keeps a row found by both once
+        "SELECT attrelid::regclass, attname FROM pg_attribute WHERE (attrelid = 'pat_t'::regclass"
+        " OR attrelid = '\"Pat_Mixed\"'::regclass) AND attnum > 0 ORDER BY attrelid::regclass::text, attnum",
+        "SELECT attrelid::regclass, attname FROM pg_attribute WHERE (attrelid = 'pat_t'::regclass AND attnum = 1)"
+        " OR (attrelid = '\"Pat_Mixed\"'::regclass AND attnum = 2)"
+        " OR (attrelid = 'pat_t'::regclass AND attnum BETWEEN 1 AND 2)"
+        " ORDER BY attrelid::regclass::text, attnum",
+        f"SELECT {cols} FROM pg_attribute WHERE attrelid = 'pat_t_pkey'::regclass ORDER BY attnum",
+        f"SELECT {cols} FROM pg_attribute WHERE attrelid = 'pat_s.pat_t_z_key'::regclass ORDER BY attnum",
+        "SELECT count(*) FROM pg_attribute WHERE attrelid = 0",
+        "SELECT attname FROM pg_attribute WHERE attrelid = (SELECT oid FROM pg_class WHERE relname = 'Pat_Mixed')"
+        " AND attnum > 0 ORDER BY attnum",
+        "SELECT n.nspname, c.relname, a.attname, format_type(a.atttypid, a.atttypmod) FROM pg_class c"
+        " JOIN pg_namespace n ON n.oid = c.relnamespace JOIN pg_attribute a ON a.attrelid = c.oid"
+        " WHERE c.relname = 'pat_t' AND a.attnum > 0 ORDER BY 1, a.attnum",
+        "SELECT c.relname, a.attname FROM pg_attribute a LEFT JOIN pg_class c ON c.oid = a.attrelid"
+        " WHERE a.attname IN ('Mixed', 'z', 'y', 'v') AND a.attnum > 0 ORDER BY 1, 2",
+        "SELECT a.attname, i.indisprimary FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid"
+        " AND a.attnum = ANY (i.indkey) WHERE i.indrelid = 'pat_t'::regclass ORDER BY a.attnum",
+        # DuckDB 1.5's column lookup of one table
+        "SELECT relname, relpages, attname, pg_type.typname type_name, atttypmod type_modifier,"
+        " pg_attribute.attndims ndim, attnum, pg_attribute.attnotnull AS notnull, type_ns.nspname AS type_schema,"
+        " col_desc.description AS column_comment, tbl_desc.description AS table_comment FROM pg_class"
+        " JOIN pg_namespace ON relnamespace = pg_namespace.oid"
+        " JOIN pg_attribute ON pg_class.oid=pg_attribute.attrelid JOIN pg_type ON atttypid=pg_type.oid"
+        " JOIN pg_namespace type_ns ON pg_type.typnamespace = type_ns.oid"
+        " LEFT JOIN pg_description col_desc ON col_desc.objoid=pg_class.oid AND col_desc.objsubid=pg_attribute.attnum"
+        " LEFT JOIN pg_description tbl_desc ON tbl_desc.objoid=pg_class.oid AND tbl_desc.objsubid=0"
+        " WHERE attnum > 0 AND relkind IN ('r', 'v', 'm', 'f', 'p') AND pg_namespace.nspname IN ('pat_s')"
+        " AND relname='pat_t' ORDER BY attnum",
+        # a column added in the transaction is there until it rolls back
+        "BEGIN",
+        "ALTER TABLE pat_t ADD COLUMN e date",
+        f"SELECT {cols} FROM pg_attribute WHERE attrelid = 'pat_t'::regclass AND attnum > 0 ORDER BY attnum",
+        "ROLLBACK",
+        f"SELECT {cols} FROM pg_attribute WHERE attrelid = 'pat_t'::regclass AND attnum > 0 ORDER BY attnum",
+        "DROP TABLE pat_t, \"Pat_Mixed\"",
+        "DROP SCHEMA pat_s CASCADE",
+    ])
