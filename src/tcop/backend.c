@@ -30,6 +30,7 @@
 #include "catalog/cache.h"
 #include "catalog/catalog_cache.h"
 #include "catalog/writer.h"
+#include "commands/explain.h"
 #include "common/ulid.h"
 #include "executor/executor.h"
 #include "executor/keptscan.h"
@@ -404,6 +405,28 @@ check_log_duration(char *msec_str, size_t size)
 	return true;
 }
 
+/*
+ * slow_plan -- with rocklake.log_slow_plans, the plan of stmt, which has just run
+ * (inside its transaction), if the message is already slow enough to be logged
+ */
+static char *
+slow_plan(AnalyzedStmt *stmt, const Value *params)
+{
+	char		msec_str[32];
+
+	if (!GetConfigBool("rocklake.log_slow_plans") || !check_log_duration(msec_str, sizeof(msec_str)))
+		return NULL;
+	return ExplainPlanText(stmt, params);
+}
+
+/* log_plan -- a plan after its statement's duration line, in auto_explain's words */
+static void
+log_plan(const char *plan, const char *msec_str)
+{
+	if (plan)
+		ereport(LOG, errmsg("duration: %s ms  plan:\n%s", msec_str, plan));
+}
+
 /* check_not_aborted -- in a failed block only transaction exits may run */
 static void
 check_not_aborted(bool is_exit)
@@ -650,7 +673,7 @@ run_portal(AnalyzedStmt *stmt, ExecState **esp, const Value *params,
 		return true;
 	}
 	if (*esp == NULL)
-		*esp = ExecutorStart(stmt, params, max_rows <= 0);
+		*esp = stmt->explain ? ExplainQuery(stmt, params) : ExecutorStart(stmt, params, max_rows <= 0);
 	if (stmt->kind == STMT_UTILITY)
 	{
 		EndCommand(ExecutorCommandTag(*esp, 0));
@@ -680,6 +703,8 @@ exec_simple_query(const char *query)
 	StartTransactionCommand();
 	ParsedQuery *pq = ParseQuery(query);
 
+	char	  **plans = palloc0(sizeof(char *) * (size_t) (pq->nstmts + 1));
+
 	if (pq->nstmts == 0)
 		SendEmptyMessage(PqMsg_EmptyQueryResponse);
 	for (int i = 0; i < pq->nstmts; i++)
@@ -698,13 +723,18 @@ exec_simple_query(const char *query)
 		if (stmt->kind == STMT_ROWS)
 			SendRowDescription(stmt, NULL);
 		run_portal(stmt, &es, NULL, NULL, 0);
+		plans[i] = slow_plan(stmt, NULL);
 		if (i == pq->nstmts - 1)
 			EndImplicitTransactionBlock();
 		CommitTransactionCommand();
 	}
 	CommitTransactionCommand();
 	if (check_log_duration(msec_str, sizeof(msec_str)))
+	{
 		ereport(LOG, errmsg("duration: %s ms  statement: %s", msec_str, query));
+		for (int i = 0; i < pq->nstmts; i++)
+			log_plan(plans[i], msec_str);
+	}
 }
 
 /* exec_parse -- 'P': parse and analyse into a named or the unnamed statement */
@@ -888,10 +918,13 @@ exec_execute(PqMsgReader *r)
 	if (!complete)
 		SendEmptyMessage(PqMsg_PortalSuspended);
 	if (check_log_duration(msec_str, sizeof(msec_str)))
+	{
 		ereport(LOG, errmsg("duration: %s ms  %s %s%s%s: %s", msec_str,
 							is_fetch ? "execute fetch from" : "execute",
 							portal->source->name[0] ? portal->source->name : "<unnamed>",
 							portal->name[0] ? "/" : "", portal->name, portal->source->query_string));
+		log_plan(slow_plan(portal->stmt, portal->params), msec_str);
+	}
 	if (ActivePortal == portal && portal->owns_source)
 		PortalDrop(portal);		/* its statement was deallocated while it ran */
 	ActivePortal = NULL;

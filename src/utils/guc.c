@@ -254,6 +254,8 @@ static ConfigOption ConfigOptions[] = {
 		1, 65535, NULL),
 	BOOL("restart_after_crash", PGC_SIGHUP, 0,
 		 "Reinitialize server after backend crash.", "on", NULL),
+	BOOL("rocklake.log_slow_plans", PGC_USERSET, 0,
+		 "Logs the plan of each statement log_min_duration_statement logs.", "off", NULL),
 	BOOL("row_security", PGC_USERSET, 0, "Enable row security.", "on", NULL),
 	STRING("search_path", PGC_USERSET, 0,
 		   "Sets the schema search order for names that are not schema-qualified.",
