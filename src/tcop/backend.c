@@ -30,7 +30,7 @@
 #include "catalog/cache.h"
 #include "catalog/catalog_cache.h"
 #include "catalog/writer.h"
-#include "commands/explain.h"
+#include "executor/explain.h"
 #include "common/ulid.h"
 #include "executor/executor.h"
 #include "executor/keptscan.h"

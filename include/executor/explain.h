@@ -1,6 +1,6 @@
 /*
  * explain.h: EXPLAIN and the plans the server log shows of slow statements
- * (explain.c, PostgreSQL's commands/explain.c).
+ * (explain.c; PostgreSQL has it in commands/explain.c).
  *
  *   ExplainQuery      EXPLAIN [ANALYZE] statement: its "QUERY PLAN" lines as rows
  *   ExplainPlanText   the plan of a statement that ran, for the log (rocklake.log_slow_plans)

@@ -1,6 +1,7 @@
 /*
- * explain.c: EXPLAIN (PostgreSQL's commands/explain.c): the plan of a statement as
- * rows of one text column, "QUERY PLAN", in PostgreSQL's text layout.
+ * explain.c: EXPLAIN (PostgreSQL's commands/explain.c, here beside the executor it
+ * runs and the cache it asks: commands/ is a layer below both): the plan of a
+ * statement as rows of one text column, "QUERY PLAN", in PostgreSQL's text layout.
  *
  * RockLake does not plan: a statement over the catalog cache is SQLite SQL, which
  * SQLite plans when it compiles it. EXPLAIN asks SQLite for that plan (EXPLAIN QUERY
@@ -30,7 +31,7 @@
 #include "catalog/cache.h"
 #include "catalog/catalog_cache.h"
 #include "catalog/namespace.h"
-#include "commands/explain.h"
+#include "executor/explain.h"
 #include "executor/sqlite_exec.h"
 #include "utils/elog.h"
 #include "utils/mcxt.h"
