@@ -77,10 +77,11 @@ typedef struct PlannedRelation
 {
 	const char *sql_name;		/* the name the SQL gives it (its alias), in the cache's form */
 	const char *relname;		/* the relation's PostgreSQL name */
-	const char *alias;			/* the query's alias for it, or NULL */
-	Oid			nsp;			/* its schema (InvalidOid: a temporary table) */
+	const char *alias;			/* the query's name for it: its alias, or relname */
+	Oid			nsp;			/* its schema (InvalidOid: a temporary table, a WITH query) */
 	bool		target;			/* what INSERT, UPDATE or DELETE writes */
 	bool		catalog;		/* a system catalog: a subquery of the cache's tables */
+	bool		cte;			/* a WITH query */
 } PlannedRelation;
 
 /* EXPLAIN: its options (PostgreSQL's ExplainState flags) and the statement it explains */

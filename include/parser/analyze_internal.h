@@ -333,7 +333,8 @@ CacheRelation *lookup_relation(ParseState *ps, PgQuery__RangeVar *rv);
 char       *set_source(ParseState *ps, Expr *srf, const char *alias);
 Scope      *transform_from(ParseState *ps, Node **items, size_t n, RlBuf *sql);
 void		transform_with(ParseState *ps, PgQuery__WithClause *with, RlBuf *sql);
-void		note_relation(ParseState *ps, const RangeItem *item, const CacheRelation *rel, bool target);
+void		note_relation(ParseState *ps, const RangeItem *item, const char *relname, const CacheRelation *rel,
+						  bool target);
 
 /* parse_select.c */
 void		deparse_window(ParseState *ps, RlBuf *out, const WindowSpec *w);

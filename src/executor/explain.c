@@ -153,6 +153,28 @@ pg_name(const char *cache_name)
 	return cache_pg_name(palloc(strlen(cache_name) + 1), cache_name);
 }
 
+/* find_relation -- the relation the SQL names sql_name, or NULL */
+static const PlannedRelation *
+find_relation(const ExplainState *es, const char *sql_name)
+{
+	for (int i = 0; i < es->query->nrelations; i++)
+		if (strcmp(es->query->relations[i].sql_name, sql_name) == 0)
+			return &es->query->relations[i];
+	return NULL;
+}
+
+/* is_cte -- whether the SQL's name sql_name is a WITH query's */
+static bool
+is_cte(const ExplainState *es, const char *sql_name)
+{
+	const char *name = pg_name(sql_name);
+
+	for (int i = 0; i < es->query->nrelations; i++)
+		if (es->query->relations[i].cte && strcmp(es->query->relations[i].relname, name) == 0)
+			return true;
+	return false;
+}
+
 /*
  * relation_label -- a relation SQLite's plan names by its name in the SQL, as
  * PostgreSQL writes it after "on": "t", "t x" (aliased), "public.t x" (VERBOSE)
@@ -160,17 +182,14 @@ pg_name(const char *cache_name)
 static const char *
 relation_label(const ExplainState *es, const char *sql_name)
 {
-	for (int i = 0; i < es->query->nrelations; i++)
+	const PlannedRelation *r = find_relation(es, sql_name);
+
+	if (r)
 	{
-		const PlannedRelation *r = &es->query->relations[i];
-
-		if (strcmp(r->sql_name, sql_name) != 0)
-			continue;
-
-		const char *schema = es->verbose ? (r->nsp == InvalidOid ? "pg_temp" : NamespaceName(r->nsp)) : NULL;
+		const char *schema = !es->verbose || r->cte ? NULL : r->nsp == InvalidOid ? "pg_temp" : NamespaceName(r->nsp);
 		const char *name = schema ? psprintf("%s.%s", schema, r->relname) : r->relname;
 
-		return r->alias && strcmp(r->alias, r->relname) != 0 ? psprintf("%s %s", name, r->alias) : name;
+		return strcmp(r->alias, r->relname) != 0 ? psprintf("%s %s", name, r->alias) : name;
 	}
 	/* a WITH query's or a subquery's name, or a table the SQL names by itself */
 	const char *table = after(sql_name, "main.");
@@ -248,9 +267,10 @@ subquery_scan(const ExplainState *es, const PlanSubquery *sub)
 {
 	PlanNode   *plan = sub->materialized ? wrap("Materialize", sub->plan) : sub->plan;
 
-	for (int i = 0; i < es->query->nrelations; i++)
-		if (es->query->relations[i].catalog && strcmp(es->query->relations[i].sql_name, sub->name) == 0)
-			return make_node(psprintf("Seq Scan on %s", relation_label(es, sub->name)));
+	const PlannedRelation *r = find_relation(es, sub->name);
+
+	if (r && r->catalog)
+		return make_node(psprintf("Seq Scan on %s", relation_label(es, sub->name)));
 	if (sub->name[0] == '(')
 		return plan;
 
@@ -290,6 +310,11 @@ scan_plan(ExplainState *es, const char *detail, ScanJoin *join)
 	for (int i = 0; i < es->nsubqueries; i++)
 		if (strcmp(es->subqueries[i].name, d) == 0)
 			return subquery_scan(es, &es->subqueries[i]);
+
+	const PlannedRelation *with = find_relation(es, d);
+
+	if (with && with->cte)		/* its plan is its CTE's, an InitPlan */
+		return make_node(psprintf("CTE Scan on %s", relation_label(es, d)));
 
 	const char *rel = relation_label(es, d);
 	const char *cond = strchr(using, '(');
@@ -382,6 +407,7 @@ plan_level(ExplainState *es, int64_t parent)
 	int			nwraps = 0;
 	PlanNode   *holder = make_node(NULL);	/* the subplans, until the top is known */
 	int			nsubqueries = es->nsubqueries;
+	PlanNode   *recursive = NULL;
 
 	for (int64_t i = 0; i < es->nrows; i++)
 	{
@@ -396,6 +422,16 @@ plan_level(ExplainState *es, int64_t parent)
 			continue;
 		if ((rest = after(d, "SCAN ")) != NULL || (rest = after(d, "SEARCH ")) != NULL)
 			scan = scan_plan(es, rest, &join);
+		else if (((rest = after(d, "MATERIALIZE ")) != NULL || (rest = after(d, "CO-ROUTINE ")) != NULL) &&
+				 is_cte(es, rest))
+			add_child(holder, CHILD_INIT, psprintf("CTE %s", pg_name(rest)), plan_level(es, r->id));
+		else if (strcmp(d, "SETUP") == 0 || strcmp(d, "RECURSIVE STEP") == 0)
+		{
+			/* WITH RECURSIVE's two arms, which SQLite lists one after the other */
+			if (recursive == NULL)
+				scan = recursive = make_node("Recursive Union");
+			add_child(recursive, CHILD_INPUT, NULL, plan_level(es, r->id));
+		}
 		else if ((rest = after(d, "CO-ROUTINE ")) != NULL || (rest = after(d, "MATERIALIZE ")) != NULL)
 		{
 			PlanNode   *plan = plan_level(es, r->id);	/* which may add subqueries of its own */

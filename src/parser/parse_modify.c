@@ -25,7 +25,7 @@ target_relation(ParseState *ps, PgQuery__RangeVar *rv, AnalyzedStmt *stmt, RlBuf
 	scope_add(scope, item);
 	ps->scope = scope;
 	stmt->target = rel->temp ? CACHE_WRITE_TEMP : CACHE_WRITE_MAIN;
-	note_relation(ps, item, rel, true);
+	note_relation(ps, item, rel->name, rel, true);
 	append_aliased(sql, relation_sql(rel), item->alias);
 	return rel;
 }

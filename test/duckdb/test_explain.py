@@ -155,6 +155,32 @@ def test_rocklake_plans(tables):
             "Nested Loop",
             "  ->  Seq Scan on pg_class c",
             "  ->  Seq Scan on pg_namespace n"],
+        "WITH w AS MATERIALIZED (SELECT * FROM ex_t) SELECT * FROM w, w w2": [
+            "Nested Loop",
+            "  CTE w",
+            "    ->  Seq Scan on ex_t",
+            "  ->  CTE Scan on w",
+            "  ->  CTE Scan on w w2"],
+        "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 3) SELECT * FROM r": [
+            "CTE Scan on r",
+            "  CTE r",
+            "    ->  Recursive Union",
+            "          ->  Result",
+            "          ->  CTE Scan on r"],
+        "SELECT * FROM ex_t x JOIN ex_t y ON x.a = y.c": [
+            "Nested Loop",
+            "  ->  Seq Scan on ex_t y",
+            "  ->  Index Scan using ex_t_pkey on ex_t x",
+            "        Index Cond: (a = ?)"],
+        "SELECT * FROM ex_t, ex_u WHERE ex_t.c = ex_u.y": [
+            "Hash Join",
+            "  Hash Cond: (y = ?)",
+            "  ->  Seq Scan on ex_t",
+            "  ->  Hash",
+            "        ->  Seq Scan on ex_u"],
+        "SELECT 1 LIMIT 1": [
+            "Limit",
+            "  ->  Result"],
         "DELETE FROM ex_t WHERE b = 'a'": [
             "Delete on ex_t",
             "  ->  Index Scan using ex_t_b_key on ex_t",
