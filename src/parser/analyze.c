@@ -319,6 +319,11 @@ AnalyzeStatement(const RawStatement *raw, const char *query_string,
 	finish_params(&ps, stmt);
 	stmt->nrelations = ps.nrelations;
 	stmt->relations = ps.relations;
+	if (stmt->copy_query)
+	{
+		stmt->copy_query->nrelations = ps.nrelations;
+		stmt->copy_query->relations = ps.relations;
+	}
 	if (uses_cache)
 		CacheStatementEnd();
 	return stmt;

@@ -190,9 +190,11 @@ def test_rocklake_plans(tables):
         assert plan(rl.conn, "EXPLAIN " + sql) == expected, sql
     assert plan(rl.conn, "EXPLAIN (VERBOSE) SELECT a, b AS bee FROM ex_t") == [
         "Seq Scan on public.ex_t", "  Output: a, bee"]
-    # a parameter of the extended protocol, bound as the statement is
-    assert plan(rl.conn, "EXPLAIN SELECT b FROM ex_t WHERE b = %s", ("b",)) == [
-        "Index Only Scan using ex_t_b_key on ex_t", "  Index Cond: (b = ?)"]
+    # a parameter of the extended protocol, bound as the statement is; a prepared EXPLAIN
+    for prepare in (False, True, True):
+        with rl.conn.cursor() as cur:
+            cur.execute("EXPLAIN SELECT b FROM ex_t WHERE b = %s", ("b",), prepare=prepare)
+            assert cur.fetchall() == [("Index Only Scan using ex_t_b_key on ex_t",), ("  Index Cond: (b = ?)",)]
     lines = plan(rl.conn, "EXPLAIN ANALYZE SELECT * FROM ex_t")
     assert re.fullmatch(r"Seq Scan on ex_t \(actual time=\d+\.\d{3}\.\.\d+\.\d{3} rows=3 loops=1\)", lines[0]), lines
     assert len(lines) == 3
@@ -234,6 +236,8 @@ def test_slow_plans_logged(rocklake_server):
         with conn.cursor() as cur:
             cur.execute("SELECT v FROM ex_slow WHERE k = 8 -- simple query", prepare=False)
             cur.execute("SELECT v FROM ex_slow WHERE k = %s -- extended", (9,))
+            with cur.copy("COPY (SELECT v FROM ex_slow e WHERE k = 10) TO STDOUT") as copy:
+                assert list(copy) == []
         conn.execute("SET rocklake.log_slow_plans = off")
         conn.execute("DROP TABLE ex_slow")
     log = log_path.read_text()
@@ -242,5 +246,8 @@ def test_slow_plans_logged(rocklake_server):
                      r".*LOG:  duration: \d+\.\d{3} ms  plan:\n" + re.escape(plan_lines), log), log[-3000:]
     assert re.search(r"execute <unnamed>: SELECT v FROM ex_slow WHERE k = \$1 -- extended\n"
                      r".*LOG:  duration: \d+\.\d{3} ms  plan:\n" + re.escape(plan_lines), log), log[-3000:]
+    assert re.search(r"COPY \(SELECT v FROM ex_slow e WHERE k = 10\) TO STDOUT\n"
+                     r".*LOG:  duration: \d+\.\d{3} ms  plan:\n"
+                     r"Index Scan using ex_slow_pkey on ex_slow e\n  Index Cond: \(k = \?\)", log), log[-3000:]
     no_plan = log[log.index("-- no plan"):log.index("SET rocklake.log_slow_plans = on")]
     assert "plan:" not in no_plan
