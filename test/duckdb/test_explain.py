@@ -200,6 +200,7 @@ def test_rocklake_plans(tables):
     assert len(lines) == 3
 
 
+@pytest.mark.duckdb
 def test_ducklake_catalog_plans(new_lake):
     """the plans of catalog queries DuckLake sends, over the catalog DuckDB made"""
     lake = new_lake("rocklake")
