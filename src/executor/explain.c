@@ -85,6 +85,7 @@ typedef struct ExplainState
 	int64_t		nrows;
 	PlanSubquery *subqueries;
 	int			nsubqueries;
+	const char *worktable;		/* the WITH query being planned (its name in the SQL) */
 	char	  **lines;			/* the output */
 	int			nlines;
 	int			indent;
@@ -314,7 +315,8 @@ scan_plan(ExplainState *es, const char *detail, ScanJoin *join)
 	const PlannedRelation *with = find_relation(es, d);
 
 	if (with && with->cte)		/* its plan is its CTE's, an InitPlan */
-		return make_node(psprintf("CTE Scan on %s", relation_label(es, d)));
+		return make_node(psprintf("%s on %s", es->worktable && strcmp(es->worktable, d) == 0
+								  ? "WorkTable Scan" : "CTE Scan", relation_label(es, d)));
 
 	const char *rel = relation_label(es, d);
 	const char *cond = strchr(using, '(');
@@ -424,7 +426,13 @@ plan_level(ExplainState *es, int64_t parent)
 			scan = scan_plan(es, rest, &join);
 		else if (((rest = after(d, "MATERIALIZE ")) != NULL || (rest = after(d, "CO-ROUTINE ")) != NULL) &&
 				 is_cte(es, rest))
+		{
+			const char *outer = es->worktable;
+
+			es->worktable = rest;	/* a recursive query reads itself there */
 			add_child(holder, CHILD_INIT, psprintf("CTE %s", pg_name(rest)), plan_level(es, r->id));
+			es->worktable = outer;
+		}
 		else if (strcmp(d, "SETUP") == 0 || strcmp(d, "RECURSIVE STEP") == 0)
 		{
 			/* WITH RECURSIVE's two arms, which SQLite lists one after the other */

@@ -166,7 +166,7 @@ def test_rocklake_plans(tables):
             "  CTE r",
             "    ->  Recursive Union",
             "          ->  Result",
-            "          ->  CTE Scan on r"],
+            "          ->  WorkTable Scan on r"],
         "SELECT * FROM ex_t x JOIN ex_t y ON x.a = y.c": [
             "Nested Loop",
             "  ->  Seq Scan on ex_t y",
