@@ -414,7 +414,7 @@ slow_plan(AnalyzedStmt *stmt, const Value *params)
 {
 	char		msec_str[32];
 
-	if (!GetConfigBool("rocklake.log_slow_plans") || !check_log_duration(msec_str, sizeof(msec_str)))
+	if (!log_slow_plans || !check_log_duration(msec_str, sizeof(msec_str)))
 		return NULL;
 	return ExplainPlanText(stmt, params);
 }
