@@ -18,7 +18,8 @@
  * With log_min_duration_statement, a simple Query, Parse, Bind and Execute that
  * succeed and took at least that long are logged with their time, in PostgreSQL's
  * words ("duration: 0.123 ms  statement: ..."), so server-side time can be summed
- * from the log as it is for PostgreSQL.
+ * from the log as it is for PostgreSQL; with rocklake.log_slow_plans each such
+ * statement's plan follows its line, as auto_explain logs it (executor/explain.h).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -30,9 +31,9 @@
 #include "catalog/cache.h"
 #include "catalog/catalog_cache.h"
 #include "catalog/writer.h"
-#include "executor/explain.h"
 #include "common/ulid.h"
 #include "executor/executor.h"
+#include "executor/explain.h"
 #include "executor/keptscan.h"
 #include "executor/sqlite_exec.h"
 #include "libpq/auth.h"
