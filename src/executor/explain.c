@@ -237,19 +237,23 @@ condition(const char *sqlite_cond)
 	for (char *term = text; term != NULL; nterms++)
 	{
 		char	   *next = strstr(term, " AND ");
-		size_t		col_len = strcspn(term, "=<>!");
-		char	   *op = term + col_len;
-		size_t		op_len = strspn(op, "=<>!");
 
 		if (next)
 		{
 			*next = '\0';
 			next += 5;
 		}
+
+		size_t		col_len = strcspn(term, "=<>!");
+		char	   *op = term + col_len;
+		size_t		op_len = strspn(op, "=<>!");
 		char	   *col = pnstrdup(term, col_len);
 
-		rlbuf_printf(&out, "%s(%s %.*s %s)", nterms ? " AND " : "",
-					 strcmp(col, "rowid") == 0 ? "ctid" : pg_name(col), (int) op_len, op, op + op_len);
+		if (op_len == 0)		/* not a comparison: SQLite's words */
+			rlbuf_printf(&out, "%s(%s)", nterms ? " AND " : "", term);
+		else
+			rlbuf_printf(&out, "%s(%s %.*s %s)", nterms ? " AND " : "",
+						 strcmp(col, "rowid") == 0 ? "ctid" : pg_name(col), (int) op_len, op, op + op_len);
 		term = next;
 	}
 	return nterms > 1 ? psprintf("(%s)", (char *) out.data) : pstrdup((char *) out.data);

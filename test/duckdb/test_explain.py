@@ -125,6 +125,11 @@ def test_rocklake_plans(tables):
         "SELECT * FROM ex_t WHERE b = 'x'": [
             "Index Scan using ex_t_b_key on ex_t",
             "  Index Cond: (b = ?)"],
+        # sorted back into the table's row order, which a search by an index loses ("Row order")
+        "SELECT * FROM ex_u WHERE x = 1 AND y > 0": [
+            "Sort",
+            "  ->  Index Only Scan using ex_u_pkey on ex_u",
+            "        Index Cond: ((x = ?) AND (y > ?))"],
         "SELECT count(*) FROM ex_t": [
             "Index Only Scan using ex_t_pkey on ex_t"],
         "SELECT * FROM ex_t q JOIN ex_u ON q.c = ex_u.x ORDER BY q.c": [
