@@ -20,6 +20,8 @@
 /* a schema's pg_namespace OID by name, or InvalidOid if there is no such schema */
 Oid			NamespaceOid(const char *name);
 
+/* the name of schema nsp (a pg_namespace OID), or NULL if there is none */
+char	   *NamespaceName(Oid nsp);
 /* the cache's name of the table called name in schema nsp (an OID NamespaceOid gave) */
 const char *CacheTableName(Oid nsp, const char *name);
 

@@ -23,6 +23,8 @@ typedef struct ExecState ExecState;
  * over the cache then streams instead of collecting its rows first).
  */
 ExecState  *ExecutorStart(AnalyzedStmt *stmt, const Value *params, bool to_completion);
+/* An ExecState handing out rows made beforehand (nrows of stmt->ncolumns Values): EXPLAIN's. */
+ExecState  *ExecutorStartRows(AnalyzedStmt *stmt, Value *rows, int64_t nrows);
 /*
  * COPY FROM: insert the rows (stmt->ncolumns Values each); returns how many. *at is
  * the row being inserted meanwhile (for an error's context), -1 once done.

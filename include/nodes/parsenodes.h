@@ -71,6 +71,35 @@ typedef enum UtilityKind
 	UTIL_CACHE					/* DML / DDL: the statements in sql */
 } UtilityKind;
 
+/*
+ * A relation a statement over the cache reads or writes, as its SQLite text names it:
+ * what EXPLAIN shows in SQLite's plan instead of the SQL's names.
+ */
+typedef struct PlannedRelation
+{
+	const char *sql_name;		/* the name the SQL gives it (its alias), in the cache's form */
+	const char *relname;		/* the relation's PostgreSQL name */
+	const char *alias;			/* the query's name for it: its alias, or relname */
+	Oid			nsp;			/* its schema (InvalidOid: a temporary table, a WITH query) */
+	bool		target;			/* what INSERT, UPDATE or DELETE writes */
+	bool		catalog;		/* a system catalog: a subquery of the cache's tables */
+	bool		cte;			/* a WITH query */
+} PlannedRelation;
+
+/* EXPLAIN: its options (PostgreSQL's ExplainState flags) and the statement it explains */
+typedef struct ExplainOptions
+{
+	struct AnalyzedStmt *query;
+	double		planning_ms;	/* the analysis of query, which is RockLake's planning */
+	bool		analyze;
+	bool		verbose;
+	bool		costs;			/* accepted: SQLite's plans have no costs to show */
+	bool		buffers;		/* accepted, nothing shown */
+	bool		settings;		/* accepted: no setting changes a plan */
+	bool		timing;
+	bool		summary;
+} ExplainOptions;
+
 typedef struct AnalyzedStmt
 {
 	StatementKind kind;
@@ -107,6 +136,9 @@ typedef struct AnalyzedStmt
 	const char *scan_from;		/* ... as its FROM says: main."table" AS alias ... */
 	bool		scan_filtered;	/* ... with a WHERE of its columns and constants ... */
 	const char *scan_where;		/* ... this one, in parentheses (its binds are sql's) */
+	int			nrelations;		/* the relations sql names (EXPLAIN's names) */
+	PlannedRelation *relations;
+	ExplainOptions *explain;	/* EXPLAIN (STMT_ROWS, one text column) */
 } AnalyzedStmt;
 
 #endif

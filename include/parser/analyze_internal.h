@@ -82,6 +82,8 @@ typedef struct ParseState
 									 * one operator a call from now on (deparse_eval) */
 	Expr	  **eval_cuts;		/* subtrees of rl_eval trees that are calls of their own */
 	int			neval_cuts;
+	int			nrelations;		/* the relations named in the SQL so far (note_relation) */
+	PlannedRelation *relations;
 } ParseState;
 
 /*
@@ -331,6 +333,8 @@ CacheRelation *lookup_relation(ParseState *ps, PgQuery__RangeVar *rv);
 char       *set_source(ParseState *ps, Expr *srf, const char *alias);
 Scope      *transform_from(ParseState *ps, Node **items, size_t n, RlBuf *sql);
 void		transform_with(ParseState *ps, PgQuery__WithClause *with, RlBuf *sql);
+void		note_relation(ParseState *ps, const RangeItem *item, const char *relname, const CacheRelation *rel,
+						  bool target);
 
 /* parse_select.c */
 void		deparse_window(ParseState *ps, RlBuf *out, const WindowSpec *w);
@@ -380,6 +384,8 @@ void		analyze_set(ParseState *ps, PgQuery__VariableSetStmt *vs, AnalyzedStmt *st
 void		analyze_transaction(ParseState *ps, PgQuery__TransactionStmt *ts, AnalyzedStmt *stmt);
 void		analyze_alter_system(ParseState *ps, PgQuery__AlterSystemStmt *as, AnalyzedStmt *stmt);
 void		analyze_copy(ParseState *ps, PgQuery__CopyStmt *cs, AnalyzedStmt *stmt);
+void		analyze_explain(ParseState *ps, PgQuery__ExplainStmt *es, const RawStatement *raw,
+							AnalyzedStmt *stmt);
 
 /* deparse.c */
 char       *quote_qualified(const char *qualifier, const char *name);

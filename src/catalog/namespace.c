@@ -141,9 +141,8 @@ SearchPathRank(const char *schema)
 	return strcmp(schema, "pg_catalog") == 0 ? 0 : -1;
 }
 
-/* namespace_name -- the name of a schema SearchPathNamespaces gave */
-static char *
-namespace_name(Oid nsp)
+char *
+NamespaceName(Oid nsp)
 {
 	Value		oid = typio_int(OIDOID, nsp);
 
@@ -171,7 +170,7 @@ CurrentSchemaValue(void)
 	if (SearchPathNamespaces(&oids) == 0)
 		return typio_null(NAMEOID);
 
-	char	   *name = namespace_name(oids[0]);
+	char	   *name = NamespaceName(oids[0]);
 
 	return typio_string(NAMEOID, name, strlen(name));
 }
@@ -189,6 +188,6 @@ CurrentSchemasValue(bool implicit)
 	if (implicit && !has_catalog)
 		elems.items[elems.n++] = "pg_catalog";
 	for (int i = 0; i < n; i++)
-		elems.items[elems.n++] = namespace_name(oids[i]);
+		elems.items[elems.n++] = NamespaceName(oids[i]);
 	return typio_array_build(NAMEARRAYOID, &elems);
 }

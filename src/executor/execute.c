@@ -1112,6 +1112,20 @@ ExecutorStart(AnalyzedStmt *stmt, const Value *params, bool to_completion)
 	return es;
 }
 
+ExecState *
+ExecutorStartRows(AnalyzedStmt *stmt, Value *rows, int64_t nrows)
+{
+	ExecState  *es = palloc0(sizeof(ExecState));
+
+	es->stmt = stmt;
+	es->row_context = AllocSetContextCreate(CurrentMemoryContext, "ExecutorRow");
+	es->row = palloc0(sizeof(Value) * (size_t) (stmt->ncolumns ? stmt->ncolumns : 1));
+	es->limit = -1;
+	es->cache_rows = rows;
+	es->cache_nrows = nrows;
+	return es;
+}
+
 /* next_source_row -- advance to the next candidate row; false at the end */
 static bool
 next_source_row(ExecState *es)
@@ -1186,7 +1200,7 @@ ExecutorNext(ExecState *es, Value **row)
 		if (!found)
 			es->cursor = NULL;
 	}
-	else if (stmt->nsql > 0)
+	else if (stmt->nsql > 0 || stmt->explain)
 	{
 		found = es->cache_next < es->cache_nrows;
 		if (found)
@@ -1230,6 +1244,8 @@ ExecutorCommandTag(ExecState *es, uint64_t nrows)
 {
 	if (es->stmt->kind == STMT_UTILITY)
 		return pstrdup(es->tag);
+	if (es->stmt->explain)
+		return pstrdup("EXPLAIN");
 	if (es->stmt->plan == NULL && es->stmt->nsql == 0)
 		return pstrdup("SHOW");
 	return psprintf("%s %llu", es->stmt->command_tag, (unsigned long long) nrows);

@@ -161,7 +161,6 @@ unsupported_statement(ParseState *ps, Node *node)
 		{PG_QUERY__NODE__NODE_CREATE_SEQ_STMT, "CREATE SEQUENCE"},
 		{PG_QUERY__NODE__NODE_CREATE_FUNCTION_STMT, "CREATE FUNCTION"},
 		{PG_QUERY__NODE__NODE_DO_STMT, "DO"},
-		{PG_QUERY__NODE__NODE_EXPLAIN_STMT, "EXPLAIN"},
 		{PG_QUERY__NODE__NODE_PREPARE_STMT, "PREPARE"},
 		{PG_QUERY__NODE__NODE_EXECUTE_STMT, "EXECUTE"},
 		{PG_QUERY__NODE__NODE_DECLARE_CURSOR_STMT, "DECLARE CURSOR"},
@@ -310,6 +309,10 @@ AnalyzeStatement(const RawStatement *raw, const char *query_string,
 			stmt->utility = UTIL_CHECKPOINT;
 			stmt->command_tag = "CHECKPOINT";
 			break;
+		case PG_QUERY__NODE__NODE_EXPLAIN_STMT:
+			/* the statement explained has its own analysis, parameters and cache */
+			analyze_explain(&ps, node->explain_stmt, raw, stmt);
+			return stmt;
 		case PG_QUERY__NODE__NODE_DROPDB_STMT:
 			stmt->utility = UTIL_DROP_DATABASE;
 			stmt->command_tag = "DROP DATABASE";
@@ -320,6 +323,13 @@ AnalyzeStatement(const RawStatement *raw, const char *query_string,
 			unsupported_statement(&ps, node);
 	}
 	finish_params(&ps, stmt);
+	stmt->nrelations = ps.nrelations;
+	stmt->relations = ps.relations;
+	if (stmt->copy_query)
+	{
+		stmt->copy_query->nrelations = ps.nrelations;
+		stmt->copy_query->relations = ps.relations;
+	}
 	if (uses_cache)
 		CacheStatementEnd();
 	return stmt;

@@ -26,6 +26,7 @@ target_relation(ParseState *ps, PgQuery__RangeVar *rv, AnalyzedStmt *stmt, RlBuf
 	ps->scope = scope;
 	stmt->target = rel->temp ? CACHE_WRITE_TEMP : CACHE_WRITE_MAIN;
 	stmt->changed_table = rel->temp ? NULL : rel->table;
+	note_relation(ps, item, rel->name, rel, true);
 	append_aliased(sql, relation_sql(rel), item->alias);
 	return rel;
 }

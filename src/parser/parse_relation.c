@@ -227,6 +227,27 @@ relation_sql(const CacheRelation *rel)
 	return psprintf("%s.%s", rel->temp ? "temp" : "main", quote_table(rel->table));
 }
 
+/*
+ * note_relation -- rel (NULL: the WITH query relname), named item in the SQL being
+ * made, for EXPLAIN, which shows SQLite's plan with the relations' own names
+ */
+void
+note_relation(ParseState *ps, const RangeItem *item, const char *relname, const CacheRelation *rel, bool target)
+{
+	ps->relations = ps->relations ? repalloc(ps->relations, sizeof(PlannedRelation) * (size_t) (ps->nrelations + 1))
+		: palloc(sizeof(PlannedRelation));
+	ps->relations[ps->nrelations++] = (PlannedRelation) {
+		.sql_name = CacheSqliteName(item->sql_alias ? item->sql_alias : item->alias),
+		.relname = relname,
+		.alias = item->alias,
+		.nsp = rel == NULL || rel->temp ? InvalidOid : rel->sql ? (item->nsp ? item->nsp : PG_CATALOG_NAMESPACE)
+		: cache_name_namespace(rel->table) ? (Oid) cache_name_namespace(rel->table) : PG_PUBLIC_NAMESPACE,
+		.target = target,
+		.catalog = rel && rel->sql != NULL,
+		.cte = rel == NULL,
+	};
+}
+
 /* check_writable -- 42501 for a system catalog, which only reads */
 void
 check_writable(ParseState *ps, const CacheRelation *rel, int location)
@@ -432,6 +453,7 @@ transform_from_item(ParseState *ps, Node *node, Scope *scope, RlBuf *sql)
 							RangeItem  *item = make_range_item(rv->relname, c->ncolumns, c->columns, rv->alias);
 
 							ps->cte_ref = true;
+							note_relation(ps, item, c->name, NULL, false);
 							append_aliased(sql, quote_ident(c->name), item->alias);
 							scope_add(scope, item);
 							return;
@@ -452,6 +474,7 @@ transform_from_item(ParseState *ps, Node *node, Scope *scope, RlBuf *sql)
 				if (!rel->temp && rel->sql == NULL)
 					item->main_table = rel->table;
 				check_refname(ps, scope, item, rv->location);
+				note_relation(ps, item, rel->name, rel, false);
 				append_aliased(sql, relation_sql(rel), item->sql_alias ? item->sql_alias : item->alias);
 				scope_add(scope, item);
 				return;

@@ -3,6 +3,9 @@
  * and indexes, ALTER TABLE, SET and transaction control, and COPY (analyze_internal.h).
  */
 
+#include <strings.h>
+#include <time.h>
+
 #include "parser/analyze_internal.h"
 
 /* ---------- CREATE TABLE, DROP TABLE, CREATE SCHEMA ---------- */
@@ -977,4 +980,137 @@ analyze_copy(ParseState *ps, PgQuery__CopyStmt *cs, AnalyzedStmt *stmt)
 		stmt->copy_query = palloc0(sizeof(AnalyzedStmt));
 		analyze_select(ps, cs->query->select_stmt, stmt->copy_query);
 	}
+}
+
+/* ---------- EXPLAIN ---------- */
+
+/* option_text -- an EXPLAIN option's argument as PostgreSQL's defGetString gives it (NULL: none) */
+static const char *
+option_text(const PgQuery__DefElem *d)
+{
+	if (d->arg == NULL)
+		return NULL;
+	switch (d->arg->node_case)
+	{
+		case PG_QUERY__NODE__NODE_INTEGER:
+			return psprintf("%d", d->arg->integer->ival);
+		case PG_QUERY__NODE__NODE_FLOAT:
+			return d->arg->float_->fval;
+		case PG_QUERY__NODE__NODE_BOOLEAN:
+			return d->arg->boolean->boolval ? "true" : "false";
+		default:
+			return string_value(d->arg);
+	}
+}
+
+/* option_boolean -- PostgreSQL's defGetBoolean: none, 1, 0, true, false, on, off */
+static bool
+option_boolean(const PgQuery__DefElem *d)
+{
+	const char *v = option_text(d);
+
+	if (v == NULL)
+		return true;
+	if (d->arg->node_case == PG_QUERY__NODE__NODE_INTEGER)
+	{
+		if (d->arg->integer->ival == 0 || d->arg->integer->ival == 1)
+			return d->arg->integer->ival == 1;
+	}
+	else if (strcasecmp(v, "true") == 0 || strcasecmp(v, "on") == 0)
+		return true;
+	else if (strcasecmp(v, "false") == 0 || strcasecmp(v, "off") == 0)
+		return false;
+	ereport(ERROR,
+			errcode(ERRCODE_SYNTAX_ERROR),
+			errmsg("%s requires a Boolean value", d->defname));
+	return false;
+}
+
+/*
+ * analyze_explain -- EXPLAIN [ANALYZE] [VERBOSE] statement and EXPLAIN (option, ...)
+ * statement: the statement is analysed first, as PostgreSQL's parse analysis does
+ * before ExplainQuery reads the options, and its analysis is the planning time shown
+ */
+void
+analyze_explain(ParseState *ps, PgQuery__ExplainStmt *es, const RawStatement *raw, AnalyzedStmt *stmt)
+{
+	ExplainOptions *opts = palloc0(sizeof(ExplainOptions));
+	RawStatement inner = {.node = es->query, .location = raw->location, .length = raw->length};
+	struct timespec start,
+				end;
+	bool		timing_set = false,
+				summary_set = false,
+				wal = false;
+
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	opts->query = AnalyzeStatement(&inner, ps->query, ps->paramtypes, ps->params_allowed ? ps->nparams : -1);
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	opts->planning_ms = (double) (end.tv_sec - start.tv_sec) * 1000.0 + (double) (end.tv_nsec - start.tv_nsec) / 1e6;
+	opts->costs = true;
+	for (size_t i = 0; i < es->n_options; i++)
+	{
+		const PgQuery__DefElem *d = es->options[i]->def_elem;
+
+		if (strcmp(d->defname, "analyze") == 0)
+			opts->analyze = option_boolean(d);
+		else if (strcmp(d->defname, "verbose") == 0)
+			opts->verbose = option_boolean(d);
+		else if (strcmp(d->defname, "costs") == 0)
+			opts->costs = option_boolean(d);
+		else if (strcmp(d->defname, "buffers") == 0)
+			opts->buffers = option_boolean(d);
+		else if (strcmp(d->defname, "wal") == 0)
+			wal = option_boolean(d);
+		else if (strcmp(d->defname, "settings") == 0)
+			opts->settings = option_boolean(d);
+		else if (strcmp(d->defname, "timing") == 0)
+		{
+			timing_set = true;
+			opts->timing = option_boolean(d);
+		}
+		else if (strcmp(d->defname, "summary") == 0)
+		{
+			summary_set = true;
+			opts->summary = option_boolean(d);
+		}
+		else if (strcmp(d->defname, "format") == 0)
+		{
+			const char *f = option_text(d);
+
+			if (f == NULL)
+				ereport(ERROR,
+						errcode(ERRCODE_SYNTAX_ERROR),
+						errmsg("%s requires a parameter", d->defname));
+			if (strcmp(f, "xml") == 0 || strcmp(f, "json") == 0 || strcmp(f, "yaml") == 0)
+				not_supported(ps, psprintf("EXPLAIN (FORMAT %s)", f), d->location);
+			if (strcmp(f, "text") != 0)
+				ereport(ERROR,
+						errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						errmsg("unrecognized value for EXPLAIN option \"%s\": \"%s\"", d->defname, f),
+						errposition(char_position(ps, d->location)));
+		}
+		else
+			ereport(ERROR,
+					errcode(ERRCODE_SYNTAX_ERROR),
+					errmsg("unrecognized EXPLAIN option \"%s\"", d->defname),
+					errposition(char_position(ps, d->location)));
+	}
+	if (wal && !opts->analyze)
+		ereport(ERROR,
+				errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				errmsg("EXPLAIN option WAL requires ANALYZE"));
+	opts->timing = timing_set ? opts->timing : opts->analyze;
+	if (opts->timing && !opts->analyze)
+		ereport(ERROR,
+				errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				errmsg("EXPLAIN option TIMING requires ANALYZE"));
+	opts->summary = summary_set ? opts->summary : opts->analyze;
+	stmt->kind = STMT_ROWS;
+	stmt->command_tag = "EXPLAIN";
+	stmt->explain = opts;
+	stmt->nparams = opts->query->nparams;
+	stmt->paramtypes = opts->query->paramtypes;
+	stmt->ncolumns = 1;
+	stmt->columns = palloc(sizeof(ResultColumn));
+	stmt->columns[0] = (ResultColumn) {"QUERY PLAN", TEXTOID, -1};
 }

@@ -18,7 +18,8 @@
  * With log_min_duration_statement, a simple Query, Parse, Bind and Execute that
  * succeed and took at least that long are logged with their time, in PostgreSQL's
  * words ("duration: 0.123 ms  statement: ..."), so server-side time can be summed
- * from the log as it is for PostgreSQL.
+ * from the log as it is for PostgreSQL; with rocklake.log_slow_plans each such
+ * statement's plan follows its line, as auto_explain logs it (executor/explain.h).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -32,6 +33,7 @@
 #include "catalog/writer.h"
 #include "common/ulid.h"
 #include "executor/executor.h"
+#include "executor/explain.h"
 #include "executor/keptscan.h"
 #include "executor/sqlite_exec.h"
 #include "libpq/auth.h"
@@ -412,6 +414,28 @@ check_log_duration(char *msec_str, size_t size)
 	return true;
 }
 
+/*
+ * slow_plan -- with rocklake.log_slow_plans, the plan of stmt, which has just run
+ * (inside its transaction), if the message is already slow enough to be logged
+ */
+static char *
+slow_plan(AnalyzedStmt *stmt, const Value *params)
+{
+	char		msec_str[32];
+
+	if (!log_slow_plans || !check_log_duration(msec_str, sizeof(msec_str)))
+		return NULL;
+	return ExplainPlanText(stmt, params);
+}
+
+/* log_plan -- a plan after its statement's duration line, in auto_explain's words */
+static void
+log_plan(const char *plan, const char *msec_str)
+{
+	if (plan)
+		ereport(LOG, errmsg("duration: %s ms  plan:\n%s", msec_str, plan));
+}
+
 /* check_not_aborted -- in a failed block only transaction exits may run */
 static void
 check_not_aborted(bool is_exit)
@@ -679,7 +703,7 @@ run_portal(AnalyzedStmt *stmt, ExecState **esp, const Value *params,
 		return true;
 	}
 	if (*esp == NULL)
-		*esp = ExecutorStart(stmt, params, max_rows <= 0);
+		*esp = stmt->explain ? ExplainQuery(stmt, params) : ExecutorStart(stmt, params, max_rows <= 0);
 	if (stmt->kind == STMT_UTILITY)
 	{
 		end_command(stmt, ExecutorCommandTag(*esp, 0));
@@ -782,6 +806,8 @@ exec_simple_query(const char *query)
 			ereport(LOG, errmsg("statement: %s", query));
 			break;
 		}
+	char	  **plans = palloc0(sizeof(char *) * (size_t) (pq->nstmts + 1));
+
 	if (pq->nstmts == 0)
 		SendEmptyMessage(PqMsg_EmptyQueryResponse);
 	for (int i = 0; i < pq->nstmts; i++)
@@ -802,13 +828,18 @@ exec_simple_query(const char *query)
 		if (stmt->kind == STMT_ROWS)
 			SendRowDescription(stmt, NULL);
 		run_portal(stmt, &es, NULL, NULL, 0);
+		plans[i] = slow_plan(stmt, NULL);
 		if (i == pq->nstmts - 1)
 			EndImplicitTransactionBlock();
 		CommitTransactionCommand();
 	}
 	CommitTransactionCommand();
 	if (check_log_duration(msec_str, sizeof(msec_str)))
+	{
 		ereport(LOG, errmsg("duration: %s ms  statement: %s", msec_str, query));
+		for (int i = 0; i < pq->nstmts; i++)
+			log_plan(plans[i], msec_str);
+	}
 }
 
 /* exec_parse -- 'P': parse and analyse into a named or the unnamed statement */
@@ -1004,10 +1035,13 @@ exec_execute(PqMsgReader *r)
 	if (!complete)
 		SendEmptyMessage(PqMsg_PortalSuspended);
 	if (check_log_duration(msec_str, sizeof(msec_str)))
+	{
 		ereport(LOG, errmsg("duration: %s ms  %s %s%s%s: %s", msec_str,
 							is_fetch ? "execute fetch from" : "execute",
 							portal->source->name[0] ? portal->source->name : "<unnamed>",
 							portal->name[0] ? "/" : "", portal->name, portal->source->query_string));
+		log_plan(slow_plan(portal->stmt, portal->params), msec_str);
+	}
 	if (ActivePortal == portal && portal->owns_source)
 		PortalDrop(portal);		/* its statement was deallocated while it ran */
 	ActivePortal = NULL;

@@ -111,6 +111,7 @@ typedef struct ConfigOption
 char	   *DataDir = NULL;
 char	   *ConfigFileName = NULL;
 int			log_min_duration_statement = -1;
+bool		log_slow_plans = false;
 int			StatementTimeout = 0;
 int			StoreCheckTimeout = 30;
 
@@ -256,6 +257,8 @@ static ConfigOption ConfigOptions[] = {
 		1, 65535, NULL),
 	BOOL("restart_after_crash", PGC_SIGHUP, 0,
 		 "Reinitialize server after backend crash.", "on", NULL),
+	BOOL("rocklake.log_slow_plans", PGC_USERSET, 0,
+		 "Logs the plan of each statement log_min_duration_statement logs.", "off", &log_slow_plans),
 	BOOL("row_security", PGC_USERSET, 0, "Enable row security.", "on", NULL),
 	STRING("search_path", PGC_USERSET, 0,
 		   "Sets the schema search order for names that are not schema-qualified.",

@@ -1,7 +1,7 @@
 #!/bin/sh
 # psql.sh: psql 15 against a RockLake server: queries, several statements in one
 # -c, errors with SQLSTATE and cursor position, transaction states, SET/SHOW,
-# COPY TO STDOUT in every format, \conninfo, nesting too deep for the stack,
+# COPY TO STDOUT in every format, EXPLAIN, \conninfo, nesting too deep for the stack,
 # cancelling pg_sleep, unknown databases, every authentication method (trust,
 # password, md5, scram-sha-256) with right and wrong passwords, and the
 # log_connections / log_disconnections lines, and log_min_duration_statement's
@@ -47,6 +47,12 @@ expect "version" "PostgreSQL 15" "$(q -c 'select version()')"
 expect "generate_series" "1
 2
 3" "$(q -c 'select generate_series(1,3)')"
+# EXPLAIN as psql shows any query's rows: one column, "QUERY PLAN", a line per row
+expect "explain" "  QUERY PLAN  
+--------------
+ ProjectSet
+   ->  Result
+(2 rows)" "$("$PSQL" -X -c 'explain (costs off) select generate_series(1,3)' 2>&1)"
 expect "verbose error" "ERROR:  42703: column \"nosuch\" does not exist
 LINE 1: select nosuch" "$(q -c '\set VERBOSITY verbose' -c 'select nosuch')"
 expect "syntax error" "ERROR:  42601: syntax error at or near \"selec\"" \
