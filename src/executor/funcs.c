@@ -19,6 +19,7 @@
  */
 
 #include "executor/funcs_internal.h"
+#include "executor/regexp.h"
 #include "executor/strformat.h"
 
 static Value
@@ -1189,12 +1190,21 @@ static const FuncDesc builtins[] = {
 	BUILTIN("octet_length", 1, {TEXTOID}, INT4OID, true, f_octet_length),
 	BUILTIN("octet_length", 1, {BYTEAOID}, INT4OID, true, f_octet_length),
 	BUILTIN("length", 1, {BYTEAOID}, INT4OID, true, f_octet_length),
+	/* first: an unknown pattern, as in substring(x FROM '...'), is text, as in PostgreSQL */
+	BUILTIN("substring", 2, ARGS(TEXTOID, TEXTOID), TEXTOID, true, f_substring_regex),
 	BUILTIN("substring", 2, ARGS(TEXTOID, INT4OID), TEXTOID, true, f_substring),
 	BUILTIN("substring", 3, ARGS(TEXTOID, INT4OID, INT4OID), TEXTOID, true, f_substring),
 	BUILTIN("substr", 2, ARGS(TEXTOID, INT4OID), TEXTOID, true, f_substring),
 	BUILTIN("substr", 3, ARGS(TEXTOID, INT4OID, INT4OID), TEXTOID, true, f_substring),
 	BUILTIN("strpos", 2, ARGS(TEXTOID, TEXTOID), INT4OID, true, f_strpos),
 	BUILTIN("position", 2, ARGS(TEXTOID, TEXTOID), INT4OID, true, f_strpos),
+	BUILTIN("regexp_replace", 3, ARGS(TEXTOID, TEXTOID, TEXTOID), TEXTOID, true, f_regexp_replace),
+	BUILTIN("regexp_replace", 4, ARGS(TEXTOID, TEXTOID, TEXTOID, TEXTOID), TEXTOID, true, f_regexp_replace),
+	BUILTIN("regexp_match", 2, ARGS(TEXTOID, TEXTOID), TEXTARRAYOID, true, f_regexp_match),
+	BUILTIN("regexp_match", 3, ARGS(TEXTOID, TEXTOID, TEXTOID), TEXTARRAYOID, true, f_regexp_match),
+	BUILTIN("regexp_split_to_array", 2, ARGS(TEXTOID, TEXTOID), TEXTARRAYOID, true, f_regexp_split_to_array),
+	BUILTIN("regexp_split_to_array", 3, ARGS(TEXTOID, TEXTOID, TEXTOID), TEXTARRAYOID, true,
+			f_regexp_split_to_array),
 	BUILTIN("replace", 3, ARGS(TEXTOID, TEXTOID, TEXTOID), TEXTOID, true, f_replace),
 	BUILTIN("btrim", 1, {TEXTOID}, TEXTOID, true, f_btrim),
 	BUILTIN("btrim", 2, ARGS(TEXTOID, TEXTOID), TEXTOID, true, f_btrim),

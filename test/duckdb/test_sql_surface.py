@@ -95,12 +95,54 @@ def test_distinct_on(both):
     ])
 
 
+def test_regexp(both):
+    """regular expressions: the ~ family, regexp_replace (g, i, none), regexp_match,
+    regexp_split_to_array, substring(x FROM pattern), the class escapes, groups and
+    back references, empty matches, UTF-8, and PostgreSQL's errors (2201B, 22023)"""
+    same_answers(both, [
+        "DROP TABLE IF EXISTS rx_t",
+        "CREATE TABLE rx_t (k integer, s text)",
+        "INSERT INTO rx_t VALUES (1, 'Hello World'), (2, 'foo123bar45'), (3, 'a.b.c'), (4, NULL),"
+        " (5, 'été Été'), (6, '')",
+        "SELECT k, regexp_replace(s, 'l', 'L'), regexp_replace(s, 'l', 'L', 'g'),"
+        " regexp_replace(s, 'h|w', '_', 'gi'), regexp_replace(s, '\\d+', '<\\&>', 'g') FROM rx_t ORDER BY k",
+        "SELECT k, regexp_replace(s, '(o)(.)', '[\\2\\1\\\\]', 'g'), regexp_replace(s, 'x*', '-', 'g'),"
+        " regexp_replace(s, '^', '>'), regexp_replace(s, '\\.', '', 'g'), regexp_replace(s, 'é', 'E', 'gi')"
+        " FROM rx_t ORDER BY k",
+        "SELECT k, regexp_match(s, '\\d+'), regexp_match(s, '(\\w+) (\\w+)'), regexp_match(s, '(x)?o'),"
+        " regexp_match(s, 'WORLD', 'i'), regexp_match(s, '^.t') FROM rx_t ORDER BY k",
+        "SELECT k, regexp_split_to_array(s, '\\s+'), regexp_split_to_array(s, ''), regexp_split_to_array(s, 'x*'),"
+        " regexp_split_to_array(s, '[.]'), regexp_split_to_array(s, '\\d') FROM rx_t ORDER BY k",
+        "SELECT k, substring(s from '\\d+'), substring(s from 'o(\\d)'), substring(s from '(x)|o'),"
+        " substring(s, 'l+') FROM rx_t ORDER BY k",
+        "SELECT k, s ~ '^[A-Z]', s ~* '^h', s !~ 'o', s !~* 'WORLD', s ~ '\\mWorld\\M', s ~ '[\\d.]{3}'"
+        " FROM rx_t ORDER BY k",
+        "SELECT (regexp_match('key=value', '(\\w+)=(\\w+)'))[2], regexp_match('abc', 'z') IS NULL",
+        "SELECT regexp_replace('a\nb', '^b', 'B', 'n'), regexp_replace('aXb', 'x', '-', 'ic')",
+        "SELECT regexp_match('a', '(')",
+        "SELECT regexp_match('a', 'a)')",
+        "SELECT regexp_match('a', '[a')",
+        "SELECT regexp_match('a', 'a{2,1}')",
+        "SELECT regexp_match('a', 'a{1,300}')",
+        "SELECT regexp_match('a', '*')",
+        "SELECT regexp_match('a', 'a\\')",
+        "SELECT regexp_match('a', '[z-a]')",
+        "SELECT regexp_match('a', '[[:foo:]]')",
+        "SELECT 'a' ~ '('",
+        "SELECT regexp_replace('abc', 'b', '-', 'z')",
+        "SELECT regexp_match('abc', 'b', 'g')",
+        "SELECT regexp_split_to_array('abc', 'b', 'g')",
+        "DROP TABLE rx_t",
+    ])
+
+
 def test_unsupported_refused(both):
     """what RockLake does not run yet is refused with 0A000 or 42883, never answered
     wrongly; PostgreSQL's answer is not compared, only that RockLake's is a clean error"""
     rl, _ = both
-    for sql in ["SELECT regexp_replace('Hello', 'l', 'L', 'g')",
-                "SELECT regexp_match('foo123', '\\d+')",
+    for sql in ["SELECT regexp_match('aaa', 'a+?')",
+                "SELECT regexp_match('abc', '(?:a)b')",
+                "SELECT regexp_replace('abc', 'b', 'x', 'x')",
                 "SELECT to_char(now(), 'YYYY-MM-DD')",
                 "SELECT to_char(1.5, 'FM9990.00')",
                 "SELECT string_agg(b, '\\x00'::bytea) FROM (VALUES ('\\x01'::bytea)) AS v(b)",
