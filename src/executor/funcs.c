@@ -19,6 +19,7 @@
  */
 
 #include "executor/funcs_internal.h"
+#include "executor/numformat.h"
 #include "executor/regexp.h"
 #include "executor/strformat.h"
 
@@ -1184,6 +1185,12 @@ static const FuncDesc builtins[] = {
 	BUILTIN("date_part", 2, ARGS(TEXTOID, DATEOID), FLOAT8OID, true, f_date_part),
 	BUILTIN("date_trunc", 2, ARGS(TEXTOID, TIMESTAMPOID), TIMESTAMPOID, true, f_date_trunc),
 	BUILTIN("to_char", 2, ARGS(TIMESTAMPOID, TEXTOID), TEXTOID, true, f_to_char_timestamp),
+	BUILTIN("to_char", 2, ARGS(TIMESTAMPTZOID, TEXTOID), TEXTOID, true, f_to_char_timestamp),	/* the zone is UTC */
+	BUILTIN("to_char", 2, ARGS(INT4OID, TEXTOID), TEXTOID, true, f_to_char_int),
+	BUILTIN("to_char", 2, ARGS(INT8OID, TEXTOID), TEXTOID, true, f_to_char_int),
+	BUILTIN("to_char", 2, ARGS(NUMERICOID, TEXTOID), TEXTOID, true, f_to_char_numeric),
+	BUILTIN("to_char", 2, ARGS(FLOAT4OID, TEXTOID), TEXTOID, true, f_to_char_float),
+	BUILTIN("to_char", 2, ARGS(FLOAT8OID, TEXTOID), TEXTOID, true, f_to_char_float),
 	BUILTIN("date_trunc", 2, ARGS(TEXTOID, TIMESTAMPTZOID), TIMESTAMPTZOID, true, f_date_trunc),
 	BUILTIN("char_length", 1, {TEXTOID}, INT4OID, true, f_length),
 	BUILTIN("character_length", 1, {TEXTOID}, INT4OID, true, f_length),
