@@ -313,7 +313,8 @@ transform_aggregate(ParseState *ps, PgQuery__FuncCall *fc, const char *name)
 				errposition(char_position(ps, fc->location)));
 	for (int i = 0; i < e->nargs; i++)
 		if (e->args[i]->type == UNKNOWNOID)
-			e->args[i] = coerce_expr(ps, e->args[i], TEXTOID, -1, COERCE_IMPLICIT);
+			e->args[i] = coerce_expr(ps, e->args[i], i == 1 && e->args[0]->type == BYTEAOID ? BYTEAOID : TEXTOID,
+									 -1, COERCE_IMPLICIT);
 	Oid			t = e->nargs ? e->args[0]->type : InvalidOid;
 
 	if (strcmp(name, "count") == 0)
@@ -346,6 +347,21 @@ transform_aggregate(ParseState *ps, PgQuery__FuncCall *fc, const char *name)
 		e->args[e->nargs++] = make_const(typio_int(INT4OID, e->type), fc->location);
 		e->sql = "rl_array_agg";
 		aggregate_order(ps, fc, e);
+	}
+	else if (strcmp(name, "string_agg") == 0 && t == BYTEAOID)
+	{
+		/* rl_bytea_agg(x, delimiter): the bytes as they are (executor/sqlite_exec.c) */
+		if (e->args[1]->type != BYTEAOID)
+			ereport(ERROR,
+					errcode(ERRCODE_UNDEFINED_FUNCTION),
+					errmsg("function string_agg(bytea, %s) does not exist", typio_format_type(e->args[1]->type)),
+					errhint("No function matches the given name and argument types. "
+							"You might need to add explicit type casts."),
+					errposition(char_position(ps, fc->location)));
+		if (fc->n_agg_order || e->agg_distinct)
+			not_supported(ps, "string_agg(bytea) with ORDER BY or DISTINCT", fc->location);
+		e->sql = "rl_bytea_agg";
+		e->type = BYTEAOID;
 	}
 	else if (strcmp(name, "string_agg") == 0)
 	{
