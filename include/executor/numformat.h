@@ -1,5 +1,5 @@
 /*
- * numformat.h: to_char of numbers as PostgreSQL 15 writes them (executor/numformat.c),
+ * numformat.h: to_char and to_number of numbers as PostgreSQL 15 has them (executor/numformat.c),
  * builtins of funcs.c
  */
 #ifndef RL_NUMFORMAT_H
@@ -10,5 +10,6 @@
 Value		f_to_char_int(ExecState *es, const Value *args, int nargs);
 Value		f_to_char_numeric(ExecState *es, const Value *args, int nargs);
 Value		f_to_char_float(ExecState *es, const Value *args, int nargs);
+Value		f_to_number(ExecState *es, const Value *args, int nargs);
 
 #endif							/* RL_NUMFORMAT_H */

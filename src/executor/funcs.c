@@ -1191,6 +1191,7 @@ static const FuncDesc builtins[] = {
 	BUILTIN("to_char", 2, ARGS(NUMERICOID, TEXTOID), TEXTOID, true, f_to_char_numeric),
 	BUILTIN("to_char", 2, ARGS(FLOAT4OID, TEXTOID), TEXTOID, true, f_to_char_float),
 	BUILTIN("to_char", 2, ARGS(FLOAT8OID, TEXTOID), TEXTOID, true, f_to_char_float),
+	BUILTIN("to_number", 2, ARGS(TEXTOID, TEXTOID), NUMERICOID, true, f_to_number),
 	BUILTIN("date_trunc", 2, ARGS(TEXTOID, TIMESTAMPTZOID), TIMESTAMPTZOID, true, f_date_trunc),
 	BUILTIN("char_length", 1, {TEXTOID}, INT4OID, true, f_length),
 	BUILTIN("character_length", 1, {TEXTOID}, INT4OID, true, f_length),

@@ -15,7 +15,15 @@
  * their characters from it left to right, with formatting.c's rules for where the
  * sign goes and which leading and trailing characters are padding. EEEE, RN, TH, SP
  * and B are refused (0A000); the template's errors are PostgreSQL's (42601).
+ *
+ * to_number reads a string by the same template, as formatting.c reads it: each item
+ * takes at most one character (a 9 or 0 a digit, after a space it skips, a sign before
+ * the first digit or one S anchors after the last; the point a point; a group separator
+ * a comma if there is one, none under FM; MI PL SG a sign; any other character of the
+ * template one character, whatever it is), digits beyond the template's after the point
+ * are ignored, and the result has as many decimals as were read. V is 0A000 there.
  */
+#include <ctype.h>
 #include <float.h>
 #include <math.h>
 #include <string.h>
@@ -526,4 +534,134 @@ f_to_char_float(ExecState *es, const Value *args, int nargs)
 	else if (pre_len + num.post > max_digits)
 		num.post = max_digits - pre_len;
 	return finish(nodes, n, &num, psprintf("%.*f", num.post, val));
+}
+
+/* the state of reading a number (formatting.c's NUMProc, reading) */
+typedef struct NumIn
+{
+	const NumDesc *num;
+	const char *in,
+			   *end;
+	char	   *number;			/* number[0] the sign (' ' none), then digits and point */
+	size_t		len;
+	int			read_pre,
+				read_post;
+	bool		read_dec;
+} NumIn;
+
+/* numpart_from -- a 9, 0 or decimal point's character (formatting.c's NUM_numpart_from_char) */
+static void
+numpart_from(NumIn *ni, NumItem item)
+{
+	bool		isread = false;
+
+	if (*ni->in == ' ')
+		ni->in++;
+	if (ni->in >= ni->end)
+		return;
+	/* a sign before the number */
+	if (ni->number[0] == ' ' && (item == N_9 || item == N_0) && ni->read_pre + ni->read_post == 0 &&
+		(*ni->in == '-' || *ni->in == '+') && !(ni->num->flag & (F_MINUS | F_PLUS)) &&
+		!(ni->num->flag & F_LSIGN && ni->num->lsign == LSIGN_POST))
+		ni->number[0] = *ni->in++;
+	if (ni->in >= ni->end)
+		return;
+	if (isdigit((unsigned char) *ni->in))
+	{
+		if (ni->read_dec && ni->read_post == ni->num->post)
+			return;
+		ni->number[ni->len++] = *ni->in;
+		if (ni->read_dec)
+			ni->read_post++;
+		else
+			ni->read_pre++;
+		isread = true;
+	}
+	else if (ni->num->flag & F_DECIMAL && !ni->read_dec && *ni->in == '.')
+	{
+		ni->number[ni->len++] = '.';
+		ni->read_dec = true;
+		isread = true;
+	}
+	if (ni->in >= ni->end)
+		return;
+	/* a sign behind the last digit */
+	if (ni->number[0] == ' ' && ni->read_pre + ni->read_post > 0)
+	{
+		if (ni->num->flag & F_LSIGN && isread && ni->in + 1 < ni->end && !isdigit((unsigned char) ni->in[1]))
+		{
+			if (ni->in[1] == '-' || ni->in[1] == '+')
+				ni->number[0] = *++ni->in;
+		}
+		else if (!isread && !(ni->num->flag & F_LSIGN) && ni->num->flag & (F_PLUS | F_MINUS) &&
+				 (*ni->in == '-' || *ni->in == '+'))
+			ni->number[0] = *ni->in;
+	}
+}
+
+/* f_to_number -- to_number(text, template): numeric, with as many decimals as were read */
+Value
+f_to_number(ExecState *es, const Value *args, int nargs)
+{
+	if (args[1].u.s.len == 0)
+		return typio_null(NUMERICOID);
+
+	NumDesc		num;
+	int			n;
+	NumNode    *nodes = parse_template(args[1].u.s.data, args[1].u.s.len, &num, &n);
+	NumIn		ni = {&num, args[0].u.s.data, args[0].u.s.data + args[0].u.s.len,
+	palloc(args[0].u.s.len + 2), 1, 0, 0, false};
+
+	if (num.flag & F_MULTI)
+		ereport(ERROR,
+				errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				errmsg("to_number pattern \"V\" is not supported"));
+	ni.number[0] = ' ';
+	if (num.flag & F_BRACKET && ni.in < ni.end && *ni.in == '<')
+	{
+		ni.number[0] = '-';
+		ni.in++;
+	}
+	for (int i = 0; i < n && ni.in < ni.end; i++)
+	{
+		switch (nodes[i].item)
+		{
+			case N_9:
+			case N_0:
+			case N_DEC:
+			case N_D:
+				numpart_from(&ni, nodes[i].item);
+				break;
+			case N_COMMA:
+			case N_G:
+				if (num.flag & F_FILLMODE || *ni.in != ',')
+					continue;
+				break;
+			case N_MI:
+			case N_PL:
+			case N_SG:
+				if ((*ni.in == '-' && nodes[i].item != N_PL) || (*ni.in == '+' && nodes[i].item != N_MI))
+					ni.number[0] = *ni.in;
+				break;
+			case N_L:
+				break;
+			case N_LITERAL:
+				for (size_t k = 0; k < nodes[i].len && ni.in < ni.end; k++)
+					while (++ni.in < ni.end && ((unsigned char) *ni.in & 0xC0) == 0x80)
+						;
+				continue;
+			default:
+				continue;
+		}
+		ni.in++;
+	}
+	if (ni.read_dec && ni.number[ni.len - 1] == '.')
+		ni.len--;				/* a point last is no part of the number */
+	ni.number[ni.len] = '\0';
+	if (ni.read_pre + ni.read_post == 0)
+		ereport(ERROR,
+				errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+				errmsg("invalid input syntax for type numeric: \"%s\"", ni.number[0] == ' ' ? " " : ni.number));
+	return typio_input(NUMERICOID, ni.number[0] == ' ' ? ni.number + 1 : ni.number,
+					   ((num.pre + ni.read_post) << 16 | ni.read_post) + 4);
 }

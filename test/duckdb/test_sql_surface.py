@@ -205,6 +205,26 @@ def test_to_char_numbers(both):
     ])
 
 
+def test_to_number(both):
+    """to_number(text, template): digits by the template's positions, signs before and
+    after (S, MI, PL, SG, PR), points and group separators, FM, other characters skipped,
+    the decimals read, and the error when nothing was read"""
+    cases = [("12,454.8-", "99G999D9S"), ("12345", "99"), ("  -12.5", "999.99"), ("$1,234.5", "L9G999D9"),
+             ("<12>", "999PR"), ("1.2.3", "9D9"), ("1 2", "999"), ("12.50", "99.99"), ("12.", "99.9"),
+             ("-5", "9999"), ("5-", "9MI"), ("+5", "S9"), ("1,234", "FM9,999"), ("1234", "9,999"),
+             ("12x3", "99x9"), ("0012", "0000"), (".5", "9.9"), ("1e5", "999"), ("12345.678", "99999.99"),
+             ("-1,234.56", "S9,999.99"), ("1,234.56-", "9,999.99MI"), ("3.14159", "9.99"), ("-.5", "9.9"),
+             ("123", '"x"999'), ("1-", "9S"), ("<1", "9PR"), ("12", "")]
+    same_answers(both, [
+        "SELECT " + ", ".join(f"to_number('{v}', '{t}')" for v, t in cases),
+        "SELECT pg_typeof(to_number('1', '9'))",
+        "SELECT to_number('abc', '999')",
+        "SELECT to_number('-', '9')",
+        "SELECT to_number('.', '9.9')",
+        "SELECT to_number('1', '9.9.9')",
+    ])
+
+
 def test_string_agg_bytea(both):
     """string_agg(bytea, bytea): bytes as they are (zero bytes too), NULL values and
     delimiters, groups, a window frame rows leave, and the error for another delimiter type"""
