@@ -18,9 +18,8 @@
  *
  * Not as in PostgreSQL: over no rows at all, the empty grouping set () gives no row
  * where PostgreSQL gives one (count(*) 0), since SQLite groups nothing when there are
- * no rows; GROUPING() in a window's OVER (...), and a subquery that reads a column
- * some set leaves out (its SQL is written before the sets are known), are refused
- * (0A000).
+ * no rows; a subquery that reads a column some set leaves out (its SQL is written
+ * before the sets are known) is refused (0A000).
  */
 
 #include "parser/analyze_internal.h"
@@ -49,13 +48,13 @@ struct GroupingSets
 
 #define SET_COLUMN "\"_rl_gs\".\"_rl_set\""
 
-/* the GROUPING() of a query whose sets are not known yet (transform_grouping_func) */
+/* a GROUPING() that grouping_substitute did not reach: refused rather than run */
 static Value
 grouping_outside_select_list(struct ExecState *es, const Value *args, int nargs)
 {
 	ereport(ERROR,
 			errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-			errmsg("GROUPING in a window's OVER clause is not supported"));
+			errmsg("GROUPING here is not supported"));
 	return args[0];
 }
 
@@ -221,6 +220,9 @@ wants_grouping_sets(PgQuery__SelectStmt *sel)
 	for (size_t i = 0; i < sel->n_sort_clause; i++)
 		if (node_contains(&sel->sort_clause[i]->base, PG_QUERY__NODE__NODE_GROUPING_FUNC, NULL))
 			return true;
+	for (size_t i = 0; i < sel->n_window_clause; i++)
+		if (node_contains(&sel->window_clause[i]->base, PG_QUERY__NODE__NODE_GROUPING_FUNC, NULL))
+			return true;
 	return sel->having_clause &&
 		node_contains(&sel->having_clause->base, PG_QUERY__NODE__NODE_GROUPING_FUNC, NULL);
 }
@@ -369,6 +371,23 @@ grouping_value(ParseState *ps, const GroupingSets *gs, const Expr *call)
 	return e;
 }
 
+/* window_substitute -- a window's PARTITION BY and ORDER BY as grouping_substitute reads them */
+static const WindowSpec *
+window_substitute(ParseState *ps, const WindowSpec *w)
+{
+	WindowSpec *copy = palloc(sizeof(WindowSpec));
+	bool		changed = false;
+
+	*copy = *w;
+	copy->partition = palloc(sizeof(Expr *) * (size_t) (w->npartition ? w->npartition : 1));
+	copy->order = palloc(sizeof(Expr *) * (size_t) (w->norder ? w->norder : 1));
+	for (int i = 0; i < w->npartition; i++)
+		changed |= (copy->partition[i] = grouping_substitute(ps, w->partition[i])) != w->partition[i];
+	for (int i = 0; i < w->norder; i++)
+		changed |= (copy->order[i] = grouping_substitute(ps, w->order[i])) != w->order[i];
+	return changed ? copy : w;
+}
+
 /*
  * grouping_substitute -- e as the rows of a query grouped by sets read it: each
  * grouping expression outside aggregates and subqueries is its CASE (the header), and
@@ -413,8 +432,9 @@ grouping_substitute(ParseState *ps, Expr *e)
 	}
 
 	Expr	   *defresult = grouping_substitute(ps, e->defresult);
+	const WindowSpec *window = e->window ? window_substitute(ps, e->window) : NULL;
 
-	if (defresult != e->defresult)
+	if (defresult != e->defresult || window != e->window)
 	{
 		if (copy == NULL)
 		{
@@ -422,6 +442,7 @@ grouping_substitute(ParseState *ps, Expr *e)
 			*copy = *e;
 		}
 		copy->defresult = defresult;
+		copy->window = window;
 	}
 	return copy ? copy : e;
 }
