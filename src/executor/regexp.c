@@ -3,6 +3,8 @@
  * regexp_match, regexp_split_to_array and substring(x FROM pattern)) over glibc's POSIX
  * extended expressions, which Debian 12 has without another library.
  *
+ * regexp_replace takes PostgreSQL 15's start and n arguments too (the nth match only).
+ *
  * PostgreSQL's expressions are Henry Spencer's "advanced" ones (ARE). A pattern is
  * written as the POSIX expression that means the same: the class escapes \d \s \w
  * (and \D \S \W outside brackets) become bracket expressions, \y \Y \m \M glibc's
@@ -23,6 +25,7 @@
  * REGEX_CACHE patterns compiled are kept, as PostgreSQL keeps its last 32.
  */
 #include <locale.h>
+#include <stdint.h>
 #include <regex.h>
 #include <stdlib.h>
 #include <string.h>
@@ -395,12 +398,18 @@ text_value(const char *s, size_t len)
 	return typio_string(TEXTOID, len ? s : "", len);
 }
 
-/* f_regexp_replace -- regexp_replace(source, pattern, replacement [, flags]) */
-Value
-f_regexp_replace(ExecState *es, const Value *args, int nargs)
+/*
+ * regexp_replace -- source with the matches of pattern from character start on
+ * replaced: the nth only (n > 0), all (n == 0, or the flag g when n is not given,
+ * N_NOT_GIVEN), or else the first
+ */
+#define N_NOT_GIVEN INT64_MIN
+
+static Value
+regexp_replace(const Value *args, int64_t start, int64_t n, const Value *flags)
 {
 	bool		global = false;
-	int			cflags = parse_flags(nargs > 3 ? &args[3] : NULL, &global, "regexp_replace");
+	int			cflags = parse_flags(flags, &global, "regexp_replace");
 	regex_t    *re = compile(args[1].u.s.data, cflags);
 	regmatch_t *m = palloc(sizeof(regmatch_t) * (re->re_nsub + 1));
 	const char *s = args[0].u.s.data;
@@ -409,19 +418,49 @@ f_regexp_replace(ExecState *es, const Value *args, int nargs)
 				from = 0;
 	RlBuf		out;
 
+	if (start < 1)
+		ereport(ERROR,
+				errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				errmsg("invalid value for parameter \"%s\": %lld", "start", (long long) start));
+	if (n < 0 && n != N_NOT_GIVEN)
+		ereport(ERROR,
+				errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				errmsg("invalid value for parameter \"%s\": %lld", "n", (long long) n));
+	if (n == N_NOT_GIVEN)
+		n = global ? 0 : 1;
+	for (int64_t c = 1; c < start && from <= len; c++)
+		from = from < len ? char_end(s, from, len) : len + 1;
 	rlbuf_init_in(&out, CurrentMemoryContext);
-	while (from <= len && search(re, s, from, len, m))
+	for (int64_t found = 1; from <= len && search(re, s, from, len, m); found++)
 	{
-		rlbuf_append(&out, s + copied, (size_t) m[0].rm_so - copied);
-		append_replacement(&out, s, &args[2], m, re->re_nsub);
-		copied = (size_t) m[0].rm_eo;
-		if (!global)
-			break;
+		if (n == 0 || found == n)
+		{
+			rlbuf_append(&out, s + copied, (size_t) m[0].rm_so - copied);
+			append_replacement(&out, s, &args[2], m, re->re_nsub);
+			copied = (size_t) m[0].rm_eo;
+			if (n != 0)
+				break;
+		}
 		/* after an empty match the next search starts a character later */
-		from = m[0].rm_so == m[0].rm_eo ? (copied < len ? char_end(s, copied, len) : len + 1) : copied;
+		from = m[0].rm_so == m[0].rm_eo ? ((size_t) m[0].rm_eo < len ? char_end(s, (size_t) m[0].rm_eo, len) : len + 1)
+			: (size_t) m[0].rm_eo;
 	}
 	rlbuf_append(&out, s + copied, len - copied);
 	return text_value((const char *) out.data, out.len);
+}
+
+/* f_regexp_replace -- regexp_replace(source, pattern, replacement [, flags]) */
+Value
+f_regexp_replace(ExecState *es, const Value *args, int nargs)
+{
+	return regexp_replace(args, 1, N_NOT_GIVEN, nargs > 3 ? &args[3] : NULL);
+}
+
+/* f_regexp_replace_nth -- regexp_replace(source, pattern, replacement, start [, n [, flags]]) */
+Value
+f_regexp_replace_nth(ExecState *es, const Value *args, int nargs)
+{
+	return regexp_replace(args, args[3].u.i, nargs > 4 ? args[4].u.i : N_NOT_GIVEN, nargs > 5 ? &args[5] : NULL);
 }
 
 /* f_regexp_match -- regexp_match(string, pattern [, flags]): the groups (or the match) of the first match */

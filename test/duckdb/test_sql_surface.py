@@ -119,6 +119,12 @@ def test_regexp(both):
         " FROM rx_t ORDER BY k",
         "SELECT (regexp_match('key=value', '(\\w+)=(\\w+)'))[2], regexp_match('abc', 'z') IS NULL",
         "SELECT regexp_replace('a\nb', '^b', 'B', 'n'), regexp_replace('aXb', 'x', '-', 'ic')",
+        "SELECT regexp_replace('aaa', 'a', 'b', 2), regexp_replace('aaa', 'a', 'b', 2, 0),"
+        " regexp_replace('aaa', 'a', 'b', 1, 3), regexp_replace('aaa', 'a', 'b', 1, 4), regexp_replace('aaa', 'a', 'b', 5),"
+        " regexp_replace('éaéa', 'a', 'b', 3), regexp_replace('éaé', '^', 'b', 2), regexp_replace('abc', 'x*', '-', 2, 0),"
+        " regexp_replace('aXa', 'x', 'b', 1, 1, 'i'), regexp_replace('aaa', 'a', 'b', 1, 1, 'g')",
+        "SELECT regexp_replace('aaa', 'a', 'b', 0)",
+        "SELECT regexp_replace('aaa', 'a', 'b', 1, -1)",
         "SELECT regexp_match('a', '(')",
         "SELECT regexp_match('a', 'a)')",
         "SELECT regexp_match('a', '[a')",
