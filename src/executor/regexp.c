@@ -12,8 +12,8 @@
  * punctuation character stays escaped. What POSIX cannot say is refused with 0A000
  * rather than answered differently: non-greedy quantifiers (*? +? ?? {m,n}?), the
  * (?...) constructs (non-capturing groups, lookahead, embedded options), the other
- * letter escapes, and the options that change the syntax (b q x) or make newlines
- * half-sensitive (p w). Errors a pattern has are 2201B with PostgreSQL's messages:
+ * letter escapes, \] \^ \- inside brackets (POSIX has no escapes there), and the
+ * options that change the syntax (b q x) or make newlines half-sensitive (p w). Errors a pattern has are 2201B with PostgreSQL's messages:
  * the translation finds unbalanced parentheses and brackets and repetition counts
  * over 255 (PostgreSQL's limit, which POSIX does not share), glibc the rest.
  *
@@ -25,8 +25,8 @@
  * REGEX_CACHE patterns compiled are kept, as PostgreSQL keeps its last 32.
  */
 #include <locale.h>
-#include <stdint.h>
 #include <regex.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -133,6 +133,12 @@ bracket_escape(RlBuf *out, char e)
 			break;
 		case 't':
 			rlbuf_append_str(out, "\t");
+			break;
+		case ']':
+		case '^':
+		case '-':
+			/* POSIX has no escapes in brackets: these would have to move */
+			regex_not_supported(psprintf("escape \\%c in brackets", e));
 			break;
 		default:
 			if ((e >= 'a' && e <= 'z') || (e >= 'A' && e <= 'Z'))

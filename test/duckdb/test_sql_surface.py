@@ -269,7 +269,8 @@ def test_unsupported_refused(both):
                 "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n FROM (SELECT n + 1 AS n FROM r) s WHERE n < 3)"
                 " SELECT * FROM r",
                 "SELECT a, (SELECT a + 1) FROM (VALUES (1)) AS v(a) GROUP BY ROLLUP (a)",
-                "SELECT regexp_matches('abc', 'b')"]:
+                "SELECT regexp_matches('abc', 'b')",
+                "SELECT 'a]' ~ '[\\]]'"]:
         answer, _ = rl.answer(sql)
         assert answer[0] == "error" and answer[2] in ("0A000", "42883", "42804"), (sql, answer)
 
