@@ -13,9 +13,10 @@
  * rather than answered differently: non-greedy quantifiers (*? +? ?? {m,n}?), the
  * (?...) constructs (non-capturing groups, lookahead, embedded options), the other
  * letter escapes, \] \^ \- inside brackets (POSIX has no escapes there), and the
- * options that change the syntax (b q x) or make newlines half-sensitive (p w). Errors a pattern has are 2201B with PostgreSQL's messages:
- * the translation finds unbalanced parentheses and brackets and repetition counts
- * over 255 (PostgreSQL's limit, which POSIX does not share), glibc the rest.
+ * options that change the syntax (b q x) or make newlines half-sensitive (p w).
+ * Errors a pattern has are 2201B with PostgreSQL's messages: the translation finds
+ * unbalanced parentheses and brackets and repetition counts over 255 (PostgreSQL's
+ * limit, which POSIX does not share), glibc the rest.
  *
  * Matching follows POSIX's leftmost-longest rule where PostgreSQL's follows the
  * greediness of the first quantifier; the two agree whenever the whole match is
