@@ -87,7 +87,7 @@ distinct_on_partition(ParseState *ps, PgQuery__SelectStmt *sel, TargetList *tl, 
 	rlbuf_init_in(&partition, CurrentMemoryContext);
 	for (size_t i = 0; i < sel->n_distinct_clause; i++)
 	{
-		on[i] = sort_expr(ps, sel->distinct_clause[i], tl, true, "DISTINCT ON");
+		on[i] = grouping_substitute(ps, sort_expr(ps, sel->distinct_clause[i], tl, true, "DISTINCT ON"));
 		rlbuf_append_str(&partition, i ? ", " : " PARTITION BY ");
 		deparse_collated(ps, &partition, on[i]);
 	}

@@ -171,6 +171,8 @@ def test_grouping_sets(both):
         "SELECT n, count(*) FROM gs_h GROUP BY ROLLUP (n) ORDER BY n",
         "SELECT * FROM (SELECT b, count(*) AS n FROM gs_t GROUP BY ROLLUP (b)) s WHERE b IS NULL",
         "SELECT DISTINCT grouping(a) FROM gs_t GROUP BY CUBE (a) ORDER BY 1",
+        "SELECT DISTINCT ON (a + 0) a, count(*) FROM gs_t GROUP BY ROLLUP (a), b ORDER BY a + 0, count(*) DESC",
+        "SELECT DISTINCT a, grouping(a) FROM gs_t GROUP BY ROLLUP (a), b ORDER BY 1, 2",
         "SELECT a, array_agg(c ORDER BY c), (SELECT count(*) FROM gs_h) FROM gs_t GROUP BY ROLLUP (a) ORDER BY a",
         "SELECT a, b, row_number() OVER (PARTITION BY a ORDER BY b NULLS FIRST),"
         " rank() OVER (PARTITION BY grouping(a, b) ORDER BY a, b) FROM gs_t GROUP BY ROLLUP (a, b) ORDER BY 1, 2",
