@@ -368,7 +368,9 @@ Expr	   *group_by_expr(ParseState *ps, Node *node, TargetList *tl);
 typedef struct GroupingSets GroupingSets;
 bool		wants_grouping_sets(PgQuery__SelectStmt *sel);
 GroupingSets *transform_grouping_sets(ParseState *ps, PgQuery__SelectStmt *sel, TargetList *tl);
-void		grouping_sets_from(const GroupingSets *gs, RlBuf *from);
+void		grouping_sets_from(GroupingSets *gs, RlBuf *from);
+void		grouping_sets_empty_input(ParseState *ps, RlBuf *sql, PgQuery__SelectStmt *sel, TargetList *tl,
+									  Expr **sorts, const size_t ends[4], Expr *having);
 void		grouping_sets_group_by(ParseState *ps, const GroupingSets *gs, RlBuf *sql, Grouping *grouping);
 Expr	   *transform_grouping_func(ParseState *ps, PgQuery__GroupingFunc *gf);
 Expr	   *grouping_substitute(ParseState *ps, Expr *e);

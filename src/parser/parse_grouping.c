@@ -16,10 +16,11 @@
  * the first argument the highest bit). One SELECT, read once by SQLite's planner
  * per set; the rows come in no particular order, as PostgreSQL's do without ORDER BY.
  *
- * Not as in PostgreSQL: over no rows at all, the empty grouping set () gives no row
- * where PostgreSQL gives one (count(*) 0), since SQLite groups nothing when there are
- * no rows; a subquery that reads a column some set leaves out (its SQL is written
- * before the sets are known) is refused (0A000).
+ * Over no rows at all SQLite groups nothing, where PostgreSQL still gives the row of
+ * an empty set () (count(*) 0): grouping_sets_empty_input adds it, unless ORDER BY
+ * sorts by something that is not a result column (or DISTINCT ON is there), where no
+ * such row comes. A subquery that reads a column some set leaves out (its SQL is
+ * written before the sets are known) is refused (0A000).
  */
 
 #include "parser/analyze_internal.h"
@@ -44,6 +45,7 @@ struct GroupingSets
 	int			nexprs;
 	SetMask    *sets;
 	int			nsets;
+	char	   *from_sql;		/* the relation of the sets' numbers, last in FROM */
 };
 
 #define SET_COLUMN "\"_rl_gs\".\"_rl_set\""
@@ -281,12 +283,76 @@ transform_grouping_sets(ParseState *ps, PgQuery__SelectStmt *sel, TargetList *tl
 
 /* grouping_sets_from -- the relation of the sets' numbers, joined to the FROM clause in from */
 void
-grouping_sets_from(const GroupingSets *gs, RlBuf *from)
+grouping_sets_from(GroupingSets *gs, RlBuf *from)
 {
-	rlbuf_printf(from, "%s(SELECT value AS \"_rl_set\" FROM json_each('[", from->len ? ", " : "");
+	RlBuf		rel;
+
+	rlbuf_init_in(&rel, CurrentMemoryContext);
+	rlbuf_append_str(&rel, "(SELECT value AS \"_rl_set\" FROM json_each('[");
 	for (int s = 0; s < gs->nsets; s++)
-		rlbuf_printf(from, "%s%d", s ? "," : "", s);
-	rlbuf_append_str(from, "]')) AS \"_rl_gs\"");
+		rlbuf_printf(&rel, "%s%d", s ? "," : "", s);
+	rlbuf_append_str(&rel, "]')) AS \"_rl_gs\"");
+	gs->from_sql = pstrdup(rlbuf_cstr(&rel));
+	rlbuf_printf(from, "%s%s", from->len ? ", " : "", gs->from_sql);
+	rlbuf_free(&rel);
+}
+
+/*
+ * grouping_sets_empty_input -- the row of each empty set () when the query reads no
+ * rows at all, which SQLite's GROUP BY does not make: the query (sql; its select list
+ * ending at ends[0], FROM at ends[1], WHERE at ends[2], ORDER BY starting at ends[3])
+ * becomes a UNION ALL of itself and, per empty set, the same select list over the same
+ * rows without GROUP BY (one row, of aggregates over nothing), with a count(*) that
+ * keeps that row only when it counted no rows; ORDER BY then sorts by the result's
+ * columns. Left as it is when ORDER BY sorts by anything else.
+ */
+void
+grouping_sets_empty_input(ParseState *ps, RlBuf *sql, PgQuery__SelectStmt *sel, TargetList *tl, Expr **sorts,
+						  const size_t ends[4], Expr *having)
+{
+	const GroupingSets *gs = ps->gsets;
+	bool		empty = false;
+
+	for (int s = 0; s < gs->nsets; s++)
+		empty |= gs->sets[s] == 0;
+	for (size_t k = 0; empty && k < sel->n_sort_clause; k++)
+	{
+		int			c = 0;
+
+		while (c < tl->n && tl->exprs[c] != sorts[k])
+			c++;
+		empty = c < tl->n;
+	}
+	if (!empty)
+		return;
+
+	const char *text = rlbuf_cstr(sql);
+	size_t		targets_end = ends[0],
+				from_end = ends[1],
+				where_end = ends[2],
+				rel_at = from_end - strlen(gs->from_sql);
+	RlBuf		out,
+				columns;
+
+	rlbuf_init_in(&out, CurrentMemoryContext);
+	rlbuf_init_in(&columns, CurrentMemoryContext);
+	for (int c = 0; c < tl->n; c++)
+		rlbuf_printf(&columns, "%s\"_rl_c%d\"", c ? ", " : "", c + 1);
+	rlbuf_printf(&out, "SELECT * FROM (%.*s", (int) ends[3], text);
+	for (int s = 0; s < gs->nsets; s++)
+		if (gs->sets[s] == 0)
+			rlbuf_printf(&out, " UNION ALL SELECT %s FROM (%.*s, count(*) AS \"_rl_n\"%.*s(SELECT %d AS \"_rl_set\")"
+						 " AS \"_rl_gs\"%.*s%s%s) WHERE \"_rl_n\" = 0",
+						 tl->n ? rlbuf_cstr(&columns) : "NULL", (int) targets_end, text,
+						 (int) (rel_at - targets_end), text + targets_end, s,
+						 (int) (where_end - from_end), text + from_end,
+						 having ? " HAVING " : "", having ? deparse_to_string(ps, having) : "");
+	rlbuf_append_str(&out, ")");
+	append_order_by(ps, &out, sel, tl, true, NULL);
+	rlbuf_reset(sql);
+	rlbuf_append(sql, out.data, out.len);
+	rlbuf_free(&out);
+	rlbuf_free(&columns);
 }
 
 /* grouping_sets_group_by -- the GROUP BY clause; grouping (for check_grouped) gets the expressions */
@@ -362,7 +428,8 @@ grouping_value(ParseState *ps, const GroupingSets *gs, const Expr *call)
 			v = v << 1 | !(gs->sets[s] & ((SetMask) 1 << bits[a]));
 		rlbuf_printf(&sql, " WHEN %d THEN %d", s, v);
 	}
-	rlbuf_append_str(&sql, " END");
+	/* the row of an empty set over no rows has no set number (grouping_sets_empty_input) */
+	rlbuf_printf(&sql, " ELSE %d END", (1 << call->nargs) - 1);
 
 	Expr	   *e = make_expr(EXPR_VAR, INT4OID, call->location);
 

@@ -1238,6 +1238,9 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 			where_at += strlen("coalesce(, max(NULL))");
 			targets_end += strlen("coalesce(, max(NULL))");
 		}
+		if (ps->gsets && !distinct_on)
+			grouping_sets_empty_input(ps, &sql, sel, &tl, sorts, (size_t[4]) {targets_end, from_end, where_end, order_at},
+									  having);
 		if (distinct_on)
 			select_distinct_on(&sql, targets_end, partition, order_by, tl.n);
 		append_limit(ps, &sql, sel);
