@@ -9,8 +9,9 @@
  * FROM gets one more relation, `(SELECT value AS "_rl_set" FROM json_each('[0,1,..]'))
  * AS "_rl_gs"`, the set's number, and its GROUP BY is `"_rl_gs"."_rl_set"` and, for
  * each ei, `CASE WHEN "_rl_gs"."_rl_set" IN (the sets holding ei) THEN ei END` (ei
- * itself when every set holds it). Outside aggregates, the select list, HAVING and
- * ORDER BY read that same CASE wherever they read ei, so a column a set does not
+ * itself when every set holds it). Outside aggregates, the select list, HAVING, ORDER
+ * BY, DISTINCT ON and windows' PARTITION BY and ORDER BY read that same CASE wherever
+ * they read ei (grouping_substitute), so a column a set does not
  * group by is NULL in its rows, as in PostgreSQL; GROUPING(e...) is a CASE over the
  * set's number of the bits PostgreSQL gives (1 for each argument the set leaves out,
  * the first argument the highest bit). One SELECT, read once by SQLite's planner
@@ -40,8 +41,8 @@ typedef struct SetList
 struct GroupingSets
 {
 	Expr	  **exprs;			/* the distinct grouping expressions */
-	char	  **sql;			/* each one's SQL in the query's rows: NULL, itself */
-	Expr	  **read;			/* ... and as the select list reads it */
+	char	  **sql;			/* each one's CASE (NULL when every set holds it) */
+	Expr	  **read;			/* ... as an expression: what the select list reads */
 	int			nexprs;
 	SetMask    *sets;
 	int			nsets;
