@@ -11,11 +11,11 @@
  * each ei, `CASE WHEN "_rl_gs"."_rl_set" IN (the sets holding ei) THEN ei END` (ei
  * itself when every set holds it). Outside aggregates, the select list, HAVING, ORDER
  * BY, DISTINCT ON and windows' PARTITION BY and ORDER BY read that same CASE wherever
- * they read ei (grouping_substitute), so a column a set does not
- * group by is NULL in its rows, as in PostgreSQL; GROUPING(e...) is a CASE over the
- * set's number of the bits PostgreSQL gives (1 for each argument the set leaves out,
- * the first argument the highest bit). One SELECT, read once by SQLite's planner
- * per set; the rows come in no particular order, as PostgreSQL's do without ORDER BY.
+ * they read ei (grouping_substitute), so a column a set does not group by is NULL in
+ * its rows, as in PostgreSQL; GROUPING(e...) is a CASE over the set's number of the
+ * bits PostgreSQL gives (1 for each argument the set leaves out, the first argument
+ * the highest bit). One SELECT, read once by SQLite's planner per set; the rows come
+ * in no particular order, as PostgreSQL's do without ORDER BY.
  *
  * Over no rows at all SQLite groups nothing, where PostgreSQL still gives the row of
  * an empty set () (count(*) 0): grouping_sets_empty_input adds it, unless ORDER BY
