@@ -80,7 +80,7 @@ typedef struct FuncDesc
 {
 	const char *name;
 	int			nargs;
-	Oid			argtypes[3];
+	Oid			argtypes[6];
 	Oid			rettype;
 	bool		strict;			/* NULL in any argument gives NULL */
 	bool		returns_set;	/* fn returns the whole set as an array of rettype */

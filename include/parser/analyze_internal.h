@@ -78,6 +78,7 @@ typedef struct ParseState
 									 * constant (pg_typeof) or a window's clause left
 									 * out of its select list's aggregates */
 	PgQuery__SelectStmt *select;	/* the query being transformed (its WINDOW clause) */
+	struct GroupingSets *gsets; /* its grouping sets, if it groups by sets (parse_grouping.c) */
 	bool		eval_unflattened;	/* a tree of rl_eval had too many leaves: rl_eval
 									 * one operator a call from now on (deparse_eval) */
 	Expr	  **eval_cuts;		/* subtrees of rl_eval trees that are calls of their own */
@@ -364,6 +365,19 @@ void		select_distinct_on(RlBuf *sql, size_t targets_end, const char *partition, 
 void		append_order_by(ParseState *ps, RlBuf *sql, PgQuery__SelectStmt *sel, TargetList *tl,
 							bool positions, Expr ***sorts);
 void		append_limit(ParseState *ps, RlBuf *sql, PgQuery__SelectStmt *sel);
+
+Expr	   *group_by_expr(ParseState *ps, Node *node, TargetList *tl);
+
+/* parse_grouping.c */
+typedef struct GroupingSets GroupingSets;
+bool		wants_grouping_sets(PgQuery__SelectStmt *sel);
+GroupingSets *transform_grouping_sets(ParseState *ps, PgQuery__SelectStmt *sel, TargetList *tl);
+void		grouping_sets_from(GroupingSets *gs, RlBuf *from);
+void		grouping_sets_empty_input(ParseState *ps, RlBuf *sql, PgQuery__SelectStmt *sel, TargetList *tl,
+									  Expr **sorts, const size_t ends[4], Expr *having);
+void		grouping_sets_group_by(ParseState *ps, const GroupingSets *gs, RlBuf *sql, Grouping *grouping);
+Expr	   *transform_grouping_func(ParseState *ps, PgQuery__GroupingFunc *gf);
+Expr	   *grouping_substitute(ParseState *ps, Expr *e);
 
 /* parse_modify.c */
 const ResultColumn *relation_column(ParseState *ps, const CacheRelation *rel, const char *name, int location);

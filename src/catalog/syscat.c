@@ -38,6 +38,7 @@
 #include "catalog/catalog_cache.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_attribute.h"
+#include "catalog/pg_cast.h"
 #include "catalog/pg_proc.h"
 #include "catalog/pg_stat.h"
 #include "catalog/syscat.h"
@@ -312,6 +313,11 @@ static const ResultColumn pg_language_cols[] = {
 	COL("oid", OIDOID), COL("lanname", NAMEOID), COL("lanowner", OIDOID), COL("lanispl", BOOLOID),
 	COL("lanpltrusted", BOOLOID), COL("lanplcallfoid", OIDOID), COL("laninline", OIDOID),
 	COL("lanvalidator", OIDOID), COL("lanacl", ACLITEMARRAYOID),
+};
+
+static const ResultColumn pg_cast_cols[] = {
+	COL("oid", OIDOID), COL("castsource", OIDOID), COL("casttarget", OIDOID), COL("castfunc", OIDOID),
+	COL("castcontext", TEXTOID), COL("castmethod", TEXTOID),
 };
 
 static const ResultColumn pg_rewrite_cols[] = {
@@ -641,6 +647,7 @@ static const SystemRelation system_relations[] = {
 	{"pg_subscription", NCOLS(pg_subscription_cols), pg_subscription_cols, NULL, NULL},
 	{"pg_rewrite", NCOLS(pg_rewrite_cols), pg_rewrite_cols, NULL, NULL},
 	{"pg_proc", NCOLS(pg_proc_cols), pg_proc_cols, NULL, BuiltinProcSql},
+	{"pg_cast", NCOLS(pg_cast_cols), pg_cast_cols, NULL, BuiltinCastSql},
 	{"pg_opclass", NCOLS(pg_opclass_cols), pg_opclass_cols, PG_OPCLASS_SQL, NULL},
 	{"pg_sequence", NCOLS(pg_sequence_cols), pg_sequence_cols, NULL, NULL},
 	{"pg_sequences", NCOLS(pg_sequences_cols), pg_sequences_cols, NULL, NULL},
@@ -856,7 +863,7 @@ static const struct
 	{"pg_trigger", 2620}, {"pg_extension", 3079}, {"pg_policy", 3256}, {"pg_statistic_ext", 3381},
 	{"pg_collation", 3456}, {"pg_enum", 3501}, {"pg_publication", 6104}, {"pg_foreign_server", 1417},
 	{"pg_foreign_data_wrapper", 2328}, {"pg_conversion", 2607}, {"pg_operator", 2617},
-	{"pg_event_trigger", 3466}, {"pg_subscription", 6100},
+	{"pg_event_trigger", 3466}, {"pg_subscription", 6100}, {"pg_cast", 2605},
 };
 
 Oid

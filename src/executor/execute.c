@@ -19,13 +19,13 @@
 #include <errno.h>
 #include <float.h>
 #include <math.h>
-#include <regex.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "catalog/cache.h"
 #include "executor/executor.h"
+#include "executor/regexp.h"
 #include "executor/sqlite_exec.h"
 #include "nodes/parsenodes.h"
 #include "nodes/primnodes.h"
@@ -643,28 +643,6 @@ like_match(const char *s, const char *p, bool ci)
 	return *s == '\0' ? LIKE_TRUE : LIKE_FALSE;
 }
 
-/* regex_match -- PostgreSQL's ~ family with POSIX extended expressions (psql's patterns are) */
-static bool
-regex_match(const char *s, const char *pattern, bool ci)
-{
-	regex_t		re;
-	int			rc = regcomp(&re, pattern, REG_EXTENDED | REG_NOSUB | (ci ? REG_ICASE : 0));
-
-	if (rc != 0)
-	{
-		char		msg[256];
-
-		regerror(rc, &re, msg, sizeof(msg));
-		regfree(&re);
-		ereport(ERROR,
-				errcode(ERRCODE_INVALID_REGULAR_EXPRESSION),
-				errmsg("invalid regular expression: %s", msg));
-	}
-	rc = regexec(&re, s, 0, NULL, 0);
-	regfree(&re);
-	return rc == 0;
-}
-
 static Value
 array_concat(Oid type, const Value *a, const Value *b)
 {
@@ -737,7 +715,7 @@ apply_op(ExprOp op, Oid type, Value a, Value b)
 		case OP_REGEX_CI:
 		case OP_NOT_REGEX_CI:
 			{
-				bool		m = regex_match(a.u.s.data, b.u.s.data,
+				bool		m = rl_regex_match(a.u.s.data, b.u.s.data,
 											op == OP_REGEX_CI || op == OP_NOT_REGEX_CI);
 
 				return typio_bool(op == OP_REGEX || op == OP_REGEX_CI ? m : !m);

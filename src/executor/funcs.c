@@ -22,6 +22,8 @@
 #include "catalog/maintenance.h"
 #include "catalog/writer.h"
 #include "executor/funcs_internal.h"
+#include "executor/numformat.h"
+#include "executor/regexp.h"
 #include "executor/strformat.h"
 #include "utils/adt/timezone.h"
 
@@ -670,7 +672,7 @@ f_date_part(ExecState *es, const Value *args, int nargs)
 }
 
 /*
- * f_to_char_timestamp -- to_char(timestamp, text) for the common patterns: YYYY MM DD
+ * f_to_char_timestamp -- to_char(timestamp or timestamptz, text) for the common patterns: YYYY MM DD
  * HH24 HH12 HH MI SS MS US AM PM, between spaces, punctuation and "quoted text"; any
  * other letter (lower case too), a backslash, and a year before 1 AD, are 0A000 rather than an answer PostgreSQL
  * would not give. An infinite timestamp gives NULL, as in PostgreSQL.
@@ -680,7 +682,8 @@ f_to_char_timestamp(ExecState *es, const Value *args, int nargs)
 {
 	static const char *const tokens[] = {"YYYY", "HH24", "HH12", "HH", "MM", "DD", "MI", "SS", "MS", "US",
 	"AM", "PM"};
-	int64_t		ts = args[0].u.i;
+	/* a timestamptz is shown in its local time, as its text is */
+	int64_t		ts = args[0].type == TIMESTAMPTZOID ? session_tz_to_local(args[0].u.i) : args[0].u.i;
 
 	if (!TIMESTAMP_IS_FINITE(ts))
 		return typio_null(TEXTOID);
@@ -1251,18 +1254,39 @@ static const FuncDesc builtins[] = {
 	BUILTIN("date_part", 2, ARGS(TEXTOID, DATEOID), FLOAT8OID, true, f_date_part),
 	BUILTIN("date_trunc", 2, ARGS(TEXTOID, TIMESTAMPOID), TIMESTAMPOID, true, f_date_trunc),
 	BUILTIN("to_char", 2, ARGS(TIMESTAMPOID, TEXTOID), TEXTOID, true, f_to_char_timestamp),
+	BUILTIN("to_char", 2, ARGS(TIMESTAMPTZOID, TEXTOID), TEXTOID, true, f_to_char_timestamp),
+	BUILTIN("to_char", 2, ARGS(INT4OID, TEXTOID), TEXTOID, true, f_to_char_int),
+	BUILTIN("to_char", 2, ARGS(INT8OID, TEXTOID), TEXTOID, true, f_to_char_int),
+	BUILTIN("to_char", 2, ARGS(NUMERICOID, TEXTOID), TEXTOID, true, f_to_char_numeric),
+	BUILTIN("to_char", 2, ARGS(FLOAT4OID, TEXTOID), TEXTOID, true, f_to_char_float),
+	BUILTIN("to_char", 2, ARGS(FLOAT8OID, TEXTOID), TEXTOID, true, f_to_char_float),
+	BUILTIN("to_number", 2, ARGS(TEXTOID, TEXTOID), NUMERICOID, true, f_to_number),
 	BUILTIN("date_trunc", 2, ARGS(TEXTOID, TIMESTAMPTZOID), TIMESTAMPTZOID, true, f_date_trunc),
 	BUILTIN("char_length", 1, {TEXTOID}, INT4OID, true, f_length),
 	BUILTIN("character_length", 1, {TEXTOID}, INT4OID, true, f_length),
 	BUILTIN("octet_length", 1, {TEXTOID}, INT4OID, true, f_octet_length),
 	BUILTIN("octet_length", 1, {BYTEAOID}, INT4OID, true, f_octet_length),
 	BUILTIN("length", 1, {BYTEAOID}, INT4OID, true, f_octet_length),
+	/* first: an unknown pattern, as in substring(x FROM '...'), is text, as in PostgreSQL */
+	BUILTIN("substring", 2, ARGS(TEXTOID, TEXTOID), TEXTOID, true, f_substring_regex),
 	BUILTIN("substring", 2, ARGS(TEXTOID, INT4OID), TEXTOID, true, f_substring),
 	BUILTIN("substring", 3, ARGS(TEXTOID, INT4OID, INT4OID), TEXTOID, true, f_substring),
 	BUILTIN("substr", 2, ARGS(TEXTOID, INT4OID), TEXTOID, true, f_substring),
 	BUILTIN("substr", 3, ARGS(TEXTOID, INT4OID, INT4OID), TEXTOID, true, f_substring),
 	BUILTIN("strpos", 2, ARGS(TEXTOID, TEXTOID), INT4OID, true, f_strpos),
 	BUILTIN("position", 2, ARGS(TEXTOID, TEXTOID), INT4OID, true, f_strpos),
+	BUILTIN("regexp_replace", 3, ARGS(TEXTOID, TEXTOID, TEXTOID), TEXTOID, true, f_regexp_replace),
+	BUILTIN("regexp_replace", 4, ARGS(TEXTOID, TEXTOID, TEXTOID, TEXTOID), TEXTOID, true, f_regexp_replace),
+	BUILTIN("regexp_replace", 4, ARGS(TEXTOID, TEXTOID, TEXTOID, INT4OID), TEXTOID, true, f_regexp_replace_nth),
+	BUILTIN("regexp_replace", 5, ARGS(TEXTOID, TEXTOID, TEXTOID, INT4OID, INT4OID), TEXTOID, true,
+			f_regexp_replace_nth),
+	BUILTIN("regexp_replace", 6, ARGS(TEXTOID, TEXTOID, TEXTOID, INT4OID, INT4OID, TEXTOID), TEXTOID, true,
+			f_regexp_replace_nth),
+	BUILTIN("regexp_match", 2, ARGS(TEXTOID, TEXTOID), TEXTARRAYOID, true, f_regexp_match),
+	BUILTIN("regexp_match", 3, ARGS(TEXTOID, TEXTOID, TEXTOID), TEXTARRAYOID, true, f_regexp_match),
+	BUILTIN("regexp_split_to_array", 2, ARGS(TEXTOID, TEXTOID), TEXTARRAYOID, true, f_regexp_split_to_array),
+	BUILTIN("regexp_split_to_array", 3, ARGS(TEXTOID, TEXTOID, TEXTOID), TEXTARRAYOID, true,
+			f_regexp_split_to_array),
 	BUILTIN("replace", 3, ARGS(TEXTOID, TEXTOID, TEXTOID), TEXTOID, true, f_replace),
 	BUILTIN("btrim", 1, {TEXTOID}, TEXTOID, true, f_btrim),
 	BUILTIN("btrim", 2, ARGS(TEXTOID, TEXTOID), TEXTOID, true, f_btrim),

@@ -8,7 +8,7 @@
  * rl_scalar for a scalar subquery's value, rl_float_sum and rl_float_avg for sum()
  * and avg() of floats, rl_numeric_sum and rl_numeric_avg for those of numerics,
  * rl_array_agg for ARRAY(subquery) and array_agg(), rl_string_agg for
- * string_agg(... ORDER BY ...), rl_array_json for json_each() to iterate a
+ * string_agg(... ORDER BY ...), rl_bytea_agg for string_agg(bytea, bytea), rl_array_json for json_each() to iterate a
  * set-returning function's result, and rl_row_after for the row id an UPDATE moves
  * a row to.
  */
@@ -755,6 +755,133 @@ rl_string_agg_value(sqlite3_context *ctx)
 }
 
 /*
+ * rl_bytea_agg(value, delimiter): string_agg(bytea, bytea), bytes kept as they are
+ * (group_concat and rl_string_agg give text). The rows' delimiters and values are
+ * one buffer, each row's share of it noted, so that over a window the oldest row
+ * leaves from the front (xInverse) and the frame's value is the buffer from its first
+ * value on: its own delimiter is not written.
+ */
+typedef struct ByteaAggRow
+{
+	size_t		delimiter_len,
+				value_len;
+	bool		isnull;
+} ByteaAggRow;
+
+typedef struct ByteaAggState
+{
+	char	   *data;
+	size_t		len,
+				cap,
+				start;			/* where the rows still in the frame begin */
+	ByteaAggRow *rows;
+	int			n,
+				head,
+				rows_cap;
+} ByteaAggState;
+
+static bool
+bytea_agg_append(ByteaAggState *st, const void *bytes, size_t len)
+{
+	if (st->len + len > st->cap)
+	{
+		size_t		cap = st->cap ? st->cap : 64;
+		char	   *data;
+
+		while (cap < st->len + len)
+			cap *= 2;
+		if ((data = realloc(st->data, cap)) == NULL)
+			return false;
+		st->data = data;
+		st->cap = cap;
+	}
+	if (len)
+		memcpy(st->data + st->len, bytes, len);
+	st->len += len;
+	return true;
+}
+
+static void
+rl_bytea_agg_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	ByteaAggState *st = sqlite3_aggregate_context(ctx, sizeof(ByteaAggState));
+	bool		isnull = sqlite3_value_type(argv[0]) == SQLITE_NULL;
+	size_t		dlen = isnull || sqlite3_value_type(argv[1]) == SQLITE_NULL ? 0 : (size_t) sqlite3_value_bytes(argv[1]),
+				vlen = isnull ? 0 : (size_t) sqlite3_value_bytes(argv[0]);
+
+	if (st == NULL)
+	{
+		sqlite3_result_error_nomem(ctx);
+		return;
+	}
+	if (st->n == st->rows_cap)
+	{
+		int			cap = st->rows_cap ? st->rows_cap * 2 : 16;
+		ByteaAggRow *rows = realloc(st->rows, sizeof(ByteaAggRow) * (size_t) cap);
+
+		if (rows == NULL)
+		{
+			sqlite3_result_error_nomem(ctx);
+			return;
+		}
+		st->rows = rows;
+		st->rows_cap = cap;
+	}
+	if (!bytea_agg_append(st, dlen ? sqlite3_value_blob(argv[1]) : NULL, dlen) ||
+		!bytea_agg_append(st, vlen ? sqlite3_value_blob(argv[0]) : NULL, vlen))
+	{
+		sqlite3_result_error_nomem(ctx);
+		return;
+	}
+	st->rows[st->n++] = (ByteaAggRow) {dlen, vlen, isnull};
+}
+
+static void
+rl_bytea_agg_inverse(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	ByteaAggState *st = sqlite3_aggregate_context(ctx, sizeof(ByteaAggState));
+
+	if (st == NULL || st->head >= st->n)
+		return;
+	st->start += st->rows[st->head].delimiter_len + st->rows[st->head].value_len;
+	st->head++;
+}
+
+static void
+rl_bytea_agg_value(sqlite3_context *ctx)
+{
+	ByteaAggState *st = sqlite3_aggregate_context(ctx, 0);
+	size_t		at;
+	int			i;
+
+	if (st == NULL)
+	{
+		sqlite3_result_null(ctx);
+		return;
+	}
+	for (i = st->head, at = st->start; i < st->n && st->rows[i].isnull; i++)
+		at += st->rows[i].delimiter_len + st->rows[i].value_len;
+	if (i == st->n)
+		sqlite3_result_null(ctx);
+	else
+		sqlite3_result_blob64(ctx, st->data + at + st->rows[i].delimiter_len,
+							  st->len - at - st->rows[i].delimiter_len, SQLITE_TRANSIENT);
+}
+
+static void
+rl_bytea_agg_final(sqlite3_context *ctx)
+{
+	ByteaAggState *st = sqlite3_aggregate_context(ctx, 0);
+
+	rl_bytea_agg_value(ctx);
+	if (st != NULL)
+	{
+		free(st->data);
+		free(st->rows);
+	}
+}
+
+/*
  * rl_array_json(array_text, element_type): the elements as a JSON array of their
  * canonical SQLite forms (numbers for the integer-held types and booleans, text
  * otherwise), for json_each() to iterate a set-returning function's result
@@ -850,6 +977,10 @@ ExecRegisterSqliteFunctions(sqlite3 *db)
 								   rl_array_agg_window_final, rl_array_agg_value, rl_ordered_agg_inverse, NULL);
 	sqlite3_create_window_function(db, "rl_string_agg_window", -1, SQLITE_UTF8, NULL, rl_string_agg_step,
 								   rl_string_agg_final, rl_string_agg_value, rl_ordered_agg_inverse, NULL);
+	sqlite3_create_window_function(db, "rl_bytea_agg", 2, SQLITE_UTF8, NULL, rl_bytea_agg_step,
+								   rl_bytea_agg_final, rl_bytea_agg_value, rl_bytea_agg_inverse, NULL);
+	sqlite3_create_window_function(db, "rl_bytea_agg_window", 2, SQLITE_UTF8, NULL, rl_bytea_agg_step,
+								   rl_bytea_agg_final, rl_bytea_agg_value, rl_bytea_agg_inverse, NULL);
 	sqlite3_create_function(db, "rl_array_agg_distinct", -1, SQLITE_UTF8, (void *) 1, NULL,
 							rl_array_agg_step, rl_array_agg_final);
 	sqlite3_create_function(db, "rl_string_agg_distinct", -1, SQLITE_UTF8, (void *) 1, NULL,

@@ -37,6 +37,28 @@ sort_expr(ParseState *ps, Node *node, TargetList *tl, bool by_name, const char *
 	return transform_expr(ps, node);
 }
 
+/*
+ * group_by_expr -- a GROUP BY item: a bare name is an input column's, else a result
+ * column's (PostgreSQL's rule); a position names a result column, which may not be
+ * an aggregate
+ */
+Expr *
+group_by_expr(ParseState *ps, Node *node, TargetList *tl)
+{
+	bool		output = node->node_case == PG_QUERY__NODE__NODE_COLUMN_REF &&
+		node->column_ref->n_fields == 1 &&
+		node->column_ref->fields[0]->node_case == PG_QUERY__NODE__NODE_STRING &&
+		!input_column(ps, string_value(node->column_ref->fields[0]));
+	Expr	   *g = sort_expr(ps, node, tl, output, "GROUP BY");
+
+	if (contains_aggregate(g))
+		ereport(ERROR,
+				errcode(ERRCODE_GROUPING_ERROR),
+				errmsg("aggregate functions are not allowed in GROUP BY"),
+				errposition(char_position(ps, g->location)));
+	return g;
+}
+
 /* distinct_on_location -- where DISTINCT ON names e: a name or position is its own place */
 static int
 distinct_on_location(Node *node, const Expr *e)
@@ -65,7 +87,7 @@ distinct_on_partition(ParseState *ps, PgQuery__SelectStmt *sel, TargetList *tl, 
 	rlbuf_init_in(&partition, CurrentMemoryContext);
 	for (size_t i = 0; i < sel->n_distinct_clause; i++)
 	{
-		on[i] = sort_expr(ps, sel->distinct_clause[i], tl, true, "DISTINCT ON");
+		on[i] = grouping_substitute(ps, sort_expr(ps, sel->distinct_clause[i], tl, true, "DISTINCT ON"));
 		rlbuf_append_str(&partition, i ? ", " : " PARTITION BY ");
 		deparse_collated(ps, &partition, on[i]);
 	}
@@ -138,7 +160,7 @@ append_order_by(ParseState *ps, RlBuf *sql, PgQuery__SelectStmt *sel, TargetList
 		if (sb->sortby_dir == PG_QUERY__SORT_BY_DIR__SORTBY_USING)
 			not_supported(ps, "ORDER BY USING", sb->location);
 		rlbuf_append_str(sql, i ? ", " : " ORDER BY ");
-		Expr	   *e = sort_expr(ps, sb->node, tl, true, "ORDER BY");
+		Expr	   *e = grouping_substitute(ps, sort_expr(ps, sb->node, tl, true, "ORDER BY"));
 
 		if (sorts)
 			(*sorts)[i] = e;

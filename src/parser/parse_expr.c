@@ -1209,6 +1209,8 @@ transform_expr(ParseState *ps, Node *node)
 			}
 		case PG_QUERY__NODE__NODE_FUNC_CALL:
 			return transform_func(ps, node->func_call);
+		case PG_QUERY__NODE__NODE_GROUPING_FUNC:
+			return transform_grouping_func(ps, node->grouping_func);
 		case PG_QUERY__NODE__NODE_SQLVALUE_FUNCTION:
 			return transform_sqlvalue(ps, node->sqlvalue_function);
 		case PG_QUERY__NODE__NODE_PARAM_REF:

@@ -313,7 +313,8 @@ transform_aggregate(ParseState *ps, PgQuery__FuncCall *fc, const char *name)
 				errposition(char_position(ps, fc->location)));
 	for (int i = 0; i < e->nargs; i++)
 		if (e->args[i]->type == UNKNOWNOID)
-			e->args[i] = coerce_expr(ps, e->args[i], TEXTOID, -1, COERCE_IMPLICIT);
+			e->args[i] = coerce_expr(ps, e->args[i], i == 1 && e->args[0]->type == BYTEAOID ? BYTEAOID : TEXTOID,
+									 -1, COERCE_IMPLICIT);
 	Oid			t = e->nargs ? e->args[0]->type : InvalidOid;
 
 	if (strcmp(name, "count") == 0)
@@ -346,6 +347,21 @@ transform_aggregate(ParseState *ps, PgQuery__FuncCall *fc, const char *name)
 		e->args[e->nargs++] = make_const(typio_int(INT4OID, e->type), fc->location);
 		e->sql = "rl_array_agg";
 		aggregate_order(ps, fc, e);
+	}
+	else if (strcmp(name, "string_agg") == 0 && t == BYTEAOID)
+	{
+		/* rl_bytea_agg(x, delimiter): the bytes as they are (executor/sqlite_exec.c) */
+		if (e->args[1]->type != BYTEAOID)
+			ereport(ERROR,
+					errcode(ERRCODE_UNDEFINED_FUNCTION),
+					errmsg("function string_agg(bytea, %s) does not exist", typio_format_type(e->args[1]->type)),
+					errhint("No function matches the given name and argument types. "
+							"You might need to add explicit type casts."),
+					errposition(char_position(ps, fc->location)));
+		if (fc->n_agg_order || e->agg_distinct)
+			not_supported(ps, "string_agg(bytea) with ORDER BY or DISTINCT", fc->location);
+		e->sql = "rl_bytea_agg";
+		e->type = BYTEAOID;
 	}
 	else if (strcmp(name, "string_agg") == 0)
 	{
@@ -934,12 +950,14 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 	bool		saved_in_aggregate = ps->in_aggregate;
 	bool		saved_folded_aggregate = ps->folded_aggregate;
 	PgQuery__SelectStmt *saved_select = ps->select;
+	GroupingSets *saved_gsets = ps->gsets;
 
 	/* a subquery's aggregates are its own (those of outer columns are not told apart) */
 	ps->agg_refused = NULL;
 	ps->in_aggregate = false;
 	ps->folded_aggregate = false;
 	ps->select = sel;
+	ps->gsets = NULL;
 	ps->srf = NULL;
 	ps->srf_lockstep = false;
 	q->scan = NULL;
@@ -1110,6 +1128,11 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 
 		if (targets_srf)
 			select_list_srfs(ps, &tl, &from);
+		if (wants_grouping_sets(sel))
+		{
+			ps->gsets = transform_grouping_sets(ps, sel, &tl);
+			grouping_sets_from(ps->gsets, &from);
+		}
 		rlbuf_append_str(&sql, sel->n_distinct_clause && !distinct_on ? "SELECT DISTINCT " : "SELECT ");
 		size_t		first_at = sql.len,
 					first_end = sql.len + strlen("NULL");
@@ -1119,6 +1142,7 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 			/* a set operation resolves its branches' unknown columns together */
 			if (!leaf || targets || tl.exprs[i]->type != UNKNOWNOID)
 				tl.exprs[i] = finish_target(ps, tl.exprs[i], targets ? &targets[i] : NULL);
+			tl.exprs[i] = grouping_substitute(ps, tl.exprs[i]);
 			tl.columns[i].type = tl.exprs[i]->type;
 			tl.columns[i].typmod = tl.exprs[i]->typmod;
 			if (targets)
@@ -1161,29 +1185,20 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 		.scope = ps->scope};
 
 		ps->agg_refused = "GROUP BY";
-		for (size_t i = 0; i < sel->n_group_clause; i++)
+		if (ps->gsets)
+			grouping_sets_group_by(ps, ps->gsets, &sql, &grouping);
+		for (size_t i = 0; i < sel->n_group_clause && !ps->gsets; i++)
 		{
-			/* a bare name is an input column's, else a result column's (PostgreSQL's rule) */
-			Node	   *node = sel->group_clause[i];
-			bool		output = node->node_case == PG_QUERY__NODE__NODE_COLUMN_REF &&
-				node->column_ref->n_fields == 1 &&
-				node->column_ref->fields[0]->node_case == PG_QUERY__NODE__NODE_STRING &&
-				!input_column(ps, string_value(node->column_ref->fields[0]));
-			Expr	   *g = sort_expr(ps, node, &tl, output, "GROUP BY");
+			Expr	   *g = group_by_expr(ps, sel->group_clause[i], &tl);
 
-			/* GROUP BY 1 names a result column, which may be an aggregate */
-			if (contains_aggregate(g))
-				ereport(ERROR,
-						errcode(ERRCODE_GROUPING_ERROR),
-						errmsg("aggregate functions are not allowed in GROUP BY"),
-						errposition(char_position(ps, g->location)));
 			rlbuf_append_str(&sql, i ? ", " : " GROUP BY ");
 			deparse_collated(ps, &sql, g);
 			grouping.groups[grouping.ngroups++] = g;
 		}
 		ps->agg_refused = NULL;
 		Expr	   *having = sel->having_clause
-			? coerce_or_fail(ps, transform_expr(ps, sel->having_clause), BOOLOID, "HAVING") : NULL;
+			? grouping_substitute(ps, coerce_or_fail(ps, transform_expr(ps, sel->having_clause), BOOLOID, "HAVING"))
+			: NULL;
 		Expr	  **sorts;
 
 		if (having)
@@ -1223,6 +1238,9 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 			where_at += strlen("coalesce(, max(NULL))");
 			targets_end += strlen("coalesce(, max(NULL))");
 		}
+		if (ps->gsets && !distinct_on)
+			grouping_sets_empty_input(ps, &sql, sel, &tl, sorts, (size_t[4]) {targets_end, from_end, where_end, order_at},
+									  having);
 		if (distinct_on)
 			select_distinct_on(&sql, targets_end, partition, order_by, tl.n);
 		append_limit(ps, &sql, sel);
@@ -1248,6 +1266,7 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 	ps->in_aggregate = saved_in_aggregate;
 	ps->folded_aggregate = saved_folded_aggregate;
 	ps->select = saved_select;
+	ps->gsets = saved_gsets;
 }
 
 /* add_sql -- stmt runs sql with the binds collected so far */

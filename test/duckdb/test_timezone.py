@@ -37,6 +37,7 @@ def per_zone(zone: str) -> list:
         " (timestamp '2024-03-10 02:30' AT TIME ZONE 'America/New_York')::text,"
         " (timestamp '2024-01-01 00:00' AT TIME ZONE 'UTC')::text, timezone('5', timestamptz '2024-01-01 00:00+00')::text",
         "SELECT current_date = now()::date, localtimestamp = now()::timestamp, now()::timetz::text = now()::time::timetz::text",
+        "SELECT to_char(timestamptz '2024-01-01 00:00+00', 'YYYY-MM-DD HH24:MI:SS'), to_char('infinity'::timestamptz, 'YYYY')",
     ]
 
 
