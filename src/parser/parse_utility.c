@@ -327,6 +327,39 @@ has_column(const CacheRelation *rel, const char *name)
 	return false;
 }
 
+static Oid	role_oid(PgQuery__RoleSpec *role, const char **name);
+
+/*
+ * add_primary_key -- ADD [CONSTRAINT name] PRIMARY KEY (columns), which pg_dump writes
+ * after a table's rows: the executor makes the table again with the key
+ * (CacheAddTableKey). Its columns must be NOT NULL already, as a dump's are; other
+ * constraints are not supported.
+ */
+static void
+add_primary_key(ParseState *ps, CacheRelation *rel, PgQuery__Constraint *con, AnalyzedStmt *stmt)
+{
+	if (con->contype != PG_QUERY__CONSTR_TYPE__CONSTR_PRIMARY)
+		not_supported(ps, "ADD CONSTRAINT other than PRIMARY KEY", con->location);
+	if (rel->temp)
+		not_supported(ps, "ADD PRIMARY KEY to a temporary table", con->location);
+	stmt->add_key_columns = palloc0(sizeof(char *) * (con->n_keys + 1));
+	for (size_t i = 0; i < con->n_keys; i++)
+	{
+		const char *name = string_value(con->keys[i]);
+
+		if (!has_column(rel, name))
+			ereport(ERROR,
+					errcode(ERRCODE_UNDEFINED_COLUMN),
+					errmsg("column \"%s\" named in key does not exist", name));
+		stmt->add_key_columns[i] = name;
+	}
+	if (rel->npkey > 0 || stmt->add_key != NULL)
+		ereport(ERROR,
+				errcode(ERRCODE_INVALID_TABLE_DEFINITION),
+				errmsg("multiple primary keys for table \"%s\" are not allowed", rel->name));
+	stmt->add_key = is_set(con->conname) ? con->conname : psprintf("%s_pkey", rel->name);
+}
+
 /*
  * analyze_alter_table -- ALTER TABLE name ADD COLUMN / DROP COLUMN, each action one
  * SQLite ALTER TABLE; the executor runs them outside the capture of changes and then
@@ -421,12 +454,26 @@ analyze_alter_table(ParseState *ps, PgQuery__AlterTableStmt *as, AnalyzedStmt *s
 			action = psprintf("DROP COLUMN %s", quote_ident(cmd->name));
 			dropped[ndropped++] = cmd->name;
 		}
+		else if (cmd->subtype == PG_QUERY__ALTER_TABLE_TYPE__AT_AddConstraint)
+		{
+			add_primary_key(ps, rel, cmd->def->constraint, stmt);
+			continue;
+		}
+		else if (cmd->subtype == PG_QUERY__ALTER_TABLE_TYPE__AT_ChangeOwner)
+		{
+			const char *role_name;
+
+			/* every relation is the session user's: OWNER TO that user changes nothing */
+			if (role_oid(cmd->newowner, &role_name) != BOOTSTRAP_SUPERUSERID)
+				not_supported(ps, "OWNER TO a role other than the session user", rv->location);
+			continue;
+		}
 		else
 			not_supported(ps, "this ALTER TABLE action", rv->location);
 		add_sql(ps, stmt, psprintf("ALTER TABLE %s %s", relation_sql(rel), action));
 	}
-	if (stmt->nsql == 0)
-		return;					/* only IF [NOT] EXISTS that skipped: the NOTICE */
+	if (stmt->nsql == 0 && stmt->add_key == NULL)
+		return;					/* only IF [NOT] EXISTS that skipped, or OWNER TO */
 	if (rel->temp)
 		stmt->target = CACHE_WRITE_TEMP;
 	else
