@@ -66,6 +66,7 @@ typedef enum UtilityKind
 	UTIL_DEALLOCATE_ALL,
 	UTIL_CREATE_DATABASE,
 	UTIL_DROP_DATABASE,
+	UTIL_LOCK,					/* LOCK TABLE: checked, nothing to do (parse_utility.c) */
 	UTIL_CACHE					/* DML / DDL: the statements in sql */
 } UtilityKind;
 

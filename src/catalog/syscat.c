@@ -37,6 +37,7 @@
 #include "catalog/namespace.h"
 #include "catalog/pg_proc.h"
 #include "catalog/syscat.h"
+#include "catalog/syscat_internal.h"
 #include "common/rl_buffer.h"
 #include "nodes/primnodes.h"
 #include "utils/elog.h"
@@ -75,18 +76,6 @@
 	" FROM main." CACHE_RELATION_TABLE " AS o WHERE o.relname = CASE s.nspid WHEN 0 THEN '' ELSE s.nspid || '^.' END" \
 	" || " UNQUALIFIED(rel) ")))"
 
-typedef struct SystemRelation
-{
-	const char *name;
-	int			ncolumns;
-	const ResultColumn *columns;
-	const char *sql;			/* NULL: built by build_sql, or no rows if that is NULL too */
-	char	   *(*build_sql) (void);
-} SystemRelation;
-
-#define COL(name, type) {name, type, -1}
-#define NCOLS(a) ((int) (sizeof(a) / sizeof((a)[0])))
-
 static const ResultColumn pg_namespace_cols[] = {
 	COL("oid", OIDOID), COL("nspname", NAMEOID), COL("nspowner", OIDOID), COL("nspacl", ACLITEMARRAYOID),
 };
@@ -100,6 +89,7 @@ static const ResultColumn pg_class_cols[] = {
 	COL("relrowsecurity", BOOLOID), COL("relforcerowsecurity", BOOLOID), COL("relispartition", BOOLOID),
 	COL("reltoastrelid", OIDOID), COL("reloftype", OIDOID), COL("relreplident", TEXTOID),
 	COL("reloptions", TEXTARRAYOID), COL("relpartbound", PGNODETREEOID), COL("relacl", ACLITEMARRAYOID),
+	COL("relispopulated", BOOLOID), COL("relfrozenxid", OIDOID), COL("relminmxid", OIDOID),	/* xids as numbers */
 };
 
 static const ResultColumn pg_attribute_cols[] = {
@@ -108,7 +98,9 @@ static const ResultColumn pg_attribute_cols[] = {
 	COL("attnotnull", BOOLOID), COL("atthasdef", BOOLOID), COL("attisdropped", BOOLOID),
 	COL("attcollation", OIDOID), COL("attidentity", TEXTOID), COL("attgenerated", TEXTOID),
 	COL("attstorage", TEXTOID), COL("attcompression", TEXTOID), COL("attstattarget", INT4OID),
-	COL("attlen", INT2OID), COL("attacl", ACLITEMARRAYOID),
+	COL("attlen", INT2OID), COL("attacl", ACLITEMARRAYOID), COL("attalign", TEXTOID),
+	COL("attislocal", BOOLOID), COL("attinhcount", INT4OID), COL("atthasmissing", BOOLOID),
+	COL("attmissingval", TEXTOID), COL("attoptions", TEXTARRAYOID), COL("attfdwoptions", TEXTARRAYOID),
 };
 
 static const ResultColumn pg_type_cols[] = {
@@ -116,7 +108,8 @@ static const ResultColumn pg_type_cols[] = {
 	COL("typlen", INT2OID), COL("typtype", TEXTOID), COL("typrelid", OIDOID),
 	COL("typelem", OIDOID), COL("typarray", OIDOID), COL("typcollation", OIDOID), COL("typstorage", TEXTOID),
 	COL("typdelim", TEXTOID), COL("typbasetype", OIDOID), COL("typtypmod", INT4OID), COL("typnotnull", BOOLOID),
-	COL("typdefault", TEXTOID), COL("typacl", ACLITEMARRAYOID),
+	COL("typdefault", TEXTOID), COL("typacl", ACLITEMARRAYOID), COL("typisdefined", BOOLOID),
+	COL("typalign", TEXTOID),
 };
 
 static const ResultColumn pg_constraint_cols[] = {
@@ -178,7 +171,7 @@ static const ResultColumn pg_settings_cols[] = {
 };
 
 static const ResultColumn pg_am_cols[] = {
-	COL("oid", OIDOID), COL("amname", NAMEOID), COL("amtype", TEXTOID),
+	COL("oid", OIDOID), COL("amname", NAMEOID), COL("amhandler", REGPROCOID), COL("amtype", TEXTOID),
 };
 
 static const ResultColumn pg_attrdef_cols[] = {
@@ -313,7 +306,7 @@ static const ResultColumn pg_language_cols[] = {
 
 static const ResultColumn pg_rewrite_cols[] = {
 	COL("oid", OIDOID), COL("rulename", NAMEOID), COL("ev_class", OIDOID), COL("ev_type", TEXTOID),
-	COL("is_instead", BOOLOID),
+	COL("ev_enabled", TEXTOID), COL("is_instead", BOOLOID),
 };
 
 /*
@@ -351,12 +344,13 @@ static const char *const pg_class_sql =
 	" (SELECT count(*) FROM pragma_table_info(r.relname, 'main') WHERE name <> '" CACHE_ROWID_COLUMN "')"
 	" AS relnatts, 0 AS relchecks, 0 AS relhasrules, 0 AS relhastriggers, 0 AS relrowsecurity,"
 	" 0 AS relforcerowsecurity, 0 AS relispartition, 0 AS reltoastrelid, 0 AS reloftype, 'd' AS relreplident,"
-	" NULL AS reloptions, NULL AS relpartbound, NULL AS relacl, NULL AS _rl_indexdef,"
+	" NULL AS reloptions, NULL AS relpartbound, NULL AS relacl, 1 AS relispopulated, 0 AS relfrozenxid,"
+	" 0 AS relminmxid, NULL AS _rl_indexdef,"
 	" " VISIBLE("r.relname") " AS _rl_visible"
 	" FROM main." CACHE_RELATION_TABLE " AS r"
 	" UNION ALL SELECT " INDEX_OID("k") ", k.keyname, " NSPOID("k.relname") ", 0, "
 	XSTR(BOOTSTRAP_SUPERUSERID) ", " XSTR(BTREE_AM_OID) ", 0, 0, -1.0, 0, 'p', 'i', k.nkeys, 0, 0, 0, 0, 0, 0,"
-	" 0, 0, 'n', NULL, NULL, NULL, k.indexdef, rl_search_rank(" NSPNAME("k.relname") ") >= 0"
+	" 0, 0, 'n', NULL, NULL, NULL, 1, 0, 0, k.indexdef, rl_search_rank(" NSPNAME("k.relname") ") >= 0"
 	" FROM (" KEYS_SQL ") AS k";
 
 /* the default btree operator classes of the types a key's column can have (PostgreSQL's OIDs) */
@@ -387,7 +381,9 @@ build_pg_type(void)
 						 " AS typnamespace, " XSTR(BOOTSTRAP_SUPERUSERID) " AS typowner, column3 AS typlen,"
 						 " column4 AS typtype, 0 AS typrelid, column5 AS typelem, column6 AS typarray,"
 						 " column7 AS typcollation, column8 AS typstorage, ',' AS typdelim, 0 AS typbasetype,"
-						 " -1 AS typtypmod, 0 AS typnotnull, NULL AS typdefault, NULL AS typacl, column9 AS _rl_format"
+						 " -1 AS typtypmod, 0 AS typnotnull, NULL AS typdefault, NULL AS typacl, 1 AS typisdefined,"
+						 " CASE column3 WHEN 1 THEN 'c' WHEN 2 THEN 's' WHEN 8 THEN 'd' WHEN 16 THEN 'c'"
+						 " WHEN 64 THEN 'c' WHEN 6 THEN 's' ELSE 'i' END AS typalign, column9 AS _rl_format"
 						 " FROM (VALUES ");
 		for (Oid oid = 1, n = 0; oid < FirstGenbkiObjectId; oid++)
 		{
@@ -429,12 +425,14 @@ build_pg_attribute(void)
 					" a.\"notnull\" AS attnotnull, a.dflt_value IS NOT NULL AS atthasdef, 0 AS attisdropped,"
 					" t.typcollation AS attcollation, '' AS attidentity, '' AS attgenerated,"
 					" t.typstorage AS attstorage, '' AS attcompression, -1 AS attstattarget, t.typlen AS attlen,"
-					" NULL AS attacl"
+					" NULL AS attacl, t.typalign AS attalign, 1 AS attislocal, 0 AS attinhcount,"
+					" 0 AS atthasmissing, NULL AS attmissingval, NULL AS attoptions, NULL AS attfdwoptions"
 					" FROM main." CACHE_RELATION_TABLE " AS r CROSS JOIN pragma_table_info(r.relname, 'main') AS a"
 					" CROSS JOIN (%s) AS t ON t.oid = rl_type_oid(a.type)"
 					" WHERE a.name <> '" CACHE_ROWID_COLUMN "'"
 					" UNION ALL SELECT " INDEX_OID("k") ", rl_pg_name(c.name), t.oid, c.seqno + 1, 0, rl_type_typmod(a.type), 0, 0,"
-					" 0, t.typcollation, '', '', t.typstorage, '', -1, t.typlen, NULL FROM (" KEYS_SQL ") AS k"
+					" 0, t.typcollation, '', '', t.typstorage, '', -1, t.typlen, NULL, t.typalign, 1, 0, 0, NULL, NULL,"
+					" NULL FROM (" KEYS_SQL ") AS k"
 					" CROSS JOIN pragma_index_info(k.idx, 'main') AS c CROSS JOIN pragma_table_info(k.relname, 'main') AS a"
 					" CROSS JOIN (%s) AS t ON t.oid = rl_type_oid(a.type) WHERE a.cid = c.cid",
 					build_pg_type(), build_pg_type());
@@ -594,8 +592,8 @@ static const SystemRelation system_relations[] = {
 		" k.indexdef AS indexdef FROM (" KEYS_SQL ") AS k", NULL},
 	{"pg_settings", NCOLS(pg_settings_cols), pg_settings_cols, NULL, build_pg_settings},
 	{"pg_am", NCOLS(pg_am_cols), pg_am_cols,
-		"SELECT column1 AS oid, column2 AS amname, column3 AS amtype FROM (VALUES (" XSTR(HEAP_AM_OID)
-		", 'heap', 't'), (" XSTR(BTREE_AM_OID) ", 'btree', 'i'))", NULL},
+		"SELECT column1 AS oid, column2 AS amname, column3 AS amhandler, column4 AS amtype FROM (VALUES ("
+		XSTR(HEAP_AM_OID) ", 'heap', 3, 't'), (" XSTR(BTREE_AM_OID) ", 'btree', 330, 'i'))", NULL},
 	{"pg_attrdef", NCOLS(pg_attrdef_cols), pg_attrdef_cols,
 		"SELECT NULL AS oid, " XSTR(FirstNormalObjectId) " + r.relid AS adrelid, a.cid AS adnum,"
 		" rl_default_expr(a.dflt_value, a.type) AS adbin"
@@ -808,7 +806,9 @@ relation_lookup(const SystemRelation *relations, int n, const char *name)
 CacheRelation *
 SystemRelationLookup(const char *name)
 {
-	return relation_lookup(system_relations, NCOLS(system_relations), name);
+	CacheRelation *rel = relation_lookup(system_relations, NCOLS(system_relations), name);
+
+	return rel ? rel : relation_lookup(dump_relations, ndump_relations, name);
 }
 
 CacheRelation *
@@ -844,7 +844,12 @@ static const struct
 	{"pg_trigger", 2620}, {"pg_extension", 3079}, {"pg_policy", 3256}, {"pg_statistic_ext", 3381},
 	{"pg_collation", 3456}, {"pg_enum", 3501}, {"pg_publication", 6104}, {"pg_foreign_server", 1417},
 	{"pg_foreign_data_wrapper", 2328}, {"pg_conversion", 2607}, {"pg_operator", 2617},
-	{"pg_event_trigger", 3466}, {"pg_subscription", 6100},
+	{"pg_event_trigger", 3466}, {"pg_subscription", 6100}, {"pg_publication_rel", 6106},
+	{"pg_publication_namespace", 6237}, {"pg_depend", 2608}, {"pg_init_privs", 3394},
+	{"pg_opfamily", 2753}, {"pg_ts_parser", 3601}, {"pg_ts_template", 3764}, {"pg_ts_dict", 3600},
+	{"pg_ts_config", 3602}, {"pg_default_acl", 826}, {"pg_transform", 3576}, {"pg_range", 3541},
+	{"pg_partitioned_table", 3350}, {"pg_largeobject_metadata", 2995}, {"pg_foreign_table", 3118},
+	{"pg_amop", 2602}, {"pg_amproc", 2603}, {"pg_cast", 2605},
 };
 
 Oid

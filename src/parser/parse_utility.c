@@ -576,6 +576,23 @@ analyze_truncate(ParseState *ps, PgQuery__TruncateStmt *ts, AnalyzedStmt *stmt)
 	stmt->target = any_main ? CACHE_WRITE_MAIN : CACHE_WRITE_TEMP;
 }
 
+/*
+ * LOCK [TABLE] name, ... [IN mode MODE] [NOWAIT]: every transaction reads one snapshot
+ * of the catalog from its first statement to its end and a writer that would
+ * conflict with it fails (40001) rather than waits, so there is nothing to lock;
+ * the names must be relations and the statement in a transaction block, as in
+ * PostgreSQL (pg_dump locks every table it dumps).
+ */
+void
+analyze_lock(ParseState *ps, PgQuery__LockStmt *ls, AnalyzedStmt *stmt)
+{
+	stmt->kind = STMT_UTILITY;
+	stmt->utility = UTIL_LOCK;
+	stmt->command_tag = "LOCK TABLE";
+	for (size_t i = 0; i < ls->n_relations; i++)
+		(void) lookup_relation(ps, ls->relations[i]->range_var);
+}
+
 /* text_sql -- a string as a constant of the statement's SQL */
 static const char *
 text_sql(ParseState *ps, const char *text)

@@ -81,6 +81,9 @@ ProcessUtility(const AnalyzedStmt *stmt)
 		case UTIL_DROP_DATABASE:
 			DropDatabase(stmt->name, stmt->missing_ok);
 			break;
+		case UTIL_LOCK:
+			RequireTransactionBlock("LOCK TABLE");
+			break;
 		case UTIL_SHOW:
 		case UTIL_SHOW_ALL:
 		case UTIL_CACHE:		/* the executor's (ExecutorStart) */
