@@ -190,6 +190,7 @@ static const ResultColumn pg_database_cols[] = {
 	COL("datlocprovider", TEXTOID), COL("datistemplate", BOOLOID), COL("datallowconn", BOOLOID),
 	COL("datconnlimit", INT4OID), COL("dattablespace", OIDOID), COL("datcollate", TEXTOID),
 	COL("datctype", TEXTOID), COL("daticulocale", TEXTOID), COL("datacl", ACLITEMARRAYOID),
+	COL("datcollversion", TEXTOID), COL("datfrozenxid", OIDOID), COL("datminmxid", OIDOID),	/* xids as numbers */
 };
 
 static const ResultColumn pg_tablespace_cols[] = {
@@ -507,7 +508,8 @@ build_pg_database(void)
 							   " AS datdba, " XSTR(PG_UTF8_ENCODING) " AS encoding, 'c' AS datlocprovider,"
 							   " d.column2 = 'template1' AS datistemplate, 1 AS datallowconn, -1 AS datconnlimit, "
 							   XSTR(DEFAULTTABLESPACE_OID) " AS dattablespace, 'C.UTF-8' AS datcollate,"
-							   " 'C.UTF-8' AS datctype, NULL AS daticulocale, NULL AS datacl,"
+							   " 'C.UTF-8' AS datctype, NULL AS daticulocale, NULL AS datacl, NULL AS datcollversion,"
+							   " 0 AS datfrozenxid, 0 AS datminmxid,"
 							   " CASE d.column2 WHEN 'postgres' THEN 'default administrative connection database'"
 							   " WHEN 'template1' THEN 'default template for new databases' END AS _rl_description"
 							   " FROM (%s) AS d", b.len ? psprintf("VALUES %s", rlbuf_cstr(&b))
@@ -849,7 +851,8 @@ static const struct
 	{"pg_opfamily", 2753}, {"pg_ts_parser", 3601}, {"pg_ts_template", 3764}, {"pg_ts_dict", 3600},
 	{"pg_ts_config", 3602}, {"pg_default_acl", 826}, {"pg_transform", 3576}, {"pg_range", 3541},
 	{"pg_partitioned_table", 3350}, {"pg_largeobject_metadata", 2995}, {"pg_foreign_table", 3118},
-	{"pg_amop", 2602}, {"pg_amproc", 2603}, {"pg_cast", 2605},
+	{"pg_amop", 2602}, {"pg_amproc", 2603}, {"pg_cast", 2605}, {"pg_shseclabel", 3592},
+	{"pg_db_role_setting", 2964},
 };
 
 Oid

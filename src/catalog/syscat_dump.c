@@ -5,8 +5,8 @@
  * pg_dump 15 reads every catalog that can hold something it would dump: text
  * search objects, operator families, casts' ranges, transforms, default
  * privileges, initial privileges, large objects, security labels, partitioned
- * tables, foreign tables, operator classes' members, casts and the dependencies
- * between objects. RockLake's users make none of
+ * tables, foreign tables, operator classes' members, casts, per-database settings
+ * and the dependencies between objects. RockLake's users make none of
  * these, and pg_dump never dumps the built-in ones PostgreSQL lists in them (it
  * skips pg_catalog's objects), so each is a relation with no rows. pg_depend is
  * empty too: a RockLake database has no views, sequences or extensions of its
@@ -104,6 +104,14 @@ static const ResultColumn pg_cast_cols[] = {
 	COL("castcontext", TEXTOID), COL("castmethod", TEXTOID),
 };
 
+static const ResultColumn pg_shseclabel_cols[] = {
+	COL("objoid", OIDOID), COL("classoid", OIDOID), COL("provider", TEXTOID), COL("label", TEXTOID),
+};
+
+static const ResultColumn pg_db_role_setting_cols[] = {
+	COL("setdatabase", OIDOID), COL("setrole", OIDOID), COL("setconfig", TEXTARRAYOID),
+};
+
 #define NO_ROWS(name) {#name, NCOLS(name##_cols), name##_cols, NULL, NULL}
 
 const SystemRelation dump_relations[] = {
@@ -123,6 +131,8 @@ const SystemRelation dump_relations[] = {
 	NO_ROWS(pg_foreign_table),
 	NO_ROWS(pg_amop),
 	NO_ROWS(pg_amproc),
+	NO_ROWS(pg_shseclabel),
+	NO_ROWS(pg_db_role_setting),
 	NO_ROWS(pg_cast),			/* until pg_cast has PostgreSQL's casts: syscat.c's wins */
 };
 

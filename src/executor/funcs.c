@@ -1018,8 +1018,9 @@ f_format_type(ExecState *es, const Value *args, int nargs)
 
 /*
  * f_acldefault -- acldefault(objtype, owner): the privileges an object of that kind
- * has when its ACL is NULL, as PostgreSQL 15 writes them (the owner's all, and
- * PUBLIC's USAGE of languages and types and EXECUTE of functions)
+ * has when its ACL is NULL, as PostgreSQL 15 writes them (the owner's all, none of
+ * a column's, PUBLIC's USAGE of languages and types, EXECUTE of functions, TEMP and
+ * CONNECT of databases)
  */
 static Value
 f_acldefault(ExecState *es, const Value *args, int nargs)
@@ -1027,10 +1028,10 @@ f_acldefault(ExecState *es, const Value *args, int nargs)
 	static const struct
 	{
 		char		objtype;
-		const char *owner;		/* the owner's privileges */
+		const char *owner;		/* the owner's privileges (a column's are its table's) */
 		const char *public;		/* PUBLIC's, if any */
 	}			defaults[] = {
-		{'c', "U", NULL}, {'r', "arwdDxt", NULL}, {'s', "rwU", NULL}, {'d', "CTc", "Tc"},
+		{'c', NULL, NULL}, {'r', "arwdDxt", NULL}, {'s', "rwU", NULL}, {'d', "CTc", "Tc"},
 		{'f', "X", "X"}, {'l', "U", "U"}, {'L', "rw", NULL}, {'n', "UC", NULL}, {'t', "C", NULL},
 		{'F', "U", NULL}, {'S', "U", NULL}, {'T', "U", "U"}, {'p', "sA", NULL},
 	};
@@ -1051,7 +1052,9 @@ f_acldefault(ExecState *es, const Value *args, int nargs)
 		rlbuf_append_str(&acl, "{");
 		if (defaults[i].public)
 			rlbuf_printf(&acl, "=%s/%s,", defaults[i].public, name);
-		rlbuf_printf(&acl, "%s=%s/%s}", name, defaults[i].owner, name);
+		if (defaults[i].owner)
+			rlbuf_printf(&acl, "%s=%s/%s", name, defaults[i].owner, name);
+		rlbuf_append_str(&acl, "}");
 		return typio_string(ACLITEMARRAYOID, (const char *) acl.data, acl.len);
 	}
 	ereport(ERROR,

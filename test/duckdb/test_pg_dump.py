@@ -1,18 +1,21 @@
-"""Moving a lake with PostgreSQL's own tools: a DuckLake catalog that DuckDB made on
-PostgreSQL 15, dumped there with pg_dump 15 (plain format), loads into an empty
-RockLake database with `psql -v ON_ERROR_STOP=1 -f dump.sql`, and DuckDB reads the
-copy (the same DATA_PATH) exactly as it reads the original: every table, every
-snapshot, the views and the catalog's own metadata.
+"""Moving a lake with PostgreSQL's own tools, both ways, compared through DuckDB.
+
+PostgreSQL -> RockLake: a DuckLake catalog that DuckDB made on PostgreSQL 15, dumped
+there with pg_dump 15 (plain format), loads into an empty RockLake database with
+`psql -v ON_ERROR_STOP=1 -f dump.sql`. RockLake -> PostgreSQL: pg_dump against
+RockLake (plain, and custom format restored with pg_restore) loads into an empty
+PostgreSQL 15 database. Each time DuckDB reads the copy (the same DATA_PATH) exactly
+as it reads the original: every table, every snapshot (AT VERSION), the views and the
+catalog's own metadata; and a dump of the copy is the dump of the original, line for
+line but the server's version (so every value came back bit for bit).
 
 The lakes have inlined rows, Parquet files, several snapshots, a deleted row, a
 dropped column and a view; one keeps its catalog in a schema of its own
 (METADATA_SCHEMA), which the dump makes with CREATE SCHEMA. The dumps are made with
---no-owner: the lake's owner on PostgreSQL (postgres) is not a role of RockLake.
-`ALTER TABLE ... OWNER TO` the session's user, which a dump made by that user has, is
-compared with PostgreSQL's answer on its own.
-
-Not here yet: the other direction (pg_dump against RockLake), which needs more of
-pg_catalog than RockLake has (doc/design.md, "Moving a lake").
+--no-owner: the lake's owner on one server is not a role of the other.
+`ALTER TABLE ... OWNER TO` the session's user, which a dump made by that user has, and
+the other statements and catalog queries a dump needs are compared with PostgreSQL's
+answers on their own.
 """
 
 import subprocess
@@ -88,39 +91,83 @@ def load(lake: Lake, script: str, tmp_path) -> None:
     assert done.returncode == 0, done.stderr
 
 
-@pytest.mark.parametrize("metadata_schema", [None, "meta"])
-def test_postgres_lake_to_rocklake(new_lake, tmp_path, metadata_schema):
-    options = {"DATA_INLINING_ROW_LIMIT": 10}
-    if metadata_schema:
-        options["METADATA_SCHEMA"] = metadata_schema
-    original = new_lake("postgres")
+def build(lake: Lake, options: dict) -> list:
+    """Make the lake's objects with DuckDB; what DuckDB then reads of it."""
     con = duckdb_offline.connect()
-    con.execute(original.attach_sql(**options))
+    con.execute(lake.attach_sql(**options))
     for sql in BUILD:
         con.execute(sql)
     con.close()
-    expected = read_lake(original, **options)
+    return read_lake(lake, **options)
+
+
+def lines(script: str) -> list[str]:
+    """A dump's lines but those that name the server or hold pg_dump's random key."""
+    return [line for line in script.splitlines()
+            if not line.startswith(("-- Dumped from database version", "\\restrict", "\\unrestrict"))]
+
+
+def lake_options(metadata_schema):
+    options = {"DATA_INLINING_ROW_LIMIT": 10}
+    if metadata_schema:
+        options["METADATA_SCHEMA"] = metadata_schema
+    return options
+
+
+@pytest.mark.parametrize("metadata_schema,split", [(None, False), ("meta", False), (None, True)],
+                         ids=["plain", "metadata_schema", "schema_then_data"])
+def test_postgres_lake_to_rocklake(new_lake, tmp_path, metadata_schema, split):
+    options = lake_options(metadata_schema)
+    original = new_lake("postgres")
+    expected = build(original, options)
 
     script = dump(original)
     if metadata_schema:
         assert f"CREATE SCHEMA {metadata_schema};" in script
     copy = new_lake("rocklake")
-    load(copy, script, tmp_path)
+    if split:  # --schema-only, then --data-only into the tables it made
+        load(copy, dump(original, "--schema-only"), tmp_path)
+        load(copy, dump(original, "--data-only"), tmp_path)
+    else:
+        load(copy, script, tmp_path)
     copy.data_path = original.data_path  # the same Parquet files
     got = [copy.normalise(step) for step in read_lake(copy, **options)]
     assert got == expected, "RockLake's copy reads differently"
+    assert lines(dump(copy)) == lines(script), "RockLake's copy dumps differently"
     # what the load committed is in the store: the caches made again from it read alike
     copy.server.restart(rebuild=True)
     got = [copy.normalise(step) for step in read_lake(copy, **options)]
     assert got == expected, "RockLake's copy reads differently after its cache was rebuilt"
 
-    # and DuckDB writes on: the keys came with the dump (a second commit from the same
-    # snapshot would conflict on the snapshot's primary key)
+    # and DuckDB writes on
     con = duckdb_offline.connect()
     con.execute(copy.attach_sql(**options))
     con.execute("INSERT INTO lake.t VALUES (5, 'e')")
     assert con.execute("SELECT count(*) FROM lake.t").fetchone()[0] == 4
     con.close()
+
+
+@pytest.mark.parametrize("metadata_schema,custom", [(None, False), ("meta", False), (None, True)],
+                         ids=["plain", "metadata_schema", "custom_format"])
+def test_rocklake_lake_to_postgres(new_lake, tmp_path, metadata_schema, custom):
+    options = lake_options(metadata_schema)
+    original = new_lake("rocklake")
+    expected = build(original, options)
+
+    script = dump(original)
+    copy = new_lake("postgres")
+    if custom:
+        archive = tmp_path / "dump.custom"
+        dump(original, "-Fc", "-f", str(archive))
+        done = subprocess.run(["pg_restore", "--no-owner", "--exit-on-error", "-d", copy.dsn, str(archive)],
+                              capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr
+    else:
+        load(copy, script, tmp_path)
+    copy.data_path = original.data_path
+    got = [copy.normalise(step) for step in read_lake(copy, **options)]
+    assert got == expected, "PostgreSQL's copy reads differently"
+    assert lines(dump(copy)) == lines(script), "PostgreSQL's copy dumps differently"
 
 
 @pytest.fixture
@@ -156,10 +203,60 @@ def test_dump_statements(both):
         "INSERT INTO twice VALUES (1), (1)",
         "ALTER TABLE twice ADD PRIMARY KEY (id)",
         "SELECT count(*) FROM pg_constraint WHERE conrelid = 'twice'::regclass",
+        # pg_dump's transaction: one snapshot, its tables locked
+        "LOCK TABLE dumped IN ACCESS SHARE MODE",
+        "BEGIN",
+        "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY, DEFERRABLE",
+        "LOCK TABLE public.dumped, twice IN ACCESS SHARE MODE",
+        "LOCK TABLE nosuch IN ACCESS SHARE MODE",
+        "ROLLBACK",
+        "BEGIN",
+        "LOCK dumped",
+        "COMMIT",
+        # functions its queries call
+        "SELECT quote_ident('a b'), quote_ident('abc'), quote_ident('select'), quote_ident('Ab\"c'),"
+        " quote_literal('it''s'), quote_literal(E'back\\\\slash'), quote_literal(NULL::text)",
+        "SELECT quote_ident(relname) FROM pg_class WHERE relname = 'dumped'",
+        "SELECT k, replace(acldefault(k::\"char\", r.oid)::text, r.rolname, 'u') FROM pg_roles r,"
+        " unnest(ARRAY['c', 'r', 's', 'd', 'f', 'l', 'L', 'n', 't', 'F', 'S', 'T', 'p']) AS k"
+        " WHERE r.rolname = current_user ORDER BY k",
+        "SELECT array_remove(ARRAY['a', 'b', 'a'], 'a'), array_remove(ARRAY['a', NULL], NULL),"
+        " array_remove(NULL::text[], 'a')",
+        "SELECT option_name, option_value FROM pg_options_to_table(ARRAY['fillfactor=70', 'x=a=b', 'flag'])",
+        "SELECT quote_ident(option_name) || ' ' || quote_literal(option_value)"
+        " FROM pg_catalog.pg_options_to_table(NULL::text[])",
+        "SELECT typname[0], typname[1], typname[0] = '_' FROM pg_type WHERE oid IN (25, 1009) ORDER BY oid",
+        "SELECT tableoid::regclass, count(*) FROM pg_init_privs WHERE objoid >= 16384 GROUP BY 1",
+        "SELECT 'pg_depend'::regclass::oid, 'pg_init_privs'::regclass::oid, 'pg_ts_config'::regclass::oid",
     ]
     rl, pg = both
     for sql in statements:
         assert answer(rl, sql) == answer(pg, sql), sql
+
+
+# the catalogs pg_dump reads that RockLake has no rows of: PostgreSQL's columns, and
+# no rows of users' objects (PostgreSQL lists its built-in ones)
+EMPTY_CATALOGS = {
+    "pg_init_privs": "objoid", "pg_opfamily": "oid", "pg_amop": "oid", "pg_amproc": "oid",
+    "pg_ts_parser": "oid", "pg_ts_template": "oid", "pg_ts_dict": "oid", "pg_ts_config": "oid",
+    "pg_default_acl": "oid", "pg_transform": "oid", "pg_range": "rngtypid", "pg_cast": "oid",
+    "pg_partitioned_table": "partrelid", "pg_foreign_table": "ftrelid",
+    "pg_largeobject_metadata": "oid", "pg_seclabels": "objoid", "pg_shseclabel": "objoid",
+    "pg_db_role_setting": "setdatabase", "pg_depend": "objid",
+}
+
+
+@pytest.mark.parametrize("catalog", sorted(EMPTY_CATALOGS))
+def test_dump_catalogs(both, catalog):
+    rl, pg = both
+    got = []
+    for conn in (rl, pg):
+        with conn.cursor() as cur:
+            cur.execute(f"SELECT * FROM pg_catalog.{catalog} WHERE {EMPTY_CATALOGS[catalog]} >= 16384 "
+                        f"AND {EMPTY_CATALOGS[catalog]} < 16384")
+            got.append(([(d.name, d.type_code) for d in cur.description], cur.fetchall()))
+    rl_columns, pg_columns = ([name for name, _ in columns] for columns, _ in got)
+    assert rl_columns == pg_columns and got[0][1] == got[1][1] == []
 
 
 def test_owner_to_session_user(both):
