@@ -107,33 +107,36 @@ def lines(script: str) -> list[str]:
             if not line.startswith(("-- Dumped from database version", "\\restrict", "\\unrestrict"))]
 
 
-def lake_options(metadata_schema):
+def start(new_lake, source: str, target: str, metadata_schema) -> tuple:
+    """A lake built on source and dumped there, and an empty database on target."""
     options = {"DATA_INLINING_ROW_LIMIT": 10}
     if metadata_schema:
         options["METADATA_SCHEMA"] = metadata_schema
-    return options
+    original = new_lake(source)
+    expected = build(original, options)
+    return original, new_lake(target), options, expected, dump(original)
+
+
+def assert_same_lake(original: Lake, copy: Lake, options: dict, expected: list, script: str) -> None:
+    """The copy, over the original's Parquet files, reads and dumps as the original."""
+    copy.data_path = original.data_path
+    got = [copy.normalise(step) for step in read_lake(copy, **options)]
+    assert got == expected, f"the copy on {copy.server.kind} reads differently"
+    assert lines(dump(copy)) == lines(script), f"the copy on {copy.server.kind} dumps differently"
 
 
 @pytest.mark.parametrize("metadata_schema,split", [(None, False), ("meta", False), (None, True)],
                          ids=["plain", "metadata_schema", "schema_then_data"])
 def test_postgres_lake_to_rocklake(new_lake, tmp_path, metadata_schema, split):
-    options = lake_options(metadata_schema)
-    original = new_lake("postgres")
-    expected = build(original, options)
-
-    script = dump(original)
+    original, copy, options, expected, script = start(new_lake, "postgres", "rocklake", metadata_schema)
     if metadata_schema:
         assert f"CREATE SCHEMA {metadata_schema};" in script
-    copy = new_lake("rocklake")
     if split:  # --schema-only, then --data-only into the tables it made
         load(copy, dump(original, "--schema-only"), tmp_path)
         load(copy, dump(original, "--data-only"), tmp_path)
     else:
         load(copy, script, tmp_path)
-    copy.data_path = original.data_path  # the same Parquet files
-    got = [copy.normalise(step) for step in read_lake(copy, **options)]
-    assert got == expected, "RockLake's copy reads differently"
-    assert lines(dump(copy)) == lines(script), "RockLake's copy dumps differently"
+    assert_same_lake(original, copy, options, expected, script)
     # what the load committed is in the store: the caches made again from it read alike
     copy.server.restart(rebuild=True)
     got = [copy.normalise(step) for step in read_lake(copy, **options)]
@@ -150,12 +153,7 @@ def test_postgres_lake_to_rocklake(new_lake, tmp_path, metadata_schema, split):
 @pytest.mark.parametrize("metadata_schema,custom", [(None, False), ("meta", False), (None, True)],
                          ids=["plain", "metadata_schema", "custom_format"])
 def test_rocklake_lake_to_postgres(new_lake, tmp_path, metadata_schema, custom):
-    options = lake_options(metadata_schema)
-    original = new_lake("rocklake")
-    expected = build(original, options)
-
-    script = dump(original)
-    copy = new_lake("postgres")
+    original, copy, options, expected, script = start(new_lake, "rocklake", "postgres", metadata_schema)
     if custom:
         archive = tmp_path / "dump.custom"
         dump(original, "-Fc", "-f", str(archive))
@@ -164,10 +162,7 @@ def test_rocklake_lake_to_postgres(new_lake, tmp_path, metadata_schema, custom):
         assert done.returncode == 0, done.stderr
     else:
         load(copy, script, tmp_path)
-    copy.data_path = original.data_path
-    got = [copy.normalise(step) for step in read_lake(copy, **options)]
-    assert got == expected, "PostgreSQL's copy reads differently"
-    assert lines(dump(copy)) == lines(script), "PostgreSQL's copy dumps differently"
+    assert_same_lake(original, copy, options, expected, script)
 
 
 @pytest.fixture
