@@ -261,3 +261,22 @@ def test_owner_to_session_user(both):
         user = conn.execute("SELECT current_user").fetchone()[0]
         conn.execute("CREATE TABLE owned (i int)")
         assert answer(conn, f'ALTER TABLE owned OWNER TO "{user}"') == ("status", "ALTER TABLE")
+
+
+def test_dump_sees_one_snapshot(rocklake_server, postgres_server):
+    """pg_dump's transaction reads the tables as they were at its first query, whatever
+    commits meanwhile: on RockLake as on PostgreSQL."""
+    for server in (rocklake_server, postgres_server):
+        dbname = server.create_database("snapshot")
+        with server.connect(dbname, autocommit=True) as writer, server.connect(dbname) as dumper:
+            writer.execute("CREATE TABLE t (i int NOT NULL)")
+            writer.execute("INSERT INTO t VALUES (1)")
+            dumper.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY, DEFERRABLE")
+            assert dumper.execute("SELECT count(*) FROM pg_class WHERE relname = 't'").fetchone() == (1,)
+            writer.execute("INSERT INTO t VALUES (2)")
+            writer.execute("CREATE TABLE later (i int)")
+            dumper.execute("LOCK TABLE t IN ACCESS SHARE MODE")
+            assert dumper.execute("SELECT count(*) FROM pg_class WHERE relname = 'later'").fetchone() == (0,)
+            with dumper.cursor().copy("COPY t (i) TO stdout") as copy:
+                assert b"".join(copy) == b"1\n", server.kind
+            dumper.rollback()
