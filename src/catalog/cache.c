@@ -919,8 +919,13 @@ CacheAddTableKey(const char *table, const char *conname, const char **columns)
 	}
 	release_statement(stmt, false);
 	rlbuf_free(&key);
-	if (sql == NULL || cache_rebuild_table(cache_db, table, table, sql) != RL_OK)
-		sqlite_error(sqlite3_extended_errcode(cache_db), "add the primary key");
+	if (sql != NULL && cache_rebuild_table(cache_db, table, table, sql) == RL_OK)
+		return;
+	if (sqlite3_extended_errcode(cache_db) == SQLITE_CONSTRAINT_UNIQUE)
+		ereport(ERROR,
+				errcode(ERRCODE_UNIQUE_VIOLATION),
+				errmsg("could not create unique index \"%s\"", conname));
+	sqlite_error(sqlite3_extended_errcode(cache_db), "add the primary key");
 }
 
 bool

@@ -404,13 +404,14 @@ transform_range_function(ParseState *ps, PgQuery__RangeFunction *rf, Scope *scop
 
 	/* pg_options_to_table's rows are (option_name, option_value): each "name=value" split at its = */
 	bool		options = strcmp(f->func->name, "pg_options_to_table") == 0;
-	ResultColumn columns[3] = {{name, f->type, -1}, {"ordinality", INT8OID, -1}, {"ordinality", INT8OID, -1}};
+	ResultColumn columns[3] = {{name, f->type, -1}};
 
 	if (options)
 	{
 		columns[0] = (ResultColumn) {"option_name", TEXTOID, -1};
 		columns[1] = (ResultColumn) {"option_value", TEXTOID, -1};
 	}
+	columns[1 + options] = (ResultColumn) {"ordinality", INT8OID, -1};
 	RangeItem  *item = make_range_item(name, 1 + options + rf->ordinality, columns, rf->alias);
 	const char *q = quote_ident(item->alias);
 

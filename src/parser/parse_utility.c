@@ -350,7 +350,7 @@ add_primary_key(ParseState *ps, CacheRelation *rel, PgQuery__Constraint *con, An
 		if (!has_column(rel, name))
 			ereport(ERROR,
 					errcode(ERRCODE_UNDEFINED_COLUMN),
-					errmsg("column \"%s\" named in key does not exist", name));
+					errmsg("column \"%s\" of relation \"%s\" does not exist", name, rel->name));
 		stmt->add_key_columns[i] = name;
 	}
 	if (rel->npkey > 0 || stmt->add_key != NULL)
@@ -362,10 +362,12 @@ add_primary_key(ParseState *ps, CacheRelation *rel, PgQuery__Constraint *con, An
 
 /*
  * analyze_alter_table -- ALTER TABLE name ADD COLUMN / DROP COLUMN, each action one
- * SQLite ALTER TABLE; the executor runs them outside the capture of changes and then
- * records the table's new CREATE statement in rl_relation (CacheAlterTableEnd), which
- * is what carries the change to the writer. A column is dropped only while the
- * transaction has not changed the table's rows: they would not fit it any more.
+ * SQLite ALTER TABLE, and ADD PRIMARY KEY (add_primary_key); the executor runs them
+ * outside the capture of changes and then records the table's new CREATE statement
+ * in rl_relation (CacheAlterTableEnd), which is what carries the change to the
+ * writer. A column is dropped only while the transaction has not changed the
+ * table's rows: they would not fit it any more. OWNER TO the session's user, which
+ * owns every relation, does nothing.
  */
 void
 analyze_alter_table(ParseState *ps, PgQuery__AlterTableStmt *as, AnalyzedStmt *stmt)

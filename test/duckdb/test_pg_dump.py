@@ -226,7 +226,7 @@ def test_dump_statements(both):
     ]
     rl, pg = both
     for sql in statements:
-        assert answer(rl, sql) == answer(pg, sql), sql
+        assert answer(rl, sql, with_message=True) == answer(pg, sql, with_message=True), sql
 
 
 # the catalogs pg_dump reads that RockLake has no rows of: PostgreSQL's columns, and
