@@ -367,6 +367,26 @@ static const char *const pg_class_sql =
 	" (10041, 'timetz_ops', 2000, 1266), (3125, 'numeric_ops', 1988, 1700), (10065, 'uuid_ops', 2968, 2950)," \
 	" (10088, 'jsonb_ops', 4033, 3802))"
 
+/*
+ * type_align -- PostgreSQL's typalign by width (uuid and name are bytes, aclitem's
+ * twelve are ints, anyarray is 'd'); an array's is its element's if 'd', else 'i'
+ */
+static char
+type_align(Oid oid)
+{
+	const TypeInfo *t = typio_lookup(oid);
+
+	if (oid == ANYARRAYOID || oid == ACLITEMOID)
+		return oid == ANYARRAYOID ? 'd' : 'i';
+	if (t->category == TYPCATEGORY_ARRAY && t->elem && typio_lookup(t->elem))
+		return type_align(t->elem) == 'd' ? 'd' : 'i';
+	if (oid == UUIDOID || t->typlen == 1 || t->typlen == 64 || t->typlen == -2)
+		return 'c';
+	if (t->typlen == 2 || t->typlen == 6)
+		return 's';
+	return t->typlen == 8 || t->typlen == 12 || t->typlen == 16 ? 'd' : 'i';
+}
+
 /* build_pg_type -- the types typio knows, once per backend */
 static char *
 build_pg_type(void)
@@ -383,8 +403,7 @@ build_pg_type(void)
 						 " column4 AS typtype, 0 AS typrelid, column5 AS typelem, column6 AS typarray,"
 						 " column7 AS typcollation, column8 AS typstorage, ',' AS typdelim, 0 AS typbasetype,"
 						 " -1 AS typtypmod, 0 AS typnotnull, NULL AS typdefault, NULL AS typacl, 1 AS typisdefined,"
-						 " CASE column3 WHEN 1 THEN 'c' WHEN 2 THEN 's' WHEN 8 THEN 'd' WHEN 16 THEN 'c'"
-						 " WHEN 64 THEN 'c' WHEN 6 THEN 's' ELSE 'i' END AS typalign, column9 AS _rl_format"
+						 " column10 AS typalign, column9 AS _rl_format"
 						 " FROM (VALUES ");
 		for (Oid oid = 1, n = 0; oid < FirstGenbkiObjectId; oid++)
 		{
@@ -396,11 +415,12 @@ build_pg_type(void)
 			Oid			collation = oid == NAMEOID ? C_COLLATION_OID
 				: t->category == TYPCATEGORY_STRING && oid != PGNODETREEOID ? DEFAULT_COLLATION_OID : 0;
 			char		storage = t->typlen > 0 ? 'p' : oid == NUMERICOID ? 'm' : 'x';
+			char		align = type_align(oid);
 
-			rlbuf_printf(&b, "%s(%u, '%s', %d, '%c', %u, %u, %u, '%c', '%s')", n++ ? ", " : "", oid, t->name,
+			rlbuf_printf(&b, "%s(%u, '%s', %d, '%c', %u, %u, %u, '%c', '%s', '%c')", n++ ? ", " : "", oid, t->name,
 						 t->typlen, t->category == TYPCATEGORY_PSEUDO ? 'p' : 'b', t->elem,
 						 typio_array_type(oid), collation, storage,
-						 t->category == TYPCATEGORY_ARRAY ? "ARRAY" : t->sql_name);
+						 t->category == TYPCATEGORY_ARRAY ? "ARRAY" : t->sql_name, align);
 		}
 		rlbuf_append_str(&b, ")");
 		sql = MemoryContextStrdup(TopMemoryContext, rlbuf_cstr(&b));

@@ -222,6 +222,15 @@ def test_dump_statements(both):
         " FROM pg_catalog.pg_options_to_table(NULL::text[])",
         "SELECT typname[0], typname[1], typname[0] = '_' FROM pg_type WHERE oid IN (25, 1009) ORDER BY oid",
         "SELECT tableoid::regclass, count(*) FROM pg_init_privs WHERE objoid >= 16384 GROUP BY 1",
+        # the catalogs' columns pg_dump reads
+        "SELECT typname, typalign, typisdefined FROM pg_type WHERE oid = ANY('{16,17,19,20,21,22,23,25,26,27,30,"
+        "114,700,701,1009,1016,1022,1033,1034,1042,1043,1082,1083,1114,1184,1186,1266,1700,2277,2950,3802}')"
+        " ORDER BY oid",
+        "SELECT attname, attalign, attislocal, attinhcount, atthasmissing, attmissingval, attoptions,"
+        " attfdwoptions FROM pg_attribute WHERE attrelid = 'dumped'::regclass AND attnum > 0 ORDER BY attnum",
+        "SELECT relname, relispopulated FROM pg_class WHERE relname IN ('dumped', 'dumped_pkey') ORDER BY 1",
+        "SELECT amname, amtype FROM pg_am WHERE amname IN ('heap', 'btree') ORDER BY 1",
+        "SELECT datcollversion IS NULL FROM pg_database WHERE datname = current_database()",
         "SELECT 'pg_depend'::regclass::oid, 'pg_init_privs'::regclass::oid, 'pg_ts_config'::regclass::oid",
     ]
     rl, pg = both
