@@ -128,6 +128,13 @@ void		CacheMessageEnd(bool replied);
  */
 void		CacheAlterTableBegin(void);
 void		CacheAlterTableEnd(const char *table);
+
+/*
+ * Between those two: table made again from its CREATE statement with the primary key
+ * conname of columns (NULL-terminated) added, its rows kept; 23505 if they repeat a
+ * key, 0A000 for a column that is not NOT NULL.
+ */
+void		CacheAddTableKey(const char *table, const char *conname, const char **columns);
 /* Whether the transaction has changed rows of table so far. */
 bool		CacheTransactionChanged(const char *table);
 void		CacheAbortStatement(void);

@@ -1,5 +1,6 @@
 /*
- * strformat.h: PostgreSQL's format(text [, VARIADIC "any"]), builtin of funcs.c
+ * strformat.h: PostgreSQL's format(text [, VARIADIC "any"]), quote_literal and
+ * quote_ident, builtins of funcs.c
  */
 #ifndef STRFORMAT_H
 #define STRFORMAT_H
@@ -7,5 +8,8 @@
 #include "executor/executor.h"
 
 Value		f_format(ExecState *es, const Value *args, int nargs);
+/* quote_literal(text), quote_ident(text): the quoting format's %L and %I do */
+Value		f_quote_literal(ExecState *es, const Value *args, int nargs);
+Value		f_quote_ident(ExecState *es, const Value *args, int nargs);
 
 #endif							/* STRFORMAT_H */

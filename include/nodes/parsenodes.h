@@ -68,6 +68,7 @@ typedef enum UtilityKind
 	UTIL_DROP_DATABASE,
 	UTIL_ALTER_SYSTEM,			/* name NULL: RESET ALL; value NULL: RESET */
 	UTIL_CHECKPOINT,
+	UTIL_LOCK,					/* LOCK TABLE: checked, nothing to do (parse_utility.c) */
 	UTIL_CACHE					/* DML / DDL: the statements in sql */
 } UtilityKind;
 
@@ -127,6 +128,8 @@ typedef struct AnalyzedStmt
 	const char *run_notice;		/* a NOTICE before running (DROP SCHEMA CASCADE) ... */
 	const char *run_notice_detail;	/* ... and its DETAIL, if any */
 	const char *alter_table;	/* ALTER TABLE of a table of the catalog: its cache name */
+	const char *add_key;		/* ALTER TABLE ... ADD PRIMARY KEY: its name ... */
+	const char **add_key_columns;	/* ... and columns (NULL-terminated) */
 	const char *temp_table;		/* CREATE TEMP TABLE: its name ... */
 	bool		on_commit_drop; /* ... and whether COMMIT drops it */
 	const char **dropped;		/* DROP TABLE: the catalog tables it drops (cache names) ... */

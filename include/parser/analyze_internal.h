@@ -390,6 +390,7 @@ void		analyze_create_table(ParseState *ps, PgQuery__CreateStmt *cs, AnalyzedStmt
 void		analyze_alter_table(ParseState *ps, PgQuery__AlterTableStmt *as, AnalyzedStmt *stmt);
 void		analyze_drop(ParseState *ps, PgQuery__DropStmt *ds, AnalyzedStmt *stmt);
 void		analyze_truncate(ParseState *ps, PgQuery__TruncateStmt *ts, AnalyzedStmt *stmt);
+void		analyze_lock(ParseState *ps, PgQuery__LockStmt *ls, AnalyzedStmt *stmt);
 void		analyze_create_schema(ParseState *ps, PgQuery__CreateSchemaStmt *cs, AnalyzedStmt *stmt);
 void		analyze_drop_schema(ParseState *ps, PgQuery__DropStmt *ds, AnalyzedStmt *stmt);
 void		analyze_rename_schema(ParseState *ps, PgQuery__RenameStmt *rs, AnalyzedStmt *stmt);

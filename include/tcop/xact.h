@@ -34,6 +34,8 @@ void		ReleaseSavepoint(const char *name);
 void		RollbackToSavepoint(const char *name);
 /* Statements that must run outside a block (DISCARD ALL): 25001 otherwise. */
 void		PreventInTransactionBlock(const char *stmt_name);
+/* 25P01 unless in a transaction block, implicit (a multi-statement Query) included */
+void		RequireTransactionBlock(const char *stmt_name);
 
 bool		IsTransactionBlock(void);
 bool		IsAbortedTransactionBlockState(void);

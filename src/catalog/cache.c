@@ -878,6 +878,59 @@ CacheAlterTableEnd(const char *table)
 	rlbuf_free(&recorded);
 }
 
+void
+CacheAddTableKey(const char *table, const char *conname, const char **columns)
+{
+	sqlite3_stmt *stmt = cached_statement("SELECT \"notnull\" FROM pragma_table_info(?1) WHERE name = ?2");
+	char	   *quoted = sqlite3_mprintf("%w", conname);
+	RlBuf		key;
+	char	   *sql = NULL;
+
+	/* a primary key of the cache is a UNIQUE constraint, its first column DESC (syscat.c) */
+	rlbuf_init_in(&key, CurrentMemoryContext);
+	rlbuf_printf(&key, "CONSTRAINT \"%s\" UNIQUE (", quoted);
+	sqlite3_free(quoted);
+	for (int i = 0; columns[i]; i++)
+	{
+		sqlite3_bind_text(stmt, 1, table, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(stmt, 2, columns[i], -1, SQLITE_TRANSIENT);
+		bool		notnull = sqlite3_step(stmt) == SQLITE_ROW && sqlite3_column_int(stmt, 0);
+
+		sqlite3_reset(stmt);
+		if (!notnull)
+		{
+			release_statement(stmt, false);
+			ereport(ERROR,
+					errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					errmsg("ADD PRIMARY KEY on a column without NOT NULL is not supported yet"));
+		}
+		quoted = sqlite3_mprintf("%w", columns[i]);
+		rlbuf_printf(&key, "%s\"%s\"%s", i ? ", " : "", quoted, i ? "" : " DESC");
+		sqlite3_free(quoted);
+	}
+	rlbuf_append_str(&key, ")");
+	release_statement(stmt, false);
+	stmt = cached_statement("SELECT sql FROM main.sqlite_master WHERE type = 'table' AND name = ?1");
+	sqlite3_bind_text(stmt, 1, table, -1, SQLITE_TRANSIENT);
+	if (sqlite3_step(stmt) == SQLITE_ROW)
+	{
+		const char *old = (const char *) sqlite3_column_text(stmt, 0);
+		const char *close = strrchr(old, ')');
+
+		/* the statement ends with its column list's ")": the key goes last in it */
+		sql = psprintf("%.*s, %s)", (int) (close - old), old, rlbuf_cstr(&key));
+	}
+	release_statement(stmt, false);
+	rlbuf_free(&key);
+	if (sql != NULL && cache_rebuild_table(cache_db, table, table, sql) == RL_OK)
+		return;
+	if (sqlite3_extended_errcode(cache_db) == SQLITE_CONSTRAINT_UNIQUE)
+		ereport(ERROR,
+				errcode(ERRCODE_UNIQUE_VIOLATION),
+				errmsg("could not create unique index \"%s\"", conname));
+	sqlite_error(sqlite3_extended_errcode(cache_db), "add the primary key");
+}
+
 bool
 CacheScanUsable(void)
 {

@@ -42,6 +42,7 @@
 #include "catalog/pg_proc.h"
 #include "catalog/pg_stat.h"
 #include "catalog/syscat.h"
+#include "catalog/syscat_internal.h"
 #include "common/rl_buffer.h"
 #include "nodes/primnodes.h"
 #include "utils/elog.h"
@@ -79,18 +80,6 @@
 	" FROM main." CACHE_RELATION_TABLE " AS o WHERE o.relname = CASE s.nspid WHEN 0 THEN '' ELSE s.nspid || '^.' END" \
 	" || " UNQUALIFIED(rel) ")))"
 
-typedef struct SystemRelation
-{
-	const char *name;
-	int			ncolumns;
-	const ResultColumn *columns;
-	const char *sql;			/* NULL: built by build_sql, or no rows if that is NULL too */
-	char	   *(*build_sql) (void);
-} SystemRelation;
-
-#define COL(name, type) {name, type, -1}
-#define NCOLS(a) ((int) (sizeof(a) / sizeof((a)[0])))
-
 static const ResultColumn pg_namespace_cols[] = {
 	COL("oid", OIDOID), COL("nspname", NAMEOID), COL("nspowner", OIDOID), COL("nspacl", ACLITEMARRAYOID),
 };
@@ -104,6 +93,7 @@ static const ResultColumn pg_class_cols[] = {
 	COL("relrowsecurity", BOOLOID), COL("relforcerowsecurity", BOOLOID), COL("relispartition", BOOLOID),
 	COL("reltoastrelid", OIDOID), COL("reloftype", OIDOID), COL("relreplident", TEXTOID),
 	COL("reloptions", TEXTARRAYOID), COL("relpartbound", PGNODETREEOID), COL("relacl", ACLITEMARRAYOID),
+	COL("relispopulated", BOOLOID), COL("relfrozenxid", OIDOID), COL("relminmxid", OIDOID),	/* xids as numbers */
 };
 
 static const ResultColumn pg_attribute_cols[] = {
@@ -112,7 +102,9 @@ static const ResultColumn pg_attribute_cols[] = {
 	COL("attnotnull", BOOLOID), COL("atthasdef", BOOLOID), COL("attisdropped", BOOLOID),
 	COL("attcollation", OIDOID), COL("attidentity", TEXTOID), COL("attgenerated", TEXTOID),
 	COL("attstorage", TEXTOID), COL("attcompression", TEXTOID), COL("attstattarget", INT4OID),
-	COL("attlen", INT2OID), COL("attacl", ACLITEMARRAYOID),
+	COL("attlen", INT2OID), COL("attacl", ACLITEMARRAYOID), COL("attalign", TEXTOID),
+	COL("attislocal", BOOLOID), COL("attinhcount", INT4OID), COL("atthasmissing", BOOLOID),
+	COL("attmissingval", TEXTOID), COL("attoptions", TEXTARRAYOID), COL("attfdwoptions", TEXTARRAYOID),
 };
 
 static const ResultColumn pg_type_cols[] = {
@@ -120,7 +112,8 @@ static const ResultColumn pg_type_cols[] = {
 	COL("typlen", INT2OID), COL("typtype", TEXTOID), COL("typrelid", OIDOID),
 	COL("typelem", OIDOID), COL("typarray", OIDOID), COL("typcollation", OIDOID), COL("typstorage", TEXTOID),
 	COL("typdelim", TEXTOID), COL("typbasetype", OIDOID), COL("typtypmod", INT4OID), COL("typnotnull", BOOLOID),
-	COL("typdefault", TEXTOID), COL("typacl", ACLITEMARRAYOID),
+	COL("typdefault", TEXTOID), COL("typacl", ACLITEMARRAYOID), COL("typisdefined", BOOLOID),
+	COL("typalign", TEXTOID),
 };
 
 static const ResultColumn pg_constraint_cols[] = {
@@ -182,7 +175,7 @@ static const ResultColumn pg_settings_cols[] = {
 };
 
 static const ResultColumn pg_am_cols[] = {
-	COL("oid", OIDOID), COL("amname", NAMEOID), COL("amtype", TEXTOID),
+	COL("oid", OIDOID), COL("amname", NAMEOID), COL("amhandler", REGPROCOID), COL("amtype", TEXTOID),
 };
 
 static const ResultColumn pg_attrdef_cols[] = {
@@ -201,6 +194,7 @@ static const ResultColumn pg_database_cols[] = {
 	COL("datlocprovider", TEXTOID), COL("datistemplate", BOOLOID), COL("datallowconn", BOOLOID),
 	COL("datconnlimit", INT4OID), COL("dattablespace", OIDOID), COL("datcollate", TEXTOID),
 	COL("datctype", TEXTOID), COL("daticulocale", TEXTOID), COL("datacl", ACLITEMARRAYOID),
+	COL("datcollversion", TEXTOID), COL("datfrozenxid", OIDOID), COL("datminmxid", OIDOID),	/* xids as numbers */
 };
 
 static const ResultColumn pg_tablespace_cols[] = {
@@ -322,7 +316,7 @@ static const ResultColumn pg_cast_cols[] = {
 
 static const ResultColumn pg_rewrite_cols[] = {
 	COL("oid", OIDOID), COL("rulename", NAMEOID), COL("ev_class", OIDOID), COL("ev_type", TEXTOID),
-	COL("is_instead", BOOLOID),
+	COL("ev_enabled", TEXTOID), COL("is_instead", BOOLOID),
 };
 
 /*
@@ -360,12 +354,13 @@ static const char *const pg_class_sql =
 	" (SELECT count(*) FROM pragma_table_info(r.relname, 'main') WHERE name <> '" CACHE_ROWID_COLUMN "')"
 	" AS relnatts, 0 AS relchecks, 0 AS relhasrules, 0 AS relhastriggers, 0 AS relrowsecurity,"
 	" 0 AS relforcerowsecurity, 0 AS relispartition, 0 AS reltoastrelid, 0 AS reloftype, 'd' AS relreplident,"
-	" NULL AS reloptions, NULL AS relpartbound, NULL AS relacl, NULL AS _rl_indexdef,"
+	" NULL AS reloptions, NULL AS relpartbound, NULL AS relacl, 1 AS relispopulated, 0 AS relfrozenxid,"
+	" 0 AS relminmxid, NULL AS _rl_indexdef,"
 	" " VISIBLE("r.relname") " AS _rl_visible"
 	" FROM main." CACHE_RELATION_TABLE " AS r"
 	" UNION ALL SELECT " INDEX_OID("k") ", k.keyname, " NSPOID("k.relname") ", 0, "
 	XSTR(BOOTSTRAP_SUPERUSERID) ", " XSTR(BTREE_AM_OID) ", 0, 0, -1.0, 0, 'p', 'i', k.nkeys, 0, 0, 0, 0, 0, 0,"
-	" 0, 0, 'n', NULL, NULL, NULL, k.indexdef, rl_search_rank(" NSPNAME("k.relname") ") >= 0"
+	" 0, 0, 'n', NULL, NULL, NULL, 1, 0, 0, k.indexdef, rl_search_rank(" NSPNAME("k.relname") ") >= 0"
 	" FROM (" KEYS_SQL ") AS k";
 
 /* the default btree operator classes of the types a key's column can have (PostgreSQL's OIDs) */
@@ -380,6 +375,26 @@ static const char *const pg_class_sql =
 	" (3128, 'timestamp_ops', 434, 1114), (3127, 'timestamptz_ops', 434, 1184), (10022, 'interval_ops', 1982, 1186)," \
 	" (10041, 'timetz_ops', 2000, 1266), (3125, 'numeric_ops', 1988, 1700), (10065, 'uuid_ops', 2968, 2950)," \
 	" (10088, 'jsonb_ops', 4033, 3802))"
+
+/*
+ * type_align -- PostgreSQL's typalign by width (uuid and name are bytes, aclitem's
+ * twelve are ints, anyarray is 'd'); an array's is its element's if 'd', else 'i'
+ */
+static char
+type_align(Oid oid)
+{
+	const TypeInfo *t = typio_lookup(oid);
+
+	if (oid == ANYARRAYOID || oid == ACLITEMOID)
+		return oid == ANYARRAYOID ? 'd' : 'i';
+	if (t->category == TYPCATEGORY_ARRAY && t->elem && typio_lookup(t->elem))
+		return type_align(t->elem) == 'd' ? 'd' : 'i';
+	if (oid == UUIDOID || t->typlen == 1 || t->typlen == 64 || t->typlen == -2)
+		return 'c';
+	if (t->typlen == 2 || t->typlen == 6)
+		return 's';
+	return t->typlen == 8 || t->typlen == 12 || t->typlen == 16 ? 'd' : 'i';
+}
 
 /* build_pg_type -- the types typio knows, once per backend */
 static char *
@@ -396,7 +411,8 @@ build_pg_type(void)
 						 " AS typnamespace, " XSTR(BOOTSTRAP_SUPERUSERID) " AS typowner, column3 AS typlen,"
 						 " column4 AS typtype, 0 AS typrelid, column5 AS typelem, column6 AS typarray,"
 						 " column7 AS typcollation, column8 AS typstorage, ',' AS typdelim, 0 AS typbasetype,"
-						 " -1 AS typtypmod, 0 AS typnotnull, NULL AS typdefault, NULL AS typacl, column9 AS _rl_format"
+						 " -1 AS typtypmod, 0 AS typnotnull, NULL AS typdefault, NULL AS typacl, 1 AS typisdefined,"
+						 " column10 AS typalign, column9 AS _rl_format"
 						 " FROM (VALUES ");
 		for (Oid oid = 1, n = 0; oid < FirstGenbkiObjectId; oid++)
 		{
@@ -408,11 +424,12 @@ build_pg_type(void)
 			Oid			collation = oid == NAMEOID ? C_COLLATION_OID
 				: t->category == TYPCATEGORY_STRING && oid != PGNODETREEOID ? DEFAULT_COLLATION_OID : 0;
 			char		storage = t->typlen > 0 ? 'p' : oid == NUMERICOID ? 'm' : 'x';
+			char		align = type_align(oid);
 
-			rlbuf_printf(&b, "%s(%u, '%s', %d, '%c', %u, %u, %u, '%c', '%s')", n++ ? ", " : "", oid, t->name,
+			rlbuf_printf(&b, "%s(%u, '%s', %d, '%c', %u, %u, %u, '%c', '%s', '%c')", n++ ? ", " : "", oid, t->name,
 						 t->typlen, t->category == TYPCATEGORY_PSEUDO ? 'p' : 'b', t->elem,
 						 typio_array_type(oid), collation, storage,
-						 t->category == TYPCATEGORY_ARRAY ? "ARRAY" : t->sql_name);
+						 t->category == TYPCATEGORY_ARRAY ? "ARRAY" : t->sql_name, align);
 		}
 		rlbuf_append_str(&b, ")");
 		sql = MemoryContextStrdup(TopMemoryContext, rlbuf_cstr(&b));
@@ -441,12 +458,14 @@ SystemAttributeSql(bool one_relation)
 					" a.\"notnull\" AS attnotnull, a.dflt_value IS NOT NULL AS atthasdef, 0 AS attisdropped,"
 					" t.typcollation AS attcollation, '' AS attidentity, '' AS attgenerated,"
 					" t.typstorage AS attstorage, '' AS attcompression, -1 AS attstattarget, t.typlen AS attlen,"
-					" NULL AS attacl"
+					" NULL AS attacl, t.typalign AS attalign, 1 AS attislocal, 0 AS attinhcount,"
+					" 0 AS atthasmissing, NULL AS attmissingval, NULL AS attoptions, NULL AS attfdwoptions"
 					" FROM main." CACHE_RELATION_TABLE " AS r CROSS JOIN pragma_table_info(r.relname, 'main') AS a"
 					" CROSS JOIN (%s) AS t ON t.oid = rl_type_oid(a.type)"
 					" WHERE a.name <> '" CACHE_ROWID_COLUMN "'%s"
 					" UNION ALL SELECT " INDEX_OID("k") ", rl_pg_name(c.name), t.oid, c.seqno + 1, 0, rl_type_typmod(a.type), 0, 0,"
-					" 0, t.typcollation, '', '', t.typstorage, '', -1, t.typlen, NULL FROM (" KEYS_SQL ") AS k"
+					" 0, t.typcollation, '', '', t.typstorage, '', -1, t.typlen, NULL, t.typalign, 1, 0, 0, NULL, NULL,"
+					" NULL FROM (" KEYS_SQL ") AS k"
 					" CROSS JOIN pragma_index_info(k.idx, 'main') AS c CROSS JOIN pragma_table_info(k.relname, 'main') AS a"
 					" CROSS JOIN (%s) AS t ON t.oid = rl_type_oid(a.type) WHERE a.cid = c.cid%s",
 					build_pg_type(), one_relation ? " AND r.relid = ?1 - " XSTR(FirstNormalObjectId) : "",
@@ -523,7 +542,8 @@ build_pg_database(void)
 							   " AS datdba, " XSTR(PG_UTF8_ENCODING) " AS encoding, 'c' AS datlocprovider,"
 							   " d.column2 = 'template1' AS datistemplate, 1 AS datallowconn, -1 AS datconnlimit, "
 							   XSTR(DEFAULTTABLESPACE_OID) " AS dattablespace, 'C.UTF-8' AS datcollate,"
-							   " 'C.UTF-8' AS datctype, NULL AS daticulocale, NULL AS datacl,"
+							   " 'C.UTF-8' AS datctype, NULL AS daticulocale, NULL AS datacl, NULL AS datcollversion,"
+							   " 0 AS datfrozenxid, 0 AS datminmxid,"
 							   " CASE d.column2 WHEN 'postgres' THEN 'default administrative connection database'"
 							   " WHEN 'template1' THEN 'default template for new databases' END AS _rl_description"
 							   " FROM (%s) AS d", b.len ? psprintf("VALUES %s", rlbuf_cstr(&b))
@@ -608,8 +628,8 @@ static const SystemRelation system_relations[] = {
 		" k.indexdef AS indexdef FROM (" KEYS_SQL ") AS k", NULL},
 	{"pg_settings", NCOLS(pg_settings_cols), pg_settings_cols, NULL, build_pg_settings},
 	{"pg_am", NCOLS(pg_am_cols), pg_am_cols,
-		"SELECT column1 AS oid, column2 AS amname, column3 AS amtype FROM (VALUES (" XSTR(HEAP_AM_OID)
-		", 'heap', 't'), (" XSTR(BTREE_AM_OID) ", 'btree', 'i'))", NULL},
+		"SELECT column1 AS oid, column2 AS amname, column3 AS amhandler, column4 AS amtype FROM (VALUES ("
+		XSTR(HEAP_AM_OID) ", 'heap', 3, 't'), (" XSTR(BTREE_AM_OID) ", 'btree', 330, 'i'))", NULL},
 	{"pg_attrdef", NCOLS(pg_attrdef_cols), pg_attrdef_cols,
 		"SELECT NULL AS oid, " XSTR(FirstNormalObjectId) " + r.relid AS adrelid, a.cid AS adnum,"
 		" rl_default_expr(a.dflt_value, a.type) AS adbin"
@@ -825,7 +845,9 @@ SystemRelationLookup(const char *name)
 {
 	CacheRelation *rel = relation_lookup(system_relations, NCOLS(system_relations), name);
 
-	return rel ? rel : PgStatRelationLookup(name);
+	if (rel == NULL)
+		rel = PgStatRelationLookup(name);
+	return rel ? rel : relation_lookup(dump_relations, ndump_relations, name);
 }
 
 CacheRelation *
@@ -863,7 +885,13 @@ static const struct
 	{"pg_trigger", 2620}, {"pg_extension", 3079}, {"pg_policy", 3256}, {"pg_statistic_ext", 3381},
 	{"pg_collation", 3456}, {"pg_enum", 3501}, {"pg_publication", 6104}, {"pg_foreign_server", 1417},
 	{"pg_foreign_data_wrapper", 2328}, {"pg_conversion", 2607}, {"pg_operator", 2617},
-	{"pg_event_trigger", 3466}, {"pg_subscription", 6100}, {"pg_cast", 2605},
+	{"pg_event_trigger", 3466}, {"pg_subscription", 6100}, {"pg_publication_rel", 6106},
+	{"pg_publication_namespace", 6237}, {"pg_depend", 2608}, {"pg_init_privs", 3394},
+	{"pg_opfamily", 2753}, {"pg_ts_parser", 3601}, {"pg_ts_template", 3764}, {"pg_ts_dict", 3600},
+	{"pg_ts_config", 3602}, {"pg_default_acl", 826}, {"pg_transform", 3576}, {"pg_range", 3541},
+	{"pg_partitioned_table", 3350}, {"pg_largeobject_metadata", 2995}, {"pg_foreign_table", 3118},
+	{"pg_amop", 2602}, {"pg_amproc", 2603}, {"pg_cast", 2605}, {"pg_shseclabel", 3592},
+	{"pg_db_role_setting", 2964},
 };
 
 Oid

@@ -972,7 +972,7 @@ run_on_cache(ExecState *es)
 	es->tag = stmt->command_tag;
 	for (int i = 0; i < stmt->nnotices; i++)
 		ereport(NOTICE, errcode(stmt->notice_codes[i]), errmsg("%s", stmt->notices[i]));
-	if (stmt->nsql == 0)
+	if (stmt->nsql == 0 && stmt->add_key == NULL)
 		return;					/* every object was skipped */
 	if (stmt->run_notice)
 		ereport(NOTICE, errmsg("%s", stmt->run_notice),
@@ -993,6 +993,8 @@ run_on_cache(ExecState *es)
 		changes = CacheExecute(&stmt->sql[i], es->params, last && stmt->kind == STMT_ROWS ? stmt->ncolumns : 0,
 							   stmt->columns, &es->cache_rows, &es->cache_nrows);
 	}
+	if (stmt->add_key)
+		CacheAddTableKey(stmt->alter_table, stmt->add_key, stmt->add_key_columns);
 	if (stmt->alter_table)
 		CacheAlterTableEnd(stmt->alter_table);
 	CacheStatementEnd();

@@ -881,6 +881,26 @@ f_array_to_string(ExecState *es, const Value *args, int nargs)
 	return v;
 }
 
+/*
+ * f_array_remove -- array_remove(text[], text): the elements other than the value
+ * (NULL removes the NULLs); of text arrays, the one kind pg_dump gives it
+ */
+static Value
+f_array_remove(ExecState *es, const Value *args, int nargs)
+{
+	if (args[0].isnull)
+		return typio_null(TEXTARRAYOID);
+	ArrayElements elems = typio_array_parse(args[0].u.s.data);
+	int			kept = 0;
+
+	for (int i = 0; i < elems.n; i++)
+		if (args[1].isnull ? elems.items[i] != NULL
+			: elems.items[i] == NULL || strcmp(elems.items[i], args[1].u.s.data) != 0)
+			elems.items[kept++] = elems.items[i];
+	elems.n = kept;
+	return typio_array_build(TEXTARRAYOID, &elems);
+}
+
 /* f_array_upper -- array_upper, array_length: one dimension, from 1 (NULL if empty) */
 static Value
 f_array_upper(ExecState *es, const Value *args, int nargs)
@@ -1065,6 +1085,53 @@ f_format_type(ExecState *es, const Value *args, int nargs)
 		: pstrdup("???");
 
 	return text_value(name);
+}
+
+/*
+ * f_acldefault -- acldefault(objtype, owner): the privileges an object of that kind
+ * has when its ACL is NULL, as PostgreSQL 15 writes them (the owner's all, none of
+ * a column's, PUBLIC's USAGE of languages and types, EXECUTE of functions, TEMP and
+ * CONNECT of databases)
+ */
+static Value
+f_acldefault(ExecState *es, const Value *args, int nargs)
+{
+	static const struct
+	{
+		char		objtype;
+		const char *owner;		/* the owner's privileges (a column's are its table's) */
+		const char *public;		/* PUBLIC's, if any */
+	}			defaults[] = {
+		{'c', NULL, NULL}, {'r', "arwdDxt", NULL}, {'s', "rwU", NULL}, {'d', "CTc", "Tc"},
+		{'f', "X", "X"}, {'l', "U", "U"}, {'L', "rw", NULL}, {'n', "UC", NULL}, {'t', "C", NULL},
+		{'F', "U", NULL}, {'S', "U", NULL}, {'T', "U", "U"}, {'p', "sA", NULL},
+	};
+	Oid			owner = (Oid) args[1].u.i;
+	char		objtype = args[0].u.s.len == 1 ? args[0].u.s.data[0] : '\0';
+	const char *name = owner == BOOTSTRAP_SUPERUSERID ? MyUserName
+		: owner == ROLE_PG_DATABASE_OWNER ? "pg_database_owner" : psprintf("%u", owner);
+	RlBuf		acl;
+
+	/* aclitem's output quotes a name with anything but letters, digits and _ */
+	if (strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") < strlen(name))
+		name = psprintf("\"%s\"", name);
+	for (size_t i = 0; i < sizeof(defaults) / sizeof(defaults[0]); i++)
+	{
+		if (defaults[i].objtype != objtype)
+			continue;
+		rlbuf_init_in(&acl, CurrentMemoryContext);
+		rlbuf_append_str(&acl, "{");
+		if (defaults[i].public)
+			rlbuf_printf(&acl, "=%s/%s,", defaults[i].public, name);
+		if (defaults[i].owner)
+			rlbuf_printf(&acl, "%s=%s/%s", name, defaults[i].owner, name);
+		rlbuf_append_str(&acl, "}");
+		return typio_string(ACLITEMARRAYOID, (const char *) acl.data, acl.len);
+	}
+	ereport(ERROR,
+			errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+			errmsg("unrecognized object type abbreviation: %c", objtype));
+	return typio_null(ACLITEMARRAYOID);
 }
 
 /* f_pg_get_expr -- pg_node_tree holds an expression as its SQL text already */
@@ -1335,6 +1402,7 @@ static const FuncDesc builtins[] = {
 	BUILTIN("lower", 1, {TEXTOID}, TEXTOID, true, f_lower),
 	BUILTIN("upper", 1, {TEXTOID}, TEXTOID, true, f_upper),
 	BUILTIN("array_to_string", 2, ARGS(ANYARRAYOID, TEXTOID), TEXTOID, true, f_array_to_string),
+	BUILTIN("array_remove", 2, ARGS(TEXTARRAYOID, TEXTOID), TEXTARRAYOID, false, f_array_remove),
 	BUILTIN("array_upper", 2, ARGS(ANYARRAYOID, INT4OID), INT4OID, true, f_array_upper),
 	BUILTIN("array_length", 2, ARGS(ANYARRAYOID, INT4OID), INT4OID, true, f_array_upper),
 	BUILTIN("cardinality", 1, {ANYARRAYOID}, INT4OID, true, f_cardinality),
@@ -1350,6 +1418,9 @@ static const FuncDesc builtins[] = {
 	BUILTIN("getdatabaseencoding", 0, {0}, NAMEOID, true, f_getdatabaseencoding),
 	BUILTIN("pg_collation_is_visible", 1, {OIDOID}, BOOLOID, true, f_true),	/* all in pg_catalog */
 	BUILTIN("format_type", 2, ARGS(OIDOID, INT4OID), TEXTOID, false, f_format_type),
+	BUILTIN("acldefault", 2, ARGS(TEXTOID, OIDOID), ACLITEMARRAYOID, true, f_acldefault),
+	BUILTIN("quote_ident", 1, {TEXTOID}, TEXTOID, true, f_quote_ident),
+	BUILTIN("quote_literal", 1, {TEXTOID}, TEXTOID, true, f_quote_literal),
 	BUILTIN("pg_get_expr", 2, ARGS(PGNODETREEOID, OIDOID), TEXTOID, true, f_pg_get_expr),
 	BUILTIN("pg_get_expr", 3, ARGS(PGNODETREEOID, OIDOID, BOOLOID), TEXTOID, true, f_pg_get_expr),
 	BUILTIN("pg_size_pretty", 1, {INT8OID}, TEXTOID, true, f_pg_size_pretty),
@@ -1404,6 +1475,8 @@ static const FuncDesc builtins[] = {
 	SETOF("generate_series", 2, ARGS(INT8OID, INT8OID), INT8OID, f_generate_series),
 	SETOF("generate_series", 3, ARGS(INT8OID, INT8OID, INT8OID), INT8OID, f_generate_series),
 	SETOF("unnest", 1, {ANYARRAYOID}, ANYELEMENTOID, f_unnest),
+	/* its elements "name=value", which FROM makes rows of two columns (parse_relation.c) */
+	SETOF("pg_options_to_table", 1, {TEXTARRAYOID}, TEXTOID, f_unnest),
 	SETOF("generate_subscripts", 2, ARGS(ANYARRAYOID, INT4OID), INT4OID, f_generate_subscripts),
 	SETOF("pg_partition_ancestors", 1, {REGCLASSOID}, REGCLASSOID, f_pg_partition_ancestors),
 };

@@ -130,6 +130,28 @@ append_padded(RlBuf *out, const char *s, size_t len, int width, bool left)
 		rlbuf_append(out, s, len);
 }
 
+/* quote_literal -- append_literal as a function (quote_literal(text) is strict) */
+Value
+f_quote_literal(ExecState *es, const Value *args, int nargs)
+{
+	RlBuf		out;
+
+	rlbuf_init_in(&out, CurrentMemoryContext);
+	append_literal(&out, pnstrdup(args[0].u.s.data, args[0].u.s.len));
+	return typio_string(TEXTOID, (const char *) out.data, out.len);
+}
+
+/* quote_ident -- append_identifier as a function */
+Value
+f_quote_ident(ExecState *es, const Value *args, int nargs)
+{
+	RlBuf		out;
+
+	rlbuf_init_in(&out, CurrentMemoryContext);
+	append_identifier(&out, pnstrdup(args[0].u.s.data, args[0].u.s.len));
+	return typio_string(TEXTOID, (const char *) out.data, out.len);
+}
+
 Value
 f_format(ExecState *es, const Value *args, int nargs)
 {

@@ -80,6 +80,7 @@ statement_uses_cache(Node *node)
 		case PG_QUERY__NODE__NODE_RENAME_STMT:
 		case PG_QUERY__NODE__NODE_ALTER_OWNER_STMT:
 		case PG_QUERY__NODE__NODE_TRUNCATE_STMT:
+		case PG_QUERY__NODE__NODE_LOCK_STMT:
 			return true;
 		case PG_QUERY__NODE__NODE_COPY_STMT:
 			return node->copy_stmt->relation != NULL ||
@@ -170,7 +171,6 @@ unsupported_statement(ParseState *ps, Node *node)
 		{PG_QUERY__NODE__NODE_NOTIFY_STMT, "NOTIFY"},
 		{PG_QUERY__NODE__NODE_UNLISTEN_STMT, "UNLISTEN"},
 		{PG_QUERY__NODE__NODE_VACUUM_STMT, "VACUUM"},
-		{PG_QUERY__NODE__NODE_LOCK_STMT, "LOCK TABLE"},
 		{PG_QUERY__NODE__NODE_CREATE_ROLE_STMT, "CREATE ROLE"},
 		{PG_QUERY__NODE__NODE_ALTER_ROLE_STMT, "ALTER ROLE"},
 		{PG_QUERY__NODE__NODE_DROP_ROLE_STMT, "DROP ROLE"},
@@ -279,6 +279,9 @@ AnalyzeStatement(const RawStatement *raw, const char *query_string,
 			break;
 		case PG_QUERY__NODE__NODE_TRUNCATE_STMT:
 			analyze_truncate(&ps, node->truncate_stmt, stmt);
+			break;
+		case PG_QUERY__NODE__NODE_LOCK_STMT:
+			analyze_lock(&ps, node->lock_stmt, stmt);
 			break;
 		case PG_QUERY__NODE__NODE_DROP_STMT:
 			if (node->drop_stmt->remove_type == PG_QUERY__OBJECT_TYPE__OBJECT_SCHEMA)

@@ -1135,6 +1135,21 @@ transform_indirection(ParseState *ps, PgQuery__AIndirection *ind)
 
 	if (sub == NULL || sub->node_case != PG_QUERY__NODE__NODE_A_INDICES || sub->a_indices->is_slice)
 		not_supported(ps, "this indirection (slices, fields)", -1);
+	if (array->type == NAMEOID)
+	{
+		/* a name is an array of "char" from 0 (pg_dump reads typname[0]): substr(name, i + 1, 1) */
+		static const Oid argtypes[] = {TEXTOID, INT4OID, INT4OID};
+		Expr	   *i = coerce_or_fail(ps, transform_expr(ps, sub->a_indices->uidx), INT4OID, "array subscript");
+		Expr	   *e = make_expr(EXPR_FUNC, TEXTOID, array->location);
+
+		e->func = LookupBuiltinFunction("substr", 3, argtypes);
+		e->nargs = 3;
+		e->args = palloc(sizeof(Expr *) * 3);
+		e->args[0] = coerce_expr(ps, array, TEXTOID, -1, COERCE_IMPLICIT);
+		e->args[1] = make_op(ps, "+", i, make_const(typio_int(INT4OID, 1), -1), -1);
+		e->args[2] = make_const(typio_int(INT4OID, 1), -1);
+		return e;
+	}
 	if (!is_array(array->type))
 		ereport(ERROR,
 				errcode(ERRCODE_DATATYPE_MISMATCH),

@@ -422,13 +422,28 @@ transform_range_function(ParseState *ps, PgQuery__RangeFunction *rf, Scope *scop
 	ps->srf = saved_srf;
 
 	const char *name = rf->alias && is_set(rf->alias->aliasname) ? rf->alias->aliasname : f->func->name;
-	ResultColumn columns[2] = {{name, f->type, -1}, {"ordinality", INT8OID, -1}};
-	RangeItem  *item = make_range_item(name, rf->ordinality ? 2 : 1, columns, rf->alias);
+
+	/* pg_options_to_table's rows are (option_name, option_value): each "name=value" split at its = */
+	bool		options = strcmp(f->func->name, "pg_options_to_table") == 0;
+	ResultColumn columns[3] = {{name, f->type, -1}};
+
+	if (options)
+	{
+		columns[0] = (ResultColumn) {"option_name", TEXTOID, -1};
+		columns[1] = (ResultColumn) {"option_value", TEXTOID, -1};
+	}
+	columns[1 + options] = (ResultColumn) {"ordinality", INT8OID, -1};
+	RangeItem  *item = make_range_item(name, 1 + options + rf->ordinality, columns, rf->alias);
 	const char *q = quote_ident(item->alias);
 
-	item->column_sql = palloc(sizeof(char *) * 2);
-	item->column_sql[0] = psprintf("%s.value", q);
-	item->column_sql[1] = psprintf("(%s.key + 1)", q);
+	item->column_sql = palloc(sizeof(char *) * 3);
+	item->column_sql[0] = options ? psprintf("CASE instr(%s.value, '=') WHEN 0 THEN %s.value"
+											 " ELSE substr(%s.value, 1, instr(%s.value, '=') - 1) END", q, q, q, q)
+		: psprintf("%s.value", q);
+	if (options)
+		item->column_sql[1] = psprintf("CASE instr(%s.value, '=') WHEN 0 THEN NULL"
+									   " ELSE substr(%s.value, instr(%s.value, '=') + 1) END", q, q, q);
+	item->column_sql[1 + options] = psprintf("(%s.key + 1)", q);
 	rlbuf_append_str(sql, set_source(ps, f, item->alias));
 	scope_add(scope, item);
 }

@@ -330,12 +330,47 @@ has_column(const CacheRelation *rel, const char *name)
 	return false;
 }
 
+static Oid	role_oid(PgQuery__RoleSpec *role, const char **name);
+
+/*
+ * add_primary_key -- ADD [CONSTRAINT name] PRIMARY KEY (columns), which pg_dump writes
+ * after a table's rows: the executor makes the table again with the key
+ * (CacheAddTableKey). Its columns must be NOT NULL already, as a dump's are; other
+ * constraints are not supported.
+ */
+static void
+add_primary_key(ParseState *ps, CacheRelation *rel, PgQuery__Constraint *con, AnalyzedStmt *stmt)
+{
+	if (con->contype != PG_QUERY__CONSTR_TYPE__CONSTR_PRIMARY)
+		not_supported(ps, "ADD CONSTRAINT other than PRIMARY KEY", con->location);
+	if (rel->temp)
+		not_supported(ps, "ADD PRIMARY KEY to a temporary table", con->location);
+	stmt->add_key_columns = palloc0(sizeof(char *) * (con->n_keys + 1));
+	for (size_t i = 0; i < con->n_keys; i++)
+	{
+		const char *name = string_value(con->keys[i]);
+
+		if (!has_column(rel, name))
+			ereport(ERROR,
+					errcode(ERRCODE_UNDEFINED_COLUMN),
+					errmsg("column \"%s\" of relation \"%s\" does not exist", name, rel->name));
+		stmt->add_key_columns[i] = name;
+	}
+	if (rel->npkey > 0 || stmt->add_key != NULL)
+		ereport(ERROR,
+				errcode(ERRCODE_INVALID_TABLE_DEFINITION),
+				errmsg("multiple primary keys for table \"%s\" are not allowed", rel->name));
+	stmt->add_key = is_set(con->conname) ? con->conname : psprintf("%s_pkey", rel->name);
+}
+
 /*
  * analyze_alter_table -- ALTER TABLE name ADD COLUMN / DROP COLUMN, each action one
- * SQLite ALTER TABLE; the executor runs them outside the capture of changes and then
- * records the table's new CREATE statement in rl_relation (CacheAlterTableEnd), which
- * is what carries the change to the writer. A column is dropped only while the
- * transaction has not changed the table's rows: they would not fit it any more.
+ * SQLite ALTER TABLE, and ADD PRIMARY KEY (add_primary_key); the executor runs them
+ * outside the capture of changes and then records the table's new CREATE statement
+ * in rl_relation (CacheAlterTableEnd), which is what carries the change to the
+ * writer. A column is dropped only while the transaction has not changed the
+ * table's rows: they would not fit it any more. OWNER TO the session's user, which
+ * owns every relation, does nothing.
  */
 void
 analyze_alter_table(ParseState *ps, PgQuery__AlterTableStmt *as, AnalyzedStmt *stmt)
@@ -424,12 +459,26 @@ analyze_alter_table(ParseState *ps, PgQuery__AlterTableStmt *as, AnalyzedStmt *s
 			action = psprintf("DROP COLUMN %s", quote_ident(cmd->name));
 			dropped[ndropped++] = cmd->name;
 		}
+		else if (cmd->subtype == PG_QUERY__ALTER_TABLE_TYPE__AT_AddConstraint)
+		{
+			add_primary_key(ps, rel, cmd->def->constraint, stmt);
+			continue;
+		}
+		else if (cmd->subtype == PG_QUERY__ALTER_TABLE_TYPE__AT_ChangeOwner)
+		{
+			const char *role_name;
+
+			/* every relation is the session user's: OWNER TO that user changes nothing */
+			if (role_oid(cmd->newowner, &role_name) != BOOTSTRAP_SUPERUSERID)
+				not_supported(ps, "OWNER TO a role other than the session user", rv->location);
+			continue;
+		}
 		else
 			not_supported(ps, "this ALTER TABLE action", rv->location);
 		add_sql(ps, stmt, psprintf("ALTER TABLE %s %s", relation_sql(rel), action));
 	}
-	if (stmt->nsql == 0)
-		return;					/* only IF [NOT] EXISTS that skipped: the NOTICE */
+	if (stmt->nsql == 0 && stmt->add_key == NULL)
+		return;					/* only IF [NOT] EXISTS that skipped, or OWNER TO */
 	if (rel->temp)
 		stmt->target = CACHE_WRITE_TEMP;
 	else
@@ -530,6 +579,23 @@ analyze_truncate(ParseState *ps, PgQuery__TruncateStmt *ts, AnalyzedStmt *stmt)
 	if (any_main && any_temp)
 		not_supported(ps, "TRUNCATE of temporary and other tables together", -1);
 	stmt->target = any_main ? CACHE_WRITE_MAIN : CACHE_WRITE_TEMP;
+}
+
+/*
+ * LOCK [TABLE] name, ... [IN mode MODE] [NOWAIT]: every transaction reads one snapshot
+ * of the catalog from its first statement to its end and a writer that would
+ * conflict with it fails (40001) rather than waits, so there is nothing to lock;
+ * the names must be relations and the statement in a transaction block, as in
+ * PostgreSQL (pg_dump locks every table it dumps).
+ */
+void
+analyze_lock(ParseState *ps, PgQuery__LockStmt *ls, AnalyzedStmt *stmt)
+{
+	stmt->kind = STMT_UTILITY;
+	stmt->utility = UTIL_LOCK;
+	stmt->command_tag = "LOCK TABLE";
+	for (size_t i = 0; i < ls->n_relations; i++)
+		(void) lookup_relation(ps, ls->relations[i]->range_var);
 }
 
 /* text_sql -- a string as a constant of the statement's SQL */

@@ -91,6 +91,9 @@ ProcessUtility(const AnalyzedStmt *stmt)
 		case UTIL_CHECKPOINT:
 			RequestStoreMaintenance(MAINTAIN_CHECKPOINT);
 			break;
+		case UTIL_LOCK:
+			RequireTransactionBlock("LOCK TABLE");
+			break;
 		case UTIL_SHOW:
 		case UTIL_SHOW_ALL:
 		case UTIL_CACHE:		/* the executor's (ExecutorStart) */

@@ -225,6 +225,16 @@ PreventInTransactionBlock(const char *stmt_name)
 				errmsg("%s cannot run inside a transaction block", stmt_name));
 }
 
+void
+RequireTransactionBlock(const char *stmt_name)
+{
+	if (blockState != TBLOCK_INPROGRESS && blockState != TBLOCK_ABORT &&
+		blockState != TBLOCK_IMPLICIT_INPROGRESS)
+		ereport(ERROR,
+				errcode(ERRCODE_NO_ACTIVE_SQL_TRANSACTION),
+				errmsg("%s can only be used in transaction blocks", stmt_name));
+}
+
 bool
 IsTransactionBlock(void)
 {

@@ -126,6 +126,8 @@ static bool check_application_name(char **newval);
 static bool check_datestyle(char **newval);
 static bool check_client_encoding(char **newval);
 static bool check_timezone(char **newval);
+static bool check_table_access_method(char **newval);
+static bool check_default_tablespace(char **newval);
 
 static const char *const bool_words[] = {"off", "on", NULL};
 static const char *const message_levels[] = {
@@ -176,6 +178,8 @@ static ConfigOption ConfigOptions[] = {
 		 "Sets whether \"\\'\" is allowed in string literals.", "safe_encoding", backslash_quotes, NULL),
 	ENUM("bytea_output", PGC_USERSET, 0,
 		 "Sets the output format for bytea.", "hex", bytea_outputs, NULL),
+	BOOL("check_function_bodies", PGC_USERSET, 0,
+		 "Check routine bodies during CREATE FUNCTION and CREATE PROCEDURE.", "on", NULL),
 	STRING("client_encoding", PGC_USERSET, GUC_REPORT,
 		   "Sets the client's character set encoding.", "UTF8", check_client_encoding, NULL),
 	ENUM("client_min_messages", PGC_USERSET, 0,
@@ -192,6 +196,10 @@ static ConfigOption ConfigOptions[] = {
 	INT("debug_visible_delay", PGC_POSTMASTER, GUC_UNIT_MS,
 		"Testing only: the writer waits this long between acknowledging commits and making them visible.",
 		"0", 0, 3600000, NULL),
+	STRING("default_table_access_method", PGC_USERSET, 0,
+		   "Sets the default table access method for new tables.", "heap", check_table_access_method, NULL),
+	STRING("default_tablespace", PGC_USERSET, 0,
+		   "Sets the default tablespace to create tables and indexes in.", "", check_default_tablespace, NULL),
 	BOOL("default_transaction_deferrable", PGC_USERSET, 0,
 		 "Sets the default deferrable status of new transactions.", "off", NULL),
 	ENUM("default_transaction_isolation", PGC_USERSET, 0,
@@ -255,6 +263,8 @@ static ConfigOption ConfigOptions[] = {
 		 "Chooses the algorithm for encrypting passwords.", "scram-sha-256", password_encryptions, NULL),
 	INT("port", PGC_POSTMASTER, 0, "Sets the TCP port the server listens on.", "5432",
 		1, 65535, NULL),
+	BOOL("quote_all_identifiers", PGC_USERSET, 0,
+		 "When generating SQL fragments, quote all identifiers.", "off", NULL),
 	BOOL("restart_after_crash", PGC_SIGHUP, 0,
 		 "Reinitialize server after backend crash.", "on", NULL),
 	BOOL("rocklake.log_slow_plans", PGC_USERSET, 0,
@@ -294,6 +304,8 @@ static ConfigOption ConfigOptions[] = {
 		"30", 0, 3600, &StoreCheckTimeout),
 	INT("superuser_reserved_connections", PGC_POSTMASTER, 0,
 		"Sets the number of connection slots reserved for superusers.", "3", 0, 10000, NULL),
+	BOOL("synchronize_seqscans", PGC_USERSET, 0,
+		 "Enable synchronized sequential scans.", "on", NULL),
 	ENUM("synchronous_commit", PGC_USERSET, 0,
 		 "Sets the current transaction's synchronization level.", "on", sync_commits, NULL),
 	INT("tcp_keepalives_count", PGC_USERSET, 0,
@@ -672,6 +684,25 @@ check_timezone(char **newval)
 		*newval = guc_strdup(posix);
 	}
 	return timezone_is_known(*newval);
+}
+
+/*
+ * check_table_access_method -- heap is the one table access method there is
+ */
+static bool
+check_table_access_method(char **newval)
+{
+	return strcmp(*newval, "heap") == 0;
+}
+
+/*
+ * check_default_tablespace -- empty (the database's) or pg_default, the one
+ * tablespace tables can be in
+ */
+static bool
+check_default_tablespace(char **newval)
+{
+	return (*newval)[0] == '\0' || strcmp(*newval, "pg_default") == 0;
 }
 
 /*
