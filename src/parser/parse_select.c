@@ -920,6 +920,43 @@ select_list_srfs(ParseState *ps, TargetList *tl, RlBuf *from)
 	ps->nmore_srfs = 0;
 }
 
+/*
+ * A chain of one set operation, its terms (each arm's SELECT in the result's types)
+ * joined by op, in SQLite's compound SELECT of at most SQLITE_COMPOUND_TERMS terms.
+ * A longer chain is a tree of compounds whose terms are `SELECT * FROM (compound)`
+ * of up to SQLITE_COMPOUND_TERMS^k arms each, so the text nests log500(n) levels of
+ * SQLite's parser stack, not n/500: (a UNION b) UNION (c UNION d) is a UNION b UNION
+ * c UNION d, and so for UNION ALL and INTERSECT; a chain of EXCEPT takes away the
+ * UNION of all but its first arm.
+ */
+static void
+append_compound(RlBuf *out, char **terms, int n, const char *op, bool except)
+{
+	int			size = SQLITE_COMPOUND_TERMS;
+
+	if (n <= SQLITE_COMPOUND_TERMS)
+	{
+		for (int i = 0; i < n; i++)
+			rlbuf_printf(out, "%s%s", i ? op : "", terms[i]);
+		return;
+	}
+	if (except)
+	{
+		rlbuf_printf(out, "%s%sSELECT * FROM (", terms[0], op);
+		append_compound(out, terms + 1, n - 1, " UNION ", false);
+		rlbuf_append_str(out, ")");
+		return;
+	}
+	while (n / size > SQLITE_COMPOUND_TERMS)
+		size *= SQLITE_COMPOUND_TERMS;
+	for (int i = 0; i < n; i += size)
+	{
+		rlbuf_printf(out, "%sSELECT * FROM (", i ? op : "");
+		append_compound(out, terms + i, n - i < size ? n - i : size, op, false);
+		rlbuf_append_str(out, ")");
+	}
+}
+
 void
 analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targets, Query *q)
 {
@@ -971,10 +1008,8 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 
 		/*
 		 * a chain of one operation (a UNION ALL b UNION ALL c ..., a left-deep tree)
-		 * is one compound SELECT, as SQLite reads it left to right: nested, each
-		 * link would take a level of SQLite's parser stack. SQLite takes at most
-		 * SQLITE_COMPOUND_TERMS terms in one compound, so a longer one is nested
-		 * that often.
+		 * is one compound (append_compound), as SQLite reads it left to right:
+		 * nested, each link would take a level of SQLite's parser stack
 		 */
 		int			narms = 0,
 					cap = 8;
@@ -1027,22 +1062,12 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 		q->columns = l.columns;
 
 		/* each arm's columns in the result's types */
+		char	  **terms = palloc(sizeof(char *) * (size_t) narms);
 		RlBuf		compound;
-		int			terms = 0;
 
-		rlbuf_init_in(&compound, CurrentMemoryContext);
 		for (int a = 0; a < narms; a++)
 		{
-			if (terms == SQLITE_COMPOUND_TERMS)
-			{
-				char	   *inner = pstrdup(rlbuf_cstr(&compound));
-
-				rlbuf_reset(&compound);
-				rlbuf_printf(&compound, "SELECT * FROM (%s)", inner);
-				terms = 1;
-			}
-			if (a > 0)
-				rlbuf_printf(&compound, "%s%s", ops[sel->op], sel->all ? "ALL " : "");
+			RlBuf		term;
 
 			/*
 			 * SQLite reads a recursive WITH query only as a compound of SELECTs
@@ -1051,10 +1076,11 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 			 */
 			if (recursive)
 			{
-				rlbuf_append_str(&compound, arm[a].sql);
+				terms[a] = arm[a].sql;
 				continue;
 			}
-			rlbuf_append_str(&compound, "SELECT ");
+			rlbuf_init_in(&term, CurrentMemoryContext);
+			rlbuf_append_str(&term, "SELECT ");
 			for (int c = 0; c < l.ncolumns; c++)
 			{
 				Expr	   *column = make_expr(EXPR_VAR, arm[a].columns[c].type, -1);
@@ -1064,13 +1090,16 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 				if (!same_canonical_form(arm[a].columns[c].type, l.columns[c].type, -1))
 					column = coerce_expr(ps, column, l.columns[c].type, -1, COERCE_IMPLICIT);
 				if (c)
-					rlbuf_append_str(&compound, ", ");
-				deparse(ps, &compound, column);
-				rlbuf_printf(&compound, " AS %s", name);
+					rlbuf_append_str(&term, ", ");
+				deparse(ps, &term, column);
+				rlbuf_printf(&term, " AS %s", name);
 			}
-			rlbuf_printf(&compound, "%s FROM (%s)", l.ncolumns ? "" : "NULL", arm[a].sql);
-			terms++;
+			rlbuf_printf(&term, "%s FROM (%s)", l.ncolumns ? "" : "NULL", arm[a].sql);
+			terms[a] = (char *) rlbuf_cstr(&term);
 		}
+		rlbuf_init_in(&compound, CurrentMemoryContext);
+		append_compound(&compound, terms, narms, psprintf("%s%s", ops[sel->op], sel->all ? "ALL " : ""),
+						sel->op == PG_QUERY__SET_OPERATION__SETOP_EXCEPT);
 		tl.exprs = palloc(sizeof(Expr *) * (size_t) (l.ncolumns ? l.ncolumns : 1));
 		tl.columns = q->columns;
 		tl.n = l.ncolumns;

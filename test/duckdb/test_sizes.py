@@ -107,6 +107,58 @@ def test_long_lists(both, sql):
     assert answer(rl, sql, with_message=True) == answer(pg, sql, with_message=True), sql[:120]
 
 
+def chain(n, op, first=0):
+    """n arms joined by one set operation; int4, int8 and NULL, so the result is int8"""
+    return f" {op} ".join("SELECT NULL" if i % 101 == 100 else f"SELECT {i % 997}" + ("::int8" if i % 3 == 0 else "")
+                          for i in range(first, first + n))
+
+
+def largest(conn, make, lo, hi):
+    """about the largest n in [lo, hi) of make(n) that conn takes (to 1 %): lo is taken"""
+    while hi - lo > lo // 100:
+        mid = (lo + hi) // 2
+        if answer(conn, make(mid))[0] == "rows":
+            lo = mid
+        else:
+            hi = mid
+    return lo
+
+
+SET_CHAINS = {
+    "UNION": lambda n: "SELECT count(*), sum(x), max(x) FROM (" + chain(n, "UNION") + ") s(x)",
+    "ORDER BY": lambda n: chain(n, "UNION") + " ORDER BY 1 DESC LIMIT 3 OFFSET 1",
+    "INTERSECT": lambda n: "SELECT 5 INTERSECT " + chain(n, "INTERSECT").replace("SELECT 997", "SELECT 5"),
+    "EXCEPT": lambda n: "SELECT x FROM generate_series(1, 1200) x EXCEPT " + chain(n, "EXCEPT") + " ORDER BY 1",
+}
+
+
+@pytest.mark.parametrize("kind", SET_CHAINS)
+def test_set_operation_chains(both, kind):
+    """A chain of one set operation is one tree of compounds SQLite's parser takes at
+    any length: at the longest PostgreSQL takes both answer alike."""
+    rl, pg = both
+    make = SET_CHAINS[kind]
+    n = largest(pg, make, 1_000, 20_000)
+    assert answer(rl, make(n), with_message=True) == answer(pg, make(n), with_message=True), kind
+
+
+def test_long_set_operation_chains(both):
+    """10 000 arms, more than PostgreSQL's stack takes (refused there); and UNION ALL,
+    whose planning in PostgreSQL takes seconds for thousands of arms."""
+    rl, pg = both
+    values = ["None" if i % 101 == 100 else str(i % 997) for i in range(10_000)]
+    assert answer(rl, "SELECT count(*) FROM (" + chain(10_000, "UNION ALL") + ") s") == ("rows", [("10000",)])
+    assert answer(rl, "SELECT x FROM (" + chain(10_000, "UNION ALL") + ") s(x) LIMIT 1 OFFSET 9999") == \
+        ("rows", [(values[-1],)])
+    assert answer(rl, "SELECT count(*) FROM (" + chain(10_000, "UNION") + ") s") == \
+        ("rows", [(str(len(set(values))),)])
+    assert answer(rl, "SELECT 997 EXCEPT " + chain(10_000, "EXCEPT", 1)) == ("rows", [("997",)])
+    # UNION ALL after UNION: the UNION takes away the duplicates of all before it only
+    for sql in ["SELECT count(*) FROM (" + chain(1_000, "UNION ALL") + " UNION " + chain(1_000, "UNION ALL") + ") s",
+                "SELECT count(*) FROM (" + chain(700, "UNION") + " UNION ALL " + chain(700, "UNION") + ") s"]:
+        assert answer(rl, sql) == answer(pg, sql)
+
+
 def balanced(leaves, op):
     """leaves joined by op as a balanced tree, in parentheses"""
     if len(leaves) == 1:
