@@ -183,29 +183,52 @@ COLUMN_EXPRS = [
     + " END FROM sz_c ORDER BY 1",
     # a huge overflow in the middle of a chain is PostgreSQL's error
     "SELECT " + "+".join(["x"] * 1_000) + " + 9223372036854775807 FROM sz_c",
-    # more distinct leaves than SQLite passes one function: subtrees become calls of
-    # their own, so a chain of n such terms nests about n / 126 calls
+    # more distinct leaves than SQLite passes one function: they go in packs of 126
     "SELECT " + balanced([f"coalesce(x, {i})" for i in range(256)], "+") + " FROM sz_c ORDER BY 1",
     "SELECT " + "+".join(["coalesce(x, 0)", "x"] * 50) + " FROM sz_c ORDER BY 1",
     "SELECT " + "+".join(f"coalesce(x, {i})" for i in range(200)) + " FROM sz_c ORDER BY 1",
     "SELECT " + "+".join(f"coalesce(x, {i})" for i in range(2_000)) + " FROM sz_c ORDER BY 1",
     "SELECT length(" + "||".join(f"coalesce(s, '{i}')" for i in range(1_000)) + ") FROM sz_c ORDER BY 1",
     "SELECT " + "+".join(f"abs(x - {i}) * coalesce(x, {i})" for i in range(500)) + " FROM sz_c ORDER BY 1",
+    "SELECT greatest(" + ", ".join(f"x + coalesce(x, {i})" for i in range(3_000)) + ") FROM sz_c ORDER BY 1",
+    "SELECT " + "+".join(f"coalesce(x, {i})" for i in range(8_190)) + " FROM sz_c ORDER BY 1",
 ]
 
 
-@pytest.mark.parametrize("sql", COLUMN_EXPRS, ids=range(len(COLUMN_EXPRS)))
-def test_column_expressions(both, sql):
-    rl, pg = both
-    for conn in (rl, pg):
+@pytest.fixture
+def sz_c(both):
+    """both, each with the table sz_c (x int8, s text) of three rows"""
+    for conn in both:
         conn.execute("DROP TABLE IF EXISTS sz_c")
         conn.execute("CREATE TABLE sz_c (x int8, s text)")
         conn.execute("INSERT INTO sz_c VALUES (1, 'a'), (2, 'bc'), (NULL, NULL)")
-    try:
-        assert answer(rl, sql, with_message=True) == answer(pg, sql, with_message=True), sql[:120]
-    finally:
-        for conn in (rl, pg):
-            conn.execute("DROP TABLE sz_c")
+    yield both
+    for conn in both:
+        conn.execute("DROP TABLE sz_c")
+
+
+@pytest.mark.parametrize("sql", COLUMN_EXPRS, ids=range(len(COLUMN_EXPRS)))
+def test_column_expressions(sz_c, sql):
+    rl, pg = sz_c
+    assert answer(rl, sql, with_message=True) == answer(pg, sql, with_message=True), sql[:120]
+
+
+LEAF_CHAINS = [
+    lambda n: "SELECT " + "+".join(f"coalesce(x, {i})" for i in range(n)) + " FROM sz_c ORDER BY 1",
+    lambda n: "SELECT length(" + "||".join(f"coalesce(s, '{i}')" for i in range(n)) + ") FROM sz_c ORDER BY 1",
+    lambda n: "SELECT " + "+".join(f"abs(x - {i}) * coalesce(x, {i})" for i in range(n // 2)) + " FROM sz_c ORDER BY 1",
+]
+
+
+def test_distinct_leaf_chains(sz_c):
+    """Chains of terms SQLite computes, as long as PostgreSQL takes: one rl_eval call
+    whose thousands of arguments go in packs of 126."""
+    rl, pg = sz_c
+    for make in LEAF_CHAINS:
+        n = largest(pg, make, 1_000, 10_000)
+        assert answer(rl, make(n), with_message=True) == answer(pg, make(n), with_message=True), n
+    sql = "SELECT " + " + ".join(["coalesce(x, %s::int8)"] * 3_000) + " FROM sz_c ORDER BY 1"
+    assert rl.execute(sql, list(range(3_000))).fetchall() == pg.execute(sql, list(range(3_000))).fetchall()
 
 
 def test_timeout_of_a_huge_expression(both):
