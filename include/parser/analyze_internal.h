@@ -200,6 +200,7 @@ typedef struct Query
 	ResultColumn *columns;
 	const RangeItem *scan;		/* a plain scan of this item (AnalyzedStmt's scan_table) ... */
 	bool		scan_filtered;	/* ... with a WHERE ... */
+	bool		one_row;		/* gives at most one row (no FROM, or aggregates no GROUP BY) */
 	const char *scan_where;		/* ... this one, in parentheses */
 	const char *heap_order;		/* to insert at heap_order_at in a statement's own query */
 	size_t		heap_order_at;	/* (heap_order_of) */

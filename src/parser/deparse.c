@@ -546,6 +546,8 @@ deparse(ParseState *ps, RlBuf *out, Expr *e)
 				deparse(ps, out, e->args[0]);
 				rlbuf_printf(out, ", %u) FROM (%s))", e->type, e->sql);
 			}
+			else if (e->sublink == SUBLINK_EXPR_ONE_ROW)
+				rlbuf_printf(out, "(%s)", e->sql);	/* half as deep in SQLite's parser stack */
 			else
 				rlbuf_printf(out, "(SELECT rl_scalar(\"_rl_c1\") FROM (%s))", e->sql);
 			return;

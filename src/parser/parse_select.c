@@ -431,7 +431,7 @@ transform_sublink(ParseState *ps, PgQuery__SubLink *sl)
 						errcode(ERRCODE_SYNTAX_ERROR),
 						errmsg("subquery must return only one column"),
 						errposition(char_position(ps, sl->location)));
-			e->sublink = SUBLINK_EXPR;
+			e->sublink = q.one_row ? SUBLINK_EXPR_ONE_ROW : SUBLINK_EXPR;
 			e->type = q.columns[0].type;
 			return e;
 		case PG_QUERY__SUB_LINK_TYPE__ARRAY_SUBLINK:
@@ -982,6 +982,7 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 	q->scan = NULL;
 	q->scan_where = NULL;
 	q->heap_order = NULL;
+	q->one_row = false;
 
 	ps->setop_leaf = false;
 	ps->recursive_query = false;
@@ -1257,6 +1258,7 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 		append_limit(ps, &sql, sel);
 		if (ps->srf != NULL)
 			not_supported(ps, "set-returning functions outside the select list and FROM", ps->srf->location);
+		q->one_row = !targets_srf && (!sel->n_from_clause || ((grouped || aggregated_targets) && !sel->n_group_clause));
 		q->ncolumns = tl.n;
 		q->columns = tl.columns;
 		q->scan = plain_scan(ps, sel, &tl, where);

@@ -46,6 +46,15 @@ NESTED = [
     "SELECT (SELECT (SELECT (SELECT (SELECT (SELECT 1 WHERE v.x = 2))))) FROM (VALUES (1), (2)) v(x) ORDER BY 1",
     # an uncorrelated subquery deep inside one that is correlated
     "SELECT (SELECT v.x + " + scalar(20)[7:] + ") FROM (VALUES (1), (2)) v(x) ORDER BY 1",
+    # a subquery of at most one row (no FROM, or aggregates and no GROUP BY) is read
+    # without rl_scalar's check, so correlated ones nest twice as deep
+    "SELECT " + "(SELECT " * 15 + "v.x + 1" + ")" * 15 + " FROM (VALUES (1), (2)) v(x) ORDER BY 1",
+    "SELECT (SELECT count(*) FROM generate_series(1, v.x) HAVING count(*) > 1), (SELECT 1 WHERE v.x = 2),"
+    " (SELECT max(g) + v.x FROM generate_series(1, 3) g), (SELECT count(*) WHERE false)"
+    " FROM (VALUES (1), (2)) v(x) ORDER BY 1",
+    "SELECT (SELECT g FROM generate_series(1, 2) g)",
+    "SELECT (SELECT generate_series(1, 2))",
+    "SELECT (SELECT max(g) FROM generate_series(1, 3) g GROUP BY g % 2)",
 ]
 
 
