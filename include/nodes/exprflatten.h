@@ -10,10 +10,10 @@
  * stack (100 entries) out of the way of `x+x+...+x` or `abs(abs(...(x)))` over a column,
  * which PostgreSQL takes some 4 000 deep. SQLite allows a function at most
  * FLATTEN_ARGS_MAX arguments besides ?k: a tree of more leaves passes them in packs,
- * rl_pack(leaves...), each of FLATTEN_ARGS_MAX^k leaves (the last may have fewer),
- * rl_pack(rl_pack(...), ...) past FLATTEN_ARGS_MAX^2, so slot s is leaf s % per of
- * argument s / per, per the leaves of one argument; FLATTEN_SLOTS_MAX bounds the
- * distinct leaves of one tree.
+ * each argument rl_pack(leaves...) of per = FLATTEN_ARGS_MAX leaves (packs of packs,
+ * per = FLATTEN_ARGS_MAX^k, past FLATTEN_ARGS_MAX^2 leaves; the last argument may hold
+ * fewer), so slot s is leaf s % per of argument s / per, and the text nests log126(n)
+ * calls, not n / 126. FLATTEN_SLOTS_MAX bounds the distinct leaves of one tree.
  */
 #ifndef RL_EXPRFLATTEN_H
 #define RL_EXPRFLATTEN_H
