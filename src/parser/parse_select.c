@@ -920,6 +920,9 @@ select_list_srfs(ParseState *ps, TargetList *tl, RlBuf *from)
 	ps->nmore_srfs = 0;
 }
 
+/* SQLite's set operations, by PgQuery__SetOperation */
+static const char *const set_ops[] = {"", "", " UNION ", " INTERSECT ", " EXCEPT "};
+
 /*
  * A chain of one set operation, its terms (each arm's SELECT in the result's types)
  * joined by op, in SQLite's compound SELECT of at most SQLITE_COMPOUND_TERMS terms.
@@ -955,6 +958,48 @@ append_compound(RlBuf *out, char **terms, int n, const char *op, bool except)
 		append_compound(out, terms + i, n - i < size ? n - i : size, op, false);
 		rlbuf_append_str(out, ")");
 	}
+}
+
+/*
+ * append_set_operation -- a chain of op's n terms (of ncolumns "_rl_c<n>" each) as one
+ * query: `SELECT * FROM (compound)`. SQLite has no INTERSECT ALL or EXCEPT ALL: the
+ * k-th copy of a row is told apart by k beside it (row_number() among its equals),
+ * the rows so numbered are intersected or taken away as sets, and k is left out. A
+ * chain of EXCEPT ALL takes away the later arms numbered together (a UNION ALL), so
+ * that a copy of a row is kept count(a) - count(b) - count(c) times as in PostgreSQL.
+ */
+static void
+append_set_operation(RlBuf *out, char **terms, int n, int ncolumns, PgQuery__SetOperation op, bool all)
+{
+	RlBuf		compound;
+	RlBuf		columns;
+
+	rlbuf_init_in(&compound, CurrentMemoryContext);
+	if (!all || op == PG_QUERY__SET_OPERATION__SETOP_UNION)
+	{
+		append_compound(&compound, terms, n, all ? " UNION ALL " : set_ops[op],
+						op == PG_QUERY__SET_OPERATION__SETOP_EXCEPT);
+		rlbuf_printf(out, "SELECT * FROM (%s)", rlbuf_cstr(&compound));
+		rlbuf_free(&compound);
+		return;
+	}
+	rlbuf_init_in(&columns, CurrentMemoryContext);
+	for (int c = 0; c < ncolumns; c++)
+		rlbuf_printf(&columns, "%s\"_rl_c%d\"", c ? ", " : "", c + 1);
+	if (op == PG_QUERY__SET_OPERATION__SETOP_EXCEPT && n > 2)
+	{
+		append_compound(&compound, terms + 1, n - 1, " UNION ALL ", false);
+		terms[1] = pstrdup(rlbuf_cstr(&compound));
+		rlbuf_reset(&compound);
+		n = 2;
+	}
+	for (int i = 0; i < n; i++)
+		terms[i] = psprintf("SELECT *, row_number() OVER (%s%s) AS \"_rl_n\" FROM (%s)",
+							ncolumns ? "PARTITION BY " : "", rlbuf_cstr(&columns), terms[i]);
+	append_compound(&compound, terms, n, set_ops[op], false);
+	rlbuf_printf(out, "SELECT %s FROM (%s)", ncolumns ? rlbuf_cstr(&columns) : "NULL", rlbuf_cstr(&compound));
+	rlbuf_free(&columns);
+	rlbuf_free(&compound);
 }
 
 void
@@ -995,7 +1040,6 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 	transform_with(ps, sel->with_clause, &sql);
 	if (sel->op != PG_QUERY__SET_OPERATION__SETOP_NONE)
 	{
-		static const char *const ops[] = {"", "", " UNION ", " INTERSECT ", " EXCEPT "};
 		static const char *const opnames[] = {"", "", "UNION", "INTERSECT", "EXCEPT"};
 		Query		l;
 		TargetList	tl = {0};
@@ -1098,9 +1142,16 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 			rlbuf_printf(&term, "%s FROM (%s)", l.ncolumns ? "" : "NULL", arm[a].sql);
 			terms[a] = (char *) rlbuf_cstr(&term);
 		}
-		rlbuf_init_in(&compound, CurrentMemoryContext);
-		append_compound(&compound, terms, narms, psprintf("%s%s", ops[sel->op], sel->all ? "ALL " : ""),
-						sel->op == PG_QUERY__SET_OPERATION__SETOP_EXCEPT);
+		if (recursive)
+		{
+			rlbuf_init_in(&compound, CurrentMemoryContext);
+			append_compound(&compound, terms, narms, psprintf("%s%s", set_ops[sel->op], sel->all ? "ALL " : ""),
+							false);
+			rlbuf_append_str(&sql, rlbuf_cstr(&compound));
+			rlbuf_free(&compound);
+		}
+		else
+			append_set_operation(&sql, terms, narms, l.ncolumns, sel->op, sel->all);
 		tl.exprs = palloc(sizeof(Expr *) * (size_t) (l.ncolumns ? l.ncolumns : 1));
 		tl.columns = q->columns;
 		tl.n = l.ncolumns;
@@ -1110,8 +1161,6 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 								   q->columns[c].type, q->columns[c].typmod, -1);
 			tl.exprs[c]->range = NULL;	/* no FROM item of this query's */
 		}
-		rlbuf_printf(&sql, recursive ? "%s" : "SELECT * FROM (%s)", rlbuf_cstr(&compound));
-		rlbuf_free(&compound);
 		append_order_by(ps, &sql, sel, &tl, true, NULL);
 		append_limit(ps, &sql, sel);
 	}

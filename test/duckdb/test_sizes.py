@@ -168,6 +168,32 @@ def test_long_set_operation_chains(both):
         assert answer(rl, sql) == answer(pg, sql)
 
 
+MULTISET = "SELECT x % 4 AS a, CASE WHEN x % 3 = 0 THEN NULL ELSE 'v' END AS b FROM generate_series(1, {n}) x"
+
+# SQLite has no INTERSECT ALL or EXCEPT ALL: copies of a row are numbered, then compared
+SET_ALL = [
+    "SELECT 1 INTERSECT ALL SELECT 1", "SELECT 1 EXCEPT ALL SELECT 2", "SELECT 1.0 INTERSECT ALL SELECT 1",
+    MULTISET.format(n=20) + " INTERSECT ALL " + MULTISET.format(n=9) + " ORDER BY 1, 2",
+    MULTISET.format(n=30) + " EXCEPT ALL " + MULTISET.format(n=9) + " EXCEPT ALL " + MULTISET.format(n=7)
+    + " ORDER BY 1, 2",
+    MULTISET.format(n=30) + " INTERSECT ALL " + MULTISET.format(n=19) + " INTERSECT ALL " + MULTISET.format(n=12)
+    + " ORDER BY 1 DESC, 2 LIMIT 5",
+    "SELECT a FROM (SELECT 1 UNION ALL SELECT 1 UNION ALL SELECT 2) s(a) INTERSECT ALL SELECT 1 UNION ALL SELECT 1",
+    "SELECT (SELECT 2 INTERSECT ALL SELECT 2), (SELECT 3 EXCEPT ALL SELECT 2)",
+    # chains longer than one compound
+    "SELECT count(*), sum(x) FROM (SELECT x % 997 FROM generate_series(1, 3000) x EXCEPT ALL "
+    + chain(1_200, "EXCEPT ALL") + ") s(x)",
+    "SELECT a, count(*) FROM (" + " INTERSECT ALL ".join(MULTISET.format(n=20 + i % 7) for i in range(600))
+    + ") s GROUP BY a ORDER BY 1",
+]
+
+
+@pytest.mark.parametrize("sql", SET_ALL, ids=range(len(SET_ALL)))
+def test_set_operations_all(both, sql):
+    rl, pg = both
+    assert answer(rl, sql, with_message=True) == answer(pg, sql, with_message=True), sql[:120]
+
+
 def balanced(leaves, op):
     """leaves joined by op as a balanced tree, in parentheses"""
     if len(leaves) == 1:
