@@ -211,8 +211,8 @@ typedef struct Query
 
 #define BOOL_CHAIN_FLAT 64
 
-/* the variables (?N) one SQLite statement binds at most; below every build's limit */
-#define BINDS_MAX 30000
+/* the variables (?N) after which a statement's constants are written into its SQL (deparse) */
+#define BINDS_MAX 1000
 
 /* PostgreSQL's frameOptions bits (nodes/parsenodes.h) */
 #define FRAMEOPTION_NONDEFAULT 0x00001

@@ -437,9 +437,14 @@ deparse(ParseState *ps, RlBuf *out, Expr *e)
 	{
 		case EXPR_CONST:
 			/*
-			 * past BINDS_MAX variables (SQLite's builds allow from 32 766 to 250 000 a
-			 * statement, PostgreSQL has no limit: a DuckLake commit inlining thousands
-			 * of rows of a wide table sends more), a constant is written into the SQL
+			 * past BINDS_MAX variables a constant is written into the SQL: SQLite's
+			 * builds allow from 32 766 to 250 000 a statement, PostgreSQL has no
+			 * limit (a DuckLake commit inlining thousands of rows of a wide table
+			 * sends more); and SQLite compiles each constant operand once for the
+			 * statement, looking for an equal one among those it has by a walk of
+			 * the list, which finds an equal literal at once but never a variable
+			 * (each is another), and walks the statement's variable names for each
+			 * variable: thousands of them took seconds
 			 */
 			if (ps->nbinds >= BINDS_MAX && CacheSqlLiteral(out, &e->constval))
 				return;

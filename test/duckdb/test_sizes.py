@@ -213,6 +213,8 @@ COLUMN_EXPRS = [
     "SELECT " + "abs(" * 4_000 + "x" + ")" * 4_000 + " FROM sz_c ORDER BY 1",
     "SELECT " + "- " * 4_090 + "x FROM sz_c ORDER BY 1",
     "SELECT " + " AND ".join(f"x + {i} > 0" for i in range(2_000)) + " FROM sz_c ORDER BY 1",
+    # past the first 1 000 variables constants are SQL literals, which SQLite compiles fast
+    "SELECT " + " AND ".join(f"x + {i} > {i % 3}" for i in range(10_000)) + " FROM sz_c ORDER BY 1",
     "SELECT " + " OR ".join(f"x * {i} = 3" for i in range(2_000)) + " FROM sz_c ORDER BY 1",
     "SELECT CASE " + " ".join(f"WHEN x + {i} = 2 THEN x * {i}" for i in range(2_000))
     + " END FROM sz_c ORDER BY 1",
