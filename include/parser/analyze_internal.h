@@ -2,8 +2,8 @@
  * analyze_internal.h: what the parser's files share (PostgreSQL's parse_*.h): the
  * ParseState of a statement being analysed and the functions one file calls in
  * another. analyze.c dispatches a statement; parse_expr.c, parse_relation.c,
- * parse_select.c, parse_clause.c, parse_modify.c and parse_utility.c analyse its
- * parts; deparse.c writes the SQLite SQL; parser.c is libpg_query's entry.
+ * parse_select.c, parse_setop.c, parse_clause.c, parse_modify.c and parse_utility.c
+ * analyse its parts; deparse.c writes the SQLite SQL; parser.c is libpg_query's entry.
  */
 #ifndef RL_ANALYZE_INTERNAL_H
 #define RL_ANALYZE_INTERNAL_H
@@ -351,6 +351,10 @@ bool		node_contains(const ProtobufCMessage *msg, PgQuery__Node__NodeCase kind, b
 bool		values_have_default(const PgQuery__SelectStmt *sel);
 bool		needs_cache(PgQuery__SelectStmt *sel);
 void		analyze_select_sql(ParseState *ps, PgQuery__SelectStmt *sel, AnalyzedStmt *stmt);
+
+/* parse_setop.c */
+void		append_set_operation(RlBuf *out, char **terms, int n, int ncolumns, PgQuery__SetOperation op, bool all,
+								 bool recursive);
 
 /* parse_clause.c */
 Expr	   *sort_expr(ParseState *ps, Node *node, TargetList *tl, bool by_name, const char *clause);
