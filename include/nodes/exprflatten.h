@@ -8,8 +8,12 @@
  * nodes numbered from 0 in the order of the call's arguments. Constants stay in the
  * tree. One call per maximal subtree keeps SQLite's expression depth (1000) and parser
  * stack (100 entries) out of the way of `x+x+...+x` or `abs(abs(...(x)))` over a column,
- * which PostgreSQL takes some 4 000 deep; SQLite allows a function at most
- * FLATTEN_SLOTS_MAX arguments besides ?k, which bounds the distinct leaves of one tree.
+ * which PostgreSQL takes some 4 000 deep. SQLite allows a function at most
+ * FLATTEN_ARGS_MAX arguments besides ?k: a tree of more leaves passes them in packs,
+ * each argument rl_pack(leaves...) of per = FLATTEN_ARGS_MAX leaves (packs of packs,
+ * per = FLATTEN_ARGS_MAX^k, past FLATTEN_ARGS_MAX^2 leaves; the last argument may hold
+ * fewer), so slot s is leaf s % per of argument s / per, and the text nests log126(n)
+ * calls, not n / 126. FLATTEN_SLOTS_MAX bounds the distinct leaves of one tree.
  */
 #ifndef RL_EXPRFLATTEN_H
 #define RL_EXPRFLATTEN_H
@@ -17,7 +21,10 @@
 #include "nodes/primnodes.h"
 
 /* SQLite's SQLITE_MAX_FUNCTION_ARG (127) less rl_eval's first argument */
-#define FLATTEN_SLOTS_MAX 126
+#define FLATTEN_ARGS_MAX 126
+
+/* the most leaves of one tree: rl_eval's arguments, each a pack of as many */
+#define FLATTEN_SLOTS_MAX (FLATTEN_ARGS_MAX * FLATTEN_ARGS_MAX)
 
 /* what a FlattenLeafFn answers for an argument that is no leaf but part of the tree */
 #define FLATTEN_IN_TREE (-1)

@@ -51,6 +51,7 @@ typedef enum SubLinkKind
 	SUBLINK_EXISTS,
 	SUBLINK_IN,					/* args[0] IN (subquery) */
 	SUBLINK_EXPR,				/* (subquery) as a value */
+	SUBLINK_EXPR_ONE_ROW,		/* ... of a subquery that gives at most one row */
 	SUBLINK_ARRAY				/* ARRAY(subquery) */
 } SubLinkKind;
 

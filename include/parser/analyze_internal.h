@@ -2,8 +2,8 @@
  * analyze_internal.h: what the parser's files share (PostgreSQL's parse_*.h): the
  * ParseState of a statement being analysed and the functions one file calls in
  * another. analyze.c dispatches a statement; parse_expr.c, parse_relation.c,
- * parse_select.c, parse_clause.c, parse_modify.c and parse_utility.c analyse its
- * parts; deparse.c writes the SQLite SQL; parser.c is libpg_query's entry.
+ * parse_select.c, parse_setop.c, parse_clause.c, parse_modify.c and parse_utility.c
+ * analyse its parts; deparse.c writes the SQLite SQL; parser.c is libpg_query's entry.
  */
 #ifndef RL_ANALYZE_INTERNAL_H
 #define RL_ANALYZE_INTERNAL_H
@@ -203,6 +203,7 @@ typedef struct Query
 	ResultColumn *columns;
 	const RangeItem *scan;		/* a plain scan of this item (AnalyzedStmt's scan_table) ... */
 	bool		scan_filtered;	/* ... with a WHERE ... */
+	bool		one_row;		/* gives at most one row (no FROM, or aggregates no GROUP BY) */
 	const char *scan_where;		/* ... this one, in parentheses */
 	const char *heap_order;		/* to insert at heap_order_at in a statement's own query */
 	size_t		heap_order_at;	/* (heap_order_of) */
@@ -213,8 +214,8 @@ typedef struct Query
 
 #define BOOL_CHAIN_FLAT 64
 
-/* the variables (?N) one SQLite statement binds at most; below every build's limit */
-#define BINDS_MAX 30000
+/* the variables (?N) after which a statement's constants are written into its SQL (deparse) */
+#define BINDS_MAX 1000
 
 /* PostgreSQL's frameOptions bits (nodes/parsenodes.h) */
 #define FRAMEOPTION_NONDEFAULT 0x00001
@@ -355,6 +356,10 @@ bool		node_contains(const ProtobufCMessage *msg, PgQuery__Node__NodeCase kind, b
 bool		values_have_default(const PgQuery__SelectStmt *sel);
 bool		needs_cache(PgQuery__SelectStmt *sel);
 void		analyze_select_sql(ParseState *ps, PgQuery__SelectStmt *sel, AnalyzedStmt *stmt);
+
+/* parse_setop.c */
+void		append_set_operation(RlBuf *out, char **terms, int n, int ncolumns, PgQuery__SetOperation op, bool all,
+								 bool recursive);
 
 /* parse_clause.c */
 Expr	   *sort_expr(ParseState *ps, Node *node, TargetList *tl, bool by_name, const char *clause);

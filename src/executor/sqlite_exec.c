@@ -32,29 +32,125 @@
 
 
 
-/* rl_eval's arguments after its tree, each converted when the tree first reads it */
+/* rl_pack(leaves...): its arguments, copied, for rl_eval (exprflatten.h) */
+typedef struct EvalPack
+{
+	int			n;
+	sqlite3_value *values[];
+} EvalPack;
+
+static void
+free_pack(void *p)
+{
+	EvalPack   *pack = p;
+
+	for (int i = 0; i < pack->n; i++)
+		sqlite3_value_free(pack->values[i]);
+	sqlite3_free(pack);
+}
+
+static void
+rl_pack(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	EvalPack   *pack = sqlite3_malloc64(sizeof(EvalPack) + sizeof(sqlite3_value *) * (size_t) argc);
+
+	if (pack == NULL)
+	{
+		sqlite3_result_error_nomem(ctx);
+		return;
+	}
+	for (pack->n = 0; pack->n < argc; pack->n++)
+		if ((pack->values[pack->n] = sqlite3_value_dup(argv[pack->n])) == NULL)
+		{
+			free_pack(pack);
+			sqlite3_result_error_nomem(ctx);
+			return;
+		}
+	sqlite3_result_pointer(ctx, pack, "rl_pack", free_pack);
+}
+
+/*
+ * rl_eval's arguments after its tree, leaves or packs of per leaves each, each leaf
+ * converted when the tree first reads it
+ */
 typedef struct EvalLeaves
 {
 	int			argc;
 	sqlite3_value **argv;
+	int			per;
+	int			nslots;
 	Value	   *values;
 	bool	   *converted;
 } EvalLeaves;
+
+/* eval_slot -- slot's argument, NULL if there is none */
+static sqlite3_value *
+eval_slot(const EvalLeaves *leaves, int slot)
+{
+	int			argc = leaves->argc;
+	sqlite3_value **argv = leaves->argv;
+
+	for (int per = leaves->per; per > 1; per /= FLATTEN_ARGS_MAX)
+	{
+		EvalPack   *pack = slot / per < argc ? sqlite3_value_pointer(argv[slot / per], "rl_pack") : NULL;
+
+		if (pack == NULL)
+			return NULL;
+		argc = pack->n;
+		argv = pack->values;
+		slot %= per;
+	}
+	return slot < argc ? argv[slot] : NULL;
+}
 
 static Value
 eval_leaf(void *arg, int slot, Oid type, int32_t typmod)
 {
 	EvalLeaves *leaves = arg;
+	sqlite3_value *v = slot >= 0 && slot < leaves->nslots ? eval_slot(leaves, slot) : NULL;
 
-	if (slot < 0 || slot >= leaves->argc)
+	if (v == NULL)
 		ereport(ERROR, (errcode(ERRCODE_INTERNAL_ERROR),
 						errmsg("rl_eval: no argument for slot %d", slot)));
 	if (!leaves->converted[slot])
 	{
-		leaves->values[slot] = from_sqlite(leaves->argv[slot], type, typmod, false);
+		leaves->values[slot] = from_sqlite(v, type, typmod, false);
 		leaves->converted[slot] = true;
 	}
 	return leaves->values[slot];
+}
+
+/* eval_leaves -- rl_eval's arguments after its tree: how many leaves each holds, and all */
+static void
+eval_leaves(EvalLeaves *leaves)
+{
+	EvalPack   *pack;
+
+	leaves->per = 1;
+	for (sqlite3_value *v = leaves->argc ? leaves->argv[0] : NULL;
+		 v && (pack = sqlite3_value_pointer(v, "rl_pack")) != NULL && pack->n > 0; v = pack->values[0])
+		leaves->per *= FLATTEN_ARGS_MAX;
+
+	/* all arguments but the last are full */
+	int			n = leaves->argc;
+	sqlite3_value **argv = leaves->argv;
+
+	leaves->nslots = 0;
+	for (int per = leaves->per; n > 0; per /= FLATTEN_ARGS_MAX)
+	{
+		leaves->nslots += (n - 1) * per;
+		if (per == 1)
+		{
+			leaves->nslots++;
+			break;
+		}
+		if ((pack = sqlite3_value_pointer(argv[n - 1], "rl_pack")) == NULL)
+			break;				/* eval_slot finds no leaf there */
+		argv = pack->values;
+		n = pack->n;
+	}
+	leaves->values = palloc(sizeof(Value) * (size_t) (leaves->nslots + 1));
+	leaves->converted = palloc0((size_t) leaves->nslots + 1);
 }
 
 /*
@@ -83,8 +179,9 @@ rl_eval(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	}
 	PG_exception_stack = &local;
 
-	EvalLeaves	leaves = {.argc = argc - 1, .argv = argv + 1,
-	.values = palloc(sizeof(Value) * (size_t) argc), .converted = palloc0((size_t) argc)};
+	EvalLeaves	leaves = {.argc = argc - 1, .argv = argv + 1};
+
+	eval_leaves(&leaves);
 	Value		v = ExecEvalExpr(NULL, ExprFillSlots(tree, eval_leaf, &leaves));
 	SqliteSink	sink = {.ctx = ctx};
 
@@ -949,6 +1046,7 @@ void
 ExecRegisterSqliteFunctions(sqlite3 *db)
 {
 	sqlite3_create_function(db, "rl_eval", -1, SQLITE_UTF8, NULL, rl_eval, NULL, NULL);
+	sqlite3_create_function(db, "rl_pack", -1, SQLITE_UTF8, NULL, rl_pack, NULL, NULL);
 	sqlite3_create_function(db, "rl_scalar", 1, SQLITE_UTF8, NULL, NULL, rl_scalar_step, rl_scalar_final);
 	sqlite3_create_function(db, "rl_float_sum", 1, SQLITE_UTF8, NULL, NULL, rl_float_step,
 							rl_float_sum_final);

@@ -274,7 +274,9 @@ typedef struct EvalLeaves
 	ParseState *ps;
 	bool		one_level;		/* every argument a leaf */
 	int			nleaves;
-	const char *vars[FLATTEN_SLOTS_MAX];	/* a column's reference, to read it once */
+	int			cap;
+	const char **vars;			/* each leaf's column reference (to read it once) or NULL */
+	size_t	   *at;				/* where each leaf's ", " starts in sql */
 	RlBuf		sql;
 } EvalLeaves;
 
@@ -336,16 +338,50 @@ eval_leaf(void *arg, Expr *a)
 
 	if (!leaves->one_level && (a->kind == EXPR_CONST || (executor_evaluates(a) && !eval_cut(leaves->ps, a))))
 		return FLATTEN_IN_TREE;
-	for (int i = 0; a->kind == EXPR_VAR && i < leaves->nleaves && i < FLATTEN_SLOTS_MAX; i++)
+	for (int i = 0; a->kind == EXPR_VAR && i < leaves->nleaves; i++)
 		if (leaves->vars[i] && strcmp(leaves->vars[i], a->sql) == 0)
 			return i;
 	if (leaves->nleaves == FLATTEN_SLOTS_MAX && !leaves->one_level)
 		return FLATTEN_FULL;
-	if (leaves->nleaves < FLATTEN_SLOTS_MAX)
-		leaves->vars[leaves->nleaves] = a->kind == EXPR_VAR ? a->sql : NULL;
+	if (leaves->nleaves == leaves->cap)
+	{
+		leaves->cap = leaves->cap ? leaves->cap * 2 : 16;
+		leaves->vars = leaves->vars ? repalloc(leaves->vars, sizeof(char *) * (size_t) leaves->cap)
+			: palloc(sizeof(char *) * (size_t) leaves->cap);
+		leaves->at = leaves->at ? repalloc(leaves->at, sizeof(size_t) * (size_t) leaves->cap)
+			: palloc(sizeof(size_t) * (size_t) leaves->cap);
+	}
+	leaves->vars[leaves->nleaves] = a->kind == EXPR_VAR ? a->sql : NULL;
+	leaves->at[leaves->nleaves] = leaves->sql.len;
 	rlbuf_append_str(&leaves->sql, ", ");
 	deparse(leaves->ps, &leaves->sql, a);
 	return leaves->nleaves++;
+}
+
+/*
+ * append_packs -- leaves [from, to) as rl_eval's arguments, ", "-separated, each a
+ * pack of per of them (exprflatten.h) or, per 1, the leaf itself
+ */
+static void
+append_packs(RlBuf *out, EvalLeaves *leaves, int from, int to, int per)
+{
+	const char *sql = rlbuf_cstr(&leaves->sql);
+
+	for (int i = from; i < to; i += per)
+	{
+		RlBuf		pack;
+
+		if (per == 1)
+		{
+			rlbuf_append(out, sql + leaves->at[i],
+						 (i + 1 < leaves->nleaves ? leaves->at[i + 1] : leaves->sql.len) - leaves->at[i]);
+			continue;
+		}
+		rlbuf_init_in(&pack, CurrentMemoryContext);
+		append_packs(&pack, leaves, i, to - i < per ? to : i + per, per / FLATTEN_ARGS_MAX);
+		rlbuf_printf(out, ", rl_pack(%s)", rlbuf_cstr(&pack) + 2);
+		rlbuf_free(&pack);
+	}
 }
 
 /*
@@ -376,7 +412,13 @@ deparse_eval(ParseState *ps, RlBuf *out, Expr *e)
 		deparse_eval(ps, out, e);
 		return;
 	}
-	rlbuf_printf(out, "rl_eval(?%d%s)", add_bind(ps, tree), rlbuf_cstr(&leaves.sql));
+	int			per = 1;
+
+	while ((leaves.nleaves + per - 1) / per > FLATTEN_ARGS_MAX)
+		per *= FLATTEN_ARGS_MAX;
+	rlbuf_printf(out, "rl_eval(?%d", add_bind(ps, tree));
+	append_packs(out, &leaves, 0, leaves.nleaves, per);
+	rlbuf_append_str(out, ")");
 	rlbuf_free(&leaves.sql);
 }
 
@@ -395,9 +437,14 @@ deparse(ParseState *ps, RlBuf *out, Expr *e)
 	{
 		case EXPR_CONST:
 			/*
-			 * past BINDS_MAX variables (SQLite's builds allow from 32 766 to 250 000 a
-			 * statement, PostgreSQL has no limit: a DuckLake commit inlining thousands
-			 * of rows of a wide table sends more), a constant is written into the SQL
+			 * past BINDS_MAX variables a constant is written into the SQL: SQLite's
+			 * builds allow from 32 766 to 250 000 a statement, PostgreSQL has no
+			 * limit (a DuckLake commit inlining thousands of rows of a wide table
+			 * sends more); and SQLite compiles each constant operand once for the
+			 * statement, looking for an equal one among those it has by a walk of
+			 * the list, which finds an equal literal at once but never a variable
+			 * (each is another), and walks the statement's variable names for each
+			 * variable: thousands of them took seconds
 			 */
 			if (ps->nbinds >= BINDS_MAX && CacheSqlLiteral(out, &e->constval))
 				return;
@@ -504,6 +551,8 @@ deparse(ParseState *ps, RlBuf *out, Expr *e)
 				deparse(ps, out, e->args[0]);
 				rlbuf_printf(out, ", %u) FROM (%s))", e->type, e->sql);
 			}
+			else if (e->sublink == SUBLINK_EXPR_ONE_ROW)
+				rlbuf_printf(out, "(%s)", e->sql);	/* half as deep in SQLite's parser stack */
 			else
 				rlbuf_printf(out, "(SELECT rl_scalar(\"_rl_c1\") FROM (%s))", e->sql);
 			return;

@@ -447,7 +447,7 @@ transform_sublink(ParseState *ps, PgQuery__SubLink *sl)
 						errcode(ERRCODE_SYNTAX_ERROR),
 						errmsg("subquery must return only one column"),
 						errposition(char_position(ps, sl->location)));
-			e->sublink = SUBLINK_EXPR;
+			e->sublink = q.one_row ? SUBLINK_EXPR_ONE_ROW : SUBLINK_EXPR;
 			e->type = q.columns[0].type;
 			return e;
 		case PG_QUERY__SUB_LINK_TYPE__ARRAY_SUBLINK:
@@ -963,6 +963,7 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 	q->scan = NULL;
 	q->scan_where = NULL;
 	q->heap_order = NULL;
+	q->one_row = false;
 
 	ps->setop_leaf = false;
 	ps->recursive_query = false;
@@ -975,7 +976,6 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 	transform_with(ps, sel->with_clause, &sql);
 	if (sel->op != PG_QUERY__SET_OPERATION__SETOP_NONE)
 	{
-		static const char *const ops[] = {"", "", " UNION ", " INTERSECT ", " EXCEPT "};
 		static const char *const opnames[] = {"", "", "UNION", "INTERSECT", "EXCEPT"};
 		Query		l;
 		TargetList	tl = {0};
@@ -989,10 +989,8 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 
 		/*
 		 * a chain of one operation (a UNION ALL b UNION ALL c ..., a left-deep tree)
-		 * is one compound SELECT, as SQLite reads it left to right: nested, each
-		 * link would take a level of SQLite's parser stack. SQLite takes at most
-		 * SQLITE_COMPOUND_TERMS terms in one compound, so a longer one is nested
-		 * that often.
+		 * is one compound (append_compound), as SQLite reads it left to right:
+		 * nested, each link would take a level of SQLite's parser stack
 		 */
 		int			narms = 0,
 					cap = 8;
@@ -1045,22 +1043,11 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 		q->columns = l.columns;
 
 		/* each arm's columns in the result's types */
-		RlBuf		compound;
-		int			terms = 0;
+		char	  **terms = palloc(sizeof(char *) * (size_t) narms);
 
-		rlbuf_init_in(&compound, CurrentMemoryContext);
 		for (int a = 0; a < narms; a++)
 		{
-			if (terms == SQLITE_COMPOUND_TERMS)
-			{
-				char	   *inner = pstrdup(rlbuf_cstr(&compound));
-
-				rlbuf_reset(&compound);
-				rlbuf_printf(&compound, "SELECT * FROM (%s)", inner);
-				terms = 1;
-			}
-			if (a > 0)
-				rlbuf_printf(&compound, "%s%s", ops[sel->op], sel->all ? "ALL " : "");
+			RlBuf		term;
 
 			/*
 			 * SQLite reads a recursive WITH query only as a compound of SELECTs
@@ -1069,10 +1056,11 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 			 */
 			if (recursive)
 			{
-				rlbuf_append_str(&compound, arm[a].sql);
+				terms[a] = arm[a].sql;
 				continue;
 			}
-			rlbuf_append_str(&compound, "SELECT ");
+			rlbuf_init_in(&term, CurrentMemoryContext);
+			rlbuf_append_str(&term, "SELECT ");
 			for (int c = 0; c < l.ncolumns; c++)
 			{
 				Expr	   *column = make_expr(EXPR_VAR, arm[a].columns[c].type, -1);
@@ -1082,13 +1070,14 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 				if (!same_canonical_form(arm[a].columns[c].type, l.columns[c].type, -1))
 					column = coerce_expr(ps, column, l.columns[c].type, -1, COERCE_IMPLICIT);
 				if (c)
-					rlbuf_append_str(&compound, ", ");
-				deparse(ps, &compound, column);
-				rlbuf_printf(&compound, " AS %s", name);
+					rlbuf_append_str(&term, ", ");
+				deparse(ps, &term, column);
+				rlbuf_printf(&term, " AS %s", name);
 			}
-			rlbuf_printf(&compound, "%s FROM (%s)", l.ncolumns ? "" : "NULL", arm[a].sql);
-			terms++;
+			rlbuf_printf(&term, "%s FROM (%s)", l.ncolumns ? "" : "NULL", arm[a].sql);
+			terms[a] = (char *) rlbuf_cstr(&term);
 		}
+		append_set_operation(&sql, terms, narms, l.ncolumns, sel->op, sel->all, recursive);
 		tl.exprs = palloc(sizeof(Expr *) * (size_t) (l.ncolumns ? l.ncolumns : 1));
 		tl.columns = q->columns;
 		tl.n = l.ncolumns;
@@ -1098,8 +1087,6 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 								   q->columns[c].type, q->columns[c].typmod, -1);
 			tl.exprs[c]->range = NULL;	/* no FROM item of this query's */
 		}
-		rlbuf_printf(&sql, recursive ? "%s" : "SELECT * FROM (%s)", rlbuf_cstr(&compound));
-		rlbuf_free(&compound);
 		append_order_by(ps, &sql, sel, &tl, true, NULL);
 		append_limit(ps, &sql, sel);
 	}
@@ -1246,6 +1233,7 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 		append_limit(ps, &sql, sel);
 		if (ps->srf != NULL)
 			not_supported(ps, "set-returning functions outside the select list and FROM", ps->srf->location);
+		q->one_row = !targets_srf && (!sel->n_from_clause || ((grouped || aggregated_targets) && !sel->n_group_clause));
 		q->ncolumns = tl.n;
 		q->columns = tl.columns;
 		q->scan = plain_scan(ps, sel, &tl, where);

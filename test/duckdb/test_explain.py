@@ -144,9 +144,9 @@ def test_rocklake_plans(tables):
             "        ->  Seq Scan on ex_t"],
         "SELECT (SELECT max(x) FROM ex_u), * FROM ex_t WHERE EXISTS (SELECT 1 FROM ex_u WHERE ex_u.y = ex_t.a)": [
             "Seq Scan on ex_t",
-            "  InitPlan 2",
+            "  InitPlan 1",
             "    ->  Index Only Scan using ex_u_pkey on ex_u",
-            "  SubPlan 3",
+            "  SubPlan 2",
             "    ->  Seq Scan on ex_u"],
         "SELECT a FROM ex_t UNION SELECT x FROM ex_u": [
             "HashAggregate",
@@ -218,7 +218,7 @@ def test_ducklake_catalog_plans(new_lake):
         assert snapshot == [
             "Index Scan using ducklake_snapshot_pkey on ducklake_snapshot",
             "  Index Cond: (snapshot_id = ?)",
-            "  InitPlan 2",
+            "  InitPlan 1",
             "    ->  Index Only Scan using ducklake_snapshot_pkey on ducklake_snapshot"], snapshot
         tables = plan(conn, "EXPLAIN SELECT table_id, table_name FROM ducklake_table"
                             " WHERE schema_id = 0 AND 1 >= begin_snapshot AND (1 < end_snapshot OR end_snapshot IS NULL)")

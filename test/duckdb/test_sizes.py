@@ -46,6 +46,15 @@ NESTED = [
     "SELECT (SELECT (SELECT (SELECT (SELECT (SELECT 1 WHERE v.x = 2))))) FROM (VALUES (1), (2)) v(x) ORDER BY 1",
     # an uncorrelated subquery deep inside one that is correlated
     "SELECT (SELECT v.x + " + scalar(20)[7:] + ") FROM (VALUES (1), (2)) v(x) ORDER BY 1",
+    # a subquery of at most one row (no FROM, or aggregates and no GROUP BY) is read
+    # without rl_scalar's check, so correlated ones nest twice as deep
+    "SELECT " + "(SELECT " * 15 + "v.x + 1" + ")" * 15 + " FROM (VALUES (1), (2)) v(x) ORDER BY 1",
+    "SELECT (SELECT count(*) FROM generate_series(1, v.x) HAVING count(*) > 1), (SELECT 1 WHERE v.x = 2),"
+    " (SELECT max(g) + v.x FROM generate_series(1, 3) g), (SELECT count(*) WHERE false)"
+    " FROM (VALUES (1), (2)) v(x) ORDER BY 1",
+    "SELECT (SELECT g FROM generate_series(1, 2) g)",
+    "SELECT (SELECT generate_series(1, 2))",
+    "SELECT (SELECT max(g) FROM generate_series(1, 3) g GROUP BY g % 2)",
 ]
 
 
@@ -107,6 +116,84 @@ def test_long_lists(both, sql):
     assert answer(rl, sql, with_message=True) == answer(pg, sql, with_message=True), sql[:120]
 
 
+def chain(n, op, first=0):
+    """n arms joined by one set operation; int4, int8 and NULL, so the result is int8"""
+    return f" {op} ".join("SELECT NULL" if i % 101 == 100 else f"SELECT {i % 997}" + ("::int8" if i % 3 == 0 else "")
+                          for i in range(first, first + n))
+
+
+def largest(conn, make, lo, hi):
+    """about the largest n in [lo, hi) of make(n) that conn takes (to 1 %): lo is taken"""
+    while hi - lo > lo // 100:
+        mid = (lo + hi) // 2
+        if answer(conn, make(mid))[0] == "rows":
+            lo = mid
+        else:
+            hi = mid
+    return lo
+
+
+SET_CHAINS = {
+    "UNION": lambda n: "SELECT count(*), sum(x), max(x) FROM (" + chain(n, "UNION") + ") s(x)",
+    "ORDER BY": lambda n: chain(n, "UNION") + " ORDER BY 1 DESC LIMIT 3 OFFSET 1",
+    "INTERSECT": lambda n: "SELECT 5 INTERSECT " + chain(n, "INTERSECT").replace("SELECT 997", "SELECT 5"),
+    "EXCEPT": lambda n: "SELECT x FROM generate_series(1, 1200) x EXCEPT " + chain(n, "EXCEPT") + " ORDER BY 1",
+}
+
+
+@pytest.mark.parametrize("kind", SET_CHAINS)
+def test_set_operation_chains(both, kind):
+    """A chain of one set operation is one tree of compounds SQLite's parser takes at
+    any length: at the longest PostgreSQL takes both answer alike."""
+    rl, pg = both
+    make = SET_CHAINS[kind]
+    n = largest(pg, make, 1_000, 20_000)
+    assert answer(rl, make(n), with_message=True) == answer(pg, make(n), with_message=True), kind
+
+
+def test_long_set_operation_chains(both):
+    """10 000 arms, more than PostgreSQL's stack takes (refused there); and UNION ALL,
+    whose planning in PostgreSQL takes seconds for thousands of arms."""
+    rl, pg = both
+    values = ["None" if i % 101 == 100 else str(i % 997) for i in range(10_000)]
+    assert answer(rl, "SELECT count(*) FROM (" + chain(10_000, "UNION ALL") + ") s") == ("rows", [("10000",)])
+    assert answer(rl, "SELECT x FROM (" + chain(10_000, "UNION ALL") + ") s(x) LIMIT 1 OFFSET 9999") == \
+        ("rows", [(values[-1],)])
+    assert answer(rl, "SELECT count(*) FROM (" + chain(10_000, "UNION") + ") s") == \
+        ("rows", [(str(len(set(values))),)])
+    assert answer(rl, "SELECT 997 EXCEPT " + chain(10_000, "EXCEPT", 1)) == ("rows", [("997",)])
+    # UNION ALL after UNION: the UNION takes away the duplicates of all before it only
+    for sql in ["SELECT count(*) FROM (" + chain(1_000, "UNION ALL") + " UNION " + chain(1_000, "UNION ALL") + ") s",
+                "SELECT count(*) FROM (" + chain(700, "UNION") + " UNION ALL " + chain(700, "UNION") + ") s"]:
+        assert answer(rl, sql) == answer(pg, sql)
+
+
+MULTISET = "SELECT x % 4 AS a, CASE WHEN x % 3 = 0 THEN NULL ELSE 'v' END AS b FROM generate_series(1, {n}) x"
+
+# SQLite has no INTERSECT ALL or EXCEPT ALL: copies of a row are numbered, then compared
+SET_ALL = [
+    "SELECT 1 INTERSECT ALL SELECT 1", "SELECT 1 EXCEPT ALL SELECT 2", "SELECT 1.0 INTERSECT ALL SELECT 1",
+    MULTISET.format(n=20) + " INTERSECT ALL " + MULTISET.format(n=9) + " ORDER BY 1, 2",
+    MULTISET.format(n=30) + " EXCEPT ALL " + MULTISET.format(n=9) + " EXCEPT ALL " + MULTISET.format(n=7)
+    + " ORDER BY 1, 2",
+    MULTISET.format(n=30) + " INTERSECT ALL " + MULTISET.format(n=19) + " INTERSECT ALL " + MULTISET.format(n=12)
+    + " ORDER BY 1 DESC, 2 LIMIT 5",
+    "SELECT a FROM (SELECT 1 UNION ALL SELECT 1 UNION ALL SELECT 2) s(a) INTERSECT ALL SELECT 1 UNION ALL SELECT 1",
+    "SELECT (SELECT 2 INTERSECT ALL SELECT 2), (SELECT 3 EXCEPT ALL SELECT 2)",
+    # chains longer than one compound
+    "SELECT count(*), sum(x) FROM (SELECT x % 997 FROM generate_series(1, 3000) x EXCEPT ALL "
+    + chain(1_200, "EXCEPT ALL") + ") s(x)",
+    "SELECT a, count(*) FROM (" + " INTERSECT ALL ".join(MULTISET.format(n=20 + i % 7) for i in range(600))
+    + ") s GROUP BY a ORDER BY 1",
+]
+
+
+@pytest.mark.parametrize("sql", SET_ALL, ids=range(len(SET_ALL)))
+def test_set_operations_all(both, sql):
+    rl, pg = both
+    assert answer(rl, sql, with_message=True) == answer(pg, sql, with_message=True), sql[:120]
+
+
 def balanced(leaves, op):
     """leaves joined by op as a balanced tree, in parentheses"""
     if len(leaves) == 1:
@@ -126,34 +213,59 @@ COLUMN_EXPRS = [
     "SELECT " + "abs(" * 4_000 + "x" + ")" * 4_000 + " FROM sz_c ORDER BY 1",
     "SELECT " + "- " * 4_090 + "x FROM sz_c ORDER BY 1",
     "SELECT " + " AND ".join(f"x + {i} > 0" for i in range(2_000)) + " FROM sz_c ORDER BY 1",
+    # past the first 1 000 variables constants are SQL literals, which SQLite compiles fast
+    "SELECT " + " AND ".join(f"x + {i} > {i % 3}" for i in range(10_000)) + " FROM sz_c ORDER BY 1",
     "SELECT " + " OR ".join(f"x * {i} = 3" for i in range(2_000)) + " FROM sz_c ORDER BY 1",
     "SELECT CASE " + " ".join(f"WHEN x + {i} = 2 THEN x * {i}" for i in range(2_000))
     + " END FROM sz_c ORDER BY 1",
     # a huge overflow in the middle of a chain is PostgreSQL's error
     "SELECT " + "+".join(["x"] * 1_000) + " + 9223372036854775807 FROM sz_c",
-    # more distinct leaves than SQLite passes one function: subtrees become calls of
-    # their own, so a chain of n such terms nests about n / 126 calls
+    # more distinct leaves than SQLite passes one function: they go in packs of 126
     "SELECT " + balanced([f"coalesce(x, {i})" for i in range(256)], "+") + " FROM sz_c ORDER BY 1",
     "SELECT " + "+".join(["coalesce(x, 0)", "x"] * 50) + " FROM sz_c ORDER BY 1",
     "SELECT " + "+".join(f"coalesce(x, {i})" for i in range(200)) + " FROM sz_c ORDER BY 1",
     "SELECT " + "+".join(f"coalesce(x, {i})" for i in range(2_000)) + " FROM sz_c ORDER BY 1",
     "SELECT length(" + "||".join(f"coalesce(s, '{i}')" for i in range(1_000)) + ") FROM sz_c ORDER BY 1",
     "SELECT " + "+".join(f"abs(x - {i}) * coalesce(x, {i})" for i in range(500)) + " FROM sz_c ORDER BY 1",
+    "SELECT greatest(" + ", ".join(f"x + coalesce(x, {i})" for i in range(3_000)) + ") FROM sz_c ORDER BY 1",
+    "SELECT " + "+".join(f"coalesce(x, {i})" for i in range(8_190)) + " FROM sz_c ORDER BY 1",
 ]
 
 
-@pytest.mark.parametrize("sql", COLUMN_EXPRS, ids=range(len(COLUMN_EXPRS)))
-def test_column_expressions(both, sql):
-    rl, pg = both
-    for conn in (rl, pg):
+@pytest.fixture
+def sz_c(both):
+    """both, each with the table sz_c (x int8, s text) of three rows"""
+    for conn in both:
         conn.execute("DROP TABLE IF EXISTS sz_c")
         conn.execute("CREATE TABLE sz_c (x int8, s text)")
         conn.execute("INSERT INTO sz_c VALUES (1, 'a'), (2, 'bc'), (NULL, NULL)")
-    try:
-        assert answer(rl, sql, with_message=True) == answer(pg, sql, with_message=True), sql[:120]
-    finally:
-        for conn in (rl, pg):
-            conn.execute("DROP TABLE sz_c")
+    yield both
+    for conn in both:
+        conn.execute("DROP TABLE sz_c")
+
+
+@pytest.mark.parametrize("sql", COLUMN_EXPRS, ids=range(len(COLUMN_EXPRS)))
+def test_column_expressions(sz_c, sql):
+    rl, pg = sz_c
+    assert answer(rl, sql, with_message=True) == answer(pg, sql, with_message=True), sql[:120]
+
+
+LEAF_CHAINS = [
+    lambda n: "SELECT " + "+".join(f"coalesce(x, {i})" for i in range(n)) + " FROM sz_c ORDER BY 1",
+    lambda n: "SELECT length(" + "||".join(f"coalesce(s, '{i}')" for i in range(n)) + ") FROM sz_c ORDER BY 1",
+    lambda n: "SELECT " + "+".join(f"abs(x - {i}) * coalesce(x, {i})" for i in range(n // 2)) + " FROM sz_c ORDER BY 1",
+]
+
+
+def test_distinct_leaf_chains(sz_c):
+    """Chains of terms SQLite computes, as long as PostgreSQL takes: one rl_eval call
+    whose thousands of arguments go in packs of 126."""
+    rl, pg = sz_c
+    for make in LEAF_CHAINS:
+        n = largest(pg, make, 1_000, 10_000)
+        assert answer(rl, make(n), with_message=True) == answer(pg, make(n), with_message=True), n
+    sql = "SELECT " + " + ".join(["coalesce(x, %s::int8)"] * 3_000) + " FROM sz_c ORDER BY 1"
+    assert rl.execute(sql, list(range(3_000))).fetchall() == pg.execute(sql, list(range(3_000))).fetchall()
 
 
 def test_timeout_of_a_huge_expression(both):
