@@ -1,5 +1,5 @@
 /*
- * dbcommands.h: CREATE DATABASE and DROP DATABASE.
+ * dbcommands.h: CREATE DATABASE and DROP DATABASE, and commits to the registry.
  */
 #ifndef RL_DBCOMMANDS_H
 #define RL_DBCOMMANDS_H
@@ -10,5 +10,11 @@
 void		CreateDatabase(const char *name);
 /* ERROR 3D000 if missing (NOTICE with missing_ok), 55006 for the current database. */
 void		DropDatabase(const char *name, bool missing_ok);
+/*
+ * Commit sql (statements on the postgres database's catalog, ?1 bound to name in
+ * each that has a parameter) to the registry of databases and roles through the
+ * writer: ERROR with the writer's SQLSTATE if it refuses it.
+ */
+void		commit_to_registry(const char *sql, const char *name);
 
 #endif

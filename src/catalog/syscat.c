@@ -35,6 +35,7 @@
 #include "catalog/cache.h"
 #include "catalog/catalog_cache.h"
 #include "catalog/namespace.h"
+#include "catalog/pg_authid.h"
 #include "catalog/pg_proc.h"
 #include "catalog/syscat.h"
 #include "common/rl_buffer.h"
@@ -208,7 +209,22 @@ static const ResultColumn pg_roles_cols[] = {
 	COL("rolname", NAMEOID), COL("rolsuper", BOOLOID), COL("rolinherit", BOOLOID),
 	COL("rolcreaterole", BOOLOID), COL("rolcreatedb", BOOLOID), COL("rolcanlogin", BOOLOID),
 	COL("rolreplication", BOOLOID), COL("rolconnlimit", INT4OID), COL("rolpassword", TEXTOID),
-	COL("rolvaliduntil", TIMESTAMPTZOID), COL("rolbypassrls", BOOLOID), COL("oid", OIDOID),
+	COL("rolvaliduntil", TIMESTAMPTZOID), COL("rolbypassrls", BOOLOID), COL("rolconfig", TEXTARRAYOID),
+	COL("oid", OIDOID),
+};
+
+static const ResultColumn pg_authid_cols[] = {
+	COL("oid", OIDOID), COL("rolname", NAMEOID), COL("rolsuper", BOOLOID), COL("rolinherit", BOOLOID),
+	COL("rolcreaterole", BOOLOID), COL("rolcreatedb", BOOLOID), COL("rolcanlogin", BOOLOID),
+	COL("rolreplication", BOOLOID), COL("rolbypassrls", BOOLOID), COL("rolconnlimit", INT4OID),
+	COL("rolpassword", TEXTOID), COL("rolvaliduntil", TIMESTAMPTZOID),
+};
+
+/* pg_user's and pg_shadow's */
+static const ResultColumn pg_user_cols[] = {
+	COL("usename", NAMEOID), COL("usesysid", OIDOID), COL("usecreatedb", BOOLOID), COL("usesuper", BOOLOID),
+	COL("userepl", BOOLOID), COL("usebypassrls", BOOLOID), COL("passwd", TEXTOID),
+	COL("valuntil", TIMESTAMPTZOID), COL("useconfig", TEXTARRAYOID),
 };
 
 static const ResultColumn pg_auth_members_cols[] = {
@@ -528,22 +544,6 @@ build_pg_shdescription(void)
 					build_pg_database());
 }
 
-/* build_pg_roles -- the session's user, a superuser as PostgreSQL's bootstrap user, and pg_database_owner */
-static char *
-build_pg_roles(void)
-{
-	char	   *q = sqlite3_mprintf("%Q", MyUserName);
-	char	   *sql = psprintf("SELECT column1 AS rolname, column2 AS rolsuper, 1 AS rolinherit,"
-							   " column2 AS rolcreaterole, column2 AS rolcreatedb, column2 AS rolcanlogin,"
-							   " column2 AS rolreplication, -1 AS rolconnlimit, '********' AS rolpassword,"
-							   " NULL AS rolvaliduntil, column2 AS rolbypassrls, column3 AS oid"
-							   " FROM (VALUES (%s, 1, " XSTR(BOOTSTRAP_SUPERUSERID) "),"
-							   " ('pg_database_owner', 0, " XSTR(ROLE_PG_DATABASE_OWNER) "))", q);
-
-	sqlite3_free(q);
-	return sql;
-}
-
 /* build_pg_description -- the public schema's, plpgsql's, the languages' and the builtin functions' */
 static char *
 build_pg_description(void)
@@ -612,7 +612,10 @@ static const SystemRelation system_relations[] = {
 		"SELECT column1 AS oid, column2 AS spcname, " XSTR(BOOTSTRAP_SUPERUSERID) " AS spcowner,"
 		" NULL AS spcacl, NULL AS spcoptions FROM (VALUES ("
 		XSTR(DEFAULTTABLESPACE_OID) ", 'pg_default'), (1664, 'pg_global'))", NULL},
-	{"pg_roles", NCOLS(pg_roles_cols), pg_roles_cols, NULL, build_pg_roles},
+	{"pg_roles", NCOLS(pg_roles_cols), pg_roles_cols, NULL, BuildPgRolesSql},
+	{"pg_authid", NCOLS(pg_authid_cols), pg_authid_cols, NULL, BuildPgAuthidSql},
+	{"pg_user", NCOLS(pg_user_cols), pg_user_cols, NULL, BuildPgUserSql},
+	{"pg_shadow", NCOLS(pg_user_cols), pg_user_cols, NULL, BuildPgShadowSql},
 	{"pg_auth_members", NCOLS(pg_auth_members_cols), pg_auth_members_cols, NULL, NULL},
 	{"pg_description", NCOLS(pg_description_cols), pg_description_cols, NULL, build_pg_description},
 	{"pg_shdescription", NCOLS(pg_shdescription_cols), pg_shdescription_cols, NULL, build_pg_shdescription},

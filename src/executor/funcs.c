@@ -18,6 +18,7 @@
  * anyarray takes any array.
  */
 
+#include "catalog/pg_authid.h"
 #include "executor/funcs_internal.h"
 #include "executor/strformat.h"
 
@@ -894,13 +895,11 @@ f_pg_partition_ancestors(ExecState *es, const Value *args, int nargs)
 
 /* ---------- catalog information that needs no lookup ---------- */
 
-/* f_pg_get_userbyid -- the roles pg_roles lists (syscat.c), else PostgreSQL's placeholder */
+/* f_pg_get_userbyid -- the roles pg_roles lists (pg_authid.c), else PostgreSQL's placeholder */
 static Value
 f_pg_get_userbyid(ExecState *es, const Value *args, int nargs)
 {
-	const char *name = args[0].u.i == BOOTSTRAP_SUPERUSERID ? MyUserName
-		: args[0].u.i == ROLE_PG_DATABASE_OWNER ? "pg_database_owner"
-		: psprintf("unknown (OID=%lld)", (long long) args[0].u.i);
+	const char *name = RoleNameById((Oid) args[0].u.i);
 
 	return typio_string(NAMEOID, name, strlen(name));
 }

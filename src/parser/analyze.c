@@ -290,9 +290,24 @@ AnalyzeStatement(const RawStatement *raw, const char *query_string,
 				analyze_drop(&ps, node->drop_stmt, stmt);
 			break;
 		case PG_QUERY__NODE__NODE_RENAME_STMT:
+			if (node->rename_stmt->rename_type == PG_QUERY__OBJECT_TYPE__OBJECT_ROLE)
+			{
+				stmt->utility = UTIL_ROLE;
+				stmt->command_tag = "ALTER ROLE";
+				stmt->role_node = node;
+				break;
+			}
 			if (node->rename_stmt->rename_type != PG_QUERY__OBJECT_TYPE__OBJECT_SCHEMA)
 				unsupported_statement(&ps, node);
 			analyze_rename_schema(&ps, node->rename_stmt, stmt);
+			break;
+		case PG_QUERY__NODE__NODE_CREATE_ROLE_STMT:
+		case PG_QUERY__NODE__NODE_ALTER_ROLE_STMT:
+		case PG_QUERY__NODE__NODE_DROP_ROLE_STMT:
+			stmt->utility = UTIL_ROLE;
+			stmt->command_tag = node->node_case == PG_QUERY__NODE__NODE_CREATE_ROLE_STMT ? "CREATE ROLE"
+				: node->node_case == PG_QUERY__NODE__NODE_ALTER_ROLE_STMT ? "ALTER ROLE" : "DROP ROLE";
+			stmt->role_node = node;
 			break;
 		case PG_QUERY__NODE__NODE_ALTER_OWNER_STMT:
 			if (node->alter_owner_stmt->object_type != PG_QUERY__OBJECT_TYPE__OBJECT_SCHEMA)

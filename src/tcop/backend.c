@@ -27,6 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "catalog/authid.h"
 #include "catalog/cache.h"
 #include "catalog/catalog_cache.h"
 #include "catalog/writer.h"
@@ -313,6 +314,7 @@ start_session(const BackendStartupInfo *info)
 {
 	StartupParams sp;
 	PqMsgBuilder msg;
+	RoleInfo	role;
 
 	if (GetConfigBool("log_connections"))
 	{
@@ -331,7 +333,7 @@ start_session(const BackendStartupInfo *info)
 	if (info->refusal_message != NULL)
 		ereport(FATAL, errcode(info->refusal_sqlstate), errmsg("%s", info->refusal_message));
 
-	ClientAuthentication(info->data_directory, sp.user, sp.database);
+	ClientAuthentication(info->data_directory, sp.user, sp.database, &role);
 
 	{
 		/* the registry of databases is the postgres database's catalog */
@@ -351,7 +353,9 @@ start_session(const BackendStartupInfo *info)
 	for (int i = 0; i < sp.nsettings; i++)
 		apply_setting(sp.names[i], sp.values[i], PGC_S_CLIENT);
 	apply_setting("session_authorization", sp.user, PGC_S_OVERRIDE);
-	apply_setting("is_superuser", "on", PGC_S_OVERRIDE);
+	apply_setting("is_superuser", role.rolsuper ? "on" : "off", PGC_S_OVERRIDE);
+	MyRoleId = role.oid;
+	role_info_free(&role);
 	MyLogIdentity.application_name = GetConfigOption("application_name");
 	if (GetConfigBool("log_connections"))
 		ereport(LOG, errmsg("connection authorized: user=%s database=%s application_name=%s",

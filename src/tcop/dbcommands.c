@@ -15,6 +15,7 @@
 #include "catalog/cache.h"
 #include "catalog/catalog_cache.h"
 #include "catalog/writer.h"
+#include "commands/user.h"
 #include "tcop/dbcommands.h"
 #include "tcop/xact.h"
 #include "utils/elog.h"
@@ -22,8 +23,11 @@
 #include "utils/mcxt.h"
 #include "utils/miscadmin.h"
 
-/* Compute sql's changeset on the registry and commit it through the writer. */
-static void
+/*
+ * Compute the changeset of sql (one or more statements, ?1 bound to name in each)
+ * on the registry and commit it through the writer.
+ */
+void
 commit_to_registry(const char *sql, const char *name)
 {
 	char		path[4096];
@@ -46,15 +50,20 @@ commit_to_registry(const char *sql, const char *name)
 	if (rc == RL_OK)
 	{
 		sqlite3_stmt *stmt;
+		const char *tail = sql;
 
-		if (sqlite3_prepare_v2(db, sql, -1, &stmt, NULL) != SQLITE_OK)
-			rc = rl_error(RL_IO_ERROR, "%s", sqlite3_errmsg(db));
-		else
+		while (rc == RL_OK && *tail != '\0')
 		{
-			sqlite3_bind_text(stmt, 1, name, -1, SQLITE_STATIC);
-			if (sqlite3_step(stmt) != SQLITE_DONE)
+			if (sqlite3_prepare_v2(db, tail, -1, &stmt, &tail) != SQLITE_OK)
 				rc = rl_error(RL_IO_ERROR, "%s", sqlite3_errmsg(db));
-			sqlite3_finalize(stmt);
+			else if (stmt != NULL)
+			{
+				if (sqlite3_bind_parameter_count(stmt) > 0)
+					sqlite3_bind_text(stmt, 1, name, -1, SQLITE_STATIC);
+				if (sqlite3_step(stmt) != SQLITE_DONE)
+					rc = rl_error(RL_IO_ERROR, "%s", sqlite3_errmsg(db));
+				sqlite3_finalize(stmt);
+			}
 		}
 		RlStatus	end = cache_capture_end(capture, &changeset);
 
@@ -85,6 +94,7 @@ CreateDatabase(const char *name)
 	uint32_t	datid;
 
 	PreventInTransactionBlock("CREATE DATABASE");
+	CheckCreatedbPrivilege();
 	if (catalog_find_database(DataDir, name, &datid) == RL_OK)
 		ereport(ERROR, errcode(ERRCODE_DUPLICATE_DATABASE),
 				errmsg("database \"%s\" already exists", name));

@@ -5,6 +5,7 @@
  * the registry of databases, never rows of the catalog, so the executor does not
  * see them; a statement over the cache (UTIL_CACHE) is the executor's.
  */
+#include "commands/user.h"
 #include "nodes/parsenodes.h"
 #include "tcop/dbcommands.h"
 #include "tcop/portal.h"
@@ -80,6 +81,9 @@ ProcessUtility(const AnalyzedStmt *stmt)
 			break;
 		case UTIL_DROP_DATABASE:
 			DropDatabase(stmt->name, stmt->missing_ok);
+			break;
+		case UTIL_ROLE:
+			RoleCommand(stmt->role_node);
 			break;
 		case UTIL_SHOW:
 		case UTIL_SHOW_ALL:
