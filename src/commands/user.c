@@ -307,9 +307,10 @@ DropRoles(const PgQuery__DropRoleStmt *stmt)
 		const char *name;
 		RoleInfo	role;
 
-		if (spec->roletype == PG_QUERY__ROLE_SPEC_TYPE__ROLESPEC_PUBLIC)
-			ereport(ERROR, errcode(ERRCODE_RESERVED_NAME), errmsg("cannot use special role specifier in DROP ROLE"));
-		name = role_spec_name(spec);
+		if (spec->roletype != PG_QUERY__ROLE_SPEC_TYPE__ROLESPEC_CSTRING)
+			ereport(ERROR, errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					errmsg("cannot use special role specifier in DROP ROLE"));
+		name = spec->rolename;
 		if (!find_role(name, &role))
 		{
 			if (!stmt->missing_ok)
