@@ -350,10 +350,11 @@ start_session(const BackendStartupInfo *info)
 		catalog_cache_path(path, sizeof(path), DataDir, MyDatabaseId);
 		CacheOpen(path);
 	}
+	/* first: whether the startup options may set superusers' settings */
+	apply_setting("is_superuser", role.rolsuper ? "on" : "off", PGC_S_OVERRIDE);
 	for (int i = 0; i < sp.nsettings; i++)
 		apply_setting(sp.names[i], sp.values[i], PGC_S_CLIENT);
 	apply_setting("session_authorization", sp.user, PGC_S_OVERRIDE);
-	apply_setting("is_superuser", role.rolsuper ? "on" : "off", PGC_S_OVERRIDE);
 	MyRoleId = role.oid;
 	role_info_free(&role);
 	MyLogIdentity.application_name = GetConfigOption("application_name");

@@ -110,6 +110,13 @@ UNPRIVILEGED = [
     "DROP ROLE role_u",
     "ALTER ROLE role_u RENAME TO role_v",
     "ALTER ROLE role_pw PASSWORD 'secret'",
+    "SET log_statement = 'all'",
+    "SET log_min_duration_statement = 0",
+    "SELECT set_config('session_replication_role', 'replica', false)",
+    "RESET log_statement",
+    "SET statement_timeout = 1000",
+    "SELECT name, context FROM pg_settings WHERE name IN ('log_statement', 'lc_messages',"
+    " 'log_min_duration_statement', 'session_replication_role', 'work_mem') ORDER BY 1",
 ]
 
 # as role_cr: CREATEROLE, not a superuser
@@ -205,6 +212,22 @@ def test_login(servers):
                 with conn:
                     answers.append(conn.execute("SELECT current_user, current_setting('is_superuser')").fetchone())
         assert answers[0] == answers[1], (user, password)
+
+
+def test_superuser_setting_at_startup(servers):
+    """A superuser's setting among a non-superuser's startup options is FATAL 42501."""
+    answers = []
+    for server in servers:
+        for user, password in (("role_pw", "secret"), (server.user, None)):
+            try:
+                dsn = server.dsn("postgres").replace(f"user={server.user}", f"user={user}")
+                with psycopg.connect(dsn, password=password, sslmode="disable", connect_timeout=10,
+                                     options="-c log_statement=all") as conn:
+                    answers.append(conn.execute("SHOW log_statement").fetchone())
+            except psycopg.OperationalError as e:
+                answers.append(str(e)[str(e).index("FATAL:"):].strip())
+    assert answers[:2] == answers[2:]
+    assert answers[1] == ("all",)
 
 
 def test_unprivileged(servers):
