@@ -42,6 +42,12 @@ RlStatus	catalog_find_role(const char *data_directory, const char *name, RoleInf
 void		role_info_free(RoleInfo *role);
 
 /*
+ * A database's owner and stored ACL (catalog/acl.h; malloc'd, NULL for the default)
+ * from the registry: those of the bootstrap superuser for a database without them.
+ */
+RlStatus	catalog_database_owner(const char *data_directory, uint32_t datid, uint32_t *datdba, char **acl);
+
+/*
  * The name of the bootstrap superuser a new store registers: the one "rocklake
  * --init -U NAME" recorded in DATADIR/rocklake_superuser, else the operating-system
  * user running the server (initdb's default). malloc'd.

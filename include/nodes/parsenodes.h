@@ -66,7 +66,8 @@ typedef enum UtilityKind
 	UTIL_DEALLOCATE_ALL,
 	UTIL_CREATE_DATABASE,
 	UTIL_DROP_DATABASE,
-	UTIL_ROLE,					/* CREATE / ALTER / DROP ROLE: role_node */
+	UTIL_ROLE,					/* CREATE / ALTER / DROP ROLE: utility_node */
+	UTIL_GRANT,					/* GRANT / REVOKE ON DATABASE: utility_node */
 	UTIL_CACHE					/* DML / DDL: the statements in sql */
 } UtilityKind;
 
@@ -88,7 +89,7 @@ typedef struct AnalyzedStmt
 	int			nsql;			/* run in order on the cache; the last yields the rows */
 	SqlStatement *sql;			/* (STMT_COPY_IN: one INSERT, $n = column n) */
 	bool		missing_ok;		/* DROP DATABASE IF EXISTS */
-	const void *role_node;		/* UTIL_ROLE: the statement's parse tree node (commands/user.h) */
+	const void *utility_node;	/* UTIL_ROLE, UTIL_GRANT: the statement's parse tree node */
 	const char **notices;		/* IF [NOT] EXISTS: the NOTICE of each object skipped, in
 								 * order, before the statement runs what it has left ... */
 	const char **notice_codes;	/* ... their SQLSTATEs ... */

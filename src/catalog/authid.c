@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "catalog/authid.h"
+#include "catalog/cache.h"
 #include "catalog/catalog_cache.h"
 
 RlStatus
@@ -66,6 +67,40 @@ role_info_free(RoleInfo *role)
 {
 	free(role->rolpassword);
 	role->rolpassword = NULL;
+}
+
+RlStatus
+catalog_database_owner(const char *data_directory, uint32_t datid, uint32_t *datdba, char **acl)
+{
+	char		path[4096];
+	sqlite3    *db = NULL;
+	sqlite3_stmt *stmt = NULL;
+	RlStatus	rc = RL_OK;
+
+	*datdba = BOOTSTRAP_SUPERUSERID;
+	*acl = NULL;
+	catalog_cache_path(path, sizeof(path), data_directory, CACHE_POSTGRES_DATID);
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK)
+	{
+		cache_connection_setup(db);
+		sqlite3_prepare_v2(db, "SELECT datdba, datacl FROM " CACHE_DATABASE_ACL_TABLE " WHERE datid = ?1",
+						   -1, &stmt, NULL);
+	}
+	if (stmt == NULL)
+		rc = rl_error(RL_IO_ERROR, "%s: %s", path, sqlite3_errmsg(db));
+	else
+	{
+		sqlite3_bind_int64(stmt, 1, datid);
+		if (sqlite3_step(stmt) == SQLITE_ROW)
+		{
+			*datdba = (uint32_t) sqlite3_column_int64(stmt, 0);
+			if (sqlite3_column_type(stmt, 1) != SQLITE_NULL)
+				*acl = strdup((const char *) sqlite3_column_text(stmt, 1));
+		}
+	}
+	sqlite3_finalize(stmt);
+	sqlite3_close(db);
+	return rc;
 }
 
 char *

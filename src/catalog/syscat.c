@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "catalog/acl.h"
 #include "catalog/cache.h"
 #include "catalog/catalog_cache.h"
 #include "catalog/namespace.h"
@@ -509,27 +510,30 @@ build_pg_database(void)
 	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK)
 	{
 		sqlite3_busy_timeout(db, CACHE_BUSY_TIMEOUT_MS);
-		sqlite3_prepare_v2(db, "SELECT datid, datname FROM " CACHE_DATABASE_TABLE, -1, &stmt, NULL);
+		sqlite3_prepare_v2(db, "SELECT d.datid, d.datname, coalesce(a.datdba, " XSTR(BOOTSTRAP_SUPERUSERID) "),"
+						   " a.datacl FROM " CACHE_DATABASE_TABLE " AS d LEFT JOIN " CACHE_DATABASE_ACL_TABLE
+						   " AS a USING (datid)", -1, &stmt, NULL);
 	}
 	while (stmt != NULL && sqlite3_step(stmt) == SQLITE_ROW)
 	{
-		char	   *row = sqlite3_mprintf("%s(%lld, %Q)", b.len ? ", " : "", sqlite3_column_int64(stmt, 0),
-										  (const char *) sqlite3_column_text(stmt, 1));
+		char	   *row = sqlite3_mprintf("%s(%lld, %Q, %lld, %Q)", b.len ? ", " : "", sqlite3_column_int64(stmt, 0),
+										  (const char *) sqlite3_column_text(stmt, 1), sqlite3_column_int64(stmt, 2),
+										  acl_text((const char *) sqlite3_column_text(stmt, 3)));
 
 		rlbuf_append_str(&b, row);
 		sqlite3_free(row);
 	}
 	sqlite3_finalize(stmt);
 	sqlite3_close(db);
-	char	   *sql = psprintf("SELECT d.column1 AS oid, d.column2 AS datname, " XSTR(BOOTSTRAP_SUPERUSERID)
+	char	   *sql = psprintf("SELECT d.column1 AS oid, d.column2 AS datname, d.column3"
 							   " AS datdba, " XSTR(PG_UTF8_ENCODING) " AS encoding, 'c' AS datlocprovider,"
 							   " d.column2 = 'template1' AS datistemplate, 1 AS datallowconn, -1 AS datconnlimit, "
 							   XSTR(DEFAULTTABLESPACE_OID) " AS dattablespace, 'C.UTF-8' AS datcollate,"
-							   " 'C.UTF-8' AS datctype, NULL AS daticulocale, NULL AS datacl,"
+							   " 'C.UTF-8' AS datctype, NULL AS daticulocale, d.column4 AS datacl,"
 							   " CASE d.column2 WHEN 'postgres' THEN 'default administrative connection database'"
 							   " WHEN 'template1' THEN 'default template for new databases' END AS _rl_description"
 							   " FROM (%s) AS d", b.len ? psprintf("VALUES %s", rlbuf_cstr(&b))
-							   : "SELECT NULL AS column1, NULL AS column2 WHERE 0");
+							   : "SELECT NULL AS column1, NULL AS column2, NULL AS column3, NULL AS column4 WHERE 0");
 
 	rlbuf_free(&b);
 	return sql;

@@ -24,6 +24,7 @@
 #include "catalog/authid.h"
 #include "catalog/cache.h"
 #include "catalog/catalog_cache.h"
+#include "commands/aclchk.h"
 #include "commands/user.h"
 #include "libpq/auth.h"
 #include "tcop/dbcommands.h"
@@ -306,6 +307,7 @@ DropRoles(const PgQuery__DropRoleStmt *stmt)
 		const PgQuery__RoleSpec *spec = stmt->roles[i]->role_spec;
 		const char *name;
 		RoleInfo	role;
+		char	   *detail;
 
 		if (spec->roletype != PG_QUERY__ROLE_SPEC_TYPE__ROLESPEC_CSTRING)
 			ereport(ERROR, errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -325,6 +327,10 @@ DropRoles(const PgQuery__DropRoleStmt *stmt)
 					errmsg("cannot drop role %s because it is required by the database system", name));
 		if (role.rolsuper && !me.rolsuper)
 			ereport(ERROR, errcode(ERRCODE_INSUFFICIENT_PRIVILEGE), errmsg("must be superuser to drop superusers"));
+		if ((detail = RoleDatabaseDependencies(role.oid)) != NULL)
+			ereport(ERROR, errcode(ERRCODE_DEPENDENT_OBJECTS_STILL_EXIST),
+					errmsg("role \"%s\" cannot be dropped because some objects depend on it", name),
+					errdetail("%s", detail));
 		role_info_free(&role);
 		commit_to_registry("DELETE FROM " CACHE_AUTHID_TABLE " WHERE rolname = ?1", name);
 	}

@@ -172,9 +172,6 @@ unsupported_statement(ParseState *ps, Node *node)
 		{PG_QUERY__NODE__NODE_UNLISTEN_STMT, "UNLISTEN"},
 		{PG_QUERY__NODE__NODE_VACUUM_STMT, "VACUUM"},
 		{PG_QUERY__NODE__NODE_LOCK_STMT, "LOCK TABLE"},
-		{PG_QUERY__NODE__NODE_CREATE_ROLE_STMT, "CREATE ROLE"},
-		{PG_QUERY__NODE__NODE_ALTER_ROLE_STMT, "ALTER ROLE"},
-		{PG_QUERY__NODE__NODE_DROP_ROLE_STMT, "DROP ROLE"},
 		{PG_QUERY__NODE__NODE_GRANT_STMT, "GRANT"},
 		{PG_QUERY__NODE__NODE_COMMENT_STMT, "COMMENT"},
 		{PG_QUERY__NODE__NODE_CHECK_POINT_STMT, "CHECKPOINT"},
@@ -294,12 +291,20 @@ AnalyzeStatement(const RawStatement *raw, const char *query_string,
 			{
 				stmt->utility = UTIL_ROLE;
 				stmt->command_tag = "ALTER ROLE";
-				stmt->role_node = node;
+				stmt->utility_node = node;
 				break;
 			}
 			if (node->rename_stmt->rename_type != PG_QUERY__OBJECT_TYPE__OBJECT_SCHEMA)
 				unsupported_statement(&ps, node);
 			analyze_rename_schema(&ps, node->rename_stmt, stmt);
+			break;
+		case PG_QUERY__NODE__NODE_GRANT_STMT:
+			if (node->grant_stmt->objtype != PG_QUERY__OBJECT_TYPE__OBJECT_DATABASE ||
+				node->grant_stmt->targtype != PG_QUERY__GRANT_TARGET_TYPE__ACL_TARGET_OBJECT)
+				unsupported_statement(&ps, node);
+			stmt->utility = UTIL_GRANT;
+			stmt->command_tag = node->grant_stmt->is_grant ? "GRANT" : "REVOKE";
+			stmt->utility_node = node;
 			break;
 		case PG_QUERY__NODE__NODE_CREATE_ROLE_STMT:
 		case PG_QUERY__NODE__NODE_ALTER_ROLE_STMT:
@@ -307,7 +312,7 @@ AnalyzeStatement(const RawStatement *raw, const char *query_string,
 			stmt->utility = UTIL_ROLE;
 			stmt->command_tag = node->node_case == PG_QUERY__NODE__NODE_CREATE_ROLE_STMT ? "CREATE ROLE"
 				: node->node_case == PG_QUERY__NODE__NODE_ALTER_ROLE_STMT ? "ALTER ROLE" : "DROP ROLE";
-			stmt->role_node = node;
+			stmt->utility_node = node;
 			break;
 		case PG_QUERY__NODE__NODE_ALTER_OWNER_STMT:
 			if (node->alter_owner_stmt->object_type != PG_QUERY__OBJECT_TYPE__OBJECT_SCHEMA)

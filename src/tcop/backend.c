@@ -31,6 +31,7 @@
 #include "catalog/cache.h"
 #include "catalog/catalog_cache.h"
 #include "catalog/writer.h"
+#include "commands/aclchk.h"
 #include "common/ulid.h"
 #include "executor/executor.h"
 #include "executor/keptscan.h"
@@ -334,6 +335,10 @@ start_session(const BackendStartupInfo *info)
 		ereport(FATAL, errcode(info->refusal_sqlstate), errmsg("%s", info->refusal_message));
 
 	ClientAuthentication(info->data_directory, sp.user, sp.database, &role);
+	MyRoleId = role.oid;
+	/* before the startup options: whether they may set superusers' settings */
+	apply_setting("is_superuser", role.rolsuper ? "on" : "off", PGC_S_OVERRIDE);
+	role_info_free(&role);
 
 	{
 		/* the registry of databases is the postgres database's catalog */
@@ -347,16 +352,13 @@ start_session(const BackendStartupInfo *info)
 		if (rc != RL_OK)
 			ereport(FATAL, errcode(ERRCODE_IO_ERROR),
 					errmsg("could not read the database registry: %s", rl_last_error()));
+		CheckDatabaseConnect(MyDatabaseId, sp.database);
 		catalog_cache_path(path, sizeof(path), DataDir, MyDatabaseId);
 		CacheOpen(path);
 	}
-	/* first: whether the startup options may set superusers' settings */
-	apply_setting("is_superuser", role.rolsuper ? "on" : "off", PGC_S_OVERRIDE);
 	for (int i = 0; i < sp.nsettings; i++)
 		apply_setting(sp.names[i], sp.values[i], PGC_S_CLIENT);
 	apply_setting("session_authorization", sp.user, PGC_S_OVERRIDE);
-	MyRoleId = role.oid;
-	role_info_free(&role);
 	MyLogIdentity.application_name = GetConfigOption("application_name");
 	if (GetConfigBool("log_connections"))
 		ereport(LOG, errmsg("connection authorized: user=%s database=%s application_name=%s",

@@ -15,6 +15,7 @@
 #include "catalog/cache.h"
 #include "catalog/catalog_cache.h"
 #include "catalog/writer.h"
+#include "commands/aclchk.h"
 #include "commands/user.h"
 #include "tcop/dbcommands.h"
 #include "tcop/xact.h"
@@ -98,8 +99,11 @@ CreateDatabase(const char *name)
 	if (catalog_find_database(DataDir, name, &datid) == RL_OK)
 		ereport(ERROR, errcode(ERRCODE_DUPLICATE_DATABASE),
 				errmsg("database \"%s\" already exists", name));
-	commit_to_registry("INSERT INTO " CACHE_DATABASE_TABLE
-					   " SELECT coalesce(max(datid), 0) + 1, ?1 FROM " CACHE_DATABASE_TABLE, name);
+	/* owned by its creator, with the default ACL */
+	commit_to_registry(psprintf("INSERT INTO " CACHE_DATABASE_TABLE
+								" SELECT coalesce(max(datid), 0) + 1, ?1 FROM " CACHE_DATABASE_TABLE ";"
+								"INSERT INTO " CACHE_DATABASE_ACL_TABLE " SELECT datid, %u, NULL FROM "
+								CACHE_DATABASE_TABLE " WHERE datname = ?1", MyRoleId), name);
 }
 
 void
@@ -122,5 +126,8 @@ DropDatabase(const char *name, bool missing_ok)
 	if (datid == CACHE_POSTGRES_DATID)
 		ereport(ERROR, errcode(ERRCODE_OBJECT_IN_USE),
 				errmsg("cannot drop database \"%s\": it holds the registry of databases", name));
-	commit_to_registry("DELETE FROM " CACHE_DATABASE_TABLE " WHERE datname = ?1", name);
+	CheckDatabaseOwner(datid, name);
+	commit_to_registry("DELETE FROM " CACHE_DATABASE_ACL_TABLE " WHERE datid IN (SELECT datid FROM "
+					   CACHE_DATABASE_TABLE " WHERE datname = ?1);"
+					   "DELETE FROM " CACHE_DATABASE_TABLE " WHERE datname = ?1", name);
 }

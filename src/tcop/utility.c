@@ -5,6 +5,7 @@
  * the registry of databases, never rows of the catalog, so the executor does not
  * see them; a statement over the cache (UTIL_CACHE) is the executor's.
  */
+#include "commands/aclchk.h"
 #include "commands/user.h"
 #include "nodes/parsenodes.h"
 #include "tcop/dbcommands.h"
@@ -83,7 +84,10 @@ ProcessUtility(const AnalyzedStmt *stmt)
 			DropDatabase(stmt->name, stmt->missing_ok);
 			break;
 		case UTIL_ROLE:
-			RoleCommand(stmt->role_node);
+			RoleCommand(stmt->utility_node);
+			break;
+		case UTIL_GRANT:
+			ExecuteGrantOnDatabase(stmt->utility_node);
 			break;
 		case UTIL_SHOW:
 		case UTIL_SHOW_ALL:

@@ -156,7 +156,8 @@ def servers(rocklake_server, postgres_server):
 
 
 def drop_roles(rl: Recorder, pg: Recorder) -> None:
-    for sql in ["DROP DATABASE IF EXISTS role_db_made", "DROP DATABASE IF EXISTS rolesduck"] + \
+    for sql in ["DROP DATABASE IF EXISTS role_db_made", "DROP DATABASE IF EXISTS rolesduck",
+                "DROP DATABASE IF EXISTS role_db_acl", "DROP DATABASE IF EXISTS role_db_own"] + \
             [f"DROP ROLE IF EXISTS {r}" for r in ROLES + ["role_pw2", "role_made2", "role_v", "role_y"]]:
         rl.answer(sql)
         pg.answer(sql)
@@ -236,6 +237,45 @@ def test_unprivileged(servers):
 
 def test_createrole(servers):
     as_role(servers, "role_cr", "secret", CREATEROLE)
+
+
+DATABASE_PRIVILEGES = [
+    "CREATE DATABASE role_db_acl",
+    "SELECT datname, datdba = (SELECT oid FROM pg_roles WHERE rolname = current_user), datacl FROM pg_database"
+    " WHERE datname = 'role_db_acl'",
+    "REVOKE CONNECT ON DATABASE role_db_acl FROM PUBLIC",
+    "GRANT CONNECT ON DATABASE role_db_acl TO role_pw",
+    "GRANT ALL ON DATABASE role_db_acl TO role_scram",
+    "REVOKE TEMPORARY ON DATABASE role_db_acl FROM role_scram",
+    "GRANT USAGE ON DATABASE role_db_acl TO role_pw",
+    "GRANT CONNECT ON DATABASE role_nosuchdb TO role_pw",
+    "GRANT CONNECT ON DATABASE role_db_acl TO role_nosuch",
+    "SELECT replace(datacl::text, current_user, 'OWNER') FROM pg_database WHERE datname = 'role_db_acl'",
+    "DROP ROLE role_scram",
+]
+
+
+def test_database_privileges(servers):
+    """Owners, GRANT / REVOKE CONNECT and what they decide: who connects, who drops."""
+    with recorders(*servers) as (rl, pg):
+        for sql in ["DROP DATABASE IF EXISTS role_db_acl", "DROP DATABASE IF EXISTS role_db_own"]:
+            rl.answer(sql)
+            pg.answer(sql)
+        same_answers(rl, pg, DATABASE_PRIVILEGES)
+    logins = []
+    for server in servers:
+        for user in ("role_pw", "role_cr"):
+            conn = connect_as(server, user, "secret", dbname="role_db_acl")
+            logins.append(conn if isinstance(conn, str) else conn.close())
+    assert logins[:2] == logins[2:]
+    assert logins[0] is None and "permission denied" in logins[1]
+    as_role(servers, "role_pw", "secret", ["DROP DATABASE role_db_acl",
+                                             "GRANT CONNECT ON DATABASE role_db_acl TO role_cr",
+                                             "GRANT CONNECT ON DATABASE template1 TO role_cr"])
+    as_role(servers, "role_db", "secret", ["CREATE DATABASE role_db_own"])
+    with recorders(*servers) as (rl, pg):
+        same_answers(rl, pg, ["DROP ROLE role_db", "DROP DATABASE role_db_acl", "DROP ROLE role_scram"])
+    as_role(servers, "role_db", "secret", ["DROP DATABASE role_db_own"])
 
 
 def test_createdb(servers):
