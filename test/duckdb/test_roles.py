@@ -26,7 +26,7 @@ from test_schemas import Recorder, recorders, same_answers
 
 ROLES = ["role_a", "role_u", "role_pw", "role_md5", "role_scram", "role_empty", "role_old", "role_older",
          "role_nologin", "role_exp", "role_cr", "role_made", "role_su", "role_db", "role_duck"]
-PASSWORD_ROLES = ["role_pw", "role_md5", "role_scram", "role_nologin", "role_exp", "role_cr", "role_db",
+PASSWORD_ROLES = ["role_pw", "role_md5", "role_scram", "role_nologin", "role_exp", "role_cr", "role_db", "role_kept",
                   "role_duck"]
 
 
@@ -332,3 +332,32 @@ def test_ducklake_as_password_role(servers, tmp_path_factory):
             s.sql("SELECT * FROM lake.t ORDER BY id")
         transcripts.append(lake.transcript)
     assert transcripts[0] == transcripts[1]
+
+
+@pytest.mark.parametrize("how", ["restart", "rebuild"])
+def test_roles_survive(servers, how):
+    """Roles, their passwords and a database's ACL come back after a restart, and from the store alone."""
+    rocklake_server, postgres_server = servers
+    setup = ["DROP DATABASE IF EXISTS role_db_kept", "DROP ROLE IF EXISTS role_kept",
+             "CREATE ROLE role_kept LOGIN CREATEDB VALID UNTIL '2099-01-01 00:00:00+00' PASSWORD 'secret'",
+             "CREATE DATABASE role_db_kept", "REVOKE CONNECT ON DATABASE role_db_kept FROM PUBLIC",
+             "GRANT CONNECT ON DATABASE role_db_kept TO role_kept"]
+    check = ["SELECT rolname, rolcreatedb, rolcanlogin, rolvaliduntil, left(rolpassword, 14) FROM pg_authid"
+             " WHERE rolname = 'role_kept'",
+             "SELECT replace(datacl::text, current_user, 'OWNER') FROM pg_database WHERE datname = 'role_db_kept'"]
+    with recorders(rocklake_server, postgres_server) as (rl, pg):
+        same_answers(rl, pg, setup)
+    rocklake_server.restart(rebuild=how == "rebuild")
+    with recorders(rocklake_server, postgres_server) as (rl, pg):
+        same_answers(rl, pg, check)
+    logins = []
+    for server in servers:
+        conn = connect_as(server, "role_kept", "secret", dbname="role_db_kept")
+        if isinstance(conn, str):
+            logins.append(conn)
+            continue
+        with conn:
+            logins.append(conn.execute("SELECT current_user").fetchone())
+    assert logins[0] == logins[1] == ("role_kept",)
+    with recorders(rocklake_server, postgres_server) as (rl, pg):
+        same_answers(rl, pg, ["DROP DATABASE role_db_kept", "DROP ROLE role_kept"])
