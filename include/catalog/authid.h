@@ -3,7 +3,7 @@
  *
  * Roles are cluster-wide, as in PostgreSQL: their registry is rl_authid in the
  * postgres database's catalog (catalog_cache.h), beside rl_database, written only by
- * commits through the writer (commands/user.h) and so kept in the store like any
+ * commits through the writer (tcop/user.h) and so kept in the store like any
  * relation. The bootstrap superuser, OID 10 as PostgreSQL's, is the first row a new
  * store's writer commits (catalog_bootstrap_superuser). Every process reads the
  * registry on its own read-only connection to the postgres cache file, so a role

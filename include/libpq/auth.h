@@ -3,7 +3,7 @@
  * password, md5, SCRAM-SHA-256), role passwords, and password verifiers.
  *
  * Roles and their passwords are in the roles' registry (catalog/authid.h), set by
- * CREATE ROLE and ALTER ROLE (commands/user.h); a password is kept as a verifier
+ * CREATE ROLE and ALTER ROLE (tcop/user.h); a password is kept as a verifier
  * in PostgreSQL's pg_authid.rolpassword format:
  * "SCRAM-SHA-256$<iterations>:<salt>$<StoredKey>:<ServerKey>" (base64) or "md5"
  * followed by md5(password || user) in hex. As in PostgreSQL, md5 in the rules runs

@@ -12,6 +12,7 @@
 
 #include <sqlite3.h>
 
+#include "catalog/authid.h"
 #include "catalog/cache.h"
 #include "catalog/catalog_cache.h"
 #include "catalog/pg_authid.h"
@@ -121,6 +122,17 @@ BuildPgShadowSql(void)
 {
 	check_superuser("view", "pg_shadow");
 	return user_sql("rolpassword");
+}
+
+Oid
+RoleOidByName(const char *name)
+{
+	RoleInfo	role;
+
+	if (catalog_find_role(DataDir, name, &role) != RL_OK)
+		return 0;
+	role_info_free(&role);
+	return role.oid;
 }
 
 char *

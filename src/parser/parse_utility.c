@@ -4,7 +4,7 @@
  */
 
 #include "parser/analyze_internal.h"
-#include "commands/user.h"
+#include "catalog/pg_authid.h"
 
 /* ---------- CREATE TABLE, DROP TABLE, CREATE SCHEMA ---------- */
 

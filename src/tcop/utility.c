@@ -5,11 +5,11 @@
  * the registry of databases, never rows of the catalog, so the executor does not
  * see them; a statement over the cache (UTIL_CACHE) is the executor's.
  */
-#include "commands/aclchk.h"
-#include "commands/user.h"
 #include "nodes/parsenodes.h"
+#include "tcop/aclchk.h"
 #include "tcop/dbcommands.h"
 #include "tcop/portal.h"
+#include "tcop/user.h"
 #include "tcop/utility.h"
 #include "tcop/xact.h"
 #include "utils/elog.h"

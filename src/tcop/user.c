@@ -1,6 +1,6 @@
 /*
  * user.c: CREATE ROLE / USER, ALTER ROLE / USER, ALTER ROLE ... RENAME TO and DROP
- * ROLE (commands/user.h), with PostgreSQL 15's rules, SQLSTATEs and wording.
+ * ROLE (tcop/user.h), with PostgreSQL 15's rules, SQLSTATEs and wording.
  *
  * Roles are rows of the registry rl_authid in the postgres database's catalog
  * (catalog/authid.h); each command is a commit to it through the writer, as CREATE
@@ -24,10 +24,10 @@
 #include "catalog/authid.h"
 #include "catalog/cache.h"
 #include "catalog/catalog_cache.h"
-#include "commands/aclchk.h"
-#include "commands/user.h"
 #include "libpq/auth.h"
+#include "tcop/aclchk.h"
 #include "tcop/dbcommands.h"
+#include "tcop/user.h"
 #include "tcop/xact.h"
 #include "utils/adt/typio.h"
 #include "utils/elog.h"
@@ -370,15 +370,4 @@ CheckCreatedbPrivilege(void)
 	role_info_free(&me);
 	if (!allowed)
 		ereport(ERROR, errcode(ERRCODE_INSUFFICIENT_PRIVILEGE), errmsg("permission denied to create database"));
-}
-
-uint32_t
-RoleOidByName(const char *name)
-{
-	RoleInfo	role;
-
-	if (!find_role(name, &role))
-		return 0;
-	role_info_free(&role);
-	return role.oid;
 }

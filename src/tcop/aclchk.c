@@ -1,5 +1,5 @@
 /*
- * aclchk.c: databases' owners and privileges (commands/aclchk.h).
+ * aclchk.c: databases' owners and privileges (tcop/aclchk.h).
  *
  * A database's owner (datdba) is the role that created it; its ACL (datacl) is NULL,
  * PostgreSQL's default (PUBLIC may connect and make temporary tables, the owner may
@@ -19,9 +19,9 @@
 #include "catalog/authid.h"
 #include "catalog/cache.h"
 #include "catalog/catalog_cache.h"
-#include "commands/aclchk.h"
-#include "commands/user.h"
+#include "catalog/pg_authid.h"
 #include "common/rl_buffer.h"
+#include "tcop/aclchk.h"
 #include "tcop/dbcommands.h"
 #include "tcop/xact.h"
 #include "utils/elog.h"

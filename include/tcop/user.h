@@ -16,9 +16,6 @@
  */
 void		RoleCommand(const void *node);
 
-/* the OID of the role of that name in the registry, 0 if there is none */
-uint32_t	RoleOidByName(const char *name);
-
 /* ERROR 42501 "permission denied to create database" unless SUPERUSER or CREATEDB */
 void		CheckCreatedbPrivilege(void);
 
