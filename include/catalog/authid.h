@@ -35,6 +35,13 @@ typedef struct RoleInfo
 } RoleInfo;
 
 /*
+ * A read-only connection to the registry (the postgres database's cache file), set
+ * up as the cache's are; NULL with the error recorded (rl_last_error) if it cannot
+ * be opened. Close it with sqlite3_close.
+ */
+struct sqlite3 *catalog_open_registry(const char *data_directory);
+
+/*
  * Look a role up by name in the registry: RL_OK with *role filled (free it with
  * role_info_free), RL_NOT_FOUND if there is none.
  */

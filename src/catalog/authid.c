@@ -15,23 +15,33 @@
 #include "catalog/cache.h"
 #include "catalog/catalog_cache.h"
 
-RlStatus
-catalog_find_role(const char *data_directory, const char *name, RoleInfo *role)
+sqlite3 *
+catalog_open_registry(const char *data_directory)
 {
 	char		path[4096];
 	sqlite3    *db = NULL;
+
+	catalog_cache_path(path, sizeof(path), data_directory, CACHE_POSTGRES_DATID);
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK)
+	{
+		rl_error(RL_IO_ERROR, "%s: %s", path, sqlite3_errmsg(db));
+		sqlite3_close(db);
+		return NULL;
+	}
+	cache_connection_setup(db);
+	return db;
+}
+
+RlStatus
+catalog_find_role(const char *data_directory, const char *name, RoleInfo *role)
+{
+	sqlite3    *db;
 	sqlite3_stmt *stmt = NULL;
 	RlStatus	rc;
 
 	memset(role, 0, sizeof(*role));
-	catalog_cache_path(path, sizeof(path), data_directory, CACHE_POSTGRES_DATID);
-	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK)
-	{
-		rc = rl_error(RL_IO_ERROR, "%s: %s", path, sqlite3_errmsg(db));
-		sqlite3_close(db);
-		return rc;
-	}
-	cache_connection_setup(db);
+	if ((db = catalog_open_registry(data_directory)) == NULL)
+		return RL_IO_ERROR;
 	if (sqlite3_prepare_v2(db, "SELECT oid, rolname, rolsuper, rolcreaterole, rolcreatedb, rolcanlogin,"
 						   " rolconnlimit, rolpassword, rolvaliduntil FROM " CACHE_AUTHID_TABLE
 						   " WHERE rolname = ?1", -1, &stmt, NULL) != SQLITE_OK)
@@ -72,22 +82,17 @@ role_info_free(RoleInfo *role)
 RlStatus
 catalog_database_owner(const char *data_directory, uint32_t datid, uint32_t *datdba, char **acl)
 {
-	char		path[4096];
-	sqlite3    *db = NULL;
+	sqlite3    *db;
 	sqlite3_stmt *stmt = NULL;
 	RlStatus	rc = RL_OK;
 
 	*datdba = BOOTSTRAP_SUPERUSERID;
 	*acl = NULL;
-	catalog_cache_path(path, sizeof(path), data_directory, CACHE_POSTGRES_DATID);
-	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK)
-	{
-		cache_connection_setup(db);
-		sqlite3_prepare_v2(db, "SELECT datdba, datacl FROM " CACHE_DATABASE_ACL_TABLE " WHERE datid = ?1",
-						   -1, &stmt, NULL);
-	}
-	if (stmt == NULL)
-		rc = rl_error(RL_IO_ERROR, "%s: %s", path, sqlite3_errmsg(db));
+	if ((db = catalog_open_registry(data_directory)) == NULL)
+		return RL_IO_ERROR;
+	if (sqlite3_prepare_v2(db, "SELECT datdba, datacl FROM " CACHE_DATABASE_ACL_TABLE " WHERE datid = ?1",
+						   -1, &stmt, NULL) != SQLITE_OK)
+		rc = rl_error(RL_IO_ERROR, "look up database: %s", sqlite3_errmsg(db));
 	else
 	{
 		sqlite3_bind_int64(stmt, 1, datid);

@@ -35,19 +35,14 @@
 static char *
 authid_sql(void)
 {
-	char		path[4096];
-	sqlite3    *db = NULL;
+	sqlite3    *db = catalog_open_registry(DataDir);
 	sqlite3_stmt *stmt = NULL;
 	RlBuf		b;
 
 	rlbuf_init_in(&b, CurrentMemoryContext);
-	catalog_cache_path(path, sizeof(path), DataDir, CACHE_POSTGRES_DATID);
-	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK)
-	{
-		sqlite3_busy_timeout(db, CACHE_BUSY_TIMEOUT_MS);
+	if (db != NULL)
 		sqlite3_prepare_v2(db, "SELECT oid, rolname, rolsuper, rolcreaterole, rolcreatedb, rolcanlogin,"
 						   " rolconnlimit, rolpassword, rolvaliduntil FROM " CACHE_AUTHID_TABLE, -1, &stmt, NULL);
-	}
 	while (stmt != NULL && sqlite3_step(stmt) == SQLITE_ROW)
 	{
 		/* initdb's superuser alone has REPLICATION and BYPASSRLS */
@@ -138,19 +133,14 @@ RoleOidByName(const char *name)
 char *
 RoleNameById(Oid oid)
 {
-	char		path[4096];
-	sqlite3    *db = NULL;
+	sqlite3    *db = catalog_open_registry(DataDir);
 	sqlite3_stmt *stmt = NULL;
 	char	   *name = NULL;
 
-	catalog_cache_path(path, sizeof(path), DataDir, CACHE_POSTGRES_DATID);
-	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK)
-	{
-		sqlite3_busy_timeout(db, CACHE_BUSY_TIMEOUT_MS);
+	if (db != NULL)
 		sqlite3_prepare_v2(db, "SELECT rolname FROM " CACHE_AUTHID_TABLE " WHERE oid = ?1"
 						   " UNION ALL SELECT column2 FROM (VALUES " PREDEFINED_ROLES ") WHERE column1 = ?1",
 						   -1, &stmt, NULL);
-	}
 	if (stmt != NULL)
 	{
 		sqlite3_bind_int64(stmt, 1, oid);

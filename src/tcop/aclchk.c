@@ -171,22 +171,17 @@ CheckDatabaseOwner(uint32_t datid, const char *name)
 char *
 RoleDatabaseDependencies(uint32_t role)
 {
-	char		path[4096];
-	sqlite3    *db = NULL;
+	sqlite3    *db = catalog_open_registry(DataDir);
 	sqlite3_stmt *stmt = NULL;
 	RlBuf		detail;
 
 	rlbuf_init_in(&detail, CurrentMemoryContext);
-	catalog_cache_path(path, sizeof(path), DataDir, CACHE_POSTGRES_DATID);
-	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK)
-	{
-		cache_connection_setup(db);
-		sqlite3_prepare_v2(db, "SELECT d.datname, a.datdba, a.datacl FROM " CACHE_DATABASE_TABLE " AS d JOIN "
-						   CACHE_DATABASE_ACL_TABLE " AS a USING (datid) ORDER BY d.datid", -1, &stmt, NULL);
-	}
-	if (stmt == NULL)
+	if (db == NULL || sqlite3_prepare_v2(db, "SELECT d.datname, a.datdba, a.datacl FROM " CACHE_DATABASE_TABLE
+										 " AS d JOIN " CACHE_DATABASE_ACL_TABLE " AS a USING (datid)"
+										 " ORDER BY d.datid", -1, &stmt, NULL) != SQLITE_OK)
 		ereport(ERROR, errcode(ERRCODE_IO_ERROR),
-				errmsg("could not read the database registry: %s", sqlite3_errmsg(db)));
+				errmsg("could not read the database registry: %s",
+					   db ? sqlite3_errmsg(db) : rl_last_error()));
 	while (sqlite3_step(stmt) == SQLITE_ROW)
 	{
 		const char *name = (const char *) sqlite3_column_text(stmt, 0);

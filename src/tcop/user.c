@@ -47,19 +47,6 @@ typedef struct RoleOptions
 	const PgQuery__DefElem *validuntil;
 } RoleOptions;
 
-/* the session user's role, as the registry has it now */
-static RoleInfo
-session_role(void)
-{
-	RoleInfo	role;
-	RlStatus	rc = catalog_find_role(DataDir, MyUserName, &role);
-
-	if (rc != RL_OK && rc != RL_NOT_FOUND)
-		ereport(ERROR, errcode(ERRCODE_IO_ERROR),
-				errmsg("could not read the roles' registry: %s", rl_last_error()));
-	return role;
-}
-
 /* find a role by name: false if there is none; ERROR if the registry cannot be read */
 static bool
 find_role(const char *name, RoleInfo *role)
@@ -70,6 +57,16 @@ find_role(const char *name, RoleInfo *role)
 		ereport(ERROR, errcode(ERRCODE_IO_ERROR),
 				errmsg("could not read the roles' registry: %s", rl_last_error()));
 	return rc == RL_OK;
+}
+
+/* the session user's role, as the registry has it now (all false if it was dropped) */
+static RoleInfo
+session_role(void)
+{
+	RoleInfo	role;
+
+	find_role(MyUserName, &role);
+	return role;
 }
 
 /* the name a RoleSpec names (CURRENT_USER and the like: the session's user) */
