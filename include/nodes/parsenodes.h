@@ -82,7 +82,7 @@ typedef struct AnalyzedStmt
 	Plan	   *plan;			/* STMT_ROWS from SELECT / VALUES */
 	UtilityKind utility;		/* STMT_UTILITY and SHOW */
 	const char *name;			/* SET/SHOW parameter, savepoint, statement; COPY FROM's table */
-	const char *value;			/* SET value */
+	const char *value;			/* SET value; CREATE DATABASE's OWNER */
 	struct AnalyzedStmt *copy_query;	/* STMT_COPY_OUT */
 	CopyOptions copy;
 	CacheTarget target;

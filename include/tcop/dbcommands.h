@@ -6,8 +6,11 @@
 
 #include <stdbool.h>
 
-/* ERROR 42P04 if it exists; 25001 inside a transaction block. */
-void		CreateDatabase(const char *name);
+/*
+ * ERROR 42P04 if it exists; 25001 inside a transaction block; 42501 without
+ * CREATEDB. Owned by owner (a role's name; NULL: the session's role).
+ */
+void		CreateDatabase(const char *name, const char *owner);
 /* ERROR 3D000 if missing (NOTICE with missing_ok), 55006 for the current database. */
 void		DropDatabase(const char *name, bool missing_ok);
 /*

@@ -323,6 +323,13 @@ AnalyzeStatement(const RawStatement *raw, const char *query_string,
 			stmt->utility = UTIL_CREATE_DATABASE;
 			stmt->command_tag = "CREATE DATABASE";
 			stmt->name = node->createdb_stmt->dbname;
+			for (size_t i = 0; i < node->createdb_stmt->n_options; i++)
+			{
+				const PgQuery__DefElem *d = node->createdb_stmt->options[i]->def_elem;
+
+				if (strcmp(d->defname, "owner") == 0 && d->arg != NULL)
+					stmt->value = string_value(d->arg);
+			}
 			break;
 		case PG_QUERY__NODE__NODE_DROPDB_STMT:
 			stmt->utility = UTIL_DROP_DATABASE;

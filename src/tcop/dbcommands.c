@@ -14,6 +14,7 @@
 
 #include "catalog/cache.h"
 #include "catalog/catalog_cache.h"
+#include "catalog/pg_authid.h"
 #include "catalog/writer.h"
 #include "tcop/aclchk.h"
 #include "tcop/dbcommands.h"
@@ -90,12 +91,18 @@ commit_to_registry(const char *sql, const char *name)
 }
 
 void
-CreateDatabase(const char *name)
+CreateDatabase(const char *name, const char *owner)
 {
 	uint32_t	datid;
+	uint32_t	datdba = owner ? RoleOidByName(owner) : MyRoleId;
 
 	PreventInTransactionBlock("CREATE DATABASE");
+	if (datdba == 0)
+		ereport(ERROR, errcode(ERRCODE_UNDEFINED_OBJECT), errmsg("role \"%s\" does not exist", owner));
 	CheckCreatedbPrivilege();
+	/* PostgreSQL: one may give a database only to a role one is a member of */
+	if (datdba != MyRoleId && !GetConfigBool("is_superuser"))
+		ereport(ERROR, errcode(ERRCODE_INSUFFICIENT_PRIVILEGE), errmsg("must be member of role \"%s\"", owner));
 	if (catalog_find_database(DataDir, name, &datid) == RL_OK)
 		ereport(ERROR, errcode(ERRCODE_DUPLICATE_DATABASE),
 				errmsg("database \"%s\" already exists", name));
@@ -103,7 +110,7 @@ CreateDatabase(const char *name)
 	commit_to_registry(psprintf("INSERT INTO " CACHE_DATABASE_TABLE
 								" SELECT coalesce(max(datid), 0) + 1, ?1 FROM " CACHE_DATABASE_TABLE ";"
 								"INSERT INTO " CACHE_DATABASE_ACL_TABLE " SELECT datid, %u, NULL FROM "
-								CACHE_DATABASE_TABLE " WHERE datname = ?1", MyRoleId), name);
+								CACHE_DATABASE_TABLE " WHERE datname = ?1", datdba), name);
 }
 
 void

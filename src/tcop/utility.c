@@ -78,7 +78,7 @@ ProcessUtility(const AnalyzedStmt *stmt)
 			DropAllPreparedStatements();
 			break;
 		case UTIL_CREATE_DATABASE:
-			CreateDatabase(stmt->name);
+			CreateDatabase(stmt->name, stmt->value);
 			break;
 		case UTIL_DROP_DATABASE:
 			DropDatabase(stmt->name, stmt->missing_ok);

@@ -157,7 +157,8 @@ def servers(rocklake_server, postgres_server):
 
 def drop_roles(rl: Recorder, pg: Recorder) -> None:
     for sql in ["DROP DATABASE IF EXISTS role_db_made", "DROP DATABASE IF EXISTS rolesduck",
-                "DROP DATABASE IF EXISTS role_db_acl", "DROP DATABASE IF EXISTS role_db_own"] + \
+                "DROP DATABASE IF EXISTS role_db_acl", "DROP DATABASE IF EXISTS role_db_own",
+                "DROP DATABASE IF EXISTS role_db_owned"] + \
             [f"DROP ROLE IF EXISTS {r}" for r in ROLES + ["role_pw2", "role_made2", "role_v", "role_y"]]:
         rl.answer(sql)
         pg.answer(sql)
@@ -252,13 +253,17 @@ DATABASE_PRIVILEGES = [
     "GRANT CONNECT ON DATABASE role_db_acl TO role_nosuch",
     "SELECT replace(datacl::text, current_user, 'OWNER') FROM pg_database WHERE datname = 'role_db_acl'",
     "DROP ROLE role_scram",
+    "CREATE DATABASE role_db_owned OWNER role_pw",
+    "CREATE DATABASE role_db_x OWNER role_nosuch",
+    "SELECT datname, pg_get_userbyid(datdba) FROM pg_database WHERE datname = 'role_db_owned'",
 ]
 
 
 def test_database_privileges(servers):
     """Owners, GRANT / REVOKE CONNECT and what they decide: who connects, who drops."""
     with recorders(*servers) as (rl, pg):
-        for sql in ["DROP DATABASE IF EXISTS role_db_acl", "DROP DATABASE IF EXISTS role_db_own"]:
+        for sql in ["DROP DATABASE IF EXISTS role_db_acl", "DROP DATABASE IF EXISTS role_db_own",
+                    "DROP DATABASE IF EXISTS role_db_owned"]:
             rl.answer(sql)
             pg.answer(sql)
         same_answers(rl, pg, DATABASE_PRIVILEGES)
@@ -272,7 +277,8 @@ def test_database_privileges(servers):
     as_role(servers, "role_pw", "secret", ["DROP DATABASE role_db_acl",
                                              "GRANT CONNECT ON DATABASE role_db_acl TO role_cr",
                                              "GRANT CONNECT ON DATABASE template1 TO role_cr"])
-    as_role(servers, "role_db", "secret", ["CREATE DATABASE role_db_own"])
+    as_role(servers, "role_db", "secret", ["CREATE DATABASE role_db_own", "CREATE DATABASE role_db_x OWNER role_pw"])
+    as_role(servers, "role_pw", "secret", ["DROP DATABASE role_db_owned"])
     with recorders(*servers) as (rl, pg):
         same_answers(rl, pg, ["DROP ROLE role_db", "DROP DATABASE role_db_acl", "DROP ROLE role_scram"])
     as_role(servers, "role_db", "secret", ["DROP DATABASE role_db_own"])
