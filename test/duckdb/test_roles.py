@@ -24,7 +24,7 @@ import duckdb_offline
 from lakes import Lake, Session
 from test_schemas import Recorder, recorders, same_answers
 
-ROLES = ["role_a", "role_u", "role_pw", "role_md5", "role_scram", "role_empty", "role_old", "role_older",
+ROLES = ["role_kept", "role_a", "role_u", "role_pw", "role_md5", "role_scram", "role_empty", "role_old", "role_older",
          "role_nologin", "role_exp", "role_cr", "role_made", "role_su", "role_db", "role_duck"]
 PASSWORD_ROLES = ["role_pw", "role_md5", "role_scram", "role_nologin", "role_exp", "role_cr", "role_db", "role_kept",
                   "role_duck"]
@@ -153,10 +153,13 @@ def servers(rocklake_server, postgres_server):
             if server.kind == "postgres":
                 conn.execute("SELECT pg_reload_conf()")
     yield rocklake_server, postgres_server
+    with recorders(rocklake_server, postgres_server) as (rl, pg):
+        drop_roles(rl, pg)
 
 
 def drop_roles(rl: Recorder, pg: Recorder) -> None:
     for sql in ["DROP DATABASE IF EXISTS role_db_made", "DROP DATABASE IF EXISTS rolesduck",
+                "DROP DATABASE IF EXISTS role_db_kept",
                 "DROP DATABASE IF EXISTS role_db_acl", "DROP DATABASE IF EXISTS role_db_own",
                 "DROP DATABASE IF EXISTS role_db_owned"] + \
             [f"DROP ROLE IF EXISTS {r}" for r in ROLES + ["role_pw2", "role_made2", "role_v", "role_y"]]:
