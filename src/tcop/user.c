@@ -24,6 +24,7 @@
 #include "catalog/authid.h"
 #include "catalog/cache.h"
 #include "catalog/catalog_cache.h"
+#include "common/rl_buffer.h"
 #include "libpq/auth.h"
 #include "tcop/aclchk.h"
 #include "tcop/dbcommands.h"
@@ -270,9 +271,9 @@ RenameRole(const char *oldname, const char *newname)
 		ereport(ERROR, errcode(ERRCODE_UNDEFINED_OBJECT), errmsg("role \"%s\" does not exist", oldname));
 	if (strcmp(oldname, MyUserName) == 0)
 		ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED), errmsg("session user cannot be renamed"));
+	check_role_name(newname);
 	if (find_role(newname, &other))
 		ereport(ERROR, errcode(ERRCODE_DUPLICATE_OBJECT), errmsg("role \"%s\" already exists", newname));
-	check_role_name(newname);
 	if (role.rolsuper && !me.rolsuper)
 		ereport(ERROR, errcode(ERRCODE_INSUFFICIENT_PRIVILEGE), errmsg("must be superuser to rename superusers"));
 	if (!me.rolsuper && !me.rolcreaterole)
@@ -295,10 +296,14 @@ static void
 DropRoles(const PgQuery__DropRoleStmt *stmt)
 {
 	RoleInfo	me = session_role();
+	RlBuf		sql;
 
 	if (!me.rolsuper && !me.rolcreaterole)
 		ereport(ERROR, errcode(ERRCODE_INSUFFICIENT_PRIVILEGE), errmsg("permission denied to drop role"));
 	PreventInTransactionBlock("DROP ROLE");
+	/* every role checked first, then all dropped in one commit, as one statement should */
+	rlbuf_init_in(&sql, CurrentMemoryContext);
+	rlbuf_append_str(&sql, "DELETE FROM " CACHE_AUTHID_TABLE " WHERE 0");
 	for (size_t i = 0; i < stmt->n_roles; i++)
 	{
 		const PgQuery__RoleSpec *spec = stmt->roles[i]->role_spec;
@@ -329,9 +334,11 @@ DropRoles(const PgQuery__DropRoleStmt *stmt)
 					errmsg("role \"%s\" cannot be dropped because some objects depend on it", name),
 					errdetail("%s", detail));
 		role_info_free(&role);
-		commit_to_registry("DELETE FROM " CACHE_AUTHID_TABLE " WHERE rolname = ?1", name);
+		rlbuf_printf(&sql, " OR oid = %u", role.oid);
 	}
 	role_info_free(&me);
+	if (strstr(rlbuf_cstr(&sql), " OR ") != NULL)
+		commit_to_registry(rlbuf_cstr(&sql), NULL);
 }
 
 void

@@ -24,7 +24,7 @@ import duckdb_offline
 from lakes import Lake, Session
 from test_schemas import Recorder, recorders, same_answers
 
-ROLES = ["role_kept", "role_a", "role_u", "role_pw", "role_md5", "role_scram", "role_empty", "role_old", "role_older",
+ROLES = ["role_kept", "role_m1", "role_a", "role_u", "role_pw", "role_md5", "role_scram", "role_empty", "role_old", "role_older",
          "role_nologin", "role_exp", "role_cr", "role_made", "role_su", "role_db", "role_duck"]
 PASSWORD_ROLES = ["role_pw", "role_md5", "role_scram", "role_nologin", "role_exp", "role_cr", "role_db", "role_kept",
                   "role_duck"]
@@ -89,6 +89,10 @@ STATEMENTS = [
     " rolpassword IS NULL FROM pg_authid WHERE rolname IN ('role_a', 'role_u', 'role_older', 'role_pw')"
     " ORDER BY 1",
     "DROP ROLE role_nosuch",
+    "CREATE ROLE role_m1",
+    "DROP ROLE role_m1, role_nosuch",
+    "SELECT count(*) FROM pg_roles WHERE rolname = 'role_m1'",
+    "DROP ROLE role_m1, role_empty",
     "DROP ROLE IF EXISTS role_nosuch, role_a",
     "DROP ROLE CURRENT_USER",
     "SELECT count(*) FROM pg_roles WHERE rolname IN ('role_a', 'role_nosuch')",
