@@ -690,11 +690,10 @@ static char *
 build_schemata(void)
 {
 	char	   *sql = sqlite3_mprintf("SELECT %Q AS catalog_name, n.nspname AS schema_name,"
-									  " CASE n.nspowner WHEN " XSTR(BOOTSTRAP_SUPERUSERID) " THEN %Q"
-									  " ELSE 'pg_database_owner' END AS schema_owner,"
+									  " (SELECT r.rolname FROM (%s) AS r WHERE r.oid = n.nspowner) AS schema_owner,"
 									  " NULL AS default_character_set_catalog, NULL AS default_character_set_schema,"
 									  " NULL AS default_character_set_name, NULL AS sql_path FROM (%s) AS n",
-									  MyDatabaseName, MyUserName, SystemRelationLookup("pg_namespace")->sql);
+									  MyDatabaseName, BuildPgRolesSql(), SystemRelationLookup("pg_namespace")->sql);
 	char	   *result = pstrdup(sql);
 
 	sqlite3_free(sql);

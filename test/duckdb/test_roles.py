@@ -73,6 +73,10 @@ STATEMENTS = [
     "SELECT rolname FROM pg_roles WHERE rolname LIKE 'pg\\_%' ORDER BY 1",
     "SELECT r.rolname, pg_get_userbyid(r.oid) = r.rolname FROM pg_roles r WHERE r.rolname LIKE 'role\\_%'"
     " ORDER BY 1",
+    "CREATE SCHEMA role_sch AUTHORIZATION role_pw",
+    "SELECT schema_name, schema_owner FROM information_schema.schemata WHERE schema_name = 'role_sch'",
+    "SELECT nspname, pg_get_userbyid(nspowner) FROM pg_namespace WHERE nspname = 'role_sch'",
+    "DROP SCHEMA role_sch",
     "ALTER ROLE role_a CREATEROLE LOGIN CONNECTION LIMIT 7",
     "ALTER ROLE role_nosuch LOGIN",
     "ALTER USER role_u NOCREATEDB CONNECTION LIMIT -1 VALID UNTIL 'infinity'",
