@@ -101,6 +101,21 @@ option_bool(const PgQuery__DefElem *opt)
 	return opt->arg && opt->arg->node_case == PG_QUERY__NODE__NODE_BOOLEAN && opt->arg->boolean->boolval;
 }
 
+/* how the statement spells an option RockLake does not keep */
+static const char *
+role_option_sql(const char *defname)
+{
+	static const char *const names[][2] = {
+		{"inherit", "NOINHERIT"}, {"isreplication", "REPLICATION"}, {"bypassrls", "BYPASSRLS"},
+		{"addroleto", "IN ROLE"}, {"rolemembers", "ROLE"}, {"adminmembers", "ADMIN"},
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcmp(defname, names[i][0]) == 0)
+			return names[i][1];
+	return defname;
+}
+
 /* sort a statement's options out; a repeated one is 42601 as in PostgreSQL */
 static RoleOptions
 role_options(PgQuery__Node **options, size_t n)
@@ -131,9 +146,15 @@ role_options(PgQuery__Node **options, size_t n)
 		else if ((strcmp(d->defname, "isreplication") == 0 || strcmp(d->defname, "bypassrls") == 0) &&
 				 !option_bool(d))
 			continue;			/* the defaults */
+		else if (strcmp(d->defname, "sysid") == 0)
+		{
+			ereport(NOTICE, errmsg("SYSID can no longer be specified"));
+			continue;
+		}
 		else
 			ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-					errmsg("role option \"%s\" is not supported", d->defname));
+					errmsg("%s is not supported", role_option_sql(d->defname)),
+					errposition(d->location + 1));
 		if (*slot != NULL)
 			ereport(ERROR, errcode(ERRCODE_SYNTAX_ERROR), errmsg("conflicting or redundant options"),
 					errposition(d->location + 1));
