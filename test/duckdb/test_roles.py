@@ -93,7 +93,7 @@ STATEMENTS = [
     " rolpassword IS NULL FROM pg_authid WHERE rolname IN ('role_a', 'role_u', 'role_older', 'role_pw')"
     " ORDER BY 1",
     "DROP ROLE role_nosuch",
-    "CREATE ROLE role_m1",
+    "CREATE ROLE role_m1 SYSID 42",
     "DROP ROLE role_m1, role_nosuch",
     "SELECT count(*) FROM pg_roles WHERE rolname = 'role_m1'",
     "DROP ROLE role_m1, role_empty",
