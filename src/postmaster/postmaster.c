@@ -102,6 +102,7 @@
 #include "postmaster/postmaster_internal.h"
 #include "postmaster/writer.h"
 #include "tcop/backend.h"
+#include "tcop/rolecount.h"
 #include "utils/elog.h"
 #include "utils/guc.h"
 #include "utils/miscadmin.h"
@@ -1476,6 +1477,7 @@ PostmasterMain(int argc, char **argv)
 
 	auth_prepare_crypto();
 	CommitHorizonInit();
+	RoleConnectionsInit();
 	StartWriter();
 	pmState = PM_STARTUP;
 	MaintainBackendPool();

@@ -44,6 +44,7 @@
 #include "tcop/backend.h"
 #include "tcop/dest.h"
 #include "tcop/portal.h"
+#include "tcop/rolecount.h"
 #include "tcop/utility.h"
 #include "tcop/warmup.h"
 #include "tcop/xact.h"
@@ -336,6 +337,7 @@ start_session(const BackendStartupInfo *info)
 
 	ClientAuthentication(info->data_directory, sp.user, sp.database, &role);
 	MyRoleId = role.oid;
+	RoleConnectionEnter(role.oid, sp.user, role.rolconnlimit, role.rolsuper);
 	/* before the startup options: whether they may set superusers' settings */
 	apply_setting("is_superuser", role.rolsuper ? "on" : "off", PGC_S_OVERRIDE);
 	role_info_free(&role);

@@ -16,6 +16,7 @@ import os
 import pathlib
 import shutil
 import subprocess
+import time
 
 import psycopg
 import pytest
@@ -24,9 +25,9 @@ import duckdb_offline
 from lakes import Lake, Session
 from test_schemas import Recorder, recorders, same_answers
 
-ROLES = ["role_kept", "role_m1", "role_a", "role_u", "role_pw", "role_md5", "role_scram", "role_empty", "role_old", "role_older",
+ROLES = ["role_lim", "role_kept", "role_m1", "role_a", "role_u", "role_pw", "role_md5", "role_scram", "role_empty", "role_old", "role_older",
          "role_nologin", "role_exp", "role_cr", "role_made", "role_su", "role_db", "role_duck"]
-PASSWORD_ROLES = ["role_pw", "role_md5", "role_scram", "role_nologin", "role_exp", "role_cr", "role_db", "role_kept",
+PASSWORD_ROLES = ["role_pw", "role_md5", "role_scram", "role_nologin", "role_exp", "role_cr", "role_db", "role_kept", "role_lim",
                   "role_duck"]
 
 
@@ -241,6 +242,27 @@ def test_superuser_setting_at_startup(servers):
                 answers.append(str(e)[str(e).index("FATAL:"):].strip())
     assert answers[:2] == answers[2:]
     assert answers[1] == ("all",)
+
+
+def test_connection_limit(servers):
+    """CONNECTION LIMIT: one session more than it is FATAL 53300; a superuser has none."""
+    with recorders(*servers) as (rl, pg):
+        same_answers(rl, pg, ["DROP ROLE IF EXISTS role_lim",
+                              "CREATE ROLE role_lim LOGIN CONNECTION LIMIT 1 PASSWORD 'secret'"])
+    answers = []
+    for server in servers:
+        first = connect_as(server, "role_lim", "secret")
+        assert not isinstance(first, str), first
+        answers.append(connect_as(server, "role_lim", "secret"))
+        first.close()
+        for _ in range(50):  # the first session's backend ends after the client closes it
+            again = connect_as(server, "role_lim", "secret")
+            if not isinstance(again, str):
+                break
+            time.sleep(0.1)
+        answers.append(again if isinstance(again, str) else again.close())
+    assert answers[0] == answers[2] == 'FATAL:  too many connections for role "role_lim"'
+    assert answers[1] is None and answers[3] is None
 
 
 def test_unprivileged(servers):
