@@ -7,7 +7,6 @@
  * random server nonce, and verifiers in pg_authid's format, so secrets made by
  * PostgreSQL work here and the other way round. All cryptography is OpenSSL's.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
