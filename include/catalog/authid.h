@@ -52,7 +52,8 @@ void		role_info_free(RoleInfo *role);
  * A database's owner and stored ACL (catalog/acl.h; malloc'd, NULL for the default)
  * from the registry: those of the bootstrap superuser for a database without them.
  */
-RlStatus	catalog_database_owner(const char *data_directory, uint32_t datid, uint32_t *datdba, char **acl);
+RlStatus	catalog_database_owner(const char *data_directory, const char *datname, uint32_t *datdba,
+								   char **acl);
 
 /*
  * The name of the bootstrap superuser a new store registers: the one "rocklake

@@ -34,10 +34,13 @@
  *       the roles of the server (pg_authid's columns; rolvaliduntil in microseconds
  *       since 2000-01-01 UTC, NULL for none), meaningful in the postgres database's
  *       cache only, as rl_database: the cluster's roles (catalog/authid.h).
- *   rl_database_acl(datid INTEGER PRIMARY KEY, datdba INTEGER NOT NULL, datacl TEXT)
+ *   rl_database_acl(aclid INTEGER PRIMARY KEY, datname TEXT NOT NULL UNIQUE,
+ *                   datdba INTEGER NOT NULL, datacl TEXT)
  *       a database's owner and access control list (catalog/acl.h), in the postgres
  *       database's cache; a database without a row (made before roles were kept) is
- *       the bootstrap superuser's with the default ACL.
+ *       the bootstrap superuser's with the default ACL. Keyed by name, not datid: a
+ *       CREATE DATABASE whose datid another took at the same time is moved to a new
+ *       one by the writer, which would leave a datid here pointing elsewhere.
  *
  * Values are stored in their canonical SQLite form: integers, booleans (0/1) and
  * timestamps (microseconds since 2000-01-01 UTC, PostgreSQL's binary form) as

@@ -14,9 +14,9 @@
  */
 void		ExecuteGrantOnDatabase(const void *node);
 /* FATAL 42501 "permission denied for database" unless the session's role may connect */
-void		CheckDatabaseConnect(uint32_t datid, const char *name);
+void		CheckDatabaseConnect(const char *name);
 /* ERROR 42501 "must be owner of database" unless the session's role owns it or is a superuser */
-void		CheckDatabaseOwner(uint32_t datid, const char *name);
+void		CheckDatabaseOwner(const char *name);
 /* What of the databases role owns or holds privileges on, as DROP ROLE's DETAIL; NULL if nothing */
 char	   *RoleDatabaseDependencies(uint32_t role);
 

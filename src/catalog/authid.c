@@ -80,7 +80,7 @@ role_info_free(RoleInfo *role)
 }
 
 RlStatus
-catalog_database_owner(const char *data_directory, uint32_t datid, uint32_t *datdba, char **acl)
+catalog_database_owner(const char *data_directory, const char *datname, uint32_t *datdba, char **acl)
 {
 	sqlite3    *db;
 	sqlite3_stmt *stmt = NULL;
@@ -90,12 +90,12 @@ catalog_database_owner(const char *data_directory, uint32_t datid, uint32_t *dat
 	*acl = NULL;
 	if ((db = catalog_open_registry(data_directory)) == NULL)
 		return RL_IO_ERROR;
-	if (sqlite3_prepare_v2(db, "SELECT datdba, datacl FROM " CACHE_DATABASE_ACL_TABLE " WHERE datid = ?1",
+	if (sqlite3_prepare_v2(db, "SELECT datdba, datacl FROM " CACHE_DATABASE_ACL_TABLE " WHERE datname = ?1",
 						   -1, &stmt, NULL) != SQLITE_OK)
 		rc = rl_error(RL_IO_ERROR, "look up database: %s", sqlite3_errmsg(db));
 	else
 	{
-		sqlite3_bind_int64(stmt, 1, datid);
+		sqlite3_bind_text(stmt, 1, datname, -1, SQLITE_STATIC);
 		if (sqlite3_step(stmt) == SQLITE_ROW)
 		{
 			*datdba = (uint32_t) sqlite3_column_int64(stmt, 0);

@@ -562,7 +562,7 @@ catalog_cache_open(const char *path, CatalogCache **out)
 					  " rolcreaterole INTEGER NOT NULL, rolcreatedb INTEGER NOT NULL, rolcanlogin INTEGER NOT NULL,"
 					  " rolconnlimit INTEGER NOT NULL, rolpassword TEXT, rolvaliduntil INTEGER);"
 					  "CREATE TABLE IF NOT EXISTS " CACHE_DATABASE_ACL_TABLE
-					  " (datid INTEGER PRIMARY KEY, datdba INTEGER NOT NULL, datacl TEXT);"
+					  " (aclid INTEGER PRIMARY KEY, datname TEXT NOT NULL UNIQUE, datdba INTEGER NOT NULL, datacl TEXT);"
 					  "CREATE TABLE IF NOT EXISTS " CACHE_NAMESPACE_TABLE
 					  " (nspid INTEGER PRIMARY KEY, nspname TEXT NOT NULL UNIQUE, nspowner INTEGER NOT NULL);"
 					  "CREATE TABLE IF NOT EXISTS " CACHE_SCAN_BASE_TABLE

@@ -512,7 +512,7 @@ build_pg_database(void)
 		sqlite3_busy_timeout(db, CACHE_BUSY_TIMEOUT_MS);
 		sqlite3_prepare_v2(db, "SELECT d.datid, d.datname, coalesce(a.datdba, " XSTR(BOOTSTRAP_SUPERUSERID) "),"
 						   " a.datacl FROM " CACHE_DATABASE_TABLE " AS d LEFT JOIN " CACHE_DATABASE_ACL_TABLE
-						   " AS a USING (datid)", -1, &stmt, NULL);
+						   " AS a USING (datname)", -1, &stmt, NULL);
 	}
 	while (stmt != NULL && sqlite3_step(stmt) == SQLITE_ROW)
 	{

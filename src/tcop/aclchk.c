@@ -31,12 +31,12 @@
 
 /* a database's owner and its ACL in stored form, the default written out */
 static uint32_t
-database_acl(uint32_t datid, char **acl)
+database_acl(const char *name, char **acl)
 {
 	uint32_t	owner;
 	char	   *stored;
 
-	if (catalog_database_owner(DataDir, datid, &owner, &stored) != RL_OK)
+	if (catalog_database_owner(DataDir, name, &owner, &stored) != RL_OK)
 		ereport(ERROR, errcode(ERRCODE_IO_ERROR),
 				errmsg("could not read the database registry: %s", rl_last_error()));
 	*acl = acl_database(stored, owner);
@@ -117,7 +117,7 @@ ExecuteGrantOnDatabase(const void *node)
 
 		if (catalog_find_database(DataDir, name, &datid) != RL_OK)
 			ereport(ERROR, errcode(ERRCODE_INVALID_CATALOG_NAME), errmsg("database \"%s\" does not exist", name));
-		owner = database_acl(datid, &acl);
+		owner = database_acl(name, &acl);
 		if (!GetConfigBool("is_superuser") && owner != MyRoleId)
 		{
 			/* PostgreSQL: a role with privileges but no grant option is warned, others refused */
@@ -135,9 +135,9 @@ ExecuteGrantOnDatabase(const void *node)
 		}
 		for (size_t k = 0; k < g->n_grantees; k++)
 			acl = acl_update(acl, grantee_oid(g->grantees[k]->role_spec), owner, privileges, g->is_grant);
-		char	   *sql = sqlite3_mprintf("INSERT INTO " CACHE_DATABASE_ACL_TABLE " VALUES (%u, %u, %Q)"
-										  " ON CONFLICT (datid) DO UPDATE SET datacl = excluded.datacl",
-										  datid, owner, acl);
+		char	   *sql = sqlite3_mprintf("INSERT INTO " CACHE_DATABASE_ACL_TABLE " (datname, datdba, datacl)"
+										  " VALUES (%Q, %u, %Q) ON CONFLICT (datname) DO UPDATE SET datacl = excluded.datacl",
+										  name, owner, acl);
 
 		commit_to_registry(sql, NULL);
 		sqlite3_free(sql);
@@ -145,13 +145,13 @@ ExecuteGrantOnDatabase(const void *node)
 }
 
 void
-CheckDatabaseConnect(uint32_t datid, const char *name)
+CheckDatabaseConnect(const char *name)
 {
 	char	   *acl;
 
 	if (GetConfigBool("is_superuser"))
 		return;
-	database_acl(datid, &acl);
+	database_acl(name, &acl);
 	if (!acl_allows(acl, MyRoleId, 'c'))
 		ereport(FATAL, errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				errmsg("permission denied for database \"%s\"", name),
@@ -159,11 +159,11 @@ CheckDatabaseConnect(uint32_t datid, const char *name)
 }
 
 void
-CheckDatabaseOwner(uint32_t datid, const char *name)
+CheckDatabaseOwner(const char *name)
 {
 	char	   *acl;
 
-	if (!GetConfigBool("is_superuser") && database_acl(datid, &acl) != MyRoleId)
+	if (!GetConfigBool("is_superuser") && database_acl(name, &acl) != MyRoleId)
 		ereport(ERROR, errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				errmsg("must be owner of database %s", name));
 }
@@ -177,7 +177,7 @@ RoleDatabaseDependencies(uint32_t role)
 
 	rlbuf_init_in(&detail, CurrentMemoryContext);
 	if (db == NULL || sqlite3_prepare_v2(db, "SELECT d.datname, a.datdba, a.datacl FROM " CACHE_DATABASE_TABLE
-										 " AS d JOIN " CACHE_DATABASE_ACL_TABLE " AS a USING (datid)"
+										 " AS d JOIN " CACHE_DATABASE_ACL_TABLE " AS a USING (datname)"
 										 " ORDER BY d.datid", -1, &stmt, NULL) != SQLITE_OK)
 		ereport(ERROR, errcode(ERRCODE_IO_ERROR),
 				errmsg("could not read the database registry: %s",

@@ -354,7 +354,7 @@ start_session(const BackendStartupInfo *info)
 		if (rc != RL_OK)
 			ereport(FATAL, errcode(ERRCODE_IO_ERROR),
 					errmsg("could not read the database registry: %s", rl_last_error()));
-		CheckDatabaseConnect(MyDatabaseId, sp.database);
+		CheckDatabaseConnect(sp.database);
 		catalog_cache_path(path, sizeof(path), DataDir, MyDatabaseId);
 		CacheOpen(path);
 	}

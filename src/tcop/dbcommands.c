@@ -109,8 +109,8 @@ CreateDatabase(const char *name, const char *owner)
 	/* owned by its creator, with the default ACL */
 	commit_to_registry(psprintf("INSERT INTO " CACHE_DATABASE_TABLE
 								" SELECT coalesce(max(datid), 0) + 1, ?1 FROM " CACHE_DATABASE_TABLE ";"
-								"INSERT INTO " CACHE_DATABASE_ACL_TABLE " SELECT datid, %u, NULL FROM "
-								CACHE_DATABASE_TABLE " WHERE datname = ?1", datdba), name);
+								"INSERT INTO " CACHE_DATABASE_ACL_TABLE " (datname, datdba) VALUES (?1, %u)",
+								datdba), name);
 }
 
 void
@@ -127,14 +127,13 @@ DropDatabase(const char *name, bool missing_ok)
 		ereport(NOTICE, errmsg("database \"%s\" does not exist, skipping", name));
 		return;
 	}
+	CheckDatabaseOwner(name);
 	if (datid == MyDatabaseId)
 		ereport(ERROR, errcode(ERRCODE_OBJECT_IN_USE),
 				errmsg("cannot drop the currently open database"));
 	if (datid == CACHE_POSTGRES_DATID)
 		ereport(ERROR, errcode(ERRCODE_OBJECT_IN_USE),
 				errmsg("cannot drop database \"%s\": it holds the registry of databases", name));
-	CheckDatabaseOwner(datid, name);
-	commit_to_registry("DELETE FROM " CACHE_DATABASE_ACL_TABLE " WHERE datid IN (SELECT datid FROM "
-					   CACHE_DATABASE_TABLE " WHERE datname = ?1);"
+	commit_to_registry("DELETE FROM " CACHE_DATABASE_ACL_TABLE " WHERE datname = ?1;"
 					   "DELETE FROM " CACHE_DATABASE_TABLE " WHERE datname = ?1", name);
 }
