@@ -46,6 +46,8 @@ struct sqlite3 *catalog_open_registry(const char *data_directory);
  * role_info_free), RL_NOT_FOUND if there is none.
  */
 RlStatus	catalog_find_role(const char *data_directory, const char *name, RoleInfo *role);
+/* The same by OID (a session's role, whatever it has been renamed to since). */
+RlStatus	catalog_find_role_oid(const char *data_directory, uint32_t oid, RoleInfo *role);
 void		role_info_free(RoleInfo *role);
 
 /*

@@ -32,8 +32,9 @@ catalog_open_registry(const char *data_directory)
 	return db;
 }
 
-RlStatus
-catalog_find_role(const char *data_directory, const char *name, RoleInfo *role)
+/* find_role -- the role whose rolname is name, or if name is NULL whose oid is oid */
+static RlStatus
+find_role(const char *data_directory, const char *name, uint32_t oid, RoleInfo *role)
 {
 	sqlite3    *db;
 	sqlite3_stmt *stmt = NULL;
@@ -44,13 +45,15 @@ catalog_find_role(const char *data_directory, const char *name, RoleInfo *role)
 		return RL_IO_ERROR;
 	if (sqlite3_prepare_v2(db, "SELECT oid, rolname, rolsuper, rolcreaterole, rolcreatedb, rolcanlogin,"
 						   " rolconnlimit, rolpassword, rolvaliduntil FROM " CACHE_AUTHID_TABLE
-						   " WHERE rolname = ?1", -1, &stmt, NULL) != SQLITE_OK)
+						   " WHERE rolname = ?1 OR (?1 IS NULL AND oid = ?2)", -1, &stmt, NULL) != SQLITE_OK)
 		rc = rl_error(RL_IO_ERROR, "look up role: %s", sqlite3_errmsg(db));
 	else
 	{
 		sqlite3_bind_text(stmt, 1, name, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(stmt, 2, oid);
 		rc = sqlite3_step(stmt) == SQLITE_ROW ? RL_OK
-			: rl_error(RL_NOT_FOUND, "role \"%s\" does not exist", name);
+			: name ? rl_error(RL_NOT_FOUND, "role \"%s\" does not exist", name)
+			: rl_error(RL_NOT_FOUND, "role with OID %u does not exist", oid);
 	}
 	if (rc == RL_OK)
 	{
@@ -70,6 +73,18 @@ catalog_find_role(const char *data_directory, const char *name, RoleInfo *role)
 	sqlite3_finalize(stmt);
 	sqlite3_close(db);
 	return rc;
+}
+
+RlStatus
+catalog_find_role(const char *data_directory, const char *name, RoleInfo *role)
+{
+	return find_role(data_directory, name, 0, role);
+}
+
+RlStatus
+catalog_find_role_oid(const char *data_directory, uint32_t oid, RoleInfo *role)
+{
+	return find_role(data_directory, NULL, oid, role);
 }
 
 void

@@ -48,16 +48,20 @@ typedef struct RoleOptions
 	const PgQuery__DefElem *validuntil;
 } RoleOptions;
 
-/* find a role by name: false if there is none; ERROR if the registry cannot be read */
+/* whether a lookup found its role: false if there is none; ERROR if the registry cannot be read */
 static bool
-find_role(const char *name, RoleInfo *role)
+role_found(RlStatus rc)
 {
-	RlStatus	rc = catalog_find_role(DataDir, name, role);
-
 	if (rc != RL_OK && rc != RL_NOT_FOUND)
 		ereport(ERROR, errcode(ERRCODE_IO_ERROR),
 				errmsg("could not read the roles' registry: %s", rl_last_error()));
 	return rc == RL_OK;
+}
+
+static bool
+find_role(const char *name, RoleInfo *role)
+{
+	return role_found(catalog_find_role(DataDir, name, role));
 }
 
 /* the session user's role, as the registry has it now (all false if it was dropped) */
@@ -66,7 +70,7 @@ session_role(void)
 {
 	RoleInfo	role;
 
-	find_role(MyUserName, &role);
+	role_found(catalog_find_role_oid(DataDir, MyRoleId, &role));
 	return role;
 }
 
@@ -290,7 +294,7 @@ RenameRole(const char *oldname, const char *newname)
 
 	if (!find_role(oldname, &role))
 		ereport(ERROR, errcode(ERRCODE_UNDEFINED_OBJECT), errmsg("role \"%s\" does not exist", oldname));
-	if (strcmp(oldname, MyUserName) == 0)
+	if (role.oid == MyRoleId)
 		ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED), errmsg("session user cannot be renamed"));
 	check_role_name(newname);
 	if (find_role(newname, &other))

@@ -25,7 +25,7 @@ import duckdb_offline
 from lakes import Lake, Session
 from test_schemas import Recorder, recorders, same_answers
 
-ROLES = ["role_lim", "role_kept", "role_m1", "role_a", "role_u", "role_pw", "role_md5", "role_scram", "role_empty", "role_old", "role_older",
+ROLES = ["role_cr_renamed", "role_z", "role_lim", "role_kept", "role_m1", "role_a", "role_u", "role_pw", "role_md5", "role_scram", "role_empty", "role_old", "role_older",
          "role_nologin", "role_exp", "role_cr", "role_made", "role_su", "role_db", "role_duck"]
 PASSWORD_ROLES = ["role_pw", "role_md5", "role_scram", "role_nologin", "role_exp", "role_cr", "role_db", "role_kept", "role_lim",
                   "role_duck"]
@@ -315,6 +315,19 @@ def test_database_privileges(servers):
     with recorders(*servers) as (rl, pg):
         same_answers(rl, pg, ["DROP ROLE role_db", "DROP DATABASE role_db_acl", "DROP ROLE role_scram"])
     as_role(servers, "role_db", "secret", ["DROP DATABASE role_db_own"])
+
+
+def test_renamed_while_connected(servers):
+    """A session keeps its role's privileges when another session renames the role."""
+    sessions = [connect_as(s, "role_cr", "secret") for s in servers]
+    assert not any(isinstance(c, str) for c in sessions), sessions
+    with recorders(*servers) as (rl, pg):
+        same_answers(rl, pg, ["ALTER ROLE role_cr RENAME TO role_cr_renamed"])
+    with sessions[0], sessions[1]:
+        same_answers(Recorder(sessions[0]), Recorder(sessions[1]),
+                     ["CREATE ROLE role_y", "DROP ROLE role_y", "ALTER ROLE role_cr_renamed RENAME TO role_z"])
+    with recorders(*servers) as (rl, pg):
+        same_answers(rl, pg, ["ALTER ROLE role_cr_renamed RENAME TO role_cr"])
 
 
 def test_createdb(servers):
