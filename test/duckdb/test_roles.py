@@ -25,10 +25,13 @@ import duckdb_offline
 from lakes import Lake, Session
 from test_schemas import Recorder, recorders, same_answers
 
-ROLES = ["role_cr_renamed", "role_z", "role_lim", "role_kept", "role_m1", "role_a", "role_u", "role_pw", "role_md5", "role_scram", "role_empty", "role_old", "role_older",
-         "role_nologin", "role_exp", "role_cr", "role_made", "role_su", "role_db", "role_duck"]
-PASSWORD_ROLES = ["role_pw", "role_md5", "role_scram", "role_nologin", "role_exp", "role_cr", "role_db", "role_kept", "role_lim",
-                  "role_duck"]
+# every role and database the tests make, dropped before and after them
+ROLES = ["role_cr_renamed", "role_z", "role_lim", "role_kept", "role_m1", "role_a", "role_u", "role_pw",
+         "role_md5", "role_scram", "role_empty", "role_old", "role_older", "role_nologin", "role_exp", "role_cr",
+         "role_made", "role_su", "role_db", "role_duck"]
+# the roles that log in with passwords: an hba line of their own on both servers
+PASSWORD_ROLES = ["role_pw", "role_md5", "role_scram", "role_nologin", "role_exp", "role_cr", "role_db",
+                  "role_kept", "role_lim", "role_duck"]
 
 
 def scram_verifier(password: str, salt: bytes = b"0123456789abcdef", iterations: int = 4096) -> str:
