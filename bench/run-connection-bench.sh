@@ -7,7 +7,7 @@
 #     close; sequential, with psycopg (libpq), trust and scram-sha-256;
 #   - pgbench -n -M prepared -c 8 -j 2 -T SECONDS -f select1.sql throughput.
 # The scram role's verifier is made by PostgreSQL (CREATE ROLE ... PASSWORD) and
-# copied into RockLake's rocklake_passwd, so both check the same verifier.
+# given to RockLake's CREATE ROLE as it is, so both check the same verifier.
 #
 # usage: bench/run-connection-bench.sh [--build-dir DIR] [--connections N] [--seconds S]
 #   --build-dir DIR    an out-of-tree build with rocklake built (default
@@ -43,8 +43,9 @@ trap 'rl_pg_stop; rl_server_stop fast >/dev/null 2>&1 || true; rm -rf "$work"' E
 # the scram role on both servers
 pgq() { psql -X -At -h "$RL_PG_HOST" -p "$RL_PG_PORT" -U postgres -d postgres -c "$1"; }
 pgq "create role bench login password 'benchpw'" >/dev/null
-printf 'bench:%s\n' "$(pgq "select rolpassword from pg_authid where rolname = 'bench'")" \
-	>"$RL_DATADIR/rocklake_passwd"
+psql -X -At -h "$RL_HOST" -p "$RL_PORT" -d postgres \
+	-c "create role bench login password '$(pgq "select rolpassword from pg_authid where rolname = 'bench'")'" \
+	>/dev/null
 sed -i '1i host all bench 127.0.0.1/32 scram-sha-256' "$RL_PG_DATADIR/pg_hba.conf" "$RL_DATADIR/rocklake_hba.conf"
 kill -HUP "$(sed -n 1p "$RL_PG_DATADIR/postmaster.pid")" "$RL_PID"
 sleep 1

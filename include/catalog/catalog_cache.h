@@ -28,6 +28,19 @@
  *       the databases of the server; meaningful in the postgres database's cache
  *       only, which is the cluster's registry: inserting a row creates a database
  *       (its own store and cache), deleting it drops one.
+ *   rl_authid(oid INTEGER PRIMARY KEY, rolname TEXT NOT NULL UNIQUE, rolsuper,
+ *             rolcreaterole, rolcreatedb, rolcanlogin INTEGER NOT NULL, rolconnlimit
+ *             INTEGER NOT NULL, rolpassword TEXT, rolvaliduntil INTEGER)
+ *       the roles of the server (pg_authid's columns; rolvaliduntil in microseconds
+ *       since 2000-01-01 UTC, NULL for none), meaningful in the postgres database's
+ *       cache only, as rl_database: the cluster's roles (catalog/authid.h).
+ *   rl_database_acl(aclid INTEGER PRIMARY KEY, datname TEXT NOT NULL UNIQUE,
+ *                   datdba INTEGER NOT NULL, datacl TEXT)
+ *       a database's owner and access control list (catalog/acl.h), in the postgres
+ *       database's cache; a database without a row (made before roles were kept) is
+ *       the bootstrap superuser's with the default ACL. Keyed by name, not datid: a
+ *       CREATE DATABASE whose datid another took at the same time is moved to a new
+ *       one by the writer, which would leave a datid here pointing elsewhere.
  *
  * Values are stored in their canonical SQLite form: integers, booleans (0/1) and
  * timestamps (microseconds since 2000-01-01 UTC, PostgreSQL's binary form) as
@@ -70,7 +83,8 @@
  * its row id back); every other relation's rows, and a DuckLake table's rows that
  * layout cannot key, are generic rows keyed by (relid, _rl_rowid); rl_relation itself
  * is relation 0, rl_database relation CACHE_DATABASE_RELID, rl_namespace
- * CACHE_NAMESPACE_RELID. Only public's tables can have kvcodec's layout, whose keys
+ * CACHE_NAMESPACE_RELID, rl_authid CACHE_AUTHID_RELID, rl_database_acl
+ * CACHE_DATABASE_ACL_RELID. Only public's tables can have kvcodec's layout, whose keys
  * have no room for a schema: a DuckLake catalog in another schema (DuckLake's
  * METADATA_SCHEMA) is stored as generic rows of its relids, so two lakes in one
  * database never share a key.
@@ -113,6 +127,10 @@
 #define CACHE_DATABASE_RELID 0x7fffffffU
 #define CACHE_NAMESPACE_TABLE "rl_namespace"
 #define CACHE_NAMESPACE_RELID 0x7ffffffeU
+#define CACHE_AUTHID_TABLE "rl_authid"
+#define CACHE_AUTHID_RELID 0x7ffffffdU
+#define CACHE_DATABASE_ACL_TABLE "rl_database_acl"
+#define CACHE_DATABASE_ACL_RELID 0x7ffffffcU
 /* what separates a schema's id from a table's name in the cache's name of the table */
 #define CACHE_SCHEMA_SEPARATOR "^."
 /* the database that holds the registry, created with the store */

@@ -53,6 +53,8 @@ Value		f_upper(ExecState *es, const Value *args, int nargs);
 Value		f_pg_database_size_name(ExecState *es, const Value *args, int nargs);
 Value		f_pg_database_size_oid(ExecState *es, const Value *args, int nargs);
 Value		f_pg_postmaster_start_time(ExecState *es, const Value *args, int nargs);
+Value		f_rocklake_compact(ExecState *es, const Value *args, int nargs);
+Value		f_rocklake_gc(ExecState *es, const Value *args, int nargs);
 Value		f_pg_reload_conf(ExecState *es, const Value *args, int nargs);
 Value		f_pg_cancel_backend(ExecState *es, const Value *args, int nargs);
 Value		f_pg_terminate_backend(ExecState *es, const Value *args, int nargs);

@@ -2,14 +2,16 @@
  * auth.h: client authentication: the exchange with the client (trust, cleartext
  * password, md5, SCRAM-SHA-256), role passwords, and password verifiers.
  *
- * Role passwords live in DATADIR/rocklake_passwd, one "user:verifier" line per
- * role (# starts a comment), where a verifier is PostgreSQL's pg_authid.rolpassword
- * format: "SCRAM-SHA-256$<iterations>:<salt>$<StoredKey>:<ServerKey>" (base64) or
- * "md5" followed by md5(password || user) in hex. The file is written by
- * "rocklake --set-password", which calls make_password_verifier; a later issue
- * moves roles into the catalog. As in PostgreSQL, md5 in the rules runs SCRAM for
- * a role with a SCRAM verifier, and a role without a usable verifier still gets a
- * full (mock) SCRAM exchange, so a client cannot tell which roles exist.
+ * Roles and their passwords are in the roles' registry (catalog/authid.h), set by
+ * CREATE ROLE and ALTER ROLE (tcop/user.h); a password is kept as a verifier
+ * in PostgreSQL's pg_authid.rolpassword format:
+ * "SCRAM-SHA-256$<iterations>:<salt>$<StoredKey>:<ServerKey>" (base64) or "md5"
+ * followed by md5(password || user) in hex. As in PostgreSQL, md5 in the rules runs
+ * SCRAM for a role with a SCRAM verifier, and a role without a usable verifier (none,
+ * no such role, or past its VALID UNTIL) still gets a full (mock) exchange that fails
+ * as a wrong password does, so a client cannot tell which roles exist. Once the
+ * method succeeded (trust included) a role that does not exist, or may not log in,
+ * is FATAL 28000, as PostgreSQL's InitializeSessionUserId.
  */
 #ifndef RL_AUTH_H
 #define RL_AUTH_H
@@ -20,6 +22,8 @@
 
 #include "libpq/hba.h"
 
+struct RoleInfo;
+
 #define SCRAM_DEFAULT_ITERATIONS	4096
 #define SCRAM_SALT_LEN				16
 #define SCRAM_RAW_NONCE_LEN			18
@@ -29,16 +33,22 @@
 /*
  * Authenticate the connection's user for database as the rules say, exchanging
  * AuthenticationRequest / PasswordMessage with the client; sends
- * AuthenticationOk on success, FATAL 28000 / 28P01 / 08P01 otherwise.
+ * AuthenticationOk on success, FATAL 28000 / 28P01 / 08P01 otherwise. *role is
+ * the user's role (role_info_free frees it).
  */
 void		ClientAuthentication(const char *data_directory, const char *user,
-								 const char *database);
+								 const char *database, struct RoleInfo *role);
 
 /* A verifier for password ("scram-sha-256" or "md5"); palloc'd, NULL for an unknown method. */
 char	   *make_password_verifier(const char *method, const char *user, const char *password);
 char	   *scram_build_verifier(const char *password, const uint8_t *salt, size_t saltlen,
 								 int iterations);
 char	   *md5_build_verifier(const char *user, const char *password);
+/*
+ * Whether a password given to CREATE or ALTER ROLE is a verifier already (md5 or
+ * SCRAM-SHA-256), which PostgreSQL stores as it is.
+ */
+bool		password_is_verifier(const char *password);
 /* Check a cleartext password against a verifier of either kind. */
 bool		verify_plain_password(const char *user, const char *verifier, const char *password);
 
@@ -50,8 +60,6 @@ bool		verify_plain_password(const char *user, const char *verifier, const char *
 void		auth_prepare_crypto(void);
 /* The md5 client response for salt: "md5" + md5hex(md5hex(password||user) || salt). */
 bool		md5_check_response(const char *verifier, const uint8_t salt[4], const char *response);
-/* The role's verifier from DATADIR/rocklake_passwd (palloc'd), or NULL. */
-char	   *get_role_password(const char *data_directory, const char *user);
 
 /* The server side of a SCRAM-SHA-256 exchange, one message at a time. */
 typedef enum ScramResult

@@ -69,6 +69,8 @@ typedef enum UtilityKind
 	UTIL_ALTER_SYSTEM,			/* name NULL: RESET ALL; value NULL: RESET */
 	UTIL_CHECKPOINT,
 	UTIL_LOCK,					/* LOCK TABLE: checked, nothing to do (parse_utility.c) */
+	UTIL_ROLE,					/* CREATE / ALTER / DROP ROLE: utility_node */
+	UTIL_GRANT,					/* GRANT / REVOKE ON DATABASE: utility_node */
 	UTIL_CACHE					/* DML / DDL: the statements in sql */
 } UtilityKind;
 
@@ -112,7 +114,7 @@ typedef struct AnalyzedStmt
 	Plan	   *plan;			/* STMT_ROWS from SELECT / VALUES */
 	UtilityKind utility;		/* STMT_UTILITY and SHOW */
 	const char *name;			/* SET/SHOW parameter, savepoint, statement; COPY FROM's table */
-	const char *value;			/* SET value */
+	const char *value;			/* SET value; CREATE DATABASE's OWNER */
 	struct AnalyzedStmt *copy_query;	/* STMT_COPY_OUT */
 	CopyOptions copy;
 	CacheTarget target;
@@ -121,6 +123,7 @@ typedef struct AnalyzedStmt
 	int			nsql;			/* run in order on the cache; the last yields the rows */
 	SqlStatement *sql;			/* (STMT_COPY_IN: one INSERT, $n = column n) */
 	bool		missing_ok;		/* DROP DATABASE IF EXISTS */
+	const void *utility_node;	/* UTIL_ROLE, UTIL_GRANT: the statement's parse tree node */
 	const char **notices;		/* IF [NOT] EXISTS: the NOTICE of each object skipped, in
 								 * order, before the statement runs what it has left ... */
 	const char **notice_codes;	/* ... their SQLSTATEs ... */

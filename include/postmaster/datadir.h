@@ -16,8 +16,9 @@ bool		DataDirectoryIsInitialized(const char *datadir);
 
 /*
  * Create datadir (mode 0700) if missing and write the files an empty one needs.
- * Refuses (FATAL) a directory that is neither empty nor initialized.
+ * Refuses (FATAL) a directory that is neither empty nor initialized. superuser
+ * (-U), if not NULL, names the bootstrap superuser (catalog/authid.h).
  */
-void		InitDataDirectory(const char *datadir);
+void		InitDataDirectory(const char *datadir, const char *superuser);
 
 #endif

@@ -19,6 +19,7 @@ typedef enum GucContext
 	PGC_INTERNAL,				/* read-only: SHOW only (server_version, ...) */
 	PGC_POSTMASTER,				/* at server start only */
 	PGC_SIGHUP,					/* in the config file; a reload applies it */
+	PGC_SUSET,					/* SET by a superuser's session only (is_superuser) */
 	PGC_USERSET					/* any session, with SET */
 } GucContext;
 
@@ -58,7 +59,8 @@ void		InitializeGUCOptions(void);
  * rocklake.conf, also on reload. PGC_S_DEFAULT .. PGC_S_CLIENT also move the value
  * RESET returns to; PGC_S_SESSION (SET) does not. errmsg points to a static
  * buffer valid until the next call. Returns false (with the error in *errmsg) if the
- * name is unknown (42704), the value invalid (22023) or the context forbids it (55P02).
+ * name is unknown (42704), the value invalid (22023) or the context forbids it (55P02;
+ * 42501 for a superuser's setting set by another's session).
  */
 bool		set_config_option(const char *name, const char *value, GucSource source,
 							  bool is_reload, const char **errmsg, const char **sqlstate);

@@ -41,6 +41,7 @@ extern volatile sig_atomic_t ClientConnectionLost;
 extern int	MyProcPid;
 /* Who this session is: set once authentication succeeded. */
 extern const char *MyUserName;
+extern uint32_t MyRoleId;		/* its role's OID in the registry (catalog/authid.h) */
 extern const char *MyDatabaseName;
 extern uint32_t MyDatabaseId;	/* its datid in the registry (catalog_cache.h) */
 

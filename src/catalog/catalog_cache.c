@@ -557,6 +557,12 @@ catalog_cache_open(const char *path, CatalogCache **out)
 					  " (name TEXT PRIMARY KEY, value);"
 					  "CREATE TABLE IF NOT EXISTS " CACHE_DATABASE_TABLE
 					  " (datid INTEGER PRIMARY KEY, datname TEXT NOT NULL UNIQUE);"
+					  "CREATE TABLE IF NOT EXISTS " CACHE_AUTHID_TABLE
+					  " (oid INTEGER PRIMARY KEY, rolname TEXT NOT NULL UNIQUE, rolsuper INTEGER NOT NULL,"
+					  " rolcreaterole INTEGER NOT NULL, rolcreatedb INTEGER NOT NULL, rolcanlogin INTEGER NOT NULL,"
+					  " rolconnlimit INTEGER NOT NULL, rolpassword TEXT, rolvaliduntil INTEGER);"
+					  "CREATE TABLE IF NOT EXISTS " CACHE_DATABASE_ACL_TABLE
+					  " (aclid INTEGER PRIMARY KEY, datname TEXT NOT NULL UNIQUE, datdba INTEGER NOT NULL, datacl TEXT);"
 					  "CREATE TABLE IF NOT EXISTS " CACHE_NAMESPACE_TABLE
 					  " (nspid INTEGER PRIMARY KEY, nspname TEXT NOT NULL UNIQUE, nspowner INTEGER NOT NULL);"
 					  "CREATE TABLE IF NOT EXISTS " CACHE_SCAN_BASE_TABLE
@@ -719,8 +725,8 @@ relation_map_shape(CatalogCache *cache, const char *name, int64_t relid, Relatio
 	if ((rc = table_columns(cache, name, &columns)) != RL_OK)
 		return rc;
 
-	const KvTable *kv = relid == 0 || relid == CACHE_DATABASE_RELID || relid == CACHE_NAMESPACE_RELID
-		? NULL : kv_table_by_name(name);
+	const KvTable *kv = relid == 0 || relid == CACHE_DATABASE_RELID || relid == CACHE_NAMESPACE_RELID ||
+		relid == CACHE_AUTHID_RELID || relid == CACHE_DATABASE_ACL_RELID ? NULL : kv_table_by_name(name);
 	bool		kv_columns_match = kv != NULL;
 
 	for (int i = 1; i < columns->n; i++)	/* the row id first */
@@ -752,6 +758,10 @@ relation_map(CatalogCache *cache, const char *name, RelationMap *map)
 		return relation_map_shape(cache, name, CACHE_DATABASE_RELID, map);
 	if (strcmp(name, CACHE_NAMESPACE_TABLE) == 0)
 		return relation_map_shape(cache, name, CACHE_NAMESPACE_RELID, map);
+	if (strcmp(name, CACHE_AUTHID_TABLE) == 0)
+		return relation_map_shape(cache, name, CACHE_AUTHID_RELID, map);
+	if (strcmp(name, CACHE_DATABASE_ACL_TABLE) == 0)
+		return relation_map_shape(cache, name, CACHE_DATABASE_ACL_RELID, map);
 	if ((rc = table_columns(cache, name, &columns)) != RL_OK)
 		return rc;
 	if (columns->relid < 0)
@@ -1204,7 +1214,9 @@ catalog_cache_rebuild(CatalogCache *cache, Lsm *lsm)
 	rlbuf_free(&drops);
 	if (rc == RL_OK)
 		rc = exec_sql(cache->db, "DELETE FROM " CACHE_RELATION_TABLE "; DELETE FROM " CACHE_DATABASE_TABLE ";"
-					  "DELETE FROM " CACHE_NAMESPACE_TABLE "; DELETE FROM " CACHE_SHORT_KEY_TABLE);
+					  "DELETE FROM " CACHE_NAMESPACE_TABLE "; DELETE FROM " CACHE_AUTHID_TABLE ";"
+					  "DELETE FROM " CACHE_DATABASE_ACL_TABLE ";"
+					  "DELETE FROM " CACHE_SHORT_KEY_TABLE);
 
 	/* the relations, then their rows */
 	RebuildScan scan = {.db = cache->db, .status = RL_OK};
@@ -1220,6 +1232,7 @@ catalog_cache_rebuild(CatalogCache *cache, Lsm *lsm)
 	sqlite3_finalize(scan.insert);
 	rlbuf_free(&prefix);
 	stmt = prepare(cache->db, "SELECT '" CACHE_DATABASE_TABLE "' UNION ALL SELECT '" CACHE_NAMESPACE_TABLE "'"
+				   " UNION ALL SELECT '" CACHE_AUTHID_TABLE "' UNION ALL SELECT '" CACHE_DATABASE_ACL_TABLE "'"
 				   " UNION ALL SELECT relname FROM (SELECT relname FROM " CACHE_RELATION_TABLE " ORDER BY relid)");
 	while (rc == RL_OK && stmt && sqlite3_step(stmt) == SQLITE_ROW)
 	{

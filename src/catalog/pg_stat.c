@@ -41,6 +41,7 @@
 #include "catalog/syscat.h"
 #include "common/rl_buffer.h"
 #include "utils/backend_status.h"
+#include "utils/guc.h"
 #include "utils/mcxt.h"
 #include "utils/miscadmin.h"
 
@@ -184,13 +185,24 @@ build_pg_stat_activity(void)
 					 " column15 AS state, NULL AS backend_xid, NULL AS backend_xmin, NULL AS query_id,"
 					 " column16 AS query, column17 AS backend_type FROM (VALUES (NULL, NULL, NULL, NULL, NULL,"
 					 " NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)");
+	bool		super = GetConfigBool("is_superuser");
+	const char *me = GetConfigOption("session_authorization");
+
 	for (int i = 0; i < n; i++)
 	{
 		bool		client = st[i].kind == BACKEND_KIND_CLIENT;
 		bool		waiting = client && st[i].state != STATE_RUNNING;
 		char	   *row;
 
-		if (client)
+		/* another role's session shows only who it is, as PostgreSQL shows it */
+		if (!super && !(client && me && strcmp(st[i].usename, me) == 0))
+			row = client
+				? sqlite3_mprintf(", (%u, %Q, %d, " XSTR(BOOTSTRAP_SUPERUSERID) ", %Q, %Q, NULL, NULL, NULL, NULL,"
+								  " NULL, NULL, NULL, NULL, NULL, '<insufficient privilege>', NULL)",
+								  st[i].datid, st[i].datname, st[i].pid, st[i].usename, st[i].appname)
+				: sqlite3_mprintf(", (NULL, NULL, %d, NULL, NULL, '', NULL, NULL, NULL, NULL, NULL, NULL,"
+								  " NULL, NULL, NULL, '<insufficient privilege>', NULL)", st[i].pid);
+		else if (client)
 			row = sqlite3_mprintf(", (%u, %Q, %d, " XSTR(BOOTSTRAP_SUPERUSERID) ", %Q, %Q, %Q, %d, %s, %s, %s, %s,"
 								  " %Q, %Q, %Q, %Q, 'client backend')",
 								  st[i].datid, st[i].datname, st[i].pid, st[i].usename, st[i].appname,

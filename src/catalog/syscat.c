@@ -34,11 +34,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "catalog/acl.h"
 #include "catalog/cache.h"
 #include "catalog/catalog_cache.h"
 #include "catalog/namespace.h"
 #include "catalog/pg_attribute.h"
 #include "catalog/pg_cast.h"
+#include "catalog/pg_authid.h"
 #include "catalog/pg_proc.h"
 #include "catalog/pg_stat.h"
 #include "catalog/syscat.h"
@@ -206,7 +208,22 @@ static const ResultColumn pg_roles_cols[] = {
 	COL("rolname", NAMEOID), COL("rolsuper", BOOLOID), COL("rolinherit", BOOLOID),
 	COL("rolcreaterole", BOOLOID), COL("rolcreatedb", BOOLOID), COL("rolcanlogin", BOOLOID),
 	COL("rolreplication", BOOLOID), COL("rolconnlimit", INT4OID), COL("rolpassword", TEXTOID),
-	COL("rolvaliduntil", TIMESTAMPTZOID), COL("rolbypassrls", BOOLOID), COL("oid", OIDOID),
+	COL("rolvaliduntil", TIMESTAMPTZOID), COL("rolbypassrls", BOOLOID), COL("rolconfig", TEXTARRAYOID),
+	COL("oid", OIDOID),
+};
+
+static const ResultColumn pg_authid_cols[] = {
+	COL("oid", OIDOID), COL("rolname", NAMEOID), COL("rolsuper", BOOLOID), COL("rolinherit", BOOLOID),
+	COL("rolcreaterole", BOOLOID), COL("rolcreatedb", BOOLOID), COL("rolcanlogin", BOOLOID),
+	COL("rolreplication", BOOLOID), COL("rolbypassrls", BOOLOID), COL("rolconnlimit", INT4OID),
+	COL("rolpassword", TEXTOID), COL("rolvaliduntil", TIMESTAMPTZOID),
+};
+
+/* pg_user's and pg_shadow's */
+static const ResultColumn pg_user_cols[] = {
+	COL("usename", NAMEOID), COL("usesysid", OIDOID), COL("usecreatedb", BOOLOID), COL("usesuper", BOOLOID),
+	COL("userepl", BOOLOID), COL("usebypassrls", BOOLOID), COL("passwd", TEXTOID),
+	COL("valuntil", TIMESTAMPTZOID), COL("useconfig", TEXTARRAYOID),
 };
 
 static const ResultColumn pg_auth_members_cols[] = {
@@ -526,28 +543,31 @@ build_pg_database(void)
 	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK)
 	{
 		sqlite3_busy_timeout(db, CACHE_BUSY_TIMEOUT_MS);
-		sqlite3_prepare_v2(db, "SELECT datid, datname FROM " CACHE_DATABASE_TABLE, -1, &stmt, NULL);
+		sqlite3_prepare_v2(db, "SELECT d.datid, d.datname, coalesce(a.datdba, " XSTR(BOOTSTRAP_SUPERUSERID) "),"
+						   " a.datacl FROM " CACHE_DATABASE_TABLE " AS d LEFT JOIN " CACHE_DATABASE_ACL_TABLE
+						   " AS a USING (datname)", -1, &stmt, NULL);
 	}
 	while (stmt != NULL && sqlite3_step(stmt) == SQLITE_ROW)
 	{
-		char	   *row = sqlite3_mprintf("%s(%lld, %Q)", b.len ? ", " : "", sqlite3_column_int64(stmt, 0),
-										  (const char *) sqlite3_column_text(stmt, 1));
+		char	   *row = sqlite3_mprintf("%s(%lld, %Q, %lld, %Q)", b.len ? ", " : "", sqlite3_column_int64(stmt, 0),
+										  (const char *) sqlite3_column_text(stmt, 1), sqlite3_column_int64(stmt, 2),
+										  acl_text((const char *) sqlite3_column_text(stmt, 3)));
 
 		rlbuf_append_str(&b, row);
 		sqlite3_free(row);
 	}
 	sqlite3_finalize(stmt);
 	sqlite3_close(db);
-	char	   *sql = psprintf("SELECT d.column1 AS oid, d.column2 AS datname, " XSTR(BOOTSTRAP_SUPERUSERID)
+	char	   *sql = psprintf("SELECT d.column1 AS oid, d.column2 AS datname, d.column3"
 							   " AS datdba, " XSTR(PG_UTF8_ENCODING) " AS encoding, 'c' AS datlocprovider,"
 							   " d.column2 = 'template1' AS datistemplate, 1 AS datallowconn, -1 AS datconnlimit, "
 							   XSTR(DEFAULTTABLESPACE_OID) " AS dattablespace, 'C.UTF-8' AS datcollate,"
-							   " 'C.UTF-8' AS datctype, NULL AS daticulocale, NULL AS datacl, NULL AS datcollversion,"
+							   " 'C.UTF-8' AS datctype, NULL AS daticulocale, d.column4 AS datacl, NULL AS datcollversion,"
 							   " 0 AS datfrozenxid, 0 AS datminmxid,"
 							   " CASE d.column2 WHEN 'postgres' THEN 'default administrative connection database'"
 							   " WHEN 'template1' THEN 'default template for new databases' END AS _rl_description"
 							   " FROM (%s) AS d", b.len ? psprintf("VALUES %s", rlbuf_cstr(&b))
-							   : "SELECT NULL AS column1, NULL AS column2 WHERE 0");
+							   : "SELECT NULL AS column1, NULL AS column2, NULL AS column3, NULL AS column4 WHERE 0");
 
 	rlbuf_free(&b);
 	return sql;
@@ -560,22 +580,6 @@ build_pg_shdescription(void)
 	return psprintf("SELECT oid AS objoid, 1262 AS classoid, _rl_description AS description,"
 					" 'pg_database' AS _rl_classname FROM (%s) WHERE _rl_description IS NOT NULL",
 					build_pg_database());
-}
-
-/* build_pg_roles -- the session's user, a superuser as PostgreSQL's bootstrap user, and pg_database_owner */
-static char *
-build_pg_roles(void)
-{
-	char	   *q = sqlite3_mprintf("%Q", MyUserName);
-	char	   *sql = psprintf("SELECT column1 AS rolname, column2 AS rolsuper, 1 AS rolinherit,"
-							   " column2 AS rolcreaterole, column2 AS rolcreatedb, column2 AS rolcanlogin,"
-							   " column2 AS rolreplication, -1 AS rolconnlimit, '********' AS rolpassword,"
-							   " NULL AS rolvaliduntil, column2 AS rolbypassrls, column3 AS oid"
-							   " FROM (VALUES (%s, 1, " XSTR(BOOTSTRAP_SUPERUSERID) "),"
-							   " ('pg_database_owner', 0, " XSTR(ROLE_PG_DATABASE_OWNER) "))", q);
-
-	sqlite3_free(q);
-	return sql;
 }
 
 /* build_pg_description -- the public schema's, plpgsql's, the languages' and the builtin functions' */
@@ -646,7 +650,10 @@ static const SystemRelation system_relations[] = {
 		"SELECT column1 AS oid, column2 AS spcname, " XSTR(BOOTSTRAP_SUPERUSERID) " AS spcowner,"
 		" NULL AS spcacl, NULL AS spcoptions FROM (VALUES ("
 		XSTR(DEFAULTTABLESPACE_OID) ", 'pg_default'), (1664, 'pg_global'))", NULL},
-	{"pg_roles", NCOLS(pg_roles_cols), pg_roles_cols, NULL, build_pg_roles},
+	{"pg_roles", NCOLS(pg_roles_cols), pg_roles_cols, NULL, BuildPgRolesSql},
+	{"pg_authid", NCOLS(pg_authid_cols), pg_authid_cols, NULL, BuildPgAuthidSql},
+	{"pg_user", NCOLS(pg_user_cols), pg_user_cols, NULL, BuildPgUserSql},
+	{"pg_shadow", NCOLS(pg_user_cols), pg_user_cols, NULL, BuildPgShadowSql},
 	{"pg_auth_members", NCOLS(pg_auth_members_cols), pg_auth_members_cols, NULL, NULL},
 	{"pg_description", NCOLS(pg_description_cols), pg_description_cols, NULL, build_pg_description},
 	{"pg_shdescription", NCOLS(pg_shdescription_cols), pg_shdescription_cols, NULL, build_pg_shdescription},
@@ -718,11 +725,10 @@ static char *
 build_schemata(void)
 {
 	char	   *sql = sqlite3_mprintf("SELECT %Q AS catalog_name, n.nspname AS schema_name,"
-									  " CASE n.nspowner WHEN " XSTR(BOOTSTRAP_SUPERUSERID) " THEN %Q"
-									  " ELSE 'pg_database_owner' END AS schema_owner,"
+									  " (SELECT r.rolname FROM (%s) AS r WHERE r.oid = n.nspowner) AS schema_owner,"
 									  " NULL AS default_character_set_catalog, NULL AS default_character_set_schema,"
 									  " NULL AS default_character_set_name, NULL AS sql_path FROM (%s) AS n",
-									  MyDatabaseName, MyUserName, SystemRelationLookup("pg_namespace")->sql);
+									  MyDatabaseName, BuildPgRolesSql(), SystemRelationLookup("pg_namespace")->sql);
 	char	   *result = pstrdup(sql);
 
 	sqlite3_free(sql);

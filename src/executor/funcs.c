@@ -9,8 +9,8 @@
  * generate_subscripts), like_escape (LIKE ... ESCAPE), json_build_object, the
  * set-returning generate_series(), and what psql's describe commands call to
  * read the catalog (format_type, pg_get_userbyid, pg_get_constraintdef,
- * obj_description, pg_size_pretty, ...), and rocklake_compact() and rocklake_gc()
- * (the writer's maintenance, catalog/maintenance.h). Those that must look a row up in the
+ * obj_description, pg_size_pretty, ...); those that describe or control the server
+ * are funcs_admin.c's. Those that must look a row up in the
  * catalog are lookups in a system relation (FuncDesc.catalog) that the analyser
  * writes into the query over the cache. Lookup is by name and argument count;
  * an argument may be widened implicitly (int4 to int8 or float8, oid to
@@ -19,8 +19,7 @@
  * anyarray takes any array.
  */
 
-#include "catalog/maintenance.h"
-#include "catalog/writer.h"
+#include "catalog/pg_authid.h"
 #include "executor/funcs_internal.h"
 #include "executor/numformat.h"
 #include "executor/regexp.h"
@@ -223,22 +222,6 @@ f_pg_backend_pid(ExecState *es, const Value *args, int nargs)
 }
 
 /* rocklake_compact(), rocklake_gc(): the writer's maintenance, its summary as json */
-static Value
-f_rocklake_compact(ExecState *es, const Value *args, int nargs)
-{
-	char	   *summary = RequestStoreMaintenance(MAINTAIN_COMPACT);
-
-	return typio_string(JSONOID, summary, strlen(summary));
-}
-
-static Value
-f_rocklake_gc(ExecState *es, const Value *args, int nargs)
-{
-	char	   *summary = RequestStoreMaintenance(MAINTAIN_GC);
-
-	return typio_string(JSONOID, summary, strlen(summary));
-}
-
 static Value
 f_false(ExecState *es, const Value *args, int nargs)
 {
@@ -985,13 +968,11 @@ f_pg_partition_ancestors(ExecState *es, const Value *args, int nargs)
 
 /* ---------- catalog information that needs no lookup ---------- */
 
-/* f_pg_get_userbyid -- the roles pg_roles lists (syscat.c), else PostgreSQL's placeholder */
+/* f_pg_get_userbyid -- the roles pg_roles lists (pg_authid.c), else PostgreSQL's placeholder */
 static Value
 f_pg_get_userbyid(ExecState *es, const Value *args, int nargs)
 {
-	const char *name = args[0].u.i == BOOTSTRAP_SUPERUSERID ? MyUserName
-		: args[0].u.i == ROLE_PG_DATABASE_OWNER ? "pg_database_owner"
-		: psprintf("unknown (OID=%lld)", (long long) args[0].u.i);
+	const char *name = RoleNameById((Oid) args[0].u.i);
 
 	return typio_string(NAMEOID, name, strlen(name));
 }

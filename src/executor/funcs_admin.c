@@ -15,7 +15,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "catalog/authid.h"
 #include "catalog/catalog_cache.h"
+#include "catalog/maintenance.h"
+#include "catalog/writer.h"
 #include "executor/funcs_internal.h"
 #include "libpq/pqcomm.h"
 #include "utils/backend_status.h"
@@ -126,10 +129,44 @@ f_inet_server_port(ExecState *es, const Value *args, int nargs)
 	return connection_end(true, true);
 }
 
+/*
+ * require_superuser -- ERROR 42501 unless the session's role is a superuser: the
+ * functions PostgreSQL grants to no one else by default
+ */
+static void
+require_superuser(const char *function)
+{
+	if (!GetConfigBool("is_superuser"))
+		ereport(ERROR, errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				errmsg("permission denied for function %s", function));
+}
+
+/* f_rocklake_compact, f_rocklake_gc -- the writer compacts or collects the database's store; what it did, as json */
+Value
+f_rocklake_compact(ExecState *es, const Value *args, int nargs)
+{
+	require_superuser("rocklake_compact");
+
+	char	   *summary = RequestStoreMaintenance(MAINTAIN_COMPACT);
+
+	return typio_string(JSONOID, summary, strlen(summary));
+}
+
+Value
+f_rocklake_gc(ExecState *es, const Value *args, int nargs)
+{
+	require_superuser("rocklake_gc");
+
+	char	   *summary = RequestStoreMaintenance(MAINTAIN_GC);
+
+	return typio_string(JSONOID, summary, strlen(summary));
+}
+
 /* f_pg_reload_conf -- signal the postmaster (the backend's parent) to re-read the configuration */
 Value
 f_pg_reload_conf(ExecState *es, const Value *args, int nargs)
 {
+	require_superuser("pg_reload_conf");
 	if (kill(getppid(), SIGHUP) != 0)
 	{
 		ereport(WARNING, errmsg("failed to send signal to postmaster: %s", strerror(errno)));
@@ -140,24 +177,50 @@ f_pg_reload_conf(ExecState *es, const Value *args, int nargs)
 
 /*
  * signal_backend -- PostgreSQL's pg_signal_backend: sig to pid if it is a client
- * backend of this server (the status array says), else a WARNING and false
+ * backend of this server (the status array says), else a WARNING and false. A role
+ * that is no superuser may signal only its own role's sessions, and never a
+ * superuser's (role membership and pg_signal_backend do not exist here).
  */
 static bool
-signal_backend(int pid, int sig)
+signal_backend(int pid, int sig, bool terminate)
 {
 	int			max = BackendStatusSlots(),
 				n;
 	BackendStatus *all = palloc(sizeof(BackendStatus) * (size_t) (max ? max : 1));
-	bool		found = false;
+	const BackendStatus *target = NULL,
+			   *me = NULL;
 
 	n = BackendStatusSnapshot(all, max);
-	for (int i = 0; i < n && !found; i++)
-		found = all[i].pid == pid && all[i].kind == BACKEND_KIND_CLIENT;
-	pfree(all);
-	if (!found)
+	for (int i = 0; i < n; i++)
+	{
+		if (all[i].pid == pid && all[i].kind == BACKEND_KIND_CLIENT)
+			target = &all[i];
+		if (all[i].pid == MyProcPid)
+			me = &all[i];
+	}
+	if (target == NULL)
 	{
 		ereport(WARNING, errmsg("PID %d is not a PostgreSQL backend process", pid));
 		return false;
+	}
+	if (!GetConfigBool("is_superuser"))
+	{
+		RoleInfo	role;
+		bool		super = false;
+
+		if (catalog_find_role(DataDir, target->usename, &role) == RL_OK)
+		{
+			super = role.rolsuper;
+			role_info_free(&role);
+		}
+		if (super)
+			ereport(ERROR, errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+					errmsg(terminate ? "must be a superuser to terminate superuser process"
+						   : "must be a superuser to cancel superuser query"));
+		if (me == NULL || strcmp(me->usename, target->usename) != 0)
+			ereport(ERROR, errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+					errmsg(terminate ? "must be a member of the role whose process is being terminated or member of pg_signal_backend"
+						   : "must be a member of the role whose query is being canceled or member of pg_signal_backend"));
 	}
 	if (kill(pid, sig) != 0)
 	{
@@ -171,7 +234,7 @@ signal_backend(int pid, int sig)
 Value
 f_pg_cancel_backend(ExecState *es, const Value *args, int nargs)
 {
-	return typio_bool(signal_backend((int) args[0].u.i, SIGINT));
+	return typio_bool(signal_backend((int) args[0].u.i, SIGINT, false));
 }
 
 /*
@@ -187,7 +250,7 @@ f_pg_terminate_backend(ExecState *es, const Value *args, int nargs)
 	if (timeout < 0)
 		ereport(ERROR, errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
 				errmsg("\"timeout\" must not be negative"));
-	if (!signal_backend(pid, SIGTERM))
+	if (!signal_backend(pid, SIGTERM, true))
 		return typio_bool(false);
 	for (int64_t waited = 0; timeout > 0 && kill(pid, 0) == 0; waited += 10)
 	{

@@ -7,7 +7,6 @@
  * random server nonce, and verifiers in pg_authid's format, so secrets made by
  * PostgreSQL work here and the other way round. All cryptography is OpenSSL's.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,8 +16,11 @@
 #include <openssl/hmac.h>
 #include <openssl/rand.h>
 
+#include "catalog/authid.h"
+#include "common/ulid.h"
 #include "libpq/auth.h"
 #include "libpq/pqcomm.h"
+#include "utils/adt/typio.h"
 #include "utils/elog.h"
 #include "utils/mcxt.h"
 
@@ -183,6 +185,17 @@ parse_scram_secret(const char *verifier, ScramSecret *secret)
 	return true;
 }
 
+bool
+password_is_verifier(const char *password)
+{
+	ScramSecret secret;
+
+	if (strlen(password) == MD5_PASSWD_LEN && strncmp(password, "md5", 3) == 0 &&
+		strspn(password + 3, "0123456789abcdef") == MD5_PASSWD_LEN - 3)
+		return true;
+	return parse_scram_secret(password, &secret);
+}
+
 void
 auth_prepare_crypto(void)
 {
@@ -232,38 +245,25 @@ md5_check_response(const char *verifier, const uint8_t salt[4], const char *resp
 	return CRYPTO_memcmp(expected, response, MD5_PASSWD_LEN) == 0;
 }
 
-char *
-get_role_password(const char *data_directory, const char *user)
+/*
+ * role_password -- the verifier to check the role's password against, as
+ * PostgreSQL's get_role_password: none for a role that does not exist, has no
+ * password or whose password has expired (VALID UNTIL), which fail the exchange
+ * as a wrong password does, so a client cannot tell which roles exist
+ */
+static char *
+role_password(const RoleInfo *role, bool found)
 {
-	char	   *path = psprintf("%s/rocklake_passwd", data_directory);
-	FILE	   *f = fopen(path, "r");
-	char		line[1024];
-	char	   *verifier = NULL;
+	int64_t		now_us = (rl_now_ms() - UNIX_EPOCH_SECS * 1000) * 1000;
 
-	if (f == NULL)
+	if (!found || role->rolpassword == NULL)
+		return NULL;
+	if (role->rolvaliduntil != ROLE_NO_VALID_UNTIL && role->rolvaliduntil < now_us)
 	{
-		if (errno != ENOENT)
-			ereport(LOG,
-					errcode(ERRCODE_IO_ERROR),
-					errmsg("could not open file \"%s\": %s", path, strerror(errno)));
+		ereport(LOG, errmsg("password of role \"%s\" has expired", role->rolname));
 		return NULL;
 	}
-	while (verifier == NULL && fgets(line, sizeof(line), f) != NULL)
-	{
-		char	   *colon = strrchr(line, ':');
-		size_t		len = strcspn(line, "\r\n");
-
-		line[len] = '\0';
-		if (line[0] == '#' || colon == NULL)
-			continue;
-		/* a SCRAM verifier contains ':' itself: the user ends at the first ':' */
-		colon = strchr(line, ':');
-		*colon = '\0';
-		if (strcmp(line, user) == 0)
-			verifier = pstrdup(colon + 1);
-	}
-	fclose(f);
-	return verifier;
+	return pstrdup(role->rolpassword);
 }
 
 /* ---------- SCRAM exchange ---------- */
@@ -556,7 +556,7 @@ auth_scram(const char *user, const char *verifier)
 }
 
 void
-ClientAuthentication(const char *data_directory, const char *user, const char *database)
+ClientAuthentication(const char *data_directory, const char *user, const char *database, RoleInfo *role)
 {
 	HbaRules   *rules = hba_load(psprintf("%s/rocklake_hba.conf", data_directory));
 	HbaConnInfo conn = {
@@ -579,9 +579,14 @@ ClientAuthentication(const char *data_directory, const char *user, const char *d
 				errcode(ERRCODE_INVALID_AUTHORIZATION_SPECIFICATION),
 				errmsg("pg_hba.conf rejects connection for host \"%s\", user \"%s\", database \"%s\", %s",
 					   MyProcPort->remote_host, user, database, encryption));
+	RlStatus	rc = catalog_find_role(data_directory, user, role);
+
+	if (rc != RL_OK && rc != RL_NOT_FOUND)
+		ereport(FATAL, errcode(ERRCODE_IO_ERROR),
+				errmsg("could not read the roles' registry: %s", rl_last_error()));
 	if (method != uaTrust)
 	{
-		char	   *verifier = get_role_password(data_directory, user);
+		char	   *verifier = role_password(role, rc == RL_OK);
 		bool		ok;
 
 		if (method == uaPassword)
@@ -594,4 +599,11 @@ ClientAuthentication(const char *data_directory, const char *user, const char *d
 			auth_failed(user);
 	}
 	send_auth_request(AUTH_REQ_OK, NULL, 0);
+	/* then, as PostgreSQL's InitializeSessionUserId, whether the role may log in */
+	if (rc == RL_NOT_FOUND)
+		ereport(FATAL, errcode(ERRCODE_INVALID_AUTHORIZATION_SPECIFICATION),
+				errmsg("role \"%s\" does not exist", user));
+	if (!role->rolcanlogin)
+		ereport(FATAL, errcode(ERRCODE_INVALID_AUTHORIZATION_SPECIFICATION),
+				errmsg("role \"%s\" is not permitted to log in", user));
 }

@@ -171,9 +171,6 @@ unsupported_statement(ParseState *ps, Node *node)
 		{PG_QUERY__NODE__NODE_NOTIFY_STMT, "NOTIFY"},
 		{PG_QUERY__NODE__NODE_UNLISTEN_STMT, "UNLISTEN"},
 		{PG_QUERY__NODE__NODE_VACUUM_STMT, "VACUUM"},
-		{PG_QUERY__NODE__NODE_CREATE_ROLE_STMT, "CREATE ROLE"},
-		{PG_QUERY__NODE__NODE_ALTER_ROLE_STMT, "ALTER ROLE"},
-		{PG_QUERY__NODE__NODE_DROP_ROLE_STMT, "DROP ROLE"},
 		{PG_QUERY__NODE__NODE_GRANT_STMT, "GRANT"},
 		{PG_QUERY__NODE__NODE_COMMENT_STMT, "COMMENT"},
 		{PG_QUERY__NODE__NODE_CALL_STMT, "CALL"},
@@ -294,9 +291,32 @@ AnalyzeStatement(const RawStatement *raw, const char *query_string,
 				analyze_drop(&ps, node->drop_stmt, stmt);
 			break;
 		case PG_QUERY__NODE__NODE_RENAME_STMT:
+			if (node->rename_stmt->rename_type == PG_QUERY__OBJECT_TYPE__OBJECT_ROLE)
+			{
+				stmt->utility = UTIL_ROLE;
+				stmt->command_tag = "ALTER ROLE";
+				stmt->utility_node = node;
+				break;
+			}
 			if (node->rename_stmt->rename_type != PG_QUERY__OBJECT_TYPE__OBJECT_SCHEMA)
 				unsupported_statement(&ps, node);
 			analyze_rename_schema(&ps, node->rename_stmt, stmt);
+			break;
+		case PG_QUERY__NODE__NODE_GRANT_STMT:
+			if (node->grant_stmt->objtype != PG_QUERY__OBJECT_TYPE__OBJECT_DATABASE ||
+				node->grant_stmt->targtype != PG_QUERY__GRANT_TARGET_TYPE__ACL_TARGET_OBJECT)
+				unsupported_statement(&ps, node);
+			stmt->utility = UTIL_GRANT;
+			stmt->command_tag = node->grant_stmt->is_grant ? "GRANT" : "REVOKE";
+			stmt->utility_node = node;
+			break;
+		case PG_QUERY__NODE__NODE_CREATE_ROLE_STMT:
+		case PG_QUERY__NODE__NODE_ALTER_ROLE_STMT:
+		case PG_QUERY__NODE__NODE_DROP_ROLE_STMT:
+			stmt->utility = UTIL_ROLE;
+			stmt->command_tag = node->node_case == PG_QUERY__NODE__NODE_CREATE_ROLE_STMT ? "CREATE ROLE"
+				: node->node_case == PG_QUERY__NODE__NODE_ALTER_ROLE_STMT ? "ALTER ROLE" : "DROP ROLE";
+			stmt->utility_node = node;
 			break;
 		case PG_QUERY__NODE__NODE_ALTER_OWNER_STMT:
 			if (node->alter_owner_stmt->object_type != PG_QUERY__OBJECT_TYPE__OBJECT_SCHEMA)
@@ -307,6 +327,13 @@ AnalyzeStatement(const RawStatement *raw, const char *query_string,
 			stmt->utility = UTIL_CREATE_DATABASE;
 			stmt->command_tag = "CREATE DATABASE";
 			stmt->name = node->createdb_stmt->dbname;
+			for (size_t i = 0; i < node->createdb_stmt->n_options; i++)
+			{
+				const PgQuery__DefElem *d = node->createdb_stmt->options[i]->def_elem;
+
+				if (strcmp(d->defname, "owner") == 0 && d->arg != NULL)
+					stmt->value = string_value(d->arg);
+			}
 			break;
 		case PG_QUERY__NODE__NODE_CHECK_POINT_STMT:
 			stmt->utility = UTIL_CHECKPOINT;

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "parser/analyze_internal.h"
+#include "catalog/pg_authid.h"
 
 /* ---------- CREATE TABLE, DROP TABLE, CREATE SCHEMA ---------- */
 
@@ -617,23 +618,25 @@ drop_catalog_table(ParseState *ps, AnalyzedStmt *stmt, const char *table)
 
 /* ---------- schemas ---------- */
 
-/* role_oid -- the role a RoleSpec names (the session's user or pg_database_owner; 42704 else) */
+/* role_oid -- the role a RoleSpec names (a role of the registry or pg_database_owner; 42704 else) */
 static Oid
 role_oid(PgQuery__RoleSpec *role, const char **name)
 {
+	Oid			oid;
+
 	switch (role->roletype)
 	{
 		case PG_QUERY__ROLE_SPEC_TYPE__ROLESPEC_CURRENT_ROLE:
 		case PG_QUERY__ROLE_SPEC_TYPE__ROLESPEC_CURRENT_USER:
 		case PG_QUERY__ROLE_SPEC_TYPE__ROLESPEC_SESSION_USER:
 			*name = MyUserName;
-			return BOOTSTRAP_SUPERUSERID;
+			return MyRoleId;
 		case PG_QUERY__ROLE_SPEC_TYPE__ROLESPEC_CSTRING:
 			*name = role->rolename;
-			if (strcmp(role->rolename, MyUserName) == 0)
-				return BOOTSTRAP_SUPERUSERID;
 			if (strcmp(role->rolename, "pg_database_owner") == 0)
 				return ROLE_PG_DATABASE_OWNER;
+			if ((oid = RoleOidByName(role->rolename)) != 0)
+				return oid;
 			ereport(ERROR,
 					errcode(ERRCODE_UNDEFINED_OBJECT),
 					errmsg("role \"%s\" does not exist", role->rolename));
@@ -680,7 +683,7 @@ void
 analyze_create_schema(ParseState *ps, PgQuery__CreateSchemaStmt *cs, AnalyzedStmt *stmt)
 {
 	const char *role_name = MyUserName;
-	Oid			owner = cs->authrole ? role_oid(cs->authrole, &role_name) : BOOTSTRAP_SUPERUSERID;
+	Oid			owner = cs->authrole ? role_oid(cs->authrole, &role_name) : MyRoleId;
 	const char *name = is_set(cs->schemaname) ? cs->schemaname : role_name;
 
 	if (cs->n_schema_elts)

@@ -23,9 +23,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "catalog/authid.h"
 #include "postmaster/datadir.h"
 #include "utils/elog.h"
 #include "utils/guc.h"
+#include "utils/mcxt.h"
 
 #define CONFIG_FILENAME		"rocklake.conf"
 #define HBA_FILENAME		"rocklake_hba.conf"
@@ -175,10 +177,11 @@ directory_is_empty(const char *dir)
 }
 
 /*
- * InitDataDirectory -- create an empty data directory's files
+ * InitDataDirectory -- create an empty data directory's files; superuser, if not
+ * NULL, is recorded as the name of the bootstrap superuser a new store registers
  */
 void
-InitDataDirectory(const char *datadir)
+InitDataDirectory(const char *datadir, const char *superuser)
 {
 	char		path[4096];
 
@@ -197,6 +200,9 @@ InitDataDirectory(const char *datadir)
 	if (mkdir(path_in(path, sizeof(path), datadir, "store"), 0700) != 0 && errno != EEXIST)
 		ereport(FATAL, errcode(ERRCODE_IO_ERROR),
 				errmsg("could not create directory \"%s\": %s", path, strerror(errno)));
+	if (superuser != NULL)
+		write_new_file(path_in(path, sizeof(path), datadir, BOOTSTRAP_SUPERUSER_FILE),
+					   psprintf("%s\n", superuser));
 	/* last: its presence says the directory is complete */
 	write_new_file(path_in(path, sizeof(path), datadir, VERSION_FILENAME), PG_MAJORVERSION "\n");
 	ereport(LOG, errmsg("initialized data directory \"%s\"", datadir));

@@ -52,6 +52,8 @@ usage(void)
 		   "  -h HOSTNAME        host name or IP address(es) to listen on\n"
 		   "  -k DIRECTORY       Unix-domain socket location\n"
 		   "  -p PORT            port number to listen on\n"
+		   "  -U NAME            bootstrap superuser of a new data directory\n"
+		   "                     (default: the operating-system user)\n"
 		   "  --NAME=VALUE       set a run-time parameter\n"
 		   "  --init             initialize the data directory and exit\n"
 		   "  -V, --version      output version information, then exit\n"
@@ -171,6 +173,7 @@ main(int argc, char **argv)
 {
 	const char *datadir = getenv("PGDATA");
 	bool		init_only = false;
+	const char *superuser = NULL;	/* -U: the bootstrap superuser of a new directory */
 	char		config_path[PATH_MAX];
 
 	argv = save_ps_display_args(argc, argv);
@@ -217,7 +220,7 @@ main(int argc, char **argv)
 			set_name_value(arg + 2);
 			continue;
 		}
-		if (arg[0] != '-' || strchr("cDhkp", arg[1]) == NULL)
+		if (arg[0] != '-' || strchr("cDhkpU", arg[1]) == NULL)
 			bad_usage("invalid argument: \"%s\"", arg);
 		/* -xVALUE or -x VALUE */
 		if (arg[2] != '\0')
@@ -243,6 +246,9 @@ main(int argc, char **argv)
 			case 'p':
 				set_from_command_line("port", optarg);
 				break;
+			case 'U':
+				superuser = optarg;
+				break;
 		}
 	}
 
@@ -257,7 +263,7 @@ main(int argc, char **argv)
 	set_config_option("data_directory", DataDir, PGC_S_OVERRIDE, false, NULL, NULL);
 
 	if (init_only || !DataDirectoryIsInitialized(DataDir))
-		InitDataDirectory(DataDir);
+		InitDataDirectory(DataDir, superuser);
 	if (init_only)
 		exit(0);
 

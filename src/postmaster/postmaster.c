@@ -102,6 +102,7 @@
 #include "postmaster/postmaster_internal.h"
 #include "postmaster/writer.h"
 #include "tcop/backend.h"
+#include "tcop/rolecount.h"
 #include "utils/backend_status.h"
 #include "utils/elog.h"
 #include "utils/guc.h"
@@ -1485,6 +1486,7 @@ PostmasterMain(int argc, char **argv)
 	CommitHorizonInit();
 	/* every connection, the writer, and room for those that exit while others start */
 	BackendStatusShmemInit(GetConfigInt("max_connections") + 8);
+	RoleConnectionsInit();
 	StartWriter();
 	pmState = PM_STARTUP;
 	MaintainBackendPool();

@@ -46,6 +46,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "catalog/authid.h"
+#include "catalog/cache.h"
 #include "catalog/catalog_cache.h"
 #include "catalog/commit_horizon.h"
 #include "catalog/writer.h"
@@ -1037,7 +1039,9 @@ accept_clients(int listen_sock)
 }
 
 /*
- * bootstrap_registry -- a new store's registry names postgres and template1
+ * bootstrap_registry -- a new store's registry names postgres and template1, and
+ * its roles the bootstrap superuser (OID 10, catalog/authid.h); a store made before
+ * roles were kept gets that role too
  *
  * Written as any transaction is: a changeset computed on the postgres cache and
  * committed through the store, so a rebuilt cache has it too.
@@ -1046,26 +1050,39 @@ static void
 bootstrap_registry(void)
 {
 	WriterDatabase *db = find_database(CACHE_POSTGRES_DATID);
+	sqlite3    *cache = catalog_cache_db(db->cache);
 	sqlite3_stmt *stmt;
-	bool		empty;
+	bool		no_databases,
+				no_roles;
 	CacheCapture *capture;
 	RlBuf		changeset;
 	WriterClient self = {0};
+	char	   *superuser = catalog_bootstrap_superuser(writer_config->data_directory);
+	char	   *sql;
 
-	if (sqlite3_prepare_v2(catalog_cache_db(db->cache), "SELECT 1 FROM " CACHE_DATABASE_TABLE,
-						   -1, &stmt, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(cache, "SELECT NOT EXISTS (SELECT 1 FROM " CACHE_DATABASE_TABLE "),"
+						   " NOT EXISTS (SELECT 1 FROM " CACHE_AUTHID_TABLE ")", -1, &stmt, NULL) != SQLITE_OK ||
+		sqlite3_step(stmt) != SQLITE_ROW)
 		ereport(FATAL, errcode(ERRCODE_IO_ERROR), errmsg("could not read the database registry"));
-	empty = sqlite3_step(stmt) != SQLITE_ROW;
+	no_databases = sqlite3_column_int(stmt, 0) != 0;
+	no_roles = sqlite3_column_int(stmt, 1) != 0;
 	sqlite3_finalize(stmt);
-	if (!empty)
+	if (!no_databases && !no_roles)
+	{
+		free(superuser);
 		return;
+	}
+	sql = sqlite3_mprintf("%s INSERT INTO " CACHE_AUTHID_TABLE " SELECT %d, %Q, 1, 1, 1, 1, -1, NULL, NULL WHERE %d",
+						  no_databases ? "INSERT INTO " CACHE_DATABASE_TABLE
+						  " VALUES (1, 'postgres'), (2, 'template1');" : "", BOOTSTRAP_SUPERUSERID, superuser, no_roles);
+	free(superuser);
 	rlbuf_init(&changeset);
-	if (cache_capture_begin(catalog_cache_db(db->cache), NULL, &capture) != RL_OK ||
-		sqlite3_exec(catalog_cache_db(db->cache), "INSERT INTO " CACHE_DATABASE_TABLE
-					 " VALUES (1, 'postgres'), (2, 'template1')", NULL, NULL, NULL) != SQLITE_OK ||
+	if (cache_capture_begin(cache, NULL, &capture) != RL_OK ||
+		sqlite3_exec(cache, sql, NULL, NULL, NULL) != SQLITE_OK ||
 		cache_capture_end(capture, &changeset) != RL_OK)
 		ereport(FATAL, errcode(ERRCODE_IO_ERROR),
 				errmsg("could not create the database registry: %s", rl_last_error()));
+	sqlite3_free(sql);
 	/* commit it like a request, answered into a scratch client */
 	self.datid = CACHE_POSTGRES_DATID;
 	rlbuf_init(&self.out);

@@ -28,6 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "catalog/authid.h"
 #include "catalog/cache.h"
 #include "catalog/catalog_cache.h"
 #include "catalog/writer.h"
@@ -41,9 +42,11 @@
 #include "nodes/parsenodes.h"
 #include "parser/analyze.h"
 #include "parser/parser.h"
+#include "tcop/aclchk.h"
 #include "tcop/backend.h"
 #include "tcop/dest.h"
 #include "tcop/portal.h"
+#include "tcop/rolecount.h"
 #include "tcop/utility.h"
 #include "tcop/warmup.h"
 #include "tcop/xact.h"
@@ -317,6 +320,7 @@ start_session(const BackendStartupInfo *info)
 {
 	StartupParams sp;
 	PqMsgBuilder msg;
+	RoleInfo	role;
 
 	if (GetConfigBool("log_connections"))
 	{
@@ -335,7 +339,12 @@ start_session(const BackendStartupInfo *info)
 	if (info->refusal_message != NULL)
 		ereport(FATAL, errcode(info->refusal_sqlstate), errmsg("%s", info->refusal_message));
 
-	ClientAuthentication(info->data_directory, sp.user, sp.database);
+	ClientAuthentication(info->data_directory, sp.user, sp.database, &role);
+	MyRoleId = role.oid;
+	RoleConnectionEnter(role.oid, sp.user, role.rolconnlimit, role.rolsuper);
+	/* before the startup options: whether they may set superusers' settings */
+	apply_setting("is_superuser", role.rolsuper ? "on" : "off", PGC_S_OVERRIDE);
+	role_info_free(&role);
 
 	{
 		/* the registry of databases is the postgres database's catalog */
@@ -349,13 +358,13 @@ start_session(const BackendStartupInfo *info)
 		if (rc != RL_OK)
 			ereport(FATAL, errcode(ERRCODE_IO_ERROR),
 					errmsg("could not read the database registry: %s", rl_last_error()));
+		CheckDatabaseConnect(sp.database);
 		catalog_cache_path(path, sizeof(path), DataDir, MyDatabaseId);
 		CacheOpen(path);
 	}
 	for (int i = 0; i < sp.nsettings; i++)
 		apply_setting(sp.names[i], sp.values[i], PGC_S_CLIENT);
 	apply_setting("session_authorization", sp.user, PGC_S_OVERRIDE);
-	apply_setting("is_superuser", "on", PGC_S_OVERRIDE);
 	MyLogIdentity.application_name = GetConfigOption("application_name");
 	if (GetConfigBool("log_connections"))
 		ereport(LOG, errmsg("connection authorized: user=%s database=%s application_name=%s",
@@ -1192,11 +1201,6 @@ BackendMessageLoop(void)
 		CacheMessageEnd(true);
 		KeptScanPublishDue();
 		MemoryContextReset(MessageContext);
-		if (ConfigReloadPending)
-		{
-			ConfigReloadPending = 0;
-			ProcessConfigFile(ConfigFileName, true);
-		}
 		StatementInterruptsEnd();	/* a cancel that arrives while idle cancels nothing */
 
 		int			type = pq_getmsgtype();
@@ -1211,6 +1215,16 @@ BackendMessageLoop(void)
 						errcode(ERRCODE_PROTOCOL_VIOLATION),
 						errmsg("unexpected EOF on client connection with an open transaction"));
 			break;
+		}
+
+		/*
+		 * A reload signalled while the session waited applies to the message that
+		 * ended the wait, as in PostgreSQL (checked after the read, not before it)
+		 */
+		if (ConfigReloadPending)
+		{
+			ConfigReloadPending = 0;
+			ProcessConfigFile(ConfigFileName, true);
 		}
 		if (type == PqMsg_Terminate)
 			break;

@@ -14,16 +14,22 @@
 
 #include "catalog/cache.h"
 #include "catalog/catalog_cache.h"
+#include "catalog/pg_authid.h"
 #include "catalog/writer.h"
+#include "tcop/aclchk.h"
 #include "tcop/dbcommands.h"
+#include "tcop/user.h"
 #include "tcop/xact.h"
 #include "utils/elog.h"
 #include "utils/guc.h"
 #include "utils/mcxt.h"
 #include "utils/miscadmin.h"
 
-/* Compute sql's changeset on the registry and commit it through the writer. */
-static void
+/*
+ * Compute the changeset of sql (one or more statements, ?1 bound to name in each)
+ * on the registry and commit it through the writer.
+ */
+void
 commit_to_registry(const char *sql, const char *name)
 {
 	char		path[4096];
@@ -46,15 +52,20 @@ commit_to_registry(const char *sql, const char *name)
 	if (rc == RL_OK)
 	{
 		sqlite3_stmt *stmt;
+		const char *tail = sql;
 
-		if (sqlite3_prepare_v2(db, sql, -1, &stmt, NULL) != SQLITE_OK)
-			rc = rl_error(RL_IO_ERROR, "%s", sqlite3_errmsg(db));
-		else
+		while (rc == RL_OK && *tail != '\0')
 		{
-			sqlite3_bind_text(stmt, 1, name, -1, SQLITE_STATIC);
-			if (sqlite3_step(stmt) != SQLITE_DONE)
+			if (sqlite3_prepare_v2(db, tail, -1, &stmt, &tail) != SQLITE_OK)
 				rc = rl_error(RL_IO_ERROR, "%s", sqlite3_errmsg(db));
-			sqlite3_finalize(stmt);
+			else if (stmt != NULL)
+			{
+				if (sqlite3_bind_parameter_count(stmt) > 0)
+					sqlite3_bind_text(stmt, 1, name, -1, SQLITE_STATIC);
+				if (sqlite3_step(stmt) != SQLITE_DONE)
+					rc = rl_error(RL_IO_ERROR, "%s", sqlite3_errmsg(db));
+				sqlite3_finalize(stmt);
+			}
 		}
 		RlStatus	end = cache_capture_end(capture, &changeset);
 
@@ -80,16 +91,26 @@ commit_to_registry(const char *sql, const char *name)
 }
 
 void
-CreateDatabase(const char *name)
+CreateDatabase(const char *name, const char *owner)
 {
 	uint32_t	datid;
+	uint32_t	datdba = owner ? RoleOidByName(owner) : MyRoleId;
 
 	PreventInTransactionBlock("CREATE DATABASE");
+	if (datdba == 0)
+		ereport(ERROR, errcode(ERRCODE_UNDEFINED_OBJECT), errmsg("role \"%s\" does not exist", owner));
+	CheckCreatedbPrivilege();
+	/* PostgreSQL: one may give a database only to a role one is a member of */
+	if (datdba != MyRoleId && !GetConfigBool("is_superuser"))
+		ereport(ERROR, errcode(ERRCODE_INSUFFICIENT_PRIVILEGE), errmsg("must be member of role \"%s\"", owner));
 	if (catalog_find_database(DataDir, name, &datid) == RL_OK)
 		ereport(ERROR, errcode(ERRCODE_DUPLICATE_DATABASE),
 				errmsg("database \"%s\" already exists", name));
-	commit_to_registry("INSERT INTO " CACHE_DATABASE_TABLE
-					   " SELECT coalesce(max(datid), 0) + 1, ?1 FROM " CACHE_DATABASE_TABLE, name);
+	/* owned by its creator, with the default ACL */
+	commit_to_registry(psprintf("INSERT INTO " CACHE_DATABASE_TABLE
+								" SELECT coalesce(max(datid), 0) + 1, ?1 FROM " CACHE_DATABASE_TABLE ";"
+								"INSERT INTO " CACHE_DATABASE_ACL_TABLE " (datname, datdba) VALUES (?1, %u)",
+								datdba), name);
 }
 
 void
@@ -106,11 +127,13 @@ DropDatabase(const char *name, bool missing_ok)
 		ereport(NOTICE, errmsg("database \"%s\" does not exist, skipping", name));
 		return;
 	}
+	CheckDatabaseOwner(name);
 	if (datid == MyDatabaseId)
 		ereport(ERROR, errcode(ERRCODE_OBJECT_IN_USE),
 				errmsg("cannot drop the currently open database"));
 	if (datid == CACHE_POSTGRES_DATID)
 		ereport(ERROR, errcode(ERRCODE_OBJECT_IN_USE),
 				errmsg("cannot drop database \"%s\": it holds the registry of databases", name));
-	commit_to_registry("DELETE FROM " CACHE_DATABASE_TABLE " WHERE datname = ?1", name);
+	commit_to_registry("DELETE FROM " CACHE_DATABASE_ACL_TABLE " WHERE datname = ?1;"
+					   "DELETE FROM " CACHE_DATABASE_TABLE " WHERE datname = ?1", name);
 }

@@ -9,8 +9,10 @@
 #include "catalog/maintenance.h"
 #include "catalog/writer.h"
 #include "nodes/parsenodes.h"
+#include "tcop/aclchk.h"
 #include "tcop/dbcommands.h"
 #include "tcop/portal.h"
+#include "tcop/user.h"
 #include "tcop/utility.h"
 #include "tcop/xact.h"
 #include "utils/elog.h"
@@ -79,7 +81,7 @@ ProcessUtility(const AnalyzedStmt *stmt)
 			DropAllPreparedStatements();
 			break;
 		case UTIL_CREATE_DATABASE:
-			CreateDatabase(stmt->name);
+			CreateDatabase(stmt->name, stmt->value);
 			break;
 		case UTIL_DROP_DATABASE:
 			DropDatabase(stmt->name, stmt->missing_ok);
@@ -89,10 +91,19 @@ ProcessUtility(const AnalyzedStmt *stmt)
 			AlterSystemSetConfigFile(stmt->name, stmt->value);
 			break;
 		case UTIL_CHECKPOINT:
+			if (!GetConfigBool("is_superuser"))
+				ereport(ERROR, errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+						errmsg("must be superuser or have privileges of pg_checkpoint to do CHECKPOINT"));
 			RequestStoreMaintenance(MAINTAIN_CHECKPOINT);
 			break;
 		case UTIL_LOCK:
 			RequireTransactionBlock("LOCK TABLE");
+			break;
+		case UTIL_ROLE:
+			RoleCommand(stmt->utility_node);
+			break;
+		case UTIL_GRANT:
+			ExecuteGrantOnDatabase(stmt->utility_node);
 			break;
 		case UTIL_SHOW:
 		case UTIL_SHOW_ALL:

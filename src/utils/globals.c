@@ -43,6 +43,7 @@ int			MyProcPid;
 const char *MyUserName = "";
 const char *MyDatabaseName = "";
 uint32_t	MyDatabaseId = 0;
+uint32_t	MyRoleId = 0;
 static int64_t xact_start_timestamp;
 
 static int	quit_notice_sock = -1;

@@ -227,7 +227,7 @@ static ConfigOption ConfigOptions[] = {
 		 "Sets the display format for interval values.", "postgres", interval_styles, NULL),
 	BOOL("is_superuser", PGC_INTERNAL, GUC_REPORT,
 		 "Shows whether the current user is a superuser.", "off", NULL),
-	STRING("lc_messages", PGC_USERSET, 0, "Sets the language in which messages are displayed.",
+	STRING("lc_messages", PGC_SUSET, 0, "Sets the language in which messages are displayed.",
 		   "C", NULL, NULL),
 	STRING("lc_monetary", PGC_USERSET, 0, "Sets the locale for formatting monetary amounts.",
 		   "C", NULL, NULL),
@@ -245,13 +245,13 @@ static ConfigOption ConfigOptions[] = {
 		   "Appends the server log to this file; empty: standard error.", "", NULL, NULL),
 	STRING("log_line_prefix", PGC_SIGHUP, 0,
 		   "Controls information prefixed to each log line.", "%m [%p] ", NULL, &Log_line_prefix),
-	INT("log_min_duration_statement", PGC_USERSET, GUC_UNIT_MS,
+	INT("log_min_duration_statement", PGC_SUSET, GUC_UNIT_MS,
 		"Sets the minimum execution time above which statements will be logged.", "-1",
 		-1, INT_MAX, &log_min_duration_statement),
 	ENUM("log_min_messages", PGC_SIGHUP, 0,
 		 "Sets the message levels that are logged.", "warning", message_levels,
 		 &log_min_messages_index),
-	ENUM("log_statement", PGC_USERSET, 0, "Sets the type of statements logged.", "none",
+	ENUM("log_statement", PGC_SUSET, 0, "Sets the type of statements logged.", "none",
 		 log_statements, NULL),
 	INT("maintenance_work_mem", PGC_USERSET, GUC_UNIT_KB,
 		"Sets the maximum memory to be used for maintenance operations.", "65536", 1024, INT_MAX, NULL),
@@ -281,7 +281,7 @@ static ConfigOption ConfigOptions[] = {
 		CppAsString2(PG_VERSION_NUM), PG_VERSION_NUM, PG_VERSION_NUM, NULL),
 	STRING("session_authorization", PGC_INTERNAL, GUC_REPORT,
 		   "Sets the session user name.", "", NULL, NULL),
-	ENUM("session_replication_role", PGC_USERSET, 0,
+	ENUM("session_replication_role", PGC_SUSET, 0,
 		 "Sets the session's behavior for triggers and rewrite rules.", "origin",
 		 replication_roles, NULL),
 	INT("spare_backends", PGC_SIGHUP, 0,
@@ -887,6 +887,11 @@ set_config_option_action(const char *name, const char *value, GucSource source,
 				return guc_error(errmsg_out, sqlstate_out, ERRCODE_CANT_CHANGE_RUNTIME_PARAM,
 								 "parameter \"%s\" cannot be changed now", opt->name);
 			break;
+		case PGC_SUSET:
+			if (source >= PGC_S_CLIENT && source != PGC_S_OVERRIDE && !GetConfigBool("is_superuser"))
+				return guc_error(errmsg_out, sqlstate_out, ERRCODE_INSUFFICIENT_PRIVILEGE,
+								 "permission denied to set parameter \"%s\"", opt->name);
+			break;
 		case PGC_USERSET:
 			break;
 	}
@@ -1029,10 +1034,10 @@ UnrecognizedConfigOption(const char *name)
 }
 
 /*
- * ResetConfigOption -- RESET name; false for an unknown name
+ * reset_option -- RESET name, or its part of RESET ALL; false for an unknown name
  */
-bool
-ResetConfigOption(const char *name)
+static bool
+reset_option(const char *name, bool reset_all)
 {
 	ConfigOption *opt = find_option(name);
 	char	   *canonical;
@@ -1040,7 +1045,11 @@ ResetConfigOption(const char *name)
 
 	if (opt == NULL)
 		return false;
-	if (opt->context != PGC_USERSET || opt->source <= opt->reset_source)
+	/* RESET ALL leaves them alone: such a session cannot have set them */
+	if (opt->context == PGC_SUSET && !GetConfigBool("is_superuser") && !reset_all)
+		ereport(ERROR, errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				errmsg("permission denied to set parameter \"%s\"", opt->name));
+	if ((opt->context != PGC_USERSET && opt->context != PGC_SUSET) || opt->source <= opt->reset_source)
 		return true;
 	if (!parse_value(opt, opt->reset_value, &canonical, &number, NULL, NULL))
 		elog(ERROR, "reset value of \"%s\" no longer parses", opt->name);
@@ -1051,13 +1060,22 @@ ResetConfigOption(const char *name)
 }
 
 /*
+ * ResetConfigOption -- RESET name; false for an unknown name
+ */
+bool
+ResetConfigOption(const char *name)
+{
+	return reset_option(name, false);
+}
+
+/*
  * ResetAllSessionOptions -- RESET ALL (and DISCARD ALL)
  */
 void
 ResetAllSessionOptions(void)
 {
 	for (int i = 0; i < NUM_CONFIG_OPTIONS; i++)
-		ResetConfigOption(ConfigOptions[i].name);
+		reset_option(ConfigOptions[i].name, true);
 }
 
 /*
@@ -1104,7 +1122,7 @@ ReportChangedGucs(GucReportFn fn, void *arg)
 void
 DescribeConfigOptions(GucDescribeFn fn, void *arg)
 {
-	static const char *const context_names[] = {"internal", "postmaster", "sighup", "user"};
+	static const char *const context_names[] = {"internal", "postmaster", "sighup", "superuser", "user"};
 	static const char *const type_names[] = {"bool", "integer", "string", "enum"};
 	static const char *const source_names[] = {
 		"default", "configuration file", "command line", "client", "override", "session"
@@ -1455,6 +1473,11 @@ AlterSystemSetConfigFile(const char *name, const char *value)
 
 	if (name && opt == NULL)
 		UnrecognizedConfigOption(name);
+	/* PostgreSQL 15 asks for ALTER SYSTEM privilege on the parameter: a superuser's */
+	if (!GetConfigBool("is_superuser"))
+		ereport(ERROR, errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				name ? errmsg("permission denied to set parameter \"%s\"", opt->name)
+				: errmsg("permission denied to perform ALTER SYSTEM RESET ALL"));
 	if (opt && (opt->context == PGC_INTERNAL || strcmp(opt->name, "data_directory") == 0 ||
 				strcmp(opt->name, "config_file") == 0 || strcmp(opt->name, "hba_file") == 0))
 		ereport(ERROR, errcode(ERRCODE_CANT_CHANGE_RUNTIME_PARAM),

@@ -20,7 +20,7 @@ dir=$2
 
 case $kind in
 rocklake)
-	start() { rl_server_start "$dir/data"; echo "ready $RL_HOST $RL_PORT rocklake $RL_PID"; }
+	start() { rl_server_start "$dir/data"; echo "ready $RL_HOST $RL_PORT $PGUSER $RL_PID"; }
 	restart() { rl_server_stop fast; start; }
 	rebuild() { rl_server_stop fast; rm -f "$dir"/data/catalog*.sqlite*; start; }
 	stop() { rl_server_stop fast; }

@@ -220,7 +220,7 @@ class OwnServer:
         with open(self.log_path, "w") as log:
             self.proc = subprocess.Popen(
                 [str(TOP_BUILDDIR / "rocklake"), "-D", str(self.datadir), "-p", str(self.port),
-                 "-h", "127.0.0.1", "-k", str(workdir)],
+                 "-h", "127.0.0.1", "-k", str(workdir), "-U", "rocklake"],
                 stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT)
         self.pid = self.proc.pid
         deadline = time.monotonic() + 60

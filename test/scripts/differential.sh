@@ -27,6 +27,7 @@ cleanup()
 	rm -rf "$work"
 }
 trap cleanup EXIT
+PGUSER=postgres	# as the PostgreSQL side's superuser: the cases connect as postgres
 rl_server_start "$work/rl-data"
 trap cleanup EXIT
 rl_pg_start -c TimeZone=Etc/UTC

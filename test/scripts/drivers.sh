@@ -15,8 +15,8 @@ rl_require_clients
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/rl-drivers.XXXXXX")
 trap 'rl_server_stop fast >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
-rl_server_start "$work/data"
 export PGDATABASE=postgres PGUSER=driver PGSSLMODE=disable
+rl_server_start "$work/data"
 
 "$PY" - <<'PY'
 import asyncio, datetime, decimal, os, uuid

@@ -15,8 +15,8 @@ PSQL=$(command -v psql || true)
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/rl-psql.XXXXXX")
 trap 'rl_server_stop fast >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
-rl_server_start "$work/data" -c log_connections=on -c log_disconnections=on
 export PGDATABASE=postgres PGUSER=alice PGSSLMODE=disable
+rl_server_start "$work/data" -c log_connections=on -c log_disconnections=on
 
 fail()
 {
@@ -91,23 +91,14 @@ expect "cancel" "canceling statement due to user request" "$out"
 [ $(($(date +%s) - start)) -lt 10 ] || fail "cancel took too long"
 expect "after cancel" "1" "$(q -c 'select 1')"
 
-# authentication: verifiers in rocklake_passwd, methods per user in rocklake_hba.conf
-python3 - "$work/data/rocklake_passwd" <<'PY'
-import base64, hashlib, hmac, sys
-def scram(pw, salt=b"0123456789abcdef", it=4096):
-    sp = hashlib.pbkdf2_hmac("sha256", pw.encode(), salt, it)
-    ck = hmac.new(sp, b"Client Key", "sha256").digest()
-    sk = hmac.new(sp, b"Server Key", "sha256").digest()
-    b = lambda x: base64.b64encode(x).decode()
-    return "SCRAM-SHA-256$%d:%s$%s:%s" % (it, b(salt), b(hashlib.sha256(ck).digest()), b(sk))
-md5 = lambda user, pw: "md5" + hashlib.md5((pw + user).encode()).hexdigest()
-with open(sys.argv[1], "w") as f:
-    f.write("# user:verifier\n")
-    f.write("pwu:%s\n" % scram("pw"))
-    f.write("md5u:%s\n" % md5("md5u", "m5"))
-    f.write("scramu:%s\n" % scram("sc"))
-    f.write("md5scram:%s\n" % scram("ms"))
-PY
+# authentication: roles made with CREATE ROLE, methods per user in rocklake_hba.conf;
+# md5u's password hashed as md5 (password_encryption), md5scram's as SCRAM though the
+# rule says md5 (PostgreSQL then runs SCRAM), trustu a superuser (it sets a superuser
+# setting below)
+q -c "create role pwu login password 'pw'" -c "create role scramu login password 'sc'" \
+	-c "create role md5scram login password 'ms'" -c "set password_encryption = md5" \
+	-c "create role md5u login password 'm5'" -c "create role trustu login superuser" >/dev/null
+expect "md5 verifier" "md5" "$(q -c "select left(rolpassword, 3) from pg_authid where rolname = 'md5u'")"
 cat >"$work/data/rocklake_hba.conf" <<'HBA'
 host all pwu      127.0.0.1/32 password
 host all md5u     127.0.0.1/32 md5

@@ -15,7 +15,7 @@ from pgraw import cstr, fields, msg, read_message, read_until, startup_packet  #
 
 def connect():
     s = socket.create_connection((sys.argv[1], int(sys.argv[2])))
-    s.sendall(startup_packet(user="raw", database="postgres"))
+    s.sendall(startup_packet(user="rocklake", database="postgres"))
     read_until(s, b"Z")
     return s
 
@@ -86,13 +86,13 @@ s.close()
 # startup edge cases: protocol 3.1 and _pq_ options get NegotiateProtocolVersion
 for version, options in ((196609, ()), (196608, (("_pq_.foo", "bar"),))):
     s = socket.create_connection((sys.argv[1], int(sys.argv[2])))
-    s.sendall(startup_packet(user="raw", database=None, version=version, options=options))
+    s.sendall(startup_packet(user="rocklake", database=None, version=version, options=options))
     out = read_until(s, b"Z")
     check("negotiate", (out[0][0], out[1][0]), (b"v", b"R"))
     check("newest", struct.unpack("!i", out[0][1][:4])[0], 196608)
     s.close()
 s = socket.create_connection((sys.argv[1], int(sys.argv[2])))
-s.sendall(startup_packet(user="raw", database=None, version=4 << 16))
+s.sendall(startup_packet(user="rocklake", database=None, version=4 << 16))
 out = read_until(s, b"Z")
 check("protocol 4", fields(out[0][1])["M"], "unsupported frontend protocol 4.0: server supports 3.0 to 3.0")
 print("PASS: raw protocol")

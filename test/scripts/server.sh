@@ -10,7 +10,8 @@
 #
 # After rl_server_start: RL_PID (postmaster), RL_PORT, RL_HOST (127.0.0.1), RL_SOCKDIR,
 # RL_DATADIR, RL_LOG (the server's stderr), and PGHOST/PGPORT/PGUSER/PGDATABASE set for
-# psql and pg_isready over TCP. The server is stopped (fast) when the script exits.
+# psql and pg_isready over TCP; PGUSER (rocklake unless set) is the superuser a new data
+# directory is made with. The server is stopped (fast) when the script exits.
 
 RL_BIN=${top_builddir:-.}/rocklake
 PG_BINDIR=${PG_BINDIR:-/usr/lib/postgresql/15/bin}
@@ -52,11 +53,12 @@ rl_server_start()
 	RL_SOCKDIR=$RL_DATADIR
 	RL_LOG=$RL_DATADIR.log
 	mkdir -p "$RL_DATADIR"
-	"$RL_BIN" -D "$RL_DATADIR" -p "$RL_PORT" -h "$RL_HOST" -k "$RL_SOCKDIR" "$@" \
+	PGHOST=$RL_HOST PGPORT=$RL_PORT PGUSER=${PGUSER:-rocklake} PGDATABASE=${PGDATABASE:-postgres}
+	# PGUSER is the bootstrap superuser of a new data directory (-U, as initdb's)
+	"$RL_BIN" -D "$RL_DATADIR" -p "$RL_PORT" -h "$RL_HOST" -k "$RL_SOCKDIR" -U "$PGUSER" "$@" \
 		</dev/null >>"$RL_LOG" 2>&1 &
 	RL_PID=$!
 	export RL_PID RL_PORT RL_HOST RL_SOCKDIR RL_DATADIR RL_LOG
-	PGHOST=$RL_HOST PGPORT=$RL_PORT PGUSER=${PGUSER:-rocklake} PGDATABASE=${PGDATABASE:-postgres}
 	export PGHOST PGPORT PGUSER PGDATABASE
 	trap 'rl_server_stop fast >/dev/null 2>&1 || true' EXIT
 	[ -z "${RL_NO_WAIT:-}" ] || return 0

@@ -15,8 +15,8 @@ PSQL=$(command -v psql || true)
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/rl-sqltables.XXXXXX")
 trap 'rl_server_stop fast >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
-rl_server_start "$work/data"
 export PGDATABASE=postgres PGUSER=alice PGSSLMODE=disable
+rl_server_start "$work/data"
 
 fail()
 {
@@ -194,8 +194,8 @@ NOTICE:  00000: relation \"nosuch\" does not exist, skipping" \
 
 # restart: everything is still there
 rl_server_stop fast
-rl_server_start "$work/data"
 export PGDATABASE=postgres PGUSER=alice PGSSLMODE=disable
+rl_server_start "$work/data"
 expect "after restart" "1|apple
 3|prune
 5|kiwi" "$(q -c 'select id, name from items order by id')"

@@ -20,7 +20,7 @@ openssl req -new -x509 -days 2 -nodes -subj /CN=localhost -newkey rsa:2048 \
 	-keyout "$work/server.key" -out "$work/server.crt" >"$work/openssl.log" 2>&1 ||
 	{ cat "$work/openssl.log" >&2; exit 1; }
 chmod 600 "$work/server.key"
-"$RL_BIN" --init -D "$work/data" >/dev/null 2>&1
+"$RL_BIN" --init -D "$work/data" -U alice >/dev/null 2>&1
 cat >"$work/data/rocklake_hba.conf" <<'EOF'
 local      all  all            trust
 hostssl    all  sslonly    127.0.0.1/32  trust
@@ -58,6 +58,9 @@ expect()
 	esac
 }
 
+conn alice disable -c 'create role sslonly login' -c 'create role plainonly login' \
+	-c 'create role holder login' >/dev/null
+settle
 out=$(conn alice require -c '\conninfo')
 expect "sslmode=require" "$out" "SSL connection (protocol: TLS"
 settle

@@ -57,7 +57,7 @@ class Server:
         self.datadir = workdir / "data"
         self.log = open(workdir / "server.log", "ab")
         self.port = free_port()
-        subprocess.run([binary, "--init", "-D", str(self.datadir)], check=True,
+        subprocess.run([binary, "--init", "-D", str(self.datadir), "-U", "rocklake"], check=True,
                        stdout=self.log, stderr=self.log)
         self.proc = None
         self.start()
