@@ -7,6 +7,10 @@
  *   rocklake-admin verify  STORE          read every object and check every checksum
  *   rocklake-admin compact STORE          flush the memtable, compact every SST into one run
  *   rocklake-admin gc      STORE          collect unreferenced objects
+ *   rocklake-admin dump    STORE [--database NAME] [-f FILE]
+ *                                         a logical dump of one database, one commit
+ *   rocklake-admin restore FILE STORE [--database NAME]
+ *                                         write a dump into an empty database
  *
  * STORE is a directory (the embedded default) or s3://bucket/prefix with the
  * endpoint and credentials in the AWS_* environment variables. inspect and verify
@@ -18,18 +22,31 @@
  * SELECT rocklake_compact(), SELECT rocklake_gc(). There is no --force: a command
  * cannot be made safe against a server that is writing.
  *
- * Only init creates a store: the other commands on a directory that does not
+ * STORE is the store a data directory's "store" setting names: the postgres
+ * database is at its root and every other database in "db/<datid>" below it, the
+ * registry of names (rl_database) being rows of the postgres database's catalog.
+ * dump and restore therefore take that root and a database name (default
+ * postgres) and find the database's store through the registry. dump reads as a
+ * follower, so it works on a live store and sees one commit (admin/dumpfile.h has
+ * its format); restore writes as the writer, into a database whose store holds no
+ * key, in one commit.
+ *
+ * Only init and restore create a store: the other commands on a directory that does not
  * exist are an error. Long work shows its progress on stderr when that is a
  * terminal, and every command ends with a summary.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "admin/dumpfile.h"
+#include "catalog/catalog_cache.h"
 #include "catalog/kvcodec.h"
 #include "common/ulid.h"
 #include "storage/lease.h"
@@ -50,6 +67,8 @@ usage(FILE *out)
 {
 	fprintf(out,
 			"Usage: rocklake-admin COMMAND STORE [OPTIONS]\n"
+			"       rocklake-admin dump STORE [--database NAME] [-f FILE]\n"
+			"       rocklake-admin restore FILE STORE [--database NAME]\n"
 			"\n"
 			"Commands:\n"
 			"  init      create the store, or check that an existing one opens\n"
@@ -58,10 +77,12 @@ usage(FILE *out)
 			"  verify    read every object and check every checksum\n"
 			"  compact   flush the memtable and compact all SSTs into one sorted run\n"
 			"  gc        delete objects no manifest needs, after the grace periods\n"
+			"  dump      write one database's catalog as of one commit to a dump file\n"
+			"  restore   write a dump file into a new or empty database\n"
 			"\n"
 			"STORE is a directory or s3://bucket/prefix (AWS_ENDPOINT_URL, AWS_REGION,\n"
 			"AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY configure S3).\n"
-			"inspect and verify work on a store a running server uses; the other commands\n"
+			"inspect, verify and dump work on a store a running server uses; the other commands\n"
 			"refuse to run while a server uses the store: ask that server instead\n"
 			"(CHECKPOINT, SELECT rocklake_compact(), SELECT rocklake_gc()).\n"
 			"\n"
@@ -73,7 +94,11 @@ usage(FILE *out)
 			"  --table NAME    only rows of this DuckLake table (e.g. ducklake_schema)\n"
 			"  --prefix HEX    only keys starting with these bytes\n"
 			"  --limit N       show at most N rows (default 100, -1 for all)\n"
-			"  --objects-only  show no rows\n");
+			"  --objects-only  show no rows\n"
+			"\n"
+			"dump and restore options (STORE is the root a data directory's \"store\" names):\n"
+			"  --database NAME the database (default: postgres for dump, the dump's for restore)\n"
+			"  -f, --file FILE write the dump to FILE, not to standard output\n");
 }
 
 static int
@@ -562,6 +587,328 @@ cmd_writer_task(ObjectStore *os, const char *location, const char *command)
 	return 0;
 }
 
+/* the database's name in a registry row (rl_database: datid, datname), or NULL */
+static bool
+registry_cb(const uint8_t *key, size_t klen, const uint8_t *val, size_t vlen, void *arg)
+{
+	const char **want = arg;
+	uint32_t	relid;
+	uint64_t	datid;
+	KvRow		row;
+	bool		found = false;
+
+	if (kv_decode_generic_key(key, klen, &relid, &datid) != RL_OK ||
+		kv_decode_generic_value(val, vlen, &row) != RL_OK)
+		return true;
+	for (int i = 0; i < row.ncolumns && !found; i++)
+		found = row.columns[i].type == KV_TEXT && row.columns[i].len == strlen(want[0]) &&
+			memcmp(row.columns[i].s, want[0], row.columns[i].len) == 0;
+	kv_row_free(&row);
+	if (found)
+		want[1] = (const char *) (uintptr_t) datid;
+	return !found;
+}
+
+/*
+ * database_store -- the store of database name in the store root: the root for
+ * postgres, else "db/<datid>" below it as the registry names it; 0, or 1 after
+ * saying why not
+ */
+static int
+database_store(const char *root, const char *name, RlBuf *location, uint32_t *datid)
+{
+	ObjectStore *os;
+	Lsm		   *lsm;
+	RlBuf		prefix;
+	const char *want[2] = {name, NULL};
+	RlStatus	rc;
+
+	rlbuf_reset(location);
+	rlbuf_append_str(location, root);
+	*datid = CACHE_POSTGRES_DATID;
+	if (strcmp(name, "postgres") == 0)
+		return 0;
+	os = objstore_open_url(root);
+	if (os == NULL)
+		return fail("open", RL_IO_ERROR);
+	rc = lsm_open_follower(os, NULL, &lsm);
+	if (rc != RL_OK)
+	{
+		obj_close(os);
+		return fail("open", rc);
+	}
+	rlbuf_init(&prefix);
+	kv_generic_prefix(CACHE_DATABASE_RELID, &prefix);
+	rc = lsm_scan_prefix(lsm, prefix.data, prefix.len, registry_cb, want);
+	rlbuf_free(&prefix);
+	lsm_close(lsm);
+	obj_close(os);
+	if (rc != RL_OK)
+		return fail("read the database registry", rc);
+	if (want[1] == NULL)
+	{
+		fprintf(stderr, "rocklake-admin: database \"%s\" does not exist in store \"%s\"\n"
+				"HINT:  A database other than postgres is restored into one the registry names: "
+				"CREATE DATABASE through the server, stop it, then restore.\n", name, root);
+		return 1;
+	}
+	*datid = (uint32_t) (uintptr_t) want[1];
+	rlbuf_printf(location, "/db/%u", *datid);
+	return 0;
+}
+
+typedef struct DumpState
+{
+	DumpWriter	w;
+	bool		progress;
+	int64_t		shown_ms;
+} DumpState;
+
+static bool
+dump_cb(const uint8_t *key, size_t klen, const uint8_t *val, size_t vlen, void *arg)
+{
+	DumpState  *d = arg;
+
+	dump_writer_record(&d->w, key, klen, val, vlen);
+	if (d->progress && rl_monotonic_ms() - d->shown_ms >= 200)
+	{
+		fprintf(stderr, "\r\033[Kdumping: %" PRIu64 " records, %" PRIu64 " bytes", d->w.count, d->w.bytes);
+		d->shown_ms = rl_monotonic_ms();
+	}
+	return !d->w.failed;
+}
+
+static void
+format_utc(int64_t ms, char *out, size_t size)
+{
+	time_t		t = (time_t) (ms / 1000);
+	struct tm	tm;
+
+	gmtime_r(&t, &tm);
+	strftime(out, size, "%Y-%m-%d %H:%M:%S UTC", &tm);
+}
+
+/*
+ * cmd_dump -- every key/value of one database as a follower sees it: one manifest
+ * and the whole WAL objects after it, so one commit and never part of one
+ */
+static int
+cmd_dump(const char *root, const char *database, const char *file)
+{
+	RlBuf		location;
+	uint32_t	datid;
+	Lsm		   *lsm;
+	LsmStats	st;
+	DumpState	d = {.progress = isatty(STDERR_FILENO)};
+	DumpHeader	h = {0};
+	FILE	   *out = stdout;
+	RlStatus	rc;
+	char		when[64];
+
+	if (file == NULL && isatty(STDOUT_FILENO))
+	{
+		fprintf(stderr, "rocklake-admin: refusing to write a dump to a terminal\n"
+				"HINT:  Redirect the output to a file, or name one with -f FILE.\n");
+		return 1;
+	}
+	rlbuf_init(&location);
+	if (database_store(root, database, &location, &datid) != 0)
+	{
+		rlbuf_free(&location);
+		return 1;
+	}
+	ObjectStore *os = objstore_open_url(rlbuf_cstr(&location));
+
+	rc = os ? lsm_open_follower(os, NULL, &lsm) : RL_IO_ERROR;
+	if (rc != RL_OK)
+	{
+		if (os)
+			obj_close(os);
+		rlbuf_free(&location);
+		return fail("open", rc);
+	}
+	if (file && (out = fopen(file, "wb")) == NULL)
+	{
+		fprintf(stderr, "rocklake-admin: could not open \"%s\" for writing: %s\n", file, strerror(errno));
+		lsm_close(lsm);
+		obj_close(os);
+		rlbuf_free(&location);
+		return 1;
+	}
+	lsm_stats(lsm, &st);
+	snprintf(h.rocklake_version, sizeof(h.rocklake_version), "%s", PACKAGE_VERSION);
+	snprintf(h.database, sizeof(h.database), "%s", database);
+	snprintf(h.store_uuid, sizeof(h.store_uuid), "%s", st.db_uuid);
+	h.datid = datid;
+	h.commit_seq = st.last_seq;
+	h.manifest_id = st.manifest_id;
+	h.dumped_ms = rl_now_ms();
+	dump_writer_begin(&d.w, out, &h);
+	rc = lsm_scan(lsm, "", 0, NULL, 0, dump_cb, &d);
+	if (rc == RL_OK)
+		rc = dump_writer_finish(&d.w);
+	else if (d.w.failed)
+		rc = dump_writer_finish(&d.w);
+	if (d.progress)
+		fprintf(stderr, "\r\033[K");
+	if (file && fclose(out) != 0 && rc == RL_OK)
+		rc = rl_error(RL_IO_ERROR, "could not write \"%s\": %s", file, strerror(errno));
+	lsm_close(lsm);
+	obj_close(os);
+	if (rc != RL_OK)
+	{
+		if (file)
+			unlink(file);		/* never leave a file that looks like a dump */
+		dump_writer_free(&d.w);
+		rlbuf_free(&location);
+		return fail("dump", rc);
+	}
+	format_utc(h.dumped_ms, when, sizeof(when));
+	fprintf(stderr, "dumped database \"%s\" (store \"%s\") as of commit %" PRIu64 ", manifest %" PRIu64
+			": %" PRIu64 " records, %" PRIu64 " bytes, at %s\n", database, rlbuf_cstr(&location),
+			h.commit_seq, h.manifest_id, d.w.count, d.w.bytes, when);
+	dump_writer_free(&d.w);
+	rlbuf_free(&location);
+	return 0;
+}
+
+static bool
+restore_cb(const uint8_t *key, size_t klen, const uint8_t *val, size_t vlen, void *arg)
+{
+	lsm_batch_put(arg, key, klen, val, vlen);
+	return true;
+}
+
+static bool
+count_cb(const uint8_t *key, size_t klen, const uint8_t *val, size_t vlen, void *arg)
+{
+	(void) key, (void) klen, (void) val, (void) vlen;
+	(*(uint64_t *) arg)++;
+	return true;
+}
+
+/* 0 if the store at lsm holds no key, else 1 after saying so */
+static int
+refuse_unless_empty(Lsm *lsm, const char *location, const char *database)
+{
+	uint64_t	keys = 0;
+	LsmStats	st;
+	RlStatus	rc = lsm_scan(lsm, "", 0, NULL, 0, count_cb, &keys);
+
+	if (rc != RL_OK)
+		return fail("read the target store", rc);
+	if (keys == 0)
+		return 0;
+	lsm_stats(lsm, &st);
+	fprintf(stderr, "rocklake-admin: database \"%s\" (store \"%s\") is not empty: refusing to restore into it\n"
+			"DETAIL:  It holds %" PRIu64 " keys as of commit %" PRIu64 ".\n"
+			"HINT:  Restore into a new store, or into a database just created and never used.\n",
+			database, location, keys, st.last_seq);
+	return 1;
+}
+
+/*
+ * cmd_restore -- check the whole dump, then write it into an empty database as one
+ * commit (all of it or none), then checkpoint so a server's start replays no WAL
+ */
+static int
+cmd_restore(const char *file, const char *root, const char *database)
+{
+	RlBuf		bytes,
+				location;
+	DumpHeader	h;
+	uint64_t	count = 0;
+	uint32_t	datid;
+	LsmBatch   *b = lsm_batch_new();
+	LeaseHolder self;
+	ObjectStore *os;
+	Lsm		   *lsm;
+	FILE	   *in = fopen(file, "rb");
+	RlStatus	rc = RL_OK;
+	uint64_t	seq = 0;
+	LsmTaskResult r;
+	char		when[64];
+	int			result = 1;
+
+	rlbuf_init(&bytes);
+	rlbuf_init(&location);
+	if (in == NULL)
+	{
+		fprintf(stderr, "rocklake-admin: could not open \"%s\": %s\n", file, strerror(errno));
+		goto out;
+	}
+	for (size_t n = 1; n > 0;)
+	{
+		rlbuf_reserve(&bytes, 1024 * 1024);
+		n = fread(bytes.data + bytes.len, 1, 1024 * 1024, in);
+		bytes.len += n;
+	}
+	if (ferror(in))
+		rc = rl_error(RL_IO_ERROR, "could not read \"%s\": %s", file, strerror(errno));
+	fclose(in);
+	if (rc == RL_OK)
+		rc = dump_read(bytes.data, bytes.len, &h, &count, restore_cb, b);
+	if (rc != RL_OK)
+	{
+		fprintf(stderr, "rocklake-admin: \"%s\" cannot be restored: %s\n", file, rl_last_error());
+		goto out;
+	}
+	if (database == NULL)
+		database = h.database;
+	if (database_store(root, database, &location, &datid) != 0)
+		goto out;
+
+	/* refuse a database in use without writing anything, then again under the lease */
+	os = objstore_open_url(rlbuf_cstr(&location));
+	if (os == NULL)
+	{
+		fail("open", RL_IO_ERROR);
+		goto out;
+	}
+	rc = lsm_open_follower(os, NULL, &lsm);
+	if (rc == RL_OK)
+	{
+		result = refuse_unless_empty(lsm, rlbuf_cstr(&location), database);
+		lsm_close(lsm);
+	}
+	else if (rc != RL_NOT_FOUND)	/* a new store has no manifest yet */
+		result = fail("open", rc);
+	else
+		result = 0;
+	if (result == 0)
+		result = open_as_writer(os, rlbuf_cstr(&location), NULL, &self, &lsm);
+	if (result == 0)
+	{
+		result = refuse_unless_empty(lsm, rlbuf_cstr(&location), database);
+		if (result == 0 && isatty(STDERR_FILENO))
+			fprintf(stderr, "restoring %" PRIu64 " records ...", count);
+		if (result == 0)
+			rc = lsm_commit(lsm, &b, 1, &seq);
+		if (result == 0 && rc == RL_OK)
+			rc = lsm_run_task(lsm, LSM_TASK_CHECKPOINT, &r);
+		if (result == 0 && isatty(STDERR_FILENO))
+			fprintf(stderr, "\r\033[K");
+		lsm_close(lsm);
+		lease_drop(os, &self);
+		if (result == 0 && rc != RL_OK)
+			result = fail("restore", rc);
+	}
+	obj_close(os);
+	if (result == 0)
+	{
+		format_utc(h.dumped_ms, when, sizeof(when));
+		printf("restored %" PRIu64 " records into database \"%s\" (store \"%s\") as commit %" PRIu64
+			   "; the dump was of database \"%s\" as of commit %" PRIu64 " at %s (RockLake %s)\n",
+			   count, database, rlbuf_cstr(&location), seq, h.database, h.commit_seq, when,
+			   h.rocklake_version);
+	}
+out:
+	lsm_batch_free(b);
+	rlbuf_free(&bytes);
+	rlbuf_free(&location);
+	return result;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -570,15 +917,19 @@ main(int argc, char **argv)
 		{"prefix", required_argument, NULL, 'p'},
 		{"limit", required_argument, NULL, 'l'},
 		{"objects-only", no_argument, NULL, 'o'},
+		{"database", required_argument, NULL, 'd'},
+		{"file", required_argument, NULL, 'f'},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'},
 		{NULL, 0, NULL, 0}
 	};
 	InspectOptions io = {.limit = 100};
+	const char *database = NULL,
+			   *file = NULL;
 	int			c;
 
 	rlbuf_init(&io.prefix);
-	while ((c = getopt_long(argc, argv, "hV", long_options, NULL)) != -1)
+	while ((c = getopt_long(argc, argv, "hVf:", long_options, NULL)) != -1)
 	{
 		switch (c)
 		{
@@ -598,6 +949,12 @@ main(int argc, char **argv)
 			case 'o':
 				io.objects_only = true;
 				break;
+			case 'd':
+				database = optarg;
+				break;
+			case 'f':
+				file = optarg;
+				break;
 			case 'h':
 				usage(stdout);
 				return 0;
@@ -609,14 +966,17 @@ main(int argc, char **argv)
 				return 2;
 		}
 	}
-	if (argc - optind != 2)
+	bool		restore = argc > optind && strcmp(argv[optind], "restore") == 0;
+
+	if (argc - optind != (restore ? 3 : 2))
 	{
 		usage(stderr);
 		return 2;
 	}
 	const char *command = argv[optind],
-			   *location = argv[optind + 1];
-	static const char *const commands[] = {"init", "sample", "inspect", "verify", "compact", "gc"};
+			   *location = argv[argc - 1];
+	static const char *const commands[] = {"init", "sample", "inspect", "verify", "compact", "gc",
+	"dump", "restore"};
 	bool		known = false;
 
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
@@ -629,6 +989,9 @@ main(int argc, char **argv)
 	}
 	struct stat st;
 
+	/* restore, like init, writes into a new store */
+	if (restore)
+		return cmd_restore(argv[optind + 1], location, database);
 	/* only init makes a store: a mistyped directory is an error, not a new store */
 	if (strcmp(command, "init") != 0 && strncmp(location, "s3://", 5) != 0 &&
 		stat(location, &st) != 0)
@@ -637,6 +1000,8 @@ main(int argc, char **argv)
 				location);
 		return 1;
 	}
+	if (strcmp(command, "dump") == 0)
+		return cmd_dump(location, database ? database : "postgres", file);
 	ObjectStore *os = objstore_open_url(location);
 
 	if (os == NULL)
