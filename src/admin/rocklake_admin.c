@@ -7,7 +7,7 @@
  *   rocklake-admin verify  STORE          read every object and check every checksum
  *   rocklake-admin compact STORE          flush the memtable, compact every SST into one run
  *   rocklake-admin gc      STORE          collect unreferenced objects
- *   rocklake-admin dump    STORE [--database NAME] [-f FILE]
+ *   rocklake-admin dump    STORE [--database NAME] [-f FILE] [--as-of COMMIT]
  *                                         a logical dump of one database, one commit
  *   rocklake-admin restore FILE STORE [--database NAME]
  *                                         write a dump into an empty database
@@ -67,7 +67,7 @@ usage(FILE *out)
 {
 	fprintf(out,
 			"Usage: rocklake-admin COMMAND STORE [OPTIONS]\n"
-			"       rocklake-admin dump STORE [--database NAME] [-f FILE]\n"
+			"       rocklake-admin dump STORE [--database NAME] [-f FILE] [--as-of COMMIT]\n"
 			"       rocklake-admin restore FILE STORE [--database NAME]\n"
 			"\n"
 			"Commands:\n"
@@ -98,7 +98,8 @@ usage(FILE *out)
 			"\n"
 			"dump and restore options (STORE is the root a data directory's \"store\" names):\n"
 			"  --database NAME the database (default: postgres for dump, the dump's for restore)\n"
-			"  -f, --file FILE write the dump to FILE, not to standard output\n");
+			"  -f, --file FILE write the dump to FILE, not to standard output\n"
+			"  --as-of COMMIT  dump the database as of that earlier commit (within what GC kept)\n");
 }
 
 static int
@@ -587,26 +588,32 @@ cmd_writer_task(ObjectStore *os, const char *location, const char *command)
 	return 0;
 }
 
-/* the database's name in a registry row (rl_database: datid, datname), or NULL */
+/* what database_store looks for in the registry, and what it finds */
+typedef struct RegistryLookup
+{
+	const char *name;
+	bool		found;
+	uint32_t	datid;
+} RegistryLookup;
+
+/* a registry row (rl_database: datid, datname): is it the database looked for? */
 static bool
 registry_cb(const uint8_t *key, size_t klen, const uint8_t *val, size_t vlen, void *arg)
 {
-	const char **want = arg;
+	RegistryLookup *look = arg;
 	uint32_t	relid;
 	uint64_t	datid;
 	KvRow		row;
-	bool		found = false;
 
 	if (kv_decode_generic_key(key, klen, &relid, &datid) != RL_OK ||
 		kv_decode_generic_value(val, vlen, &row) != RL_OK)
 		return true;
-	for (int i = 0; i < row.ncolumns && !found; i++)
-		found = row.columns[i].type == KV_TEXT && row.columns[i].len == strlen(want[0]) &&
-			memcmp(row.columns[i].s, want[0], row.columns[i].len) == 0;
+	for (int i = 0; i < row.ncolumns && !look->found; i++)
+		look->found = row.columns[i].type == KV_TEXT && row.columns[i].len == strlen(look->name) &&
+			memcmp(row.columns[i].s, look->name, row.columns[i].len) == 0;
 	kv_row_free(&row);
-	if (found)
-		want[1] = (const char *) (uintptr_t) datid;
-	return !found;
+	look->datid = (uint32_t) datid;
+	return !look->found;
 }
 
 /*
@@ -620,7 +627,7 @@ database_store(const char *root, const char *name, RlBuf *location, uint32_t *da
 	ObjectStore *os;
 	Lsm		   *lsm;
 	RlBuf		prefix;
-	const char *want[2] = {name, NULL};
+	RegistryLookup look = {.name = name};
 	RlStatus	rc;
 
 	rlbuf_reset(location);
@@ -639,20 +646,20 @@ database_store(const char *root, const char *name, RlBuf *location, uint32_t *da
 	}
 	rlbuf_init(&prefix);
 	kv_generic_prefix(CACHE_DATABASE_RELID, &prefix);
-	rc = lsm_scan_prefix(lsm, prefix.data, prefix.len, registry_cb, want);
+	rc = lsm_scan_prefix(lsm, prefix.data, prefix.len, registry_cb, &look);
 	rlbuf_free(&prefix);
 	lsm_close(lsm);
 	obj_close(os);
 	if (rc != RL_OK)
 		return fail("read the database registry", rc);
-	if (want[1] == NULL)
+	if (!look.found)
 	{
 		fprintf(stderr, "rocklake-admin: database \"%s\" does not exist in store \"%s\"\n"
 				"HINT:  A database other than postgres is restored into one the registry names: "
 				"CREATE DATABASE through the server, stop it, then restore.\n", name, root);
 		return 1;
 	}
-	*datid = (uint32_t) (uintptr_t) want[1];
+	*datid = look.datid;
 	rlbuf_printf(location, "/db/%u", *datid);
 	return 0;
 }
@@ -660,6 +667,8 @@ database_store(const char *root, const char *name, RlBuf *location, uint32_t *da
 typedef struct DumpState
 {
 	DumpWriter	w;
+	RlBuf		last_key;
+	bool		restarted;		/* the scan began again (a follower's manifest reload) */
 	bool		progress;
 	int64_t		shown_ms;
 } DumpState;
@@ -668,7 +677,16 @@ static bool
 dump_cb(const uint8_t *key, size_t klen, const uint8_t *val, size_t vlen, void *arg)
 {
 	DumpState  *d = arg;
+	size_t		common = klen < d->last_key.len ? klen : d->last_key.len;
+	int			cmp = memcmp(key, d->last_key.data, common);
 
+	if (d->w.count > 0 && (cmp < 0 || (cmp == 0 && klen <= d->last_key.len)))
+	{
+		d->restarted = true;
+		return false;
+	}
+	rlbuf_reset(&d->last_key);
+	rlbuf_append(&d->last_key, key, klen);
 	dump_writer_record(&d->w, key, klen, val, vlen);
 	if (d->progress && rl_monotonic_ms() - d->shown_ms >= 200)
 	{
@@ -690,10 +708,14 @@ format_utc(int64_t ms, char *out, size_t size)
 
 /*
  * cmd_dump -- every key/value of one database as a follower sees it: one manifest
- * and the whole WAL objects after it, so one commit and never part of one
+ * and the whole WAL objects after it, so one commit and never part of one; as_of
+ * (not UINT64_MAX): a follower frozen at that commit
+ *
+ * A follower whose manifest lost an SST to GC in the middle of the scan starts the
+ * scan again from a newer manifest: the dump is then refused, not spliced.
  */
 static int
-cmd_dump(const char *root, const char *database, const char *file)
+cmd_dump(const char *root, const char *database, const char *file, uint64_t as_of)
 {
 	RlBuf		location;
 	uint32_t	datid;
@@ -719,13 +741,18 @@ cmd_dump(const char *root, const char *database, const char *file)
 	}
 	ObjectStore *os = objstore_open_url(rlbuf_cstr(&location));
 
-	rc = os ? lsm_open_follower(os, NULL, &lsm) : RL_IO_ERROR;
+	if (os == NULL)
+		rc = rl_error(RL_IO_ERROR, "cannot open store %s: %s", rlbuf_cstr(&location), rl_last_error());
+	else if (as_of == UINT64_MAX)
+		rc = lsm_open_follower(os, NULL, &lsm);
+	else
+		rc = lsm_open_follower_as_of(os, NULL, as_of, &lsm);
 	if (rc != RL_OK)
 	{
 		if (os)
 			obj_close(os);
 		rlbuf_free(&location);
-		return fail("open", rc);
+		return fail(as_of == UINT64_MAX ? "open" : "dump --as-of", rc);
 	}
 	if (file && (out = fopen(file, "wb")) == NULL)
 	{
@@ -744,11 +771,13 @@ cmd_dump(const char *root, const char *database, const char *file)
 	h.manifest_id = st.manifest_id;
 	h.dumped_ms = rl_now_ms();
 	dump_writer_begin(&d.w, out, &h);
+	rlbuf_init(&d.last_key);
 	rc = lsm_scan(lsm, "", 0, NULL, 0, dump_cb, &d);
-	if (rc == RL_OK)
+	if (d.restarted)
+		rc = rl_error(RL_UNAVAILABLE, "garbage collection removed an SST the dump was reading: run it again");
+	else if (rc == RL_OK || d.w.failed)
 		rc = dump_writer_finish(&d.w);
-	else if (d.w.failed)
-		rc = dump_writer_finish(&d.w);
+	rlbuf_free(&d.last_key);
 	if (d.progress)
 		fprintf(stderr, "\r\033[K");
 	if (file && fclose(out) != 0 && rc == RL_OK)
@@ -919,6 +948,7 @@ main(int argc, char **argv)
 		{"objects-only", no_argument, NULL, 'o'},
 		{"database", required_argument, NULL, 'd'},
 		{"file", required_argument, NULL, 'f'},
+		{"as-of", required_argument, NULL, 'a'},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'},
 		{NULL, 0, NULL, 0}
@@ -926,6 +956,8 @@ main(int argc, char **argv)
 	InspectOptions io = {.limit = 100};
 	const char *database = NULL,
 			   *file = NULL;
+	uint64_t	as_of = UINT64_MAX;
+	char	   *end;
 	int			c;
 
 	rlbuf_init(&io.prefix);
@@ -954,6 +986,15 @@ main(int argc, char **argv)
 				break;
 			case 'f':
 				file = optarg;
+				break;
+			case 'a':
+				errno = 0;
+				as_of = strtoull(optarg, &end, 10);
+				if (errno || end == optarg || *end || optarg[0] == '-' || as_of == UINT64_MAX)
+				{
+					fprintf(stderr, "rocklake-admin: --as-of takes a commit number, not \"%s\"\n", optarg);
+					return 2;
+				}
 				break;
 			case 'h':
 				usage(stdout);
@@ -1001,7 +1042,7 @@ main(int argc, char **argv)
 		return 1;
 	}
 	if (strcmp(command, "dump") == 0)
-		return cmd_dump(location, database ? database : "postgres", file);
+		return cmd_dump(location, database ? database : "postgres", file, as_of);
 	ObjectStore *os = objstore_open_url(location);
 
 	if (os == NULL)

@@ -7,6 +7,8 @@
 #     server, which is then stopped): a server on it answers psql's queries with
 #     the dumped rows, DuckDB reads the same lake rows as from the first server;
 #  3. the postgres database dumped and restored into a new store, no server needed;
+#     after more commits, dump --as-of that commit gives the same rows; a commit
+#     garbage collection no longer keeps, or one not made yet, is refused;
 #  4. a damaged dump (a byte flipped, truncated, a byte added) is refused and writes
 #     nothing; a restore into a database that holds keys is refused and changes no
 #     object; one into a database a running server writes is refused (its lease);
@@ -125,6 +127,29 @@ start "$workdir/data3" -c store="$workdir/store3"
 rl_server_stop fast
 echo "ok: the postgres database dumped to stdout and restored into a new store"
 
+commit=$(sed -n 's/.* as of commit \([0-9]*\),.*/\1/p' "$workdir/dump.txt")
+start "$workdir/data1" -c store="$store1"
+psql -X -q -d postgres -c "INSERT INTO p VALUES (51, 'y'), (52, 'z')" -c "DELETE FROM p WHERE i < 10" ||
+	fail "more commits to p"
+rl_server_stop fast
+"$admin" dump "$store1" --as-of "$commit" -f "$workdir/as-of.dump" 2>"$workdir/dump.txt" ||
+	{ cat "$workdir/dump.txt" >&2; fail "dump --as-of $commit"; }
+expect "$workdir/dump.txt" "as of commit $commit,"
+"$admin" restore "$workdir/as-of.dump" "$workdir/store5" >/dev/null || fail "restore the dump --as-of"
+"$admin" inspect "$workdir/store3" --limit -1 | sed -n '/^rows:/,$p' >"$workdir/rows.3"
+"$admin" inspect "$workdir/store5" --limit -1 | sed -n '/^rows:/,$p' >"$workdir/rows.5"
+cmp -s "$workdir/rows.3" "$workdir/rows.5" || fail "dump --as-of $commit holds other rows than the dump at $commit"
+"$admin" dump "$store1" --as-of 999999 -f "$workdir/x.dump" >"$workdir/out.txt" 2>&1 && fail "dump --as-of a future commit"
+expect "$workdir/out.txt" "commit 999999 does not exist: the newest commit is"
+# what GC leaves once the grace periods are over: the newest manifest, which holds every commit in SSTs
+"$admin" compact "$store1" >/dev/null || fail "compact"
+ls "$store1/manifest" | sort | sed '$d' | (cd "$store1/manifest" && xargs rm -f)
+"$admin" dump "$store1" --as-of "$commit" -f "$workdir/x.dump" >"$workdir/out.txt" 2>&1 &&
+	fail "dump --as-of a commit GC removed"
+expect "$workdir/out.txt" "commit $commit is older than the store keeps"
+[ ! -e "$workdir/x.dump" ] || fail "a refused dump left a file"
+echo "ok: dump --as-of commit $commit after more commits; beyond GC's horizon and the newest commit refused"
+
 # --- 4. damaged dumps, non-empty targets ---
 size=$(wc -c <"$workdir/lake.dump")
 cp "$workdir/lake.dump" "$workdir/flipped.dump"
@@ -157,9 +182,8 @@ rl_start_moto s3
 export AWS_ENDPOINT_URL=$endpoint
 aws_call s3 -o /dev/null -X PUT "$endpoint/dumps"
 "$admin" restore "$workdir/postgres.dump" s3://dumps/restored >/dev/null || fail "restore into S3"
-"$admin" inspect "$store1" --limit -1 | sed -n '/^rows:/,$p' >"$workdir/rows.local"
 "$admin" inspect s3://dumps/restored --limit -1 | sed -n '/^rows:/,$p' >"$workdir/rows.s3"
-cmp -s "$workdir/rows.local" "$workdir/rows.s3" || fail "the S3 store holds other rows"
+cmp -s "$workdir/rows.3" "$workdir/rows.s3" || fail "the S3 store holds other rows"
 "$admin" restore "$workdir/postgres.dump" s3://dumps/restored >"$workdir/out.txt" 2>&1 &&
 	fail "a second restore into the S3 store"
 expect "$workdir/out.txt" 'is not empty'
