@@ -619,44 +619,50 @@ registry_cb(const uint8_t *key, size_t klen, const uint8_t *val, size_t vlen, vo
 /*
  * database_store -- the store of database name in the store root: the root for
  * postgres, else "db/<datid>" below it as the registry names it; 0, or 1 after
- * saying why not
+ * saying why not (for_restore: and how to make one to restore into)
  */
 static int
-database_store(const char *root, const char *name, RlBuf *location, uint32_t *datid)
+database_store(const char *root, const char *name, bool for_restore, RlBuf *location,
+			   uint32_t *datid)
 {
-	ObjectStore *os;
+	ObjectStore *os = NULL;
 	Lsm		   *lsm;
 	RlBuf		prefix;
 	RegistryLookup look = {.name = name};
-	RlStatus	rc;
+	RlStatus	rc = RL_NOT_FOUND;
+	struct stat st;
 
 	rlbuf_reset(location);
 	rlbuf_append_str(location, root);
 	*datid = CACHE_POSTGRES_DATID;
 	if (strcmp(name, "postgres") == 0)
 		return 0;
-	os = objstore_open_url(root);
-	if (os == NULL)
-		return fail("open", RL_IO_ERROR);
-	rc = lsm_open_follower(os, NULL, &lsm);
-	if (rc != RL_OK)
+	/* a local root that does not exist names no database (and is not made) */
+	if (strncmp(root, "s3://", 5) == 0 || stat(root, &st) == 0)
 	{
-		obj_close(os);
-		return fail("open", rc);
+		os = objstore_open_url(root);
+		rc = os ? lsm_open_follower(os, NULL, &lsm) :
+			rl_error(RL_IO_ERROR, "cannot open store %s: %s", root, rl_last_error());
 	}
-	rlbuf_init(&prefix);
-	kv_generic_prefix(CACHE_DATABASE_RELID, &prefix);
-	rc = lsm_scan_prefix(lsm, prefix.data, prefix.len, registry_cb, &look);
-	rlbuf_free(&prefix);
-	lsm_close(lsm);
-	obj_close(os);
-	if (rc != RL_OK)
+	if (rc == RL_OK)
+	{
+		rlbuf_init(&prefix);
+		kv_generic_prefix(CACHE_DATABASE_RELID, &prefix);
+		rc = lsm_scan_prefix(lsm, prefix.data, prefix.len, registry_cb, &look);
+		rlbuf_free(&prefix);
+		lsm_close(lsm);
+	}
+	if (os)
+		obj_close(os);
+	if (rc != RL_OK && rc != RL_NOT_FOUND)
 		return fail("read the database registry", rc);
 	if (!look.found)
 	{
-		fprintf(stderr, "rocklake-admin: database \"%s\" does not exist in store \"%s\"\n"
-				"HINT:  A database other than postgres is restored into one the registry names: "
-				"CREATE DATABASE through the server, stop it, then restore.\n", name, root);
+		fprintf(stderr, "rocklake-admin: database \"%s\" does not exist in store \"%s\"\n", name, root);
+		if (for_restore)
+			fprintf(stderr, "HINT:  A database other than postgres is restored into one the registry "
+					"names: CREATE DATABASE through a server on the store, stop it, then restore; "
+					"or restore into a new store as its postgres database (--database postgres).\n");
 		return 1;
 	}
 	*datid = look.datid;
@@ -734,7 +740,7 @@ cmd_dump(const char *root, const char *database, const char *file, uint64_t as_o
 		return 1;
 	}
 	rlbuf_init(&location);
-	if (database_store(root, database, &location, &datid) != 0)
+	if (database_store(root, database, false, &location, &datid) != 0)
 	{
 		rlbuf_free(&location);
 		return 1;
@@ -884,7 +890,7 @@ cmd_restore(const char *file, const char *root, const char *database)
 	}
 	if (database == NULL)
 		database = h.database;
-	if (database_store(root, database, &location, &datid) != 0)
+	if (database_store(root, database, true, &location, &datid) != 0)
 		goto out;
 
 	/* refuse a database in use without writing anything, then again under the lease */

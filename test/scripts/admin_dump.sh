@@ -6,12 +6,14 @@
 #  2. the dump restored into a new data directory's lake (created through a
 #     server, which is then stopped): a server on it answers psql's queries with
 #     the dumped rows, DuckDB reads the same lake rows as from the first server;
+#     and restored as the postgres database of a new store;
 #  3. the postgres database dumped and restored into a new store, no server needed;
 #     after more commits, dump --as-of that commit gives the same rows; a commit
 #     garbage collection no longer keeps, or one not made yet, is refused;
 #  4. a damaged dump (a byte flipped, truncated, a byte added) is refused and writes
 #     nothing; a restore into a database that holds keys is refused and changes no
-#     object; one into a database a running server writes is refused (its lease);
+#     object; one into a database a running server writes is refused (its lease),
+#     one into a database the registry does not name too;
 #  5. a restore into an S3 store (moto) reads back the same rows.
 set -eu
 . "$top_srcdir/test/scripts/common.sh"
@@ -112,6 +114,13 @@ duck "INSERT INTO lake.t VALUES (2000, 'after')" >/dev/null || fail "DuckDB coul
 sql "INSERT INTO w VALUES (0)" || fail "psql could not write the restored database"
 rl_server_stop fast
 echo "ok: restored into a new data directory: psql and DuckDB read the dumped rows ($n rows of w)"
+"$admin" restore "$workdir/lake.dump" "$workdir/store6" --database postgres >/dev/null ||
+	fail "restore lake as the postgres database of a new store"
+start "$workdir/data6" -c store="$workdir/store6"
+[ "$(psql -X -At -d postgres -c 'SELECT count(*), sum(i) FROM w')" = "$n|0" ] ||
+	fail "the lake restored as postgres lost rows of w"
+rl_server_stop fast
+echo "ok: lake restored as the postgres database of a new store"
 
 # --- 3. the postgres database into a new store ---
 start "$workdir/data1" -c store="$store1"
@@ -165,6 +174,9 @@ done
 printf 'not a dump' >"$workdir/text.dump"
 "$admin" restore "$workdir/text.dump" "$workdir/store4" >"$workdir/out.txt" 2>&1 && fail "a text file was restored"
 expect "$workdir/out.txt" 'not a RockLake dump'
+"$admin" restore "$workdir/lake.dump" "$workdir/store4" >"$workdir/out.txt" 2>&1 &&
+	fail "restore of lake into a store whose registry does not name it"
+expect "$workdir/out.txt" 'database "lake" does not exist in store'
 [ ! -e "$workdir/store4" ] || fail "a refused restore made a store"
 objects "$store2" >"$workdir/objects.before"
 "$admin" restore "$workdir/lake.dump" "$store2" >"$workdir/out.txt" 2>&1 && fail "restore into a non-empty database"
