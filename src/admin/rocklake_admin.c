@@ -684,9 +684,9 @@ dump_cb(const uint8_t *key, size_t klen, const uint8_t *val, size_t vlen, void *
 {
 	DumpState  *d = arg;
 	size_t		common = klen < d->last_key.len ? klen : d->last_key.len;
-	int			cmp = memcmp(key, d->last_key.data, common);
+	int			cmp = d->w.count > 0 ? memcmp(key, d->last_key.data, common) : 1;
 
-	if (d->w.count > 0 && (cmp < 0 || (cmp == 0 && klen <= d->last_key.len)))
+	if (cmp < 0 || (cmp == 0 && klen <= d->last_key.len))
 	{
 		d->restarted = true;
 		return false;
