@@ -7,7 +7,7 @@
  *   rocklake-admin verify  STORE          read every object and check every checksum
  *   rocklake-admin compact STORE          flush the memtable, compact every SST into one run
  *   rocklake-admin gc      STORE          collect unreferenced objects
- *   rocklake-admin dump    STORE [--database NAME] [-f FILE] [--as-of COMMIT]
+ *   rocklake-admin dump    STORE [--database NAME] [-f FILE] [--as-of COMMIT|TIME]
  *                                         a logical dump of one database, one commit
  *   rocklake-admin restore FILE STORE [--database NAME]
  *                                         write a dump into an empty database
@@ -35,6 +35,8 @@
  * exist are an error. Long work shows its progress on stderr when that is a
  * terminal, and every command ends with a summary.
  */
+#define _GNU_SOURCE				/* strptime, timegm */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -67,7 +69,7 @@ usage(FILE *out)
 {
 	fprintf(out,
 			"Usage: rocklake-admin COMMAND STORE [OPTIONS]\n"
-			"       rocklake-admin dump STORE [--database NAME] [-f FILE] [--as-of COMMIT]\n"
+			"       rocklake-admin dump STORE [--database NAME] [-f FILE] [--as-of COMMIT|TIME]\n"
 			"       rocklake-admin restore FILE STORE [--database NAME]\n"
 			"\n"
 			"Commands:\n"
@@ -99,7 +101,9 @@ usage(FILE *out)
 			"dump and restore options (STORE is the root a data directory's \"store\" names):\n"
 			"  --database NAME the database (default: postgres for dump, the dump's for restore)\n"
 			"  -f, --file FILE write the dump to FILE, not to standard output\n"
-			"  --as-of COMMIT  dump the database as of that earlier commit (within what GC kept)\n");
+			"  --as-of COMMIT|TIME\n"
+			"                  dump the database as of an earlier commit, or the newest commit at\n"
+			"                  or before a UTC time (YYYY-MM-DD HH:MM:SS), within what GC kept\n");
 }
 
 static int
@@ -713,15 +717,72 @@ format_utc(int64_t ms, char *out, size_t size)
 }
 
 /*
+ * parse_utc -- a UTC time "YYYY-MM-DD[ HH:MM:SS[.fff]]" (or with a T, ending in Z,
+ * " UTC", +00 or +00:00) as ms since 1970; false if it is not one
+ */
+static bool
+parse_utc(const char *text, int64_t *ms)
+{
+	struct tm	tm = {0};
+	const char *rest = strptime(text, "%Y-%m-%d", &tm);
+	int64_t		frac = 0;
+
+	if (rest && (*rest == ' ' || *rest == 'T'))
+		rest = strptime(rest + 1, "%H:%M:%S", &tm);
+	if (rest && *rest == '.')
+	{
+		int			digits = 0;
+
+		for (rest++; isdigit((unsigned char) *rest); rest++)
+			if (digits++ < 3)
+				frac = frac * 10 + (*rest - '0');
+		if (digits == 0)
+			return false;
+		for (; digits < 3; digits++)
+			frac *= 10;
+	}
+	if (rest == NULL || !(*rest == '\0' || strcmp(rest, "Z") == 0 || strcmp(rest, " UTC") == 0 ||
+						  strcmp(rest, "+00") == 0 || strcmp(rest, "+00:00") == 0))
+		return false;
+	*ms = (int64_t) timegm(&tm) * 1000 + frac;
+	return true;
+}
+
+/*
+ * as_of_commit -- the commit --as-of names: a commit number, or the newest commit
+ * at or before a UTC time; 0, or 1 after saying why not
+ */
+static int
+as_of_commit(ObjectStore *os, const char *text, uint64_t *as_of)
+{
+	int64_t		ms;
+	char	   *end;
+	RlStatus	rc;
+
+	errno = 0;
+	*as_of = strtoull(text, &end, 10);
+	if (isdigit((unsigned char) text[0]) && *end == '\0' && errno == 0 && *as_of != UINT64_MAX)
+		return 0;
+	if (!parse_utc(text, &ms))
+	{
+		fprintf(stderr, "rocklake-admin: --as-of takes a commit number or a UTC time "
+				"(YYYY-MM-DD HH:MM:SS), not \"%s\"\n", text);
+		return 1;
+	}
+	rc = lsm_commit_at_time(os, ms, as_of);
+	return rc == RL_OK ? 0 : fail("dump --as-of", rc);
+}
+
+/*
  * cmd_dump -- every key/value of one database as a follower sees it: one manifest
- * and the whole WAL objects after it, so one commit and never part of one; as_of
- * (not UINT64_MAX): a follower frozen at that commit
+ * and the whole WAL objects after it, so one commit and never part of one; with
+ * as_of_text, a follower frozen at the commit it names
  *
  * A follower whose manifest lost an SST to GC in the middle of the scan starts the
  * scan again from a newer manifest: the dump is then refused, not spliced.
  */
 static int
-cmd_dump(const char *root, const char *database, const char *file, uint64_t as_of)
+cmd_dump(const char *root, const char *database, const char *file, const char *as_of_text)
 {
 	RlBuf		location;
 	uint32_t	datid;
@@ -730,6 +791,7 @@ cmd_dump(const char *root, const char *database, const char *file, uint64_t as_o
 	DumpState	d = {.progress = isatty(STDERR_FILENO)};
 	DumpHeader	h = {0};
 	FILE	   *out = stdout;
+	uint64_t	as_of = UINT64_MAX;
 	RlStatus	rc;
 	char		when[64];
 
@@ -747,6 +809,12 @@ cmd_dump(const char *root, const char *database, const char *file, uint64_t as_o
 	}
 	ObjectStore *os = objstore_open_url(rlbuf_cstr(&location));
 
+	if (os && as_of_text && as_of_commit(os, as_of_text, &as_of) != 0)
+	{
+		obj_close(os);
+		rlbuf_free(&location);
+		return 1;
+	}
 	if (os == NULL)
 		rc = rl_error(RL_IO_ERROR, "cannot open store %s: %s", rlbuf_cstr(&location), rl_last_error());
 	else if (as_of == UINT64_MAX)
@@ -962,8 +1030,7 @@ main(int argc, char **argv)
 	InspectOptions io = {.limit = 100};
 	const char *database = NULL,
 			   *file = NULL;
-	uint64_t	as_of = UINT64_MAX;
-	char	   *end;
+	const char *as_of = NULL;
 	int			c;
 
 	rlbuf_init(&io.prefix);
@@ -994,13 +1061,7 @@ main(int argc, char **argv)
 				file = optarg;
 				break;
 			case 'a':
-				errno = 0;
-				as_of = strtoull(optarg, &end, 10);
-				if (errno || end == optarg || *end || optarg[0] == '-' || as_of == UINT64_MAX)
-				{
-					fprintf(stderr, "rocklake-admin: --as-of takes a commit number, not \"%s\"\n", optarg);
-					return 2;
-				}
+				as_of = optarg;
 				break;
 			case 'h':
 				usage(stdout);

@@ -909,6 +909,79 @@ open_follower(ObjectStore *os, const LsmOptions *opts, uint64_t as_of, Lsm **out
 	return RL_OK;
 }
 
+/* the newest object under a prefix written at or before a time (not an empty fence) */
+typedef struct NewestBefore
+{
+	const char *prefix;
+	const char *suffix;
+	int64_t		ms;
+	uint64_t	id;
+} NewestBefore;
+
+static bool
+newest_before_cb(const ObjInfo *info, void *arg)
+{
+	NewestBefore *nb = arg;
+	uint64_t	id = object_key_id(info->key, nb->prefix, nb->suffix);
+
+	if (id > nb->id && info->size > 0 && info->mtime_ms <= nb->ms)
+		nb->id = id;
+	return true;
+}
+
+RlStatus
+lsm_commit_at_time(ObjectStore *os, int64_t ms, uint64_t *seq)
+{
+	Lsm		   *lsm = lsm_new(os, NULL, false);
+	NewestBefore wal = {"wal/", ".sst", ms, 0};
+	NewestBefore man = {"manifest/", ".manifest", ms, 0};
+	bool		found = false;
+	RlStatus	rc = obj_list(os, "wal/", NULL, newest_before_cb, &wal);
+
+	*seq = 0;
+	if (rc == RL_OK)
+		rc = obj_list(os, "manifest/", NULL, newest_before_cb, &man);
+	if (rc == RL_OK && wal.id > 0)
+	{
+		char		key[KEY_MAX];
+		RlBuf		bytes;
+		SstReader  *r;
+
+		wal_object_key(wal.id, key, sizeof(key));
+		rlbuf_init(&bytes);
+		rc = obj_get(os, key, &bytes);
+		if (rc == RL_OK && (rc = sst_reader_open(bytes.data, bytes.len, &r)) == RL_OK)
+		{
+			*seq = sst_reader_props(r)->max_seq;
+			found = true;
+			sst_reader_free(r);
+		}
+		rlbuf_free(&bytes);
+		if (rc == RL_NOT_FOUND) /* collected since the listing */
+			rc = RL_OK;
+	}
+	if (rc == RL_OK && man.id > 0)
+	{
+		Manifest	m;
+
+		rc = fetch_manifest(lsm, man.id, &m);
+		if (rc == RL_OK)
+		{
+			if (!found || m.last_l0_seq > *seq)
+				*seq = m.last_l0_seq;
+			found = true;
+			manifest_free(&m);
+		}
+		if (rc == RL_NOT_FOUND)
+			rc = RL_OK;
+	}
+	lsm_close(lsm);
+	if (rc == RL_OK && !found)
+		rc = rl_error(RL_NOT_FOUND, "the store keeps nothing written at or before that time "
+					  "(garbage collection removes what is older than its grace periods)");
+	return rc;
+}
+
 RlStatus
 lsm_open_follower(ObjectStore *os, const LsmOptions *opts, Lsm **out)
 {

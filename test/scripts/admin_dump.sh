@@ -8,8 +8,8 @@
 #     the dumped rows, DuckDB reads the same lake rows as from the first server;
 #     and restored as the postgres database of a new store;
 #  3. the postgres database dumped and restored into a new store, no server needed;
-#     after more commits, dump --as-of that commit gives the same rows; a commit
-#     garbage collection no longer keeps, or one not made yet, is refused;
+#     after more commits, dump --as-of that commit or a time between gives the same
+#     rows; a commit garbage collection no longer keeps, or one not made yet, is refused;
 #  4. a damaged dump (a byte flipped, truncated, a byte added) is refused and writes
 #     nothing; a restore into a database that holds keys is refused and changes no
 #     object; one into a database a running server writes is refused (its lease),
@@ -137,6 +137,9 @@ rl_server_stop fast
 echo "ok: the postgres database dumped to stdout and restored into a new store"
 
 commit=$(sed -n 's/.* as of commit \([0-9]*\),.*/\1/p' "$workdir/dump.txt")
+sleep 1.1
+moment=$(date -u '+%Y-%m-%d %H:%M:%S')
+sleep 1.1
 start "$workdir/data1" -c store="$store1"
 psql -X -q -d postgres -c "INSERT INTO p VALUES (51, 'y'), (52, 'z')" -c "DELETE FROM p WHERE i < 10" ||
 	fail "more commits to p"
@@ -148,6 +151,15 @@ expect "$workdir/dump.txt" "as of commit $commit,"
 "$admin" inspect "$workdir/store3" --limit -1 | sed -n '/^rows:/,$p' >"$workdir/rows.3"
 "$admin" inspect "$workdir/store5" --limit -1 | sed -n '/^rows:/,$p' >"$workdir/rows.5"
 cmp -s "$workdir/rows.3" "$workdir/rows.5" || fail "dump --as-of $commit holds other rows than the dump at $commit"
+"$admin" dump "$store1" --as-of "$moment" -f "$workdir/moment.dump" 2>"$workdir/dump.txt" ||
+	{ cat "$workdir/dump.txt" >&2; fail "dump --as-of '$moment'"; }
+expect "$workdir/dump.txt" "as of commit $commit,"
+"$admin" dump "$store1" --as-of "2001-01-01 00:00:00" -f "$workdir/x.dump" >"$workdir/out.txt" 2>&1 &&
+	fail "dump --as-of a time before the store"
+expect "$workdir/out.txt" "the store keeps nothing written at or before that time"
+"$admin" dump "$store1" --as-of "yesterday" -f "$workdir/x.dump" >"$workdir/out.txt" 2>&1 &&
+	fail "dump --as-of yesterday"
+expect "$workdir/out.txt" "--as-of takes a commit number or a UTC time"
 "$admin" dump "$store1" --as-of 999999 -f "$workdir/x.dump" >"$workdir/out.txt" 2>&1 && fail "dump --as-of a future commit"
 expect "$workdir/out.txt" "commit 999999 does not exist: the newest commit is"
 # what GC leaves once the grace periods are over: the newest manifest, which holds every commit in SSTs
@@ -157,7 +169,7 @@ ls "$store1/manifest" | sort | sed '$d' | (cd "$store1/manifest" && xargs rm -f)
 	fail "dump --as-of a commit GC removed"
 expect "$workdir/out.txt" "commit $commit is older than the store keeps"
 [ ! -e "$workdir/x.dump" ] || fail "a refused dump left a file"
-echo "ok: dump --as-of commit $commit after more commits; beyond GC's horizon and the newest commit refused"
+echo "ok: dump --as-of commit $commit and '$moment' after more commits; beyond GC's horizon and the newest commit refused"
 
 # --- 4. damaged dumps, non-empty targets ---
 size=$(wc -c <"$workdir/lake.dump")
