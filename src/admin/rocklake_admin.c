@@ -13,9 +13,9 @@
  *                                         write a dump into an empty database
  *
  * STORE is a directory (the embedded default) or s3://bucket/prefix with the
- * endpoint and credentials in the AWS_* environment variables. inspect and verify
- * open the store as a follower and never write to it, so they work on a live
- * store. init, sample, compact and gc open it as the writer, which would fence a
+ * endpoint and credentials in the AWS_* environment variables. inspect, verify and
+ * dump open the store as a follower and never write to it, so they work on a live
+ * store. init, sample, compact, gc and restore open it as the writer, which would fence a
  * running server's writer and so stop that server: they first take the store's
  * writer lease (storage/lease.h) and refuse, naming the server, while a server
  * holds it. A live store is maintained through its server instead: CHECKPOINT,
@@ -28,11 +28,13 @@
  * dump and restore therefore take that root and a database name (default
  * postgres) and find the database's store through the registry. dump reads as a
  * follower, so it works on a live store and sees one commit (admin/dumpfile.h has
- * its format); restore writes as the writer, into a database whose store holds no
- * key, in one commit.
+ * its format), or a follower frozen at an earlier commit (--as-of) while GC keeps
+ * what that needs; restore checks the whole file, then writes as the writer, into a
+ * database whose store holds no key, in one commit. restore does not write the
+ * registry: a database other than postgres must be created through a server first.
  *
- * Only init and restore create a store: the other commands on a directory that does not
- * exist are an error. Long work shows its progress on stderr when that is a
+ * Only init and restore create a store: the other commands on a directory that
+ * does not exist are an error. Long work shows its progress on stderr when that is a
  * terminal, and every command ends with a summary.
  */
 #define _GNU_SOURCE				/* strptime, timegm */
