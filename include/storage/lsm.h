@@ -58,6 +58,22 @@ typedef struct Lsm Lsm;
 
 RlStatus	lsm_open_writer(ObjectStore *os, const LsmOptions *opts, Lsm **out);
 RlStatus	lsm_open_follower(ObjectStore *os, const LsmOptions *opts, Lsm **out);
+/*
+ * A follower frozen at commit as_of (rocklake-admin dump --as-of): the newest
+ * manifest whose SSTs hold nothing newer, and the WAL after it up to that commit;
+ * it never moves on (no refresh, no reload when an SST is gone). RL_NOT_FOUND, with
+ * the reason in rl_last_error, when GC has removed the manifests or WAL objects it
+ * needs, or when the commit does not exist yet.
+ */
+RlStatus	lsm_open_follower_as_of(ObjectStore *os, const LsmOptions *opts, uint64_t as_of,
+									Lsm **out);
+/*
+ * The newest commit made at or before ms (wall clock, ms since 1970) as far as the
+ * store still shows it: the newest commit of the newest WAL object written by then,
+ * or of the newest manifest's SSTs, by the objects' modification times. RL_NOT_FOUND
+ * if the store keeps nothing that old.
+ */
+RlStatus	lsm_commit_at_time(ObjectStore *os, int64_t ms, uint64_t *seq);
 /* Closes the handle (not the object store). Nothing durable depends on it. */
 void		lsm_close(Lsm *lsm);
 

@@ -43,6 +43,7 @@ struct Lsm
 	ObjectStore *os;
 	LsmOptions	opts;
 	bool		writer;
+	uint64_t	as_of;			/* a follower frozen at this commit, else UINT64_MAX */
 	RlStatus	broken;			/* RL_FENCED or RL_UNKNOWN_OUTCOME once the handle is done */
 	char		broken_why[256];
 	Manifest	manifest;

@@ -7,29 +7,50 @@
  *   rocklake-admin verify  STORE          read every object and check every checksum
  *   rocklake-admin compact STORE          flush the memtable, compact every SST into one run
  *   rocklake-admin gc      STORE          collect unreferenced objects
+ *   rocklake-admin dump    STORE [--database NAME] [-f FILE] [--as-of COMMIT|TIME]
+ *                                         a logical dump of one database, one commit
+ *   rocklake-admin restore FILE STORE [--database NAME]
+ *                                         write a dump into an empty database
  *
  * STORE is a directory (the embedded default) or s3://bucket/prefix with the
- * endpoint and credentials in the AWS_* environment variables. inspect and verify
- * open the store as a follower and never write to it, so they work on a live
- * store. init, sample, compact and gc open it as the writer, which would fence a
+ * endpoint and credentials in the AWS_* environment variables. inspect, verify and
+ * dump open the store as a follower and never write to it, so they work on a live
+ * store. init, sample, compact, gc and restore open it as the writer, which would fence a
  * running server's writer and so stop that server: they first take the store's
  * writer lease (storage/lease.h) and refuse, naming the server, while a server
  * holds it. A live store is maintained through its server instead: CHECKPOINT,
  * SELECT rocklake_compact(), SELECT rocklake_gc(). There is no --force: a command
  * cannot be made safe against a server that is writing.
  *
- * Only init creates a store: the other commands on a directory that does not
- * exist are an error. Long work shows its progress on stderr when that is a
+ * STORE is the store a data directory's "store" setting names: the postgres
+ * database is at its root and every other database in "db/<datid>" below it, the
+ * registry of names (rl_database) being rows of the postgres database's catalog.
+ * dump and restore therefore take that root and a database name (default
+ * postgres) and find the database's store through the registry. dump reads as a
+ * follower, so it works on a live store and sees one commit (admin/dumpfile.h has
+ * its format), or a follower frozen at an earlier commit (--as-of) while GC keeps
+ * what that needs; restore checks the whole file, then writes as the writer, into a
+ * database whose store holds no key, in one commit. restore does not write the
+ * registry: a database other than postgres must be created through a server first.
+ *
+ * Only init and restore create a store: the other commands on a directory that
+ * does not exist are an error. Long work shows its progress on stderr when that is a
  * terminal, and every command ends with a summary.
  */
+#define _GNU_SOURCE				/* strptime, timegm */
+#include <ctype.h>
+#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "admin/dumpfile.h"
+#include "catalog/catalog_cache.h"
 #include "catalog/kvcodec.h"
 #include "common/ulid.h"
 #include "storage/lease.h"
@@ -50,6 +71,8 @@ usage(FILE *out)
 {
 	fprintf(out,
 			"Usage: rocklake-admin COMMAND STORE [OPTIONS]\n"
+			"       rocklake-admin dump STORE [--database NAME] [-f FILE] [--as-of COMMIT|TIME]\n"
+			"       rocklake-admin restore FILE STORE [--database NAME]\n"
 			"\n"
 			"Commands:\n"
 			"  init      create the store, or check that an existing one opens\n"
@@ -58,10 +81,12 @@ usage(FILE *out)
 			"  verify    read every object and check every checksum\n"
 			"  compact   flush the memtable and compact all SSTs into one sorted run\n"
 			"  gc        delete objects no manifest needs, after the grace periods\n"
+			"  dump      write one database's catalog as of one commit to a dump file\n"
+			"  restore   write a dump file into a new or empty database\n"
 			"\n"
 			"STORE is a directory or s3://bucket/prefix (AWS_ENDPOINT_URL, AWS_REGION,\n"
 			"AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY configure S3).\n"
-			"inspect and verify work on a store a running server uses; the other commands\n"
+			"inspect, verify and dump work on a store a running server uses; the other commands\n"
 			"refuse to run while a server uses the store: ask that server instead\n"
 			"(CHECKPOINT, SELECT rocklake_compact(), SELECT rocklake_gc()).\n"
 			"\n"
@@ -73,7 +98,14 @@ usage(FILE *out)
 			"  --table NAME    only rows of this DuckLake table (e.g. ducklake_schema)\n"
 			"  --prefix HEX    only keys starting with these bytes\n"
 			"  --limit N       show at most N rows (default 100, -1 for all)\n"
-			"  --objects-only  show no rows\n");
+			"  --objects-only  show no rows\n"
+			"\n"
+			"dump and restore options (STORE is the root a data directory's \"store\" names):\n"
+			"  --database NAME the database (default: postgres for dump, the dump's for restore)\n"
+			"  -f, --file FILE write the dump to FILE, not to standard output\n"
+			"  --as-of COMMIT|TIME\n"
+			"                  dump the database as of an earlier commit, or the newest commit at\n"
+			"                  or before a UTC time (YYYY-MM-DD HH:MM:SS), within what GC kept\n");
 }
 
 static int
@@ -562,6 +594,426 @@ cmd_writer_task(ObjectStore *os, const char *location, const char *command)
 	return 0;
 }
 
+/* what database_store looks for in the registry, and what it finds */
+typedef struct RegistryLookup
+{
+	const char *name;
+	bool		found;
+	uint32_t	datid;
+} RegistryLookup;
+
+/* a registry row (rl_database: datid, datname): is it the database looked for? */
+static bool
+registry_cb(const uint8_t *key, size_t klen, const uint8_t *val, size_t vlen, void *arg)
+{
+	RegistryLookup *look = arg;
+	uint32_t	relid;
+	uint64_t	datid;
+	KvRow		row;
+
+	if (kv_decode_generic_key(key, klen, &relid, &datid) != RL_OK ||
+		kv_decode_generic_value(val, vlen, &row) != RL_OK)
+		return true;
+	for (int i = 0; i < row.ncolumns && !look->found; i++)
+		look->found = row.columns[i].type == KV_TEXT && row.columns[i].len == strlen(look->name) &&
+			memcmp(row.columns[i].s, look->name, row.columns[i].len) == 0;
+	kv_row_free(&row);
+	look->datid = (uint32_t) datid;
+	return !look->found;
+}
+
+/*
+ * database_store -- the store of database name in the store root: the root for
+ * postgres, else "db/<datid>" below it as the registry names it; 0, or 1 after
+ * saying why not (for_restore: and how to make one to restore into)
+ */
+static int
+database_store(const char *root, const char *name, bool for_restore, RlBuf *location,
+			   uint32_t *datid)
+{
+	ObjectStore *os = NULL;
+	Lsm		   *lsm;
+	RlBuf		prefix;
+	RegistryLookup look = {.name = name};
+	RlStatus	rc = RL_NOT_FOUND;
+	struct stat st;
+
+	rlbuf_reset(location);
+	rlbuf_append_str(location, root);
+	*datid = CACHE_POSTGRES_DATID;
+	if (strcmp(name, "postgres") == 0)
+		return 0;
+	/* a local root that does not exist names no database (and is not made) */
+	if (strncmp(root, "s3://", 5) == 0 || stat(root, &st) == 0)
+	{
+		os = objstore_open_url(root);
+		rc = os ? lsm_open_follower(os, NULL, &lsm) :
+			rl_error(RL_IO_ERROR, "cannot open store %s: %s", root, rl_last_error());
+	}
+	if (rc == RL_OK)
+	{
+		rlbuf_init(&prefix);
+		kv_generic_prefix(CACHE_DATABASE_RELID, &prefix);
+		rc = lsm_scan_prefix(lsm, prefix.data, prefix.len, registry_cb, &look);
+		rlbuf_free(&prefix);
+		lsm_close(lsm);
+	}
+	if (os)
+		obj_close(os);
+	if (rc != RL_OK && rc != RL_NOT_FOUND)
+		return fail("read the database registry", rc);
+	if (!look.found)
+	{
+		fprintf(stderr, "rocklake-admin: database \"%s\" does not exist in store \"%s\"\n", name, root);
+		if (for_restore)
+			fprintf(stderr, "HINT:  A database other than postgres is restored into one the registry "
+					"names: CREATE DATABASE through a server on the store, stop it, then restore; "
+					"or restore into a new store as its postgres database (--database postgres).\n");
+		return 1;
+	}
+	*datid = look.datid;
+	rlbuf_printf(location, "/db/%u", *datid);
+	return 0;
+}
+
+typedef struct DumpState
+{
+	DumpWriter	w;
+	RlBuf		last_key;
+	bool		restarted;		/* the scan began again (a follower's manifest reload) */
+	bool		progress;
+	int64_t		shown_ms;
+} DumpState;
+
+static bool
+dump_cb(const uint8_t *key, size_t klen, const uint8_t *val, size_t vlen, void *arg)
+{
+	DumpState  *d = arg;
+	size_t		common = klen < d->last_key.len ? klen : d->last_key.len;
+	int			cmp = d->w.count > 0 ? memcmp(key, d->last_key.data, common) : 1;
+
+	if (cmp < 0 || (cmp == 0 && klen <= d->last_key.len))
+	{
+		d->restarted = true;
+		return false;
+	}
+	rlbuf_reset(&d->last_key);
+	rlbuf_append(&d->last_key, key, klen);
+	dump_writer_record(&d->w, key, klen, val, vlen);
+	if (d->progress && rl_monotonic_ms() - d->shown_ms >= 200)
+	{
+		fprintf(stderr, "\r\033[Kdumping: %" PRIu64 " records, %" PRIu64 " bytes", d->w.count, d->w.bytes);
+		d->shown_ms = rl_monotonic_ms();
+	}
+	return !d->w.failed;
+}
+
+static void
+format_utc(int64_t ms, char *out, size_t size)
+{
+	time_t		t = (time_t) (ms / 1000);
+	struct tm	tm;
+
+	gmtime_r(&t, &tm);
+	strftime(out, size, "%Y-%m-%d %H:%M:%S UTC", &tm);
+}
+
+/*
+ * parse_utc -- a UTC time "YYYY-MM-DD[ HH:MM:SS[.fff]]" (or with a T, ending in Z,
+ * " UTC", +00 or +00:00) as ms since 1970; false if it is not one
+ */
+static bool
+parse_utc(const char *text, int64_t *ms)
+{
+	struct tm	tm = {0};
+	const char *rest = strptime(text, "%Y-%m-%d", &tm);
+	int64_t		frac = 0;
+
+	if (rest && (*rest == ' ' || *rest == 'T'))
+		rest = strptime(rest + 1, "%H:%M:%S", &tm);
+	if (rest && *rest == '.')
+	{
+		int			digits = 0;
+
+		for (rest++; isdigit((unsigned char) *rest); rest++)
+			if (digits++ < 3)
+				frac = frac * 10 + (*rest - '0');
+		if (digits == 0)
+			return false;
+		for (; digits < 3; digits++)
+			frac *= 10;
+	}
+	if (rest == NULL || !(*rest == '\0' || strcmp(rest, "Z") == 0 || strcmp(rest, " UTC") == 0 ||
+						  strcmp(rest, "+00") == 0 || strcmp(rest, "+00:00") == 0))
+		return false;
+	*ms = (int64_t) timegm(&tm) * 1000 + frac;
+	return true;
+}
+
+/*
+ * as_of_commit -- the commit --as-of names: a commit number, or the newest commit
+ * at or before a UTC time; 0, or 1 after saying why not
+ */
+static int
+as_of_commit(ObjectStore *os, const char *text, uint64_t *as_of)
+{
+	int64_t		ms;
+	char	   *end;
+	RlStatus	rc;
+
+	errno = 0;
+	*as_of = strtoull(text, &end, 10);
+	if (isdigit((unsigned char) text[0]) && *end == '\0' && errno == 0 && *as_of != UINT64_MAX)
+		return 0;
+	if (!parse_utc(text, &ms))
+	{
+		fprintf(stderr, "rocklake-admin: --as-of takes a commit number or a UTC time "
+				"(YYYY-MM-DD HH:MM:SS), not \"%s\"\n", text);
+		return 1;
+	}
+	rc = lsm_commit_at_time(os, ms, as_of);
+	return rc == RL_OK ? 0 : fail("dump --as-of", rc);
+}
+
+/*
+ * cmd_dump -- every key/value of one database as a follower sees it: one manifest
+ * and the whole WAL objects after it, so one commit and never part of one; with
+ * as_of_text, a follower frozen at the commit it names
+ *
+ * A follower whose manifest lost an SST to GC in the middle of the scan starts the
+ * scan again from a newer manifest: the dump is then refused, not spliced.
+ */
+static int
+cmd_dump(const char *root, const char *database, const char *file, const char *as_of_text)
+{
+	RlBuf		location;
+	uint32_t	datid;
+	Lsm		   *lsm;
+	LsmStats	st;
+	DumpState	d = {.progress = isatty(STDERR_FILENO)};
+	DumpHeader	h = {0};
+	FILE	   *out = stdout;
+	uint64_t	as_of = UINT64_MAX;
+	RlStatus	rc;
+	char		when[64];
+
+	if (file == NULL && isatty(STDOUT_FILENO))
+	{
+		fprintf(stderr, "rocklake-admin: refusing to write a dump to a terminal\n"
+				"HINT:  Redirect the output to a file, or name one with -f FILE.\n");
+		return 1;
+	}
+	rlbuf_init(&location);
+	if (database_store(root, database, false, &location, &datid) != 0)
+	{
+		rlbuf_free(&location);
+		return 1;
+	}
+	ObjectStore *os = objstore_open_url(rlbuf_cstr(&location));
+
+	if (os && as_of_text && as_of_commit(os, as_of_text, &as_of) != 0)
+	{
+		obj_close(os);
+		rlbuf_free(&location);
+		return 1;
+	}
+	if (os == NULL)
+		rc = rl_error(RL_IO_ERROR, "cannot open store %s: %s", rlbuf_cstr(&location), rl_last_error());
+	else if (as_of == UINT64_MAX)
+		rc = lsm_open_follower(os, NULL, &lsm);
+	else
+		rc = lsm_open_follower_as_of(os, NULL, as_of, &lsm);
+	if (rc != RL_OK)
+	{
+		if (os)
+			obj_close(os);
+		rlbuf_free(&location);
+		return fail(as_of == UINT64_MAX ? "open" : "dump --as-of", rc);
+	}
+	if (file && (out = fopen(file, "wb")) == NULL)
+	{
+		fprintf(stderr, "rocklake-admin: could not open \"%s\" for writing: %s\n", file, strerror(errno));
+		lsm_close(lsm);
+		obj_close(os);
+		rlbuf_free(&location);
+		return 1;
+	}
+	lsm_stats(lsm, &st);
+	snprintf(h.rocklake_version, sizeof(h.rocklake_version), "%s", PACKAGE_VERSION);
+	snprintf(h.database, sizeof(h.database), "%s", database);
+	snprintf(h.store_uuid, sizeof(h.store_uuid), "%s", st.db_uuid);
+	h.datid = datid;
+	h.commit_seq = st.last_seq;
+	h.manifest_id = st.manifest_id;
+	h.dumped_ms = rl_now_ms();
+	dump_writer_begin(&d.w, out, &h);
+	rlbuf_init(&d.last_key);
+	rc = lsm_scan(lsm, "", 0, NULL, 0, dump_cb, &d);
+	if (d.restarted)
+		rc = rl_error(RL_UNAVAILABLE, "garbage collection removed an SST the dump was reading: run it again");
+	else if (rc == RL_OK || d.w.failed)
+		rc = dump_writer_finish(&d.w);
+	rlbuf_free(&d.last_key);
+	if (d.progress)
+		fprintf(stderr, "\r\033[K");
+	if (file && fclose(out) != 0 && rc == RL_OK)
+		rc = rl_error(RL_IO_ERROR, "could not write \"%s\": %s", file, strerror(errno));
+	lsm_close(lsm);
+	obj_close(os);
+	if (rc != RL_OK)
+	{
+		if (file)
+			unlink(file);		/* never leave a file that looks like a dump */
+		dump_writer_free(&d.w);
+		rlbuf_free(&location);
+		return fail("dump", rc);
+	}
+	format_utc(h.dumped_ms, when, sizeof(when));
+	fprintf(stderr, "dumped database \"%s\" (store \"%s\") as of commit %" PRIu64 ", manifest %" PRIu64
+			": %" PRIu64 " records, %" PRIu64 " bytes, at %s\n", database, rlbuf_cstr(&location),
+			h.commit_seq, h.manifest_id, d.w.count, d.w.bytes, when);
+	dump_writer_free(&d.w);
+	rlbuf_free(&location);
+	return 0;
+}
+
+static bool
+restore_cb(const uint8_t *key, size_t klen, const uint8_t *val, size_t vlen, void *arg)
+{
+	lsm_batch_put(arg, key, klen, val, vlen);
+	return true;
+}
+
+static bool
+count_cb(const uint8_t *key, size_t klen, const uint8_t *val, size_t vlen, void *arg)
+{
+	(void) key, (void) klen, (void) val, (void) vlen;
+	(*(uint64_t *) arg)++;
+	return true;
+}
+
+/* 0 if the store at lsm holds no key, else 1 after saying so */
+static int
+refuse_unless_empty(Lsm *lsm, const char *location, const char *database)
+{
+	uint64_t	keys = 0;
+	LsmStats	st;
+	RlStatus	rc = lsm_scan(lsm, "", 0, NULL, 0, count_cb, &keys);
+
+	if (rc != RL_OK)
+		return fail("read the target store", rc);
+	if (keys == 0)
+		return 0;
+	lsm_stats(lsm, &st);
+	fprintf(stderr, "rocklake-admin: database \"%s\" (store \"%s\") is not empty: refusing to restore into it\n"
+			"DETAIL:  It holds %" PRIu64 " keys as of commit %" PRIu64 ".\n"
+			"HINT:  Restore into a new store, or into a database just created and never used.\n",
+			database, location, keys, st.last_seq);
+	return 1;
+}
+
+/*
+ * cmd_restore -- check the whole dump, then write it into an empty database as one
+ * commit (all of it or none), then checkpoint so a server's start replays no WAL
+ */
+static int
+cmd_restore(const char *file, const char *root, const char *database)
+{
+	RlBuf		bytes,
+				location;
+	DumpHeader	h;
+	uint64_t	count = 0;
+	uint32_t	datid;
+	LsmBatch   *b = lsm_batch_new();
+	LeaseHolder self;
+	ObjectStore *os;
+	Lsm		   *lsm;
+	FILE	   *in = fopen(file, "rb");
+	RlStatus	rc = RL_OK;
+	uint64_t	seq = 0;
+	LsmTaskResult r;
+	char		when[64];
+	int			result = 1;
+
+	rlbuf_init(&bytes);
+	rlbuf_init(&location);
+	if (in == NULL)
+	{
+		fprintf(stderr, "rocklake-admin: could not open \"%s\": %s\n", file, strerror(errno));
+		goto out;
+	}
+	for (size_t n = 1; n > 0;)
+	{
+		rlbuf_reserve(&bytes, 1024 * 1024);
+		n = fread(bytes.data + bytes.len, 1, 1024 * 1024, in);
+		bytes.len += n;
+	}
+	if (ferror(in))
+		rc = rl_error(RL_IO_ERROR, "could not read \"%s\": %s", file, strerror(errno));
+	fclose(in);
+	if (rc == RL_OK)
+		rc = dump_read(bytes.data, bytes.len, &h, &count, restore_cb, b);
+	if (rc != RL_OK)
+	{
+		fprintf(stderr, "rocklake-admin: \"%s\" cannot be restored: %s\n", file, rl_last_error());
+		goto out;
+	}
+	if (database == NULL)
+		database = h.database;
+	if (database_store(root, database, true, &location, &datid) != 0)
+		goto out;
+
+	/* refuse a database in use without writing anything, then again under the lease */
+	os = objstore_open_url(rlbuf_cstr(&location));
+	if (os == NULL)
+	{
+		fail("open", RL_IO_ERROR);
+		goto out;
+	}
+	rc = lsm_open_follower(os, NULL, &lsm);
+	if (rc == RL_OK)
+	{
+		result = refuse_unless_empty(lsm, rlbuf_cstr(&location), database);
+		lsm_close(lsm);
+	}
+	else if (rc != RL_NOT_FOUND)	/* a new store has no manifest yet */
+		result = fail("open", rc);
+	else
+		result = 0;
+	if (result == 0)
+		result = open_as_writer(os, rlbuf_cstr(&location), NULL, &self, &lsm);
+	if (result == 0)
+	{
+		result = refuse_unless_empty(lsm, rlbuf_cstr(&location), database);
+		if (result == 0 && isatty(STDERR_FILENO))
+			fprintf(stderr, "restoring %" PRIu64 " records ...", count);
+		if (result == 0)
+			rc = lsm_commit(lsm, &b, 1, &seq);
+		if (result == 0 && rc == RL_OK)
+			rc = lsm_run_task(lsm, LSM_TASK_CHECKPOINT, &r);
+		if (result == 0 && isatty(STDERR_FILENO))
+			fprintf(stderr, "\r\033[K");
+		lsm_close(lsm);
+		lease_drop(os, &self);
+		if (result == 0 && rc != RL_OK)
+			result = fail("restore", rc);
+	}
+	obj_close(os);
+	if (result == 0)
+	{
+		format_utc(h.dumped_ms, when, sizeof(when));
+		printf("restored %" PRIu64 " records into database \"%s\" (store \"%s\") as commit %" PRIu64
+			   "; the dump was of database \"%s\" as of commit %" PRIu64 " at %s (RockLake %s)\n",
+			   count, database, rlbuf_cstr(&location), seq, h.database, h.commit_seq, when,
+			   h.rocklake_version);
+	}
+out:
+	lsm_batch_free(b);
+	rlbuf_free(&bytes);
+	rlbuf_free(&location);
+	return result;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -570,15 +1022,21 @@ main(int argc, char **argv)
 		{"prefix", required_argument, NULL, 'p'},
 		{"limit", required_argument, NULL, 'l'},
 		{"objects-only", no_argument, NULL, 'o'},
+		{"database", required_argument, NULL, 'd'},
+		{"file", required_argument, NULL, 'f'},
+		{"as-of", required_argument, NULL, 'a'},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'},
 		{NULL, 0, NULL, 0}
 	};
 	InspectOptions io = {.limit = 100};
+	const char *database = NULL,
+			   *file = NULL;
+	const char *as_of = NULL;
 	int			c;
 
 	rlbuf_init(&io.prefix);
-	while ((c = getopt_long(argc, argv, "hV", long_options, NULL)) != -1)
+	while ((c = getopt_long(argc, argv, "hVf:", long_options, NULL)) != -1)
 	{
 		switch (c)
 		{
@@ -598,6 +1056,15 @@ main(int argc, char **argv)
 			case 'o':
 				io.objects_only = true;
 				break;
+			case 'd':
+				database = optarg;
+				break;
+			case 'f':
+				file = optarg;
+				break;
+			case 'a':
+				as_of = optarg;
+				break;
 			case 'h':
 				usage(stdout);
 				return 0;
@@ -609,14 +1076,17 @@ main(int argc, char **argv)
 				return 2;
 		}
 	}
-	if (argc - optind != 2)
+	bool		restore = argc > optind && strcmp(argv[optind], "restore") == 0;
+
+	if (argc - optind != (restore ? 3 : 2))
 	{
 		usage(stderr);
 		return 2;
 	}
 	const char *command = argv[optind],
-			   *location = argv[optind + 1];
-	static const char *const commands[] = {"init", "sample", "inspect", "verify", "compact", "gc"};
+			   *location = argv[argc - 1];
+	static const char *const commands[] = {"init", "sample", "inspect", "verify", "compact", "gc",
+	"dump", "restore"};
 	bool		known = false;
 
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
@@ -629,6 +1099,9 @@ main(int argc, char **argv)
 	}
 	struct stat st;
 
+	/* restore, like init, writes into a new store */
+	if (restore)
+		return cmd_restore(argv[optind + 1], location, database);
 	/* only init makes a store: a mistyped directory is an error, not a new store */
 	if (strcmp(command, "init") != 0 && strncmp(location, "s3://", 5) != 0 &&
 		stat(location, &st) != 0)
@@ -637,6 +1110,8 @@ main(int argc, char **argv)
 				location);
 		return 1;
 	}
+	if (strcmp(command, "dump") == 0)
+		return cmd_dump(location, database ? database : "postgres", file, as_of);
 	ObjectStore *os = objstore_open_url(location);
 
 	if (os == NULL)

@@ -563,7 +563,7 @@ apply_wal_object(const RlBuf *bytes, void *arg)
 	{
 		const SstEntry *e = sst_iter_entry(it);
 
-		if (e->seq > lsm->manifest.last_l0_seq)
+		if (e->seq > lsm->manifest.last_l0_seq && e->seq <= lsm->as_of)
 			memtable_insert(staged, e->key, e->key_len, e->seq, e->kind, e->value, e->value_len);
 		if (e->seq > max_seq)
 			max_seq = e->seq;
@@ -645,6 +645,7 @@ lsm_new(ObjectStore *os, const LsmOptions *opts, bool writer)
 	else
 		lsm_options_default(&lsm->opts);
 	lsm->writer = writer;
+	lsm->as_of = UINT64_MAX;
 	lsm->mem = memtable_new();
 	manifest_init(&lsm->manifest);
 	return lsm;
@@ -802,31 +803,196 @@ lsm_open_writer(ObjectStore *os, const LsmOptions *opts, Lsm **out)
 	return RL_OK;
 }
 
-RlStatus
-lsm_open_follower(ObjectStore *os, const LsmOptions *opts, Lsm **out)
+typedef struct ManifestIds
+{
+	uint64_t   *ids;
+	size_t		n;
+} ManifestIds;
+
+static bool
+collect_manifest_cb(const ObjInfo *info, void *arg)
+{
+	ManifestIds *l = arg;
+	uint64_t	id = object_key_id(info->key, "manifest/", ".manifest");
+
+	if (id == 0)
+		return true;
+	uint64_t   *grown = realloc(l->ids, sizeof(uint64_t) * (l->n + 1));
+
+	if (grown == NULL)
+		return false;
+	l->ids = grown;
+	l->ids[l->n++] = id;
+	return true;
+}
+
+/*
+ * manifest_as_of -- the newest manifest whose SSTs hold no commit after as_of (its
+ * WAL replayed up to as_of then gives the state as of that commit); *newest_sst_seq
+ * is the newest commit any manifest read holds in SSTs
+ */
+static RlStatus
+manifest_as_of(Lsm *lsm, uint64_t as_of, Manifest *out, uint64_t *newest_sst_seq)
+{
+	ManifestIds l = {0};
+	RlStatus	rc = obj_list(lsm->os, "manifest/", NULL, collect_manifest_cb, &l);
+	uint64_t	oldest = 0;
+
+	*newest_sst_seq = 0;
+	/* listed in key order, which is id order: the newest last */
+	for (size_t i = l.n; rc == RL_OK && i-- > 0;)
+	{
+		rc = fetch_manifest(lsm, l.ids[i], out);
+		if (rc == RL_NOT_FOUND) /* collected since the listing */
+		{
+			rc = RL_OK;
+			continue;
+		}
+		if (rc != RL_OK)
+			break;
+		if (out->last_l0_seq > *newest_sst_seq)
+			*newest_sst_seq = out->last_l0_seq;
+		if (out->last_l0_seq <= as_of)
+		{
+			free(l.ids);
+			return RL_OK;
+		}
+		oldest = out->last_l0_seq;
+		manifest_free(out);
+	}
+	free(l.ids);
+	if (rc != RL_OK)
+		return rc;
+	if (l.n == 0)
+		return rl_error(RL_NOT_FOUND, "the store has no manifest yet");
+	return rl_error(RL_NOT_FOUND, "commit %" PRIu64 " is older than the store keeps: its oldest "
+					"manifest holds commits up to %" PRIu64 " (garbage collection removed the older ones)",
+					as_of, oldest);
+}
+
+/* a follower at the newest state (as_of UINT64_MAX) or frozen at commit as_of */
+static RlStatus
+open_follower(ObjectStore *os, const LsmOptions *opts, uint64_t as_of, Lsm **out)
 {
 	Lsm		   *lsm = lsm_new(os, opts, false);
 	char		db_uuid[40];
-	uint64_t	max_seq = 0;
+	uint64_t	max_seq = 0,
+				newest_sst_seq = 0;
 	RlStatus	rc;
 
 	*out = NULL;
+	lsm->as_of = as_of;
 	rc = read_or_create_format(lsm, false, db_uuid);
-	if (rc == RL_OK)
+	if (rc == RL_OK && as_of == UINT64_MAX)
 		rc = load_latest_manifest(lsm, 0, &lsm->manifest);
+	else if (rc == RL_OK)
+		rc = manifest_as_of(lsm, as_of, &lsm->manifest, &newest_sst_seq);
 	if (rc == RL_OK)
 		rc = replay_wal(lsm, lsm->manifest.replay_after_wal_id + 1, UINT64_MAX, true, &max_seq);
+	if (max_seq < lsm->manifest.last_l0_seq)
+		max_seq = lsm->manifest.last_l0_seq;
+	/* the WAL from the manifest on must reach the commit asked for */
+	if (rc == RL_OK && as_of != UINT64_MAX && max_seq < as_of)
+		rc = newest_sst_seq >= as_of ?
+			rl_error(RL_NOT_FOUND, "commit %" PRIu64 " is older than the store keeps: the WAL objects "
+					 "after manifest %" PRIu64 " were removed", as_of, lsm->manifest.manifest_id) :
+			rl_error(RL_NOT_FOUND, "commit %" PRIu64 " does not exist: the newest commit is %" PRIu64,
+					 as_of, max_seq);
 	if (rc != RL_OK)
 	{
 		lsm_close(lsm);
 		return rc;
 	}
-	lsm->next_seq = (max_seq > lsm->manifest.last_l0_seq ? max_seq : lsm->manifest.last_l0_seq) + 1;
+	lsm->next_seq = (max_seq < as_of ? max_seq : as_of) + 1;
 	lsm->last_manifest_probe_ms = rl_now_ms();
 	*out = lsm;
 	return RL_OK;
 }
 
+/* the newest object under a prefix written at or before a time (not an empty fence) */
+typedef struct NewestBefore
+{
+	const char *prefix;
+	const char *suffix;
+	int64_t		ms;
+	uint64_t	id;
+} NewestBefore;
+
+static bool
+newest_before_cb(const ObjInfo *info, void *arg)
+{
+	NewestBefore *nb = arg;
+	uint64_t	id = object_key_id(info->key, nb->prefix, nb->suffix);
+
+	if (id > nb->id && info->size > 0 && info->mtime_ms <= nb->ms)
+		nb->id = id;
+	return true;
+}
+
+RlStatus
+lsm_commit_at_time(ObjectStore *os, int64_t ms, uint64_t *seq)
+{
+	Lsm		   *lsm = lsm_new(os, NULL, false);
+	NewestBefore wal = {"wal/", ".sst", ms, 0};
+	NewestBefore man = {"manifest/", ".manifest", ms, 0};
+	bool		found = false;
+	RlStatus	rc = obj_list(os, "wal/", NULL, newest_before_cb, &wal);
+
+	*seq = 0;
+	if (rc == RL_OK)
+		rc = obj_list(os, "manifest/", NULL, newest_before_cb, &man);
+	if (rc == RL_OK && wal.id > 0)
+	{
+		char		key[KEY_MAX];
+		RlBuf		bytes;
+		SstReader  *r;
+
+		wal_object_key(wal.id, key, sizeof(key));
+		rlbuf_init(&bytes);
+		rc = obj_get(os, key, &bytes);
+		if (rc == RL_OK && (rc = sst_reader_open(bytes.data, bytes.len, &r)) == RL_OK)
+		{
+			*seq = sst_reader_props(r)->max_seq;
+			found = true;
+			sst_reader_free(r);
+		}
+		rlbuf_free(&bytes);
+		if (rc == RL_NOT_FOUND) /* collected since the listing */
+			rc = RL_OK;
+	}
+	if (rc == RL_OK && man.id > 0)
+	{
+		Manifest	m;
+
+		rc = fetch_manifest(lsm, man.id, &m);
+		if (rc == RL_OK)
+		{
+			if (!found || m.last_l0_seq > *seq)
+				*seq = m.last_l0_seq;
+			found = true;
+			manifest_free(&m);
+		}
+		if (rc == RL_NOT_FOUND)
+			rc = RL_OK;
+	}
+	lsm_close(lsm);
+	if (rc == RL_OK && !found)
+		rc = rl_error(RL_NOT_FOUND, "the store keeps nothing written at or before that time "
+					  "(garbage collection removes what is older than its grace periods)");
+	return rc;
+}
+
+RlStatus
+lsm_open_follower(ObjectStore *os, const LsmOptions *opts, Lsm **out)
+{
+	return open_follower(os, opts, UINT64_MAX, out);
+}
+
+RlStatus
+lsm_open_follower_as_of(ObjectStore *os, const LsmOptions *opts, uint64_t as_of, Lsm **out)
+{
+	return open_follower(os, opts, as_of, out);
+}
 void
 lsm_close(Lsm *lsm)
 {
@@ -1046,6 +1212,8 @@ lsm_follower_refresh(Lsm *lsm, int *applied)
 	*applied = 0;
 	if (lsm->writer)
 		return rl_error(RL_INVALID, "lsm_follower_refresh is for followers");
+	if (lsm->as_of != UINT64_MAX)
+		return rl_error(RL_INVALID, "a follower frozen at commit %" PRIu64 " does not move on", lsm->as_of);
 	if (rl_now_ms() - lsm->last_manifest_probe_ms >= lsm->opts.manifest_probe_ms)
 		rc = follower_reload_manifest(lsm);
 	for (bool reloaded = false; rc == RL_OK;)

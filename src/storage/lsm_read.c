@@ -208,7 +208,8 @@ lsm_scan(Lsm *lsm, const void *start, size_t start_len, const void *end, size_t 
 	RlStatus	rc = scan_once(lsm, start, start_len, end, end_len, fn, arg);
 
 	/* a follower may be reading a manifest whose SSTs GC collected: move on and retry */
-	if (rc != RL_OK && lsm->sst_missing && !lsm->writer && follower_reload_manifest(lsm) == RL_OK)
+	if (rc != RL_OK && lsm->sst_missing && !lsm->writer && lsm->as_of == UINT64_MAX &&
+		follower_reload_manifest(lsm) == RL_OK)
 		rc = scan_once(lsm, start, start_len, end, end_len, fn, arg);
 	return rc;
 }
@@ -299,7 +300,7 @@ lsm_get(Lsm *lsm, const void *key, size_t key_len, RlBuf *value)
 	RlStatus	rc = get_once(lsm, key, key_len, value);
 
 	if (rc != RL_OK && rc != RL_NOT_FOUND && lsm->sst_missing && !lsm->writer &&
-		follower_reload_manifest(lsm) == RL_OK)
+		lsm->as_of == UINT64_MAX && follower_reload_manifest(lsm) == RL_OK)
 		rc = get_once(lsm, key, key_len, value);
 	return rc;
 }
