@@ -897,7 +897,7 @@ static const struct
 	{"pg_ts_config", 3602}, {"pg_default_acl", 826}, {"pg_transform", 3576}, {"pg_range", 3541},
 	{"pg_partitioned_table", 3350}, {"pg_largeobject_metadata", 2995}, {"pg_foreign_table", 3118},
 	{"pg_amop", 2602}, {"pg_amproc", 2603}, {"pg_cast", 2605}, {"pg_shseclabel", 3592},
-	{"pg_db_role_setting", 2964},
+	{"pg_db_role_setting", 2964}, {"pg_parameter_acl", 6243},
 };
 
 Oid

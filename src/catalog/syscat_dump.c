@@ -107,6 +107,10 @@ static const ResultColumn pg_db_role_setting_cols[] = {
 	COL("setdatabase", OIDOID), COL("setrole", OIDOID), COL("setconfig", TEXTARRAYOID),
 };
 
+static const ResultColumn pg_parameter_acl_cols[] = {
+	COL("oid", OIDOID), COL("parname", TEXTOID), COL("paracl", ACLITEMARRAYOID),
+};
+
 #define NO_ROWS(name) {#name, NCOLS(name##_cols), name##_cols, NULL, NULL}
 
 const SystemRelation dump_relations[] = {
@@ -128,6 +132,7 @@ const SystemRelation dump_relations[] = {
 	NO_ROWS(pg_amproc),
 	NO_ROWS(pg_shseclabel),
 	NO_ROWS(pg_db_role_setting),
+	NO_ROWS(pg_parameter_acl),
 };
 
 const int	ndump_relations = NCOLS(dump_relations);

@@ -1089,8 +1089,7 @@ f_acldefault(ExecState *es, const Value *args, int nargs)
 	};
 	Oid			owner = (Oid) args[1].u.i;
 	char		objtype = args[0].u.s.len == 1 ? args[0].u.s.data[0] : '\0';
-	const char *name = owner == BOOTSTRAP_SUPERUSERID ? MyUserName
-		: owner == ROLE_PG_DATABASE_OWNER ? "pg_database_owner" : psprintf("%u", owner);
+	const char *name = RoleNameById(owner);
 	RlBuf		acl;
 
 	/* aclitem's output quotes a name with anything but letters, digits and _ */

@@ -202,6 +202,20 @@ def test_role_commands(servers):
         same_answers(rl, pg, STATEMENTS)
 
 
+def test_pg_dumpall_globals(servers):
+    """pg_dumpall --globals-only reads the roles as from PostgreSQL: the same CREATE ROLE
+    and ALTER ROLE lines for the roles the tests made (their passwords' verifiers aside,
+    which carry random salts)"""
+    lines = []
+    for server in servers:
+        done = subprocess.run(["pg_dumpall", "--globals-only", "-d", server.dsn("postgres")],
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        lines.append([line.split(" PASSWORD ")[0] for line in done.stdout.splitlines()
+                      if line.startswith(("CREATE ROLE role_", "ALTER ROLE role_"))])
+    assert lines[0] == lines[1] and lines[0], lines
+
+
 def test_du(servers):
     """psql's \\du lists the roles as PostgreSQL's does."""
     if shutil.which("psql") is None:
