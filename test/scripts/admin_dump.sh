@@ -19,24 +19,10 @@ set -eu
 . "$top_srcdir/test/scripts/common.sh"
 . "$top_srcdir/test/scripts/server.sh"
 
-rl_require_pg_clients
-admin="$top_builddir/rocklake-admin"
-[ -x "$admin" ] || rl_skip_or_fail "$admin is not built"
+rl_admin_setup dump
 python=$top_srcdir/.venv/bin/python
 [ -x "$python" ] || rl_skip_or_fail "$python not found (run contrib/install-deps.sh --test)"
-
-workdir=$(mktemp -d /tmp/rl-admin-dump-XXXXXX)
-moto_pids=""
-cleanup()
-{
-	rl_server_stop immediate >/dev/null 2>&1 || true
-	[ -z "$moto_pids" ] || rl_stop_motos
-	rm -rf "$workdir"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
 fail() { echo "FAIL: $*" >&2; tail -30 "$RL_LOG" >&2; exit 1; }
-start() { rl_server_start "$@"; trap cleanup EXIT; }
 sql() { psql -X -At -q -v ON_ERROR_STOP=1 -d lake -c "$1"; }
 # expect FILE TEXT: the file holds the fixed string
 expect() { grep -qF -- "$2" "$1" || { cat "$1" >&2; fail "expected \"$2\""; }; }
@@ -60,7 +46,7 @@ objects() { (cd "$1" && find . -type f ! -name '*.lock' -exec md5sum {} + | sort
 
 # --- 1. a lake dumped while psql writers commit ---
 store1=$workdir/store1
-start "$workdir/data1" -c store="$store1"
+rl_server_start "$workdir/data1" -c store="$store1"
 psql -X -q -d postgres -c 'CREATE DATABASE lake' || fail "CREATE DATABASE"
 duck "CREATE TABLE lake.t (id int, name varchar)" \
 	"INSERT INTO lake.t SELECT i, 'row ' || i FROM range(1, 201) r(i)" \
@@ -94,7 +80,7 @@ echo "ok: dumped lake while psql wrote ($before..$after rows of w around the dum
 
 # --- 2. restored into a new data directory's lake ---
 store2=$workdir/store2
-start "$workdir/data2" -c store="$store2"
+rl_server_start "$workdir/data2" -c store="$store2"
 psql -X -q -d postgres -c 'CREATE DATABASE lake' || fail "CREATE DATABASE on the new server"
 "$admin" restore "$workdir/lake.dump" "$store2" >"$workdir/out.txt" 2>&1 &&
 	fail "restore into a database a running server writes"
@@ -103,7 +89,7 @@ rl_server_stop fast
 "$admin" restore "$workdir/lake.dump" "$store2" >"$workdir/restore.txt" 2>&1 ||
 	{ cat "$workdir/restore.txt" >&2; fail "restore"; }
 expect "$workdir/restore.txt" "into database \"lake\" (store \"$store2/db/3\")"
-start "$workdir/data2" -c store="$store2"
+rl_server_start "$workdir/data2" -c store="$store2"
 got=$(sql "SELECT count(*), sum(i), count(*) FILTER (WHERE i > 0), max(i) FROM w")
 n=${got%%|*}
 [ "$n" -ge "$before" ] && [ "$n" -le "$after" ] || fail "the dump holds $n rows of w, not $before..$after"
@@ -116,21 +102,21 @@ rl_server_stop fast
 echo "ok: restored into a new data directory: psql and DuckDB read the dumped rows ($n rows of w)"
 "$admin" restore "$workdir/lake.dump" "$workdir/store6" --database postgres >/dev/null ||
 	fail "restore lake as the postgres database of a new store"
-start "$workdir/data6" -c store="$workdir/store6"
+rl_server_start "$workdir/data6" -c store="$workdir/store6"
 [ "$(psql -X -At -d postgres -c 'SELECT count(*), sum(i) FROM w')" = "$n|0" ] ||
 	fail "the lake restored as postgres lost rows of w"
 rl_server_stop fast
 echo "ok: lake restored as the postgres database of a new store"
 
 # --- 3. the postgres database into a new store ---
-start "$workdir/data1" -c store="$store1"
+rl_server_start "$workdir/data1" -c store="$store1"
 psql -X -q -d postgres -c "CREATE TABLE p (i int, s text)" \
 	-c "INSERT INTO p SELECT g, repeat('x', g) FROM generate_series(1, 50) g" ||
 	fail "CREATE TABLE p"
 rl_server_stop fast
 "$admin" dump "$store1" >"$workdir/postgres.dump" 2>"$workdir/dump.txt" || fail "dump postgres to stdout"
 "$admin" restore "$workdir/postgres.dump" "$workdir/store3" >/dev/null || fail "restore postgres into a new store"
-start "$workdir/data3" -c store="$workdir/store3"
+rl_server_start "$workdir/data3" -c store="$workdir/store3"
 [ "$(psql -X -At -d postgres -c 'SELECT count(*), sum(length(s)) FROM p')" = "50|1275" ] ||
 	fail "the restored postgres database lost rows"
 rl_server_stop fast
@@ -140,7 +126,7 @@ commit=$(sed -n 's/.* as of commit \([0-9]*\),.*/\1/p' "$workdir/dump.txt")
 sleep 1.1
 moment=$(date -u '+%Y-%m-%d %H:%M:%S')
 sleep 1.1
-start "$workdir/data1" -c store="$store1"
+rl_server_start "$workdir/data1" -c store="$store1"
 psql -X -q -d postgres -c "INSERT INTO p VALUES (51, 'y'), (52, 'z')" -c "DELETE FROM p WHERE i < 10" ||
 	fail "more commits to p"
 rl_server_stop fast

@@ -14,20 +14,7 @@ set -eu
 . "$top_srcdir/test/scripts/common.sh"
 . "$top_srcdir/test/scripts/server.sh"
 
-rl_require_pg_clients
-admin="$top_builddir/rocklake-admin"
-[ -x "$admin" ] || rl_skip_or_fail "$admin is not built"
-
-workdir=$(mktemp -d /tmp/rl-admin-live-XXXXXX)
-moto_pids=""
-cleanup()
-{
-	rl_server_stop immediate >/dev/null 2>&1 || true
-	[ -z "$moto_pids" ] || rl_stop_motos
-	rm -rf "$workdir"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
+rl_admin_setup live
 fail() { echo "FAIL: $*" >&2; tail -30 "$RL_LOG" >&2; exit 1; }
 sql() { psql -X -At -q -v ON_ERROR_STOP=1 -c "$1"; }
 # expect FILE TEXT: the file holds the fixed string

@@ -11,7 +11,12 @@
 # After rl_server_start: RL_PID (postmaster), RL_PORT, RL_HOST (127.0.0.1), RL_SOCKDIR,
 # RL_DATADIR, RL_LOG (the server's stderr), and PGHOST/PGPORT/PGUSER/PGDATABASE set for
 # psql and pg_isready over TCP; PGUSER (rocklake unless set) is the superuser a new data
-# directory is made with. The server is stopped (fast) when the script exits.
+# directory is made with. The server is stopped (fast) when the script exits, then the
+# command in RL_ON_EXIT (if set) runs.
+#
+#   rl_admin_setup NAME          for a rocklake-admin test: $admin, a work directory
+#                                $workdir, and at exit the server stopped (immediate),
+#                                the moto servers of $moto_pids stopped, $workdir removed
 
 RL_BIN=${top_builddir:-.}/rocklake
 PG_BINDIR=${PG_BINDIR:-/usr/lib/postgresql/15/bin}
@@ -60,7 +65,7 @@ rl_server_start()
 	RL_PID=$!
 	export RL_PID RL_PORT RL_HOST RL_SOCKDIR RL_DATADIR RL_LOG
 	export PGHOST PGPORT PGUSER PGDATABASE
-	trap 'rl_server_stop fast >/dev/null 2>&1 || true' EXIT
+	trap 'rl_server_stop fast >/dev/null 2>&1 || true; ${RL_ON_EXIT:-:}' EXIT
 	[ -z "${RL_NO_WAIT:-}" ] || return 0
 	if ! rl_wait_pidfile "$RL_DATADIR" ready 30; then
 		echo "FAIL: server did not become ready; log:" >&2
@@ -93,4 +98,23 @@ rl_server_stop()
 	wait "$RL_PID" 2>/dev/null || true
 	RL_PID=
 	return 0
+}
+
+rl_admin_setup()
+{
+	rl_require_pg_clients
+	admin="$top_builddir/rocklake-admin"
+	[ -x "$admin" ] || rl_skip_or_fail "$admin is not built"
+	workdir=$(mktemp -d "/tmp/rl-admin-$1-XXXXXX")
+	moto_pids=""
+	RL_ON_EXIT=rl_admin_cleanup
+	trap rl_admin_cleanup EXIT
+	trap 'exit 1' INT TERM
+}
+
+rl_admin_cleanup()
+{
+	rl_server_stop immediate >/dev/null 2>&1 || true
+	[ -z "$moto_pids" ] || rl_stop_motos
+	rm -rf "$workdir"
 }
