@@ -155,11 +155,12 @@ family(RlBuf *out, const char *name, const char *type, const char *help)
 	rlbuf_printf(out, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
 }
 
+/* a counter without labels; a counter's HELP and TYPE name it in full, _total included */
 static void
 counter(RlBuf *out, const char *name, const char *help, uint64_t value)
 {
 	family(out, name, "counter", help);
-	rlbuf_printf(out, "%s_total %llu\n", name, (unsigned long long) value);
+	rlbuf_printf(out, "%s %llu\n", name, (unsigned long long) value);
 }
 
 /* a histogram; scale divides values and bounds (1e6: microseconds shown as seconds) */
@@ -212,7 +213,7 @@ render(RlBuf *out)
 	const SharedMetrics *m = Metrics;
 	const StorageStats *s = &m->storage;
 
-	counter(out, "rocklake_commits", "Transactions the writer committed.", load(&m->commits));
+	counter(out, "rocklake_commits_total", "Transactions the writer committed.", load(&m->commits));
 	histogram(out, "rocklake_commit_group_size", "Transactions committed together in one WAL object.",
 			  &m->group_size, group_size_bounds, GROUP_SIZE_BOUNDS, 1);
 	histogram(out, "rocklake_commit_duration_seconds",
@@ -223,7 +224,7 @@ render(RlBuf *out)
 	histogram(out, "rocklake_wal_put_duration_seconds",
 			  "Time of the WAL object's PUT in a store write (with its fsync in a local store).",
 			  &s->wal_put_us, latency_bounds_us, LATENCY_BOUNDS, 1e6);
-	family(out, "rocklake_commit_conflicts", "counter", "Commits the writer refused, by SQLSTATE.");
+	family(out, "rocklake_commit_conflicts_total", "counter", "Commits the writer refused, by SQLSTATE.");
 	for (int i = 0; i < METRICS_CONFLICT_SLOTS; i++)
 	{
 		uint64_t	code = __atomic_load_n(&m->conflicts[i].code, __ATOMIC_ACQUIRE);
@@ -236,21 +237,21 @@ render(RlBuf *out)
 					 (unsigned long long) load(&m->conflicts[i].count));
 	}
 	connections(out);
-	family(out, "rocklake_objstore_requests", "counter", "Object-store requests, by operation.");
+	family(out, "rocklake_objstore_requests_total", "counter", "Object-store requests, by operation.");
 	for (int op = 0; op < OBJ_OP_COUNT; op++)
 		rlbuf_printf(out, "rocklake_objstore_requests_total{op=\"%s\"} %llu\n", obj_op_name(op),
 					 (unsigned long long) load(&s->requests[op]));
-	family(out, "rocklake_objstore_errors", "counter",
+	family(out, "rocklake_objstore_errors_total", "counter",
 		   "Object-store requests that did not answer OK, by operation and kind (not_found and precondition are expected answers too).");
 	for (int op = 0; op < OBJ_OP_COUNT; op++)
 		for (int st = RL_OK + 1; st < RL_STATUS_COUNT; st++)
 			if (load(&s->errors[op][st]) > 0)
 				rlbuf_printf(out, "rocklake_objstore_errors_total{op=\"%s\",kind=\"%s\"} %llu\n",
 							 obj_op_name(op), rl_status_label(st), (unsigned long long) load(&s->errors[op][st]));
-	counter(out, "rocklake_store_flushes", "Memtables written to the store as SSTs.", load(&s->flushes));
-	counter(out, "rocklake_store_compactions", "Compactions of the store's SSTs.", load(&s->compactions));
-	counter(out, "rocklake_store_gc_runs", "Garbage collections of the store.", load(&s->gc_runs));
-	counter(out, "rocklake_store_gc_objects_deleted", "Objects garbage collection deleted.",
+	counter(out, "rocklake_store_flushes_total", "Memtables written to the store as SSTs.", load(&s->flushes));
+	counter(out, "rocklake_store_compactions_total", "Compactions of the store's SSTs.", load(&s->compactions));
+	counter(out, "rocklake_store_gc_runs_total", "Garbage collections of the store.", load(&s->gc_runs));
+	counter(out, "rocklake_store_gc_objects_deleted_total", "Objects garbage collection deleted.",
 			load(&s->gc_deleted));
 }
 
