@@ -39,6 +39,10 @@ typedef struct SharedMetrics
 	StatsHistogram commit_us;	/* a group's commit: cache apply, store write, cache commit */
 	StatsHistogram store_write_us;	/* lsm_commit of a group */
 	ConflictCount conflicts[METRICS_CONFLICT_SLOTS];
+	/* gauges the writer sets after each round: over every open store */
+	uint64_t	store_ssts;		/* SSTs the manifests reference */
+	uint64_t	store_sst_bytes;
+	uint64_t	store_wal_objects;	/* WAL objects (commits, fences) newer than the last flush */
 	StorageStats storage;
 } SharedMetrics;
 

@@ -155,11 +155,14 @@ family(RlBuf *out, const char *name, const char *type, const char *help)
 	rlbuf_printf(out, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
 }
 
-/* a counter without labels; a counter's HELP and TYPE name it in full, _total included */
+/*
+ * a counter or gauge without labels; a counter's HELP and TYPE name it in full,
+ * _total included, as the 0.0.4 format has it
+ */
 static void
-counter(RlBuf *out, const char *name, const char *help, uint64_t value)
+scalar(RlBuf *out, const char *name, const char *type, const char *help, uint64_t value)
 {
-	family(out, name, "counter", help);
+	family(out, name, type, help);
 	rlbuf_printf(out, "%s %llu\n", name, (unsigned long long) value);
 }
 
@@ -213,7 +216,7 @@ render(RlBuf *out)
 	const SharedMetrics *m = Metrics;
 	const StorageStats *s = &m->storage;
 
-	counter(out, "rocklake_commits_total", "Transactions the writer committed.", load(&m->commits));
+	scalar(out, "rocklake_commits_total", "counter", "Transactions the writer committed.", load(&m->commits));
 	histogram(out, "rocklake_commit_group_size", "Transactions committed together in one WAL object.",
 			  &m->group_size, group_size_bounds, GROUP_SIZE_BOUNDS, 1);
 	histogram(out, "rocklake_commit_duration_seconds",
@@ -248,10 +251,16 @@ render(RlBuf *out)
 			if (load(&s->errors[op][st]) > 0)
 				rlbuf_printf(out, "rocklake_objstore_errors_total{op=\"%s\",kind=\"%s\"} %llu\n",
 							 obj_op_name(op), rl_status_label(st), (unsigned long long) load(&s->errors[op][st]));
-	counter(out, "rocklake_store_flushes_total", "Memtables written to the store as SSTs.", load(&s->flushes));
-	counter(out, "rocklake_store_compactions_total", "Compactions of the store's SSTs.", load(&s->compactions));
-	counter(out, "rocklake_store_gc_runs_total", "Garbage collections of the store.", load(&s->gc_runs));
-	counter(out, "rocklake_store_gc_objects_deleted_total", "Objects garbage collection deleted.",
+	scalar(out, "rocklake_store_ssts", "gauge", "SSTs the stores' current manifests reference.",
+		  load(&m->store_ssts));
+	scalar(out, "rocklake_store_sst_bytes", "gauge", "Bytes of the SSTs the stores' current manifests reference.",
+		  load(&m->store_sst_bytes));
+	scalar(out, "rocklake_store_wal_objects", "gauge", "WAL objects (commits, and the fence a writer leaves at open) newer than the last flush into SSTs.",
+		  load(&m->store_wal_objects));
+	scalar(out, "rocklake_store_flushes_total", "counter", "Memtables written to the store as SSTs.", load(&s->flushes));
+	scalar(out, "rocklake_store_compactions_total", "counter", "Compactions of the store's SSTs.", load(&s->compactions));
+	scalar(out, "rocklake_store_gc_runs_total", "counter", "Garbage collections of the store.", load(&s->gc_runs));
+	scalar(out, "rocklake_store_gc_objects_deleted_total", "counter", "Objects garbage collection deleted.",
 			load(&s->gc_deleted));
 }
 

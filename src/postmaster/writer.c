@@ -56,6 +56,7 @@
 #include "postmaster/writer.h"
 #include "storage/lease.h"
 #include "storage/lsm.h"
+#include "storage/manifest.h"
 #include "storage/objstore.h"
 #include "utils/elog.h"
 #include "utils/guc.h"
@@ -877,6 +878,40 @@ commit_database_group(WriterDatabase *db, PendingCommit **group, int n)
 }
 
 /*
+ * publish_store_size -- what the open stores' manifests reference (SSTs and their
+ * bytes) and the WAL objects not yet flushed into SSTs, for the metrics endpoint
+ */
+static void
+publish_store_size(void)
+{
+	uint64_t	ssts = 0,
+				bytes = 0,
+				wals = 0;
+
+	if (Metrics == NULL)
+		return;
+	for (int d = 0; d < n_databases; d++)
+	{
+		const Manifest *m;
+		LsmStats	st;
+
+		if (databases[d].lsm == NULL)
+			continue;
+		m = lsm_manifest(databases[d].lsm);
+		lsm_stats(databases[d].lsm, &st);
+		ssts += (uint64_t) m->n_l0;
+		for (int r = 0; r < m->n_runs; r++)
+			ssts += (uint64_t) m->runs[r].n_ssts;
+		bytes += st.sst_bytes;
+		if (st.next_wal_id > st.replay_after_wal_id + 1)
+			wals += st.next_wal_id - st.replay_after_wal_id - 1;
+	}
+	__atomic_store_n(&Metrics->store_ssts, ssts, __ATOMIC_RELAXED);
+	__atomic_store_n(&Metrics->store_sst_bytes, bytes, __ATOMIC_RELAXED);
+	__atomic_store_n(&Metrics->store_wal_objects, wals, __ATOMIC_RELAXED);
+}
+
+/*
  * commit_group -- commit everything queued, one group per database
  */
 static void
@@ -1340,6 +1375,7 @@ WriterMain(const WriterConfig *config)
 			commit_group();
 		if (!fenced)
 			run_maintenance();
+		publish_store_size();
 		intent_wait_ms = answer_intents();
 		for (WriterClient *c = clients; c; c = c->next)
 			flush_output(c);

@@ -114,6 +114,9 @@ FAMILIES = {
     "rocklake_connections": "gauge",
     "rocklake_objstore_requests": "counter",
     "rocklake_objstore_errors": "counter",
+    "rocklake_store_ssts": "gauge",
+    "rocklake_store_sst_bytes": "gauge",
+    "rocklake_store_wal_objects": "gauge",
     "rocklake_store_flushes": "counter",
     "rocklake_store_compactions": "counter",
     "rocklake_store_gc_runs": "counter",
@@ -158,6 +161,10 @@ def test_counters_move(metrics_server):
             a.commit()
             with pytest.raises(psycopg.errors.UniqueViolation):
                 b.commit()
+        written = scrape(metrics_server.metrics_port)
+        conn.execute("CHECKPOINT")
+        checkpointed = scrape(metrics_server.metrics_port)
+        conn.execute("SELECT rocklake_compact()")
         conn.execute("SELECT rocklake_gc()")
         with metrics_server.connect() as idle_in_xact:
             idle_in_xact.execute("SELECT 1")
@@ -177,6 +184,14 @@ def test_counters_move(metrics_server):
     assert moved("rocklake_commit_conflicts", "rocklake_commit_conflicts_total", sqlstate="23505") == 1
     assert moved("rocklake_objstore_requests", "rocklake_objstore_requests_total", op="put") >= 7
     assert moved("rocklake_store_gc_runs", "rocklake_store_gc_runs_total") == 1
+    assert moved("rocklake_store_flushes", "rocklake_store_flushes_total") >= 1
+    assert moved("rocklake_store_compactions", "rocklake_store_compactions_total") >= 1
+    # the commits wait in WAL objects until CHECKPOINT flushes them into an SST
+    assert value(written, "rocklake_store_wal_objects", "rocklake_store_wal_objects") >= 7
+    assert value(checkpointed, "rocklake_store_wal_objects", "rocklake_store_wal_objects") < \
+        value(written, "rocklake_store_wal_objects", "rocklake_store_wal_objects")
+    assert value(checkpointed, "rocklake_store_ssts", "rocklake_store_ssts") >= 1
+    assert value(checkpointed, "rocklake_store_sst_bytes", "rocklake_store_sst_bytes") > 0
     assert value(during, "rocklake_connections", "rocklake_connections", state="idle_in_transaction") >= 1
     assert value(during, "rocklake_connections", "rocklake_connections", state="idle") >= 1
 
