@@ -222,6 +222,35 @@ def test_restarted_when_killed(metrics_server):
         assert conn.execute("SELECT 1").fetchone() == (1,)
 
 
+def test_counts_go_on_across_a_crash_restart(metrics_server):
+    """a backend killed makes the postmaster restart every server process but the metrics
+    process; the counts go on from where they were"""
+    before = scrape(metrics_server.metrics_port)
+    metrics_pid = subprocess.run(["pgrep", "-P", str(metrics_server.proc.pid), "-f", "rocklake: metrics"],
+                                 capture_output=True, text=True).stdout.split()
+    with metrics_server.connect() as victim:
+        pid = victim.execute("SELECT pg_backend_pid()").fetchone()[0]
+        os.kill(pid, signal.SIGKILL)
+        with pytest.raises(psycopg.OperationalError):
+            victim.execute("SELECT 1")
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            with metrics_server.connect(autocommit=True) as conn:
+                conn.execute("CREATE TABLE mt_after_crash (k integer)")
+            break
+        except psycopg.OperationalError:
+            assert time.monotonic() < deadline, metrics_server.log.read_text()
+            time.sleep(0.2)
+    after = scrape(metrics_server.metrics_port)
+    assert value(after, "rocklake_commits", "rocklake_commits_total") > \
+        value(before, "rocklake_commits", "rocklake_commits_total")
+    assert value(after, "rocklake_objstore_requests", "rocklake_objstore_requests_total", op="put") > \
+        value(before, "rocklake_objstore_requests", "rocklake_objstore_requests_total", op="put")
+    assert subprocess.run(["pgrep", "-P", str(metrics_server.proc.pid), "-f", "rocklake: metrics"],
+                          capture_output=True, text=True).stdout.split() == metrics_pid
+
+
 def test_off_by_default(rocklake_server):
     """without the setting, no metrics process and the setting is empty"""
     with rocklake_server.connect() as conn:
