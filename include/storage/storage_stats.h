@@ -55,6 +55,7 @@ typedef struct StorageStats
 {
 	uint64_t	requests[OBJ_OP_COUNT];
 	uint64_t	errors[OBJ_OP_COUNT][RL_STATUS_COUNT];	/* by the status other than RL_OK */
+	uint64_t	s3_retries;		/* S3 attempts made again after a transient failure */
 	StatsHistogram wal_put_us;	/* the WAL object's PUT of a commit (with its fsync, locally) */
 	uint64_t	flushes;		/* memtables written out as SSTs */
 	uint64_t	compactions;

@@ -251,6 +251,9 @@ render(RlBuf *out)
 			if (load(&s->errors[op][st]) > 0)
 				rlbuf_printf(out, "rocklake_objstore_errors_total{op=\"%s\",kind=\"%s\"} %llu\n",
 							 obj_op_name(op), rl_status_label(st), (unsigned long long) load(&s->errors[op][st]));
+	scalar(out, "rocklake_objstore_retries_total", "counter",
+		   "S3 requests sent again after a transient failure (409, 5xx, network, clock skew).",
+		   load(&s->s3_retries));
 	scalar(out, "rocklake_store_ssts", "gauge", "SSTs the stores' current manifests reference.",
 		  load(&m->store_ssts));
 	scalar(out, "rocklake_store_sst_bytes", "gauge", "Bytes of the SSTs the stores' current manifests reference.",

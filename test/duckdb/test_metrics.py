@@ -114,6 +114,7 @@ FAMILIES = {
     "rocklake_connections": "gauge",
     "rocklake_objstore_requests": "counter",
     "rocklake_objstore_errors": "counter",
+    "rocklake_objstore_retries": "counter",
     "rocklake_store_ssts": "gauge",
     "rocklake_store_sst_bytes": "gauge",
     "rocklake_store_wal_objects": "gauge",
