@@ -622,7 +622,7 @@ StartMetrics(void)
 	MetricsPid = pid > 0 ? pid : 0;
 	if (pid <= 0)
 	{
-		ereport(LOG, errmsg("could not fork metrics process: %s", strerror(errno)));
+		ereport(LOG, errmsg("could not start metrics process: %s", strerror(errno)));
 		MetricsRetryAtMs = rl_monotonic_ms() + 1000;
 	}
 }
