@@ -16,6 +16,7 @@
 
 #include "common/rl_buffer.h"
 #include "common/rl_status.h"
+#include "storage/storage_stats.h"
 
 #define OBJ_ETAG_MAX 96
 #define OBJ_TO_END UINT64_MAX
@@ -39,6 +40,12 @@ typedef struct ObjInfo
 typedef bool (*ObjListFn) (const ObjInfo *info, void *arg);
 
 typedef struct ObjectStore ObjectStore;
+
+/*
+ * The obj_* calls below count each request and its answer (storage_stats.h); a
+ * store that wraps another calls the inner one's ops directly, so that a request
+ * is counted once.
+ */
 
 typedef struct ObjectStoreOps
 {
@@ -85,38 +92,38 @@ struct ObjectStore
 static inline RlStatus
 obj_get(ObjectStore *os, const char *key, RlBuf *out)
 {
-	return os->ops->get(os, key, 0, OBJ_TO_END, out);
+	return storage_count_request(OBJ_OP_GET, os->ops->get(os, key, 0, OBJ_TO_END, out));
 }
 
 static inline RlStatus
 obj_get_range(ObjectStore *os, const char *key, uint64_t off, uint64_t len, RlBuf *out)
 {
-	return os->ops->get(os, key, off, len, out);
+	return storage_count_request(OBJ_OP_GET, os->ops->get(os, key, off, len, out));
 }
 
 static inline RlStatus
 obj_head(ObjectStore *os, const char *key, ObjInfo *info)
 {
-	return os->ops->head(os, key, info);
+	return storage_count_request(OBJ_OP_HEAD, os->ops->head(os, key, info));
 }
 
 static inline RlStatus
 obj_put(ObjectStore *os, const char *key, const void *data, size_t len, ObjPutMode mode,
 		const char *if_match_etag, char *etag_out)
 {
-	return os->ops->put(os, key, data, len, mode, if_match_etag, etag_out);
+	return storage_count_request(OBJ_OP_PUT, os->ops->put(os, key, data, len, mode, if_match_etag, etag_out));
 }
 
 static inline RlStatus
 obj_delete(ObjectStore *os, const char *key)
 {
-	return os->ops->del(os, key);
+	return storage_count_request(OBJ_OP_DELETE, os->ops->del(os, key));
 }
 
 static inline RlStatus
 obj_list(ObjectStore *os, const char *prefix, const char *start_after, ObjListFn fn, void *arg)
 {
-	return os->ops->list(os, prefix, start_after, fn, arg);
+	return storage_count_request(OBJ_OP_LIST, os->ops->list(os, prefix, start_after, fn, arg));
 }
 
 static inline void

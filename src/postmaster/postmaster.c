@@ -97,6 +97,7 @@
 #include "libpq/auth.h"
 #include "libpq/pqcomm.h"
 #include "libpq/pqformat.h"
+#include "postmaster/metrics.h"
 #include "postmaster/pidfile.h"
 #include "postmaster/postmaster.h"
 #include "postmaster/postmaster_internal.h"
@@ -197,6 +198,10 @@ static PendingConn *PendingList;
 static int	NumPending;
 
 static pid_t WriterPid;
+/* the metrics process (postmaster/metrics.h): its socket (-1: off), pid, when to start it again */
+static int	MetricsSock = -1;
+static pid_t MetricsPid;
+static int64_t MetricsRetryAtMs;
 static int	WriterReadyFd = -1;
 static int	WriterStartFailures;	/* in a row, since the writer was last ready */
 static int64_t WriterRetryAtMs;	/* PM_STARTUP without a writer: start one then */
@@ -373,6 +378,8 @@ ClosePostmasterPorts(void)
 	close(SelfPipe[1]);
 	if (WriterReadyFd >= 0)
 		close(WriterReadyFd);
+	if (MetricsSock >= 0)
+		close(MetricsSock);
 	for (Backend *bn = BackendList; bn; bn = bn->next)
 		if (bn->handoff_sock >= 0)
 			close(bn->handoff_sock);
@@ -595,6 +602,32 @@ StartWriter(void)
 }
 
 /*
+ * StartMetrics -- fork the metrics process (postmaster/metrics.h) on a copy of
+ * its socket (fork_process closes the postmaster's own in every child)
+ */
+static void
+StartMetrics(void)
+{
+	int			sock = dup(MetricsSock);
+	pid_t		pid = sock < 0 ? -1 : fork_process();
+
+	if (pid == 0)
+	{
+		MyLogIdentity.backend_type = "metrics";
+		init_ps_display("metrics");
+		MetricsMain(sock);
+	}
+	if (sock >= 0)
+		close(sock);
+	MetricsPid = pid > 0 ? pid : 0;
+	if (pid <= 0)
+	{
+		ereport(LOG, errmsg("could not start metrics process: %s", strerror(errno)));
+		MetricsRetryAtMs = rl_monotonic_ms() + 1000;
+	}
+}
+
+/*
  * describe_exit -- "exited with exit code N" / "was terminated by signal N: Name"
  */
 static void
@@ -799,6 +832,14 @@ reaper(void)
 
 		BackendStatusForget(pid);
 
+		if (pid == MetricsPid)
+		{
+			/* it serves nobody's data: start it again in a second, touching nothing else */
+			LogChildExit("metrics process", pid, status);
+			MetricsPid = 0;
+			MetricsRetryAtMs = rl_monotonic_ms() + 1000;
+			continue;
+		}
 		if (pid == WriterPid)
 		{
 			writer_exited(pid, status);
@@ -1267,6 +1308,11 @@ PostmasterStateMachine(void)
 	}
 	if (pmState == PM_NO_CHILDREN)
 	{
+		if (MetricsPid != 0)
+		{
+			kill(MetricsPid, SIGTERM);
+			waitpid(MetricsPid, NULL, 0);
+		}
 		ereport(LOG, errmsg("database system is shut down"));
 		ExitPostmaster(ExitStatus);
 	}
@@ -1335,6 +1381,8 @@ poll_timeout(int64_t now)
 		next = AbortDeadlineMs;
 	if (pmState == PM_STARTUP && WriterPid == 0 && WriterRetryAtMs < next)
 		next = WriterRetryAtMs;
+	if (MetricsSock >= 0 && MetricsPid == 0 && MetricsRetryAtMs < next)
+		next = MetricsRetryAtMs;
 	return next <= now ? 0 : (int) (next - now);
 }
 
@@ -1361,6 +1409,8 @@ check_deadlines(int64_t now)
 	}
 	if (pmState == PM_STARTUP && WriterPid == 0 && Shutdown == NoShutdown && WriterRetryAtMs <= now)
 		StartWriter();
+	if (MetricsSock >= 0 && MetricsPid == 0 && Shutdown == NoShutdown && MetricsRetryAtMs <= now)
+		StartMetrics();
 }
 
 /*
@@ -1481,13 +1531,17 @@ PostmasterMain(int argc, char **argv)
 	if (GetConfigBool("ssl"))
 		pq_secure_check();		/* as PostgreSQL: a server with ssl on starts only with a usable key */
 	OpenListenSockets(port);
+	MetricsSock = MetricsListen();
 
 	auth_prepare_crypto();
 	CommitHorizonInit();
 	/* every connection, the writer, and room for those that exit while others start */
 	BackendStatusShmemInit(GetConfigInt("max_connections") + 8);
 	RoleConnectionsInit();
+	MetricsShmemInit();
 	StartWriter();
+	if (MetricsSock >= 0)
+		StartMetrics();
 	pmState = PM_STARTUP;
 	MaintainBackendPool();
 	ServerLoop();

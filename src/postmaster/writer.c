@@ -52,9 +52,11 @@
 #include "catalog/commit_horizon.h"
 #include "catalog/writer.h"
 #include "common/ulid.h"
+#include "postmaster/metrics.h"
 #include "postmaster/writer.h"
 #include "storage/lease.h"
 #include "storage/lsm.h"
+#include "storage/manifest.h"
 #include "storage/objstore.h"
 #include "utils/elog.h"
 #include "utils/guc.h"
@@ -732,7 +734,10 @@ apply_group(WriterDatabase *db, PendingCommit **group, int n)
 		if (rc == RL_OK)
 			group[kept++] = p;
 		else if (rc == RL_PRECONDITION)
+		{
+			metrics_count_conflict(conflict.sqlstate);
 			finish_pending(p, false, 0, conflict.sqlstate, conflict.message, &conflict);
+		}
 		else
 			finish_pending(p, false, 0, rc == RL_INVALID ? ERRCODE_INVALID_PARAMETER_VALUE : ERRCODE_IO_ERROR,
 						   rl_last_error(), NULL);
@@ -776,6 +781,8 @@ commit_database_group(WriterDatabase *db, PendingCommit **group, int n)
 	RlStatus	rc;
 	char		message[256];
 	bool		acknowledged;
+	uint64_t	start_us = stats_now_us(),
+				write_start_us;
 
 	if (db->lsm == NULL && (rl_monotonic_ms() < db->reopen_at_ms || !open_store(db)))
 	{
@@ -795,7 +802,11 @@ commit_database_group(WriterDatabase *db, PendingCommit **group, int n)
 		ereport(FATAL, errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory"));
 	for (int i = 0; i < n; i++)
 		batches[i] = group[i]->batch;
+	write_start_us = stats_now_us();
 	rc = lsm_commit(db->lsm, batches, n, &first_seq);
+	if (Metrics)
+		stats_observe(&Metrics->store_write_us, latency_bounds_us, LATENCY_BOUNDS,
+					  stats_now_us() - write_start_us);
 	free(batches);
 
 	switch (rc)
@@ -817,6 +828,13 @@ commit_database_group(WriterDatabase *db, PendingCommit **group, int n)
 			commit_horizon_visible(db->datid);
 			if (!acknowledged)
 				acknowledge(group, n, first_seq, false);
+			if (Metrics)
+			{
+				__atomic_add_fetch(&Metrics->commits, (uint64_t) n, __ATOMIC_RELAXED);
+				stats_observe(&Metrics->group_size, group_size_bounds, GROUP_SIZE_BOUNDS, (uint64_t) n);
+				stats_observe(&Metrics->commit_us, latency_bounds_us, LATENCY_BOUNDS,
+							  stats_now_us() - start_us);
+			}
 			for (WriterClient *c = clients; c; c = c->next)
 				if (c->subscribed && c->datid == db->datid)
 					send_notify(c, first_seq + n - 1);
@@ -857,6 +875,40 @@ commit_database_group(WriterDatabase *db, PendingCommit **group, int n)
 					   message, NULL);
 	if (rc == RL_UNKNOWN_OUTCOME)
 		reopen_store(db);
+}
+
+/*
+ * publish_store_size -- what the open stores' manifests reference (SSTs and their
+ * bytes) and the WAL objects not yet flushed into SSTs, for the metrics endpoint
+ */
+static void
+publish_store_size(void)
+{
+	uint64_t	ssts = 0,
+				bytes = 0,
+				wals = 0;
+
+	if (Metrics == NULL)
+		return;
+	for (int d = 0; d < n_databases; d++)
+	{
+		const Manifest *m;
+		LsmStats	st;
+
+		if (databases[d].lsm == NULL)
+			continue;
+		m = lsm_manifest(databases[d].lsm);
+		lsm_stats(databases[d].lsm, &st);
+		ssts += (uint64_t) m->n_l0;
+		for (int r = 0; r < m->n_runs; r++)
+			ssts += (uint64_t) m->runs[r].n_ssts;
+		bytes += st.sst_bytes;
+		if (st.next_wal_id > st.replay_after_wal_id + 1)
+			wals += st.next_wal_id - st.replay_after_wal_id - 1;
+	}
+	__atomic_store_n(&Metrics->store_ssts, ssts, __ATOMIC_RELAXED);
+	__atomic_store_n(&Metrics->store_sst_bytes, bytes, __ATOMIC_RELAXED);
+	__atomic_store_n(&Metrics->store_wal_objects, wals, __ATOMIC_RELAXED);
 }
 
 /*
@@ -1229,6 +1281,8 @@ WriterMain(const WriterConfig *config)
 
 	writer_config = config;
 	MyLogIdentity.backend_type = "writer";
+	if (Metrics)
+		storage_stats = &Metrics->storage;	/* the store's counters, for the metrics endpoint */
 	check_interval_ms = config->store_check_timeout_ms > 0 &&
 		config->store_check_timeout_ms / 3 < STORE_CHECK_INTERVAL_MAX_MS ?
 		config->store_check_timeout_ms / 3 : STORE_CHECK_INTERVAL_MAX_MS;
@@ -1321,6 +1375,7 @@ WriterMain(const WriterConfig *config)
 			commit_group();
 		if (!fenced)
 			run_maintenance();
+		publish_store_size();
 		intent_wait_ms = answer_intents();
 		for (WriterClient *c = clients; c; c = c->next)
 			flush_output(c);

@@ -1112,7 +1112,12 @@ lsm_commit(Lsm *lsm, LsmBatch *const *batches, int n, uint64_t *first_seq)
 	sst_writer_finish(w, &wal, NULL);
 	sst_writer_free(w);
 	wal_object_key(lsm->next_wal, key, sizeof(key));
+	uint64_t	put_start = stats_now_us();
+
 	rc = obj_put(lsm->os, key, wal.data, wal.len, OBJ_PUT_IF_NONE_MATCH, NULL, NULL);
+	if (storage_stats)
+		stats_observe(&storage_stats->wal_put_us, latency_bounds_us, LATENCY_BOUNDS,
+					  stats_now_us() - put_start);
 	rlbuf_free(&wal);
 	if (rc == RL_PRECONDITION)
 		return lost_create(lsm, key);

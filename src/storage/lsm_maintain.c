@@ -95,6 +95,7 @@ lsm_flush(Lsm *lsm)
 		lsm->mem = memtable_new();
 		lsm->wal_since_flush = 0;
 		lsm->counters.flushes++;
+		STORAGE_COUNT(flushes, 1);
 	}
 	return rc;
 }
@@ -201,7 +202,10 @@ compact(Lsm *lsm, bool all)
 		free(outputs);
 	rc = commit_manifest(lsm, &next);
 	if (rc == RL_OK)
+	{
 		lsm->counters.compactions++;
+		STORAGE_COUNT(compactions, 1);
+	}
 	return rc;
 }
 
@@ -263,6 +267,7 @@ gc_deleted_one(Lsm *lsm, RlStatus rc)
 	if (rc != RL_OK)
 		return;
 	lsm->counters.gc_deleted++;
+	STORAGE_COUNT(gc_deleted, 1);
 	if (lsm->opts.progress)
 		lsm->opts.progress(lsm->opts.progress_arg, "objects deleted", lsm->counters.gc_deleted);
 }
@@ -296,6 +301,7 @@ lsm_gc(Lsm *lsm, int64_t now_ms)
 
 	if (rc != RL_OK)
 		return rc;
+	STORAGE_COUNT(gc_runs, 1);
 	/* 1. manifests whose successor is older than the grace period */
 	rc = obj_list(lsm->os, "manifest/", NULL, collect_cb, &manifests);
 	for (int i = 0; rc == RL_OK && i + 1 < manifests.n; i++)

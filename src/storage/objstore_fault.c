@@ -100,7 +100,7 @@ do_put(void *ctx)
 {
 	PutCall    *c = ctx;
 
-	return obj_put(c->fs->inner, c->key, c->data, c->len, c->mode, c->etag, c->etag_out);
+	return c->fs->inner->ops->put(c->fs->inner, c->key, c->data, c->len, c->mode, c->etag, c->etag_out);
 }
 
 typedef struct DeleteCall
@@ -114,7 +114,7 @@ do_delete(void *ctx)
 {
 	DeleteCall *c = ctx;
 
-	return obj_delete(c->fs->inner, c->key);
+	return c->fs->inner->ops->del(c->fs->inner, c->key);
 }
 
 static RlStatus
@@ -128,7 +128,7 @@ fault_get(ObjectStore *os, const char *key, uint64_t offset, uint64_t len, RlBuf
 		return rl_error(RL_UNAVAILABLE, "injected read failure");
 
 	size_t		start = out->len;
-	RlStatus	rc = obj_get_range(fs->inner, key, offset, len, out);
+	RlStatus	rc = fs->inner->ops->get(fs->inner, key, offset, len, out);
 
 	if (rc == RL_OK && under_prefix(fs, key) && ++fs->reads == fs->plan.corrupt_read_at && out->len > start)
 		out->data[start + (out->len - start) / 2] ^= 0x10;
@@ -142,7 +142,7 @@ fault_head(ObjectStore *os, const char *key, ObjInfo *info)
 
 	if (fs->crashed)
 		return crashed_status();
-	return obj_head(fs->inner, key, info);
+	return fs->inner->ops->head(fs->inner, key, info);
 }
 
 static RlStatus
@@ -178,7 +178,7 @@ fault_list(ObjectStore *os, const char *prefix, const char *start_after, ObjList
 
 	if (fs->crashed)
 		return crashed_status();
-	return obj_list(fs->inner, prefix, start_after, fn, arg);
+	return fs->inner->ops->list(fs->inner, prefix, start_after, fn, arg);
 }
 
 static void

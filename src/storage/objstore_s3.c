@@ -670,6 +670,7 @@ s3_execute(S3Store *s, const S3Request *req, S3Response *resp, bool *maybe_appli
 							*maybe_applied ? " (the write may have been applied)" : "",
 							text);
 		}
+		STORAGE_COUNT(s3_retries, 1);
 		if (verdict == S3_RETRY_LATER)
 			sleep_backoff(s, attempt);
 	}

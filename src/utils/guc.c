@@ -259,6 +259,8 @@ static ConfigOption ConfigOptions[] = {
 		"Sets the maximum number of concurrent connections.", "100", 1, 10000, NULL),
 	INT("max_identifier_length", PGC_INTERNAL, 0,
 		"Shows the maximum identifier length.", "63", 63, 63, NULL),
+	STRING("metrics_listen_address", PGC_POSTMASTER, 0,
+		   "Sets the host:port of the Prometheus metrics endpoint; empty: none.", "", NULL, NULL),
 	ENUM("password_encryption", PGC_USERSET, 0,
 		 "Chooses the algorithm for encrypting passwords.", "scram-sha-256", password_encryptions, NULL),
 	INT("port", PGC_POSTMASTER, 0, "Sets the TCP port the server listens on.", "5432",

@@ -25,6 +25,8 @@ assert duckdb.__version__ == sys.argv[1]' "$2" "$3" "$4" \
 check_venv "$top_srcdir/.venv" 1.4.4 duckdb-ext-ducklake duckdb-ext-postgres
 "$top_srcdir/.venv/bin/python" -c 'import sqlalchemy' 2>/dev/null ||
 	rl_skip_or_fail "SQLAlchemy not installed in .venv (run contrib/install-deps.sh --test)"
+"$top_srcdir/.venv/bin/python" -c 'import prometheus_client' 2>/dev/null ||
+	rl_skip_or_fail "prometheus_client not installed in .venv (run contrib/install-deps.sh --test)"
 check_venv "$top_srcdir/.venv-duckdb15" 1.5.5 duckdb-extension-ducklake duckdb-extension-postgres-scanner
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/rl-duckdb.XXXXXX")

@@ -694,11 +694,18 @@ START_TEST(test_slowdown_exhausts_attempts)
 		{503, NULL, S3_ERROR("SlowDown"), 0, false, false},
 	};
 	FakeServer	fs;
+	StorageStats stats = {0};
 	ObjectStore *os = start_fake_server(&fs, replies, 3);
-	RlStatus	st = obj_put(os, "k", "x", 1, OBJ_PUT_OVERWRITE, NULL, NULL);
+	RlStatus	st;
 
+	storage_stats = &stats;		/* the counters the metrics endpoint shows */
+	st = obj_put(os, "k", "x", 1, OBJ_PUT_OVERWRITE, NULL, NULL);
+	storage_stats = NULL;
 	stop_fake_server(&fs, os);
 	ck_assert_int_eq(st, RL_UNAVAILABLE);
+	ck_assert_uint_eq(stats.requests[OBJ_OP_PUT], 1);
+	ck_assert_uint_eq(stats.errors[OBJ_OP_PUT][RL_UNAVAILABLE], 1);
+	ck_assert_uint_eq(stats.s3_retries, 2);
 	ck_assert_msg(strstr(rl_last_error(), "SlowDown") != NULL &&
 				  strstr(rl_last_error(), "may have been applied") != NULL, "%s", rl_last_error());
 }
