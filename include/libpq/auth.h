@@ -22,8 +22,6 @@
 
 #include "libpq/hba.h"
 
-struct RoleInfo;
-
 #define SCRAM_DEFAULT_ITERATIONS	4096
 #define SCRAM_SALT_LEN				16
 #define SCRAM_RAW_NONCE_LEN			18
@@ -31,13 +29,26 @@ struct RoleInfo;
 #define MD5_PASSWD_LEN				35	/* "md5" + 32 hex digits */
 
 /*
+ * What authentication needs to know of the role the client names. The caller (tcop)
+ * reads it from the roles' registry in the catalog, which is a layer above this one.
+ */
+typedef struct AuthRole
+{
+	bool		found;			/* the role exists */
+	bool		canlogin;		/* LOGIN */
+	const char *verifier;		/* its password's verifier; NULL if none */
+	bool		expired;		/* its VALID UNTIL has passed */
+} AuthRole;
+
+/*
  * Authenticate the connection's user for database as the rules say, exchanging
  * AuthenticationRequest / PasswordMessage with the client; sends
- * AuthenticationOk on success, FATAL 28000 / 28P01 / 08P01 otherwise. *role is
- * the user's role (role_info_free frees it).
+ * AuthenticationOk on success, FATAL 28000 / 28P01 / 08P01 otherwise, and then, as
+ * PostgreSQL's InitializeSessionUserId, FATAL 28000 for a role that does not exist
+ * or may not log in.
  */
 void		ClientAuthentication(const char *data_directory, const char *user,
-								 const char *database, struct RoleInfo *role);
+								 const char *database, const AuthRole *role);
 
 /* A verifier for password ("scram-sha-256" or "md5"); palloc'd, NULL for an unknown method. */
 char	   *make_password_verifier(const char *method, const char *user, const char *password);

@@ -16,11 +16,9 @@
 #include <openssl/hmac.h>
 #include <openssl/rand.h>
 
-#include "catalog/authid.h"
 #include "common/ulid.h"
 #include "libpq/auth.h"
 #include "libpq/pqcomm.h"
-#include "utils/adt/typio.h"
 #include "utils/elog.h"
 #include "utils/mcxt.h"
 
@@ -252,18 +250,16 @@ md5_check_response(const char *verifier, const uint8_t salt[4], const char *resp
  * as a wrong password does, so a client cannot tell which roles exist
  */
 static char *
-role_password(const RoleInfo *role, bool found)
+role_password(const char *user, const AuthRole *role)
 {
-	int64_t		now_us = (rl_now_ms() - UNIX_EPOCH_SECS * 1000) * 1000;
-
-	if (!found || role->rolpassword == NULL)
+	if (!role->found || role->verifier == NULL)
 		return NULL;
-	if (role->rolvaliduntil != ROLE_NO_VALID_UNTIL && role->rolvaliduntil < now_us)
+	if (role->expired)
 	{
-		ereport(LOG, errmsg("password of role \"%s\" has expired", role->rolname));
+		ereport(LOG, errmsg("password of role \"%s\" has expired", user));
 		return NULL;
 	}
-	return pstrdup(role->rolpassword);
+	return pstrdup(role->verifier);
 }
 
 /* ---------- SCRAM exchange ---------- */
@@ -556,7 +552,7 @@ auth_scram(const char *user, const char *verifier)
 }
 
 void
-ClientAuthentication(const char *data_directory, const char *user, const char *database, RoleInfo *role)
+ClientAuthentication(const char *data_directory, const char *user, const char *database, const AuthRole *role)
 {
 	HbaRules   *rules = hba_load(psprintf("%s/rocklake_hba.conf", data_directory));
 	HbaConnInfo conn = {
@@ -579,14 +575,9 @@ ClientAuthentication(const char *data_directory, const char *user, const char *d
 				errcode(ERRCODE_INVALID_AUTHORIZATION_SPECIFICATION),
 				errmsg("pg_hba.conf rejects connection for host \"%s\", user \"%s\", database \"%s\", %s",
 					   MyProcPort->remote_host, user, database, encryption));
-	RlStatus	rc = catalog_find_role(data_directory, user, role);
-
-	if (rc != RL_OK && rc != RL_NOT_FOUND)
-		ereport(FATAL, errcode(ERRCODE_IO_ERROR),
-				errmsg("could not read the roles' registry: %s", rl_last_error()));
 	if (method != uaTrust)
 	{
-		char	   *verifier = role_password(role, rc == RL_OK);
+		char	   *verifier = role_password(user, role);
 		bool		ok;
 
 		if (method == uaPassword)
@@ -600,10 +591,10 @@ ClientAuthentication(const char *data_directory, const char *user, const char *d
 	}
 	send_auth_request(AUTH_REQ_OK, NULL, 0);
 	/* then, as PostgreSQL's InitializeSessionUserId, whether the role may log in */
-	if (rc == RL_NOT_FOUND)
+	if (!role->found)
 		ereport(FATAL, errcode(ERRCODE_INVALID_AUTHORIZATION_SPECIFICATION),
 				errmsg("role \"%s\" does not exist", user));
-	if (!role->rolcanlogin)
+	if (!role->canlogin)
 		ereport(FATAL, errcode(ERRCODE_INVALID_AUTHORIZATION_SPECIFICATION),
 				errmsg("role \"%s\" is not permitted to log in", user));
 }

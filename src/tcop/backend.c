@@ -339,7 +339,21 @@ start_session(const BackendStartupInfo *info)
 	if (info->refusal_message != NULL)
 		ereport(FATAL, errcode(info->refusal_sqlstate), errmsg("%s", info->refusal_message));
 
-	ClientAuthentication(info->data_directory, sp.user, sp.database, &role);
+	{
+		RlStatus	rc = catalog_find_role(info->data_directory, sp.user, &role);
+		int64_t		now = (rl_now_ms() - UNIX_EPOCH_SECS * 1000) * 1000;
+		AuthRole	auth = {
+			.found = rc == RL_OK,
+			.canlogin = rc == RL_OK && role.rolcanlogin,
+			.verifier = rc == RL_OK ? role.rolpassword : NULL,
+			.expired = rc == RL_OK && role.rolvaliduntil != ROLE_NO_VALID_UNTIL && role.rolvaliduntil < now,
+		};
+
+		if (rc != RL_OK && rc != RL_NOT_FOUND)
+			ereport(FATAL, errcode(ERRCODE_IO_ERROR),
+					errmsg("could not read the roles' registry: %s", rl_last_error()));
+		ClientAuthentication(info->data_directory, sp.user, sp.database, &auth);
+	}
 	MyRoleId = role.oid;
 	RoleConnectionEnter(role.oid, sp.user, role.rolconnlimit, role.rolsuper);
 	/* before the startup options: whether they may set superusers' settings */
