@@ -17,6 +17,11 @@
  * regclass, unknown literals to anything), as PostgreSQL's function resolution
  * would (double precision first: it is the numbers' preferred type), and
  * anyarray takes any array.
+ *
+ * The file is a little over 1 500 lines because of the builtins table at its end,
+ * which every call is resolved against and which is kept whole; functions of one
+ * concern live in funcs_string.c, funcs_admin.c, strformat.c, numformat.c and
+ * regexp.c.
  */
 
 #include "catalog/pg_authid.h"

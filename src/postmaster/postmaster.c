@@ -63,6 +63,11 @@
  * system is in recovery mode". An idle backend that never got a connection has
  * touched nothing and is merely replaced.
  *
+ * The file is a little over 1 500 lines: the one loop that starts, reaps and
+ * restarts every kind of child (backends and their spares, the writer, the
+ * metrics process) and the shutdown and crash-restart states it moves through are
+ * easier to check for missed cases when they are read together.
+ *
  * IDENTIFICATION
  *	  src/postmaster/postmaster.c
  *

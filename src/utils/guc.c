@@ -21,6 +21,9 @@
  * sends) and, for bools, integers and enums, as a number; settings the logger or
  * the postmaster read on every use are also mirrored into C variables.
  *
+ * The file is a little over 1 500 lines because of the settings table, every
+ * setting a PostgreSQL client can SHOW, which is kept in one list in name order.
+ *
  * IDENTIFICATION
  *	  src/utils/guc.c
  *
