@@ -30,7 +30,7 @@ typedef struct RoleInfo
 	bool		rolcreatedb;
 	bool		rolcanlogin;
 	int32_t		rolconnlimit;
-	char	   *rolpassword;	/* malloc'd verifier, or NULL */
+	char	   *rolpassword;	/* the verifier (palloc'd: an ERROR does not leak it), or NULL */
 	int64_t		rolvaliduntil;	/* ROLE_NO_VALID_UNTIL if none */
 } RoleInfo;
 

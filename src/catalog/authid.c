@@ -14,6 +14,7 @@
 #include "catalog/authid.h"
 #include "catalog/cache.h"
 #include "catalog/catalog_cache.h"
+#include "utils/mcxt.h"
 
 sqlite3 *
 catalog_open_registry(const char *data_directory)
@@ -66,7 +67,7 @@ find_role(const char *data_directory, const char *name, uint32_t oid, RoleInfo *
 		role->rolcreatedb = sqlite3_column_int(stmt, 4) != 0;
 		role->rolcanlogin = sqlite3_column_int(stmt, 5) != 0;
 		role->rolconnlimit = sqlite3_column_int(stmt, 6);
-		role->rolpassword = password ? strdup(password) : NULL;
+		role->rolpassword = password ? pstrdup(password) : NULL;
 		role->rolvaliduntil = sqlite3_column_type(stmt, 8) == SQLITE_NULL ? ROLE_NO_VALID_UNTIL
 			: sqlite3_column_int64(stmt, 8);
 	}
@@ -90,7 +91,8 @@ catalog_find_role_oid(const char *data_directory, uint32_t oid, RoleInfo *role)
 void
 role_info_free(RoleInfo *role)
 {
-	free(role->rolpassword);
+	if (role->rolpassword)
+		pfree(role->rolpassword);
 	role->rolpassword = NULL;
 }
 

@@ -70,7 +70,7 @@ UNSUPPORTED = [
     "REVOKE ALL ON no_such_table FROM no_such_role",
     "SELECT pg_read_file('/etc/passwd')",
     "SELECT lo_import('/etc/passwd')",
-    "SELECT pg_terminate_backend(1)",
+    "SELECT pg_terminate_backend(1, -1)",
     "SELECT dblink('host=192.0.2.1', 'SELECT 1')",
     "SELECT * FROM pg_catalog.no_such_catalog_table",
     "SELECT 1; SELECT 1/0",

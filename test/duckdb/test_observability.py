@@ -248,7 +248,11 @@ def server_log(conn) -> pathlib.Path:
     """the server's log file, as the test scripts start each server"""
     datadir = pathlib.Path(conn.execute("SELECT current_setting('data_directory')").fetchone()[0])
     rocklake = conn.execute("SELECT version()").fetchone()[0].find("RockLake") >= 0
-    return datadir.with_name(datadir.name + ".log") if rocklake else datadir.parent / "postgres.log"
+    if rocklake:
+        return datadir.with_name(datadir.name + ".log")
+    # PostgreSQL writes postgres.log, and restarted.log once a test has restarted it
+    logs = [datadir.parent / name for name in ("postgres.log", "restarted.log")]
+    return max((log for log in logs if log.exists()), key=lambda log: log.stat().st_mtime)
 
 
 def statements_logged(server) -> list:
