@@ -24,6 +24,12 @@ static size_t ps_buffer_size;
 static size_t ps_fixed_size;	/* "rocklake: " and the fixed part */
 static size_t ps_last_len;		/* what the last title wrote, to clear no more than that */
 
+/*
+ * the environment's copy: setenv() (TimeZone sets TZ) moves environ to an array of
+ * its own, and this keeps the copy reachable rather than leaked
+ */
+static char **volatile ps_environ;	/* volatile: a store nothing reads is kept */
+
 char	  **
 save_ps_display_args(int argc, char **argv)
 {
@@ -47,7 +53,7 @@ save_ps_display_args(int argc, char **argv)
 	for (int i = 0; i < n; i++)
 		new_environ[i] = strdup(environ[i]);
 	new_environ[n] = NULL;
-	environ = new_environ;
+	environ = ps_environ = new_environ;
 	for (int i = 0; i < argc; i++)
 		new_argv[i] = strdup(argv[i]);
 	new_argv[argc] = NULL;
