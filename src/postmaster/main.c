@@ -168,6 +168,29 @@ set_default_path(const char *setting, const char *filename)
 	set_config_option(setting, path, PGC_S_OVERRIDE, false, NULL, NULL);
 }
 
+/*
+ * check_root -- as PostgreSQL's: the server (and --init, which makes the files it
+ * owns) never runs as root, nor with real and effective user IDs that differ; --help
+ * and --version still do
+ */
+static void
+check_root(void)
+{
+	if (geteuid() == 0)
+	{
+		fprintf(stderr, "\"root\" execution of the RockLake server is not permitted.\n"
+				"The server must be started under an unprivileged user ID to prevent\n"
+				"possible system security compromise.  See the documentation for\n"
+				"more information on how to properly start the server.\n");
+		exit(1);
+	}
+	if (getuid() != geteuid())
+	{
+		fprintf(stderr, "%s: real and effective user IDs must match\n", progname);
+		exit(1);
+	}
+}
+
 int
 main(int argc, char **argv)
 {
@@ -252,6 +275,7 @@ main(int argc, char **argv)
 		}
 	}
 
+	check_root();
 	if (datadir == NULL || datadir[0] == '\0')
 	{
 		fprintf(stderr, "%s does not know where to find the data directory.\n"
