@@ -18,6 +18,7 @@ top_builddir for test/duckdb/servers.py.
 """
 
 import argparse
+import contextlib
 import io
 import pathlib
 import statistics
@@ -81,6 +82,35 @@ def timed_scans(server: Server, dbname: str, template: str, args) -> list[float]
     return times
 
 
+@contextlib.contextmanager
+def both_servers(prefix: str):
+    """A RockLake and a PostgreSQL 15 server in a temporary directory, stopped at the end:
+    (the directory, {kind: Server})"""
+    with tempfile.TemporaryDirectory(prefix=prefix) as work:
+        work = pathlib.Path(work)
+        for kind in ("rocklake", "postgres"):
+            (work / kind).mkdir()
+        servers = {kind: Server(kind, work / kind) for kind in ("rocklake", "postgres")}
+        try:
+            yield work, servers
+        finally:
+            for server in servers.values():
+                server.stop()
+
+
+def print_header(label: str, width: int) -> None:
+    print(f"{label:{width}} {'RockLake p50 ms':>16} {'PostgreSQL p50 ms':>18} {'ratio':>6} "
+          f"{'RockLake p95 ms':>16} {'PostgreSQL p95 ms':>18} {'ratio':>6}")
+
+
+def print_ratios(name: str, width: int, rl: list, pg: list) -> None:
+    """p50 and p95 of both servers' times (seconds) in ms, and RockLake's ratio"""
+    p50 = (statistics.median(rl) * 1e3, statistics.median(pg) * 1e3)
+    p95 = (statistics.quantiles(rl, n=20)[-1] * 1e3, statistics.quantiles(pg, n=20)[-1] * 1e3)
+    print(f"{name:{width}} {p50[0]:16.3f} {p50[1]:18.3f} {p50[0] / p50[1]:6.2f} "
+          f"{p95[0]:16.3f} {p95[1]:18.3f} {p95[0] / p95[1]:6.2f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--tables", type=int, default=100)
@@ -88,38 +118,23 @@ def main() -> None:
     parser.add_argument("--columns", type=int, default=4)
     parser.add_argument("--repeat", type=int, default=200)
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory(prefix="rl-scanbench.") as work:
-        work = pathlib.Path(work)
-        for kind in ("rocklake", "postgres"):
-            (work / kind).mkdir()
-        servers = {kind: Server(kind, work / kind) for kind in ("rocklake", "postgres")}
-        try:
-            copied = {kind: populate(server, server.create_database("scanbench"), work / f"{kind}-data", args)
-                      for kind, server in servers.items()}
-            print(f"catalog: {args.tables} tables x {args.files} data files, "
-                  f"{args.columns} column statistics per file "
-                  f"({args.tables * args.files} + {args.tables * args.files * args.columns} rows)")
-            print(f"COPY of those rows in one transaction: RockLake {copied['rocklake']:.2f} s, "
-                  f"PostgreSQL {copied['postgres']:.2f} s, ratio {copied['rocklake'] / copied['postgres']:.2f}")
-            print(f"{'scan':8} {'RockLake p50 ms':>16} {'PostgreSQL p50 ms':>18} {'ratio':>6} "
-                  f"{'RockLake p95 ms':>16} {'PostgreSQL p95 ms':>18} {'ratio':>6}")
-            for name, template in (("files", FILES_SCAN), ("stats", STATS_SCAN)):
-                # alternate the servers in rounds, so a slow spell of the machine hits both
-                runs = {kind: [] for kind in servers}
-                for _ in range(4):
-                    for kind, server in servers.items():
-                        runs[kind] += timed_scans(server, "scanbench_1", template,
-                                                  argparse.Namespace(**{**vars(args),
-                                                                        "repeat": args.repeat // 4}))
-                rl, pg = runs["rocklake"], runs["postgres"]
-                p50 = (statistics.median(rl) * 1e3, statistics.median(pg) * 1e3)
-                p95 = (statistics.quantiles(rl, n=20)[-1] * 1e3, statistics.quantiles(pg, n=20)[-1] * 1e3)
-                print(f"{name:8} {p50[0]:16.3f} {p50[1]:18.3f} {p50[0] / p50[1]:6.2f} "
-                      f"{p95[0]:16.3f} {p95[1]:18.3f} {p95[0] / p95[1]:6.2f}")
-        finally:
-            for server in servers.values():
-                server.stop()
-
+    with both_servers("rl-scanbench.") as (work, servers):
+        copied = {kind: populate(server, server.create_database("scanbench"), work / f"{kind}-data", args)
+                  for kind, server in servers.items()}
+        print(f"catalog: {args.tables} tables x {args.files} data files, "
+              f"{args.columns} column statistics per file "
+              f"({args.tables * args.files} + {args.tables * args.files * args.columns} rows)")
+        print(f"COPY of those rows in one transaction: RockLake {copied['rocklake']:.2f} s, "
+              f"PostgreSQL {copied['postgres']:.2f} s, ratio {copied['rocklake'] / copied['postgres']:.2f}")
+        print_header("scan", 8)
+        for name, template in (("files", FILES_SCAN), ("stats", STATS_SCAN)):
+            # alternate the servers in rounds, so a slow spell of the machine hits both
+            runs = {kind: [] for kind in servers}
+            for _ in range(4):
+                for kind, server in servers.items():
+                    runs[kind] += timed_scans(server, "scanbench_1", template,
+                                              argparse.Namespace(**{**vars(args), "repeat": args.repeat // 4}))
+            print_ratios(name, 8, runs["rocklake"], runs["postgres"])
 
 if __name__ == "__main__":
     main()

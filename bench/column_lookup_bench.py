@@ -19,15 +19,14 @@ Run with top_srcdir and top_builddir in the environment (test/duckdb/servers.py)
 import argparse
 import pathlib
 import re
-import statistics
 import sys
-import tempfile
 import time
 
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "test" / "duckdb"))
 
 from servers import Server  # noqa: E402
+from catalog_scan_bench import both_servers, print_header, print_ratios  # noqa: E402
 
 
 
@@ -87,40 +86,26 @@ def main() -> None:
     parser.add_argument("--columns", type=int, default=40)
     parser.add_argument("--repeat", type=int, default=100)
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory(prefix="rl-lookupbench.") as work:
-        work = pathlib.Path(work)
-        for kind in ("rocklake", "postgres"):
-            (work / kind).mkdir()
-        servers = {kind: Server(kind, work / kind) for kind in ("rocklake", "postgres")}
-        try:
-            dbnames = {kind: server.create_database("lookupbench") for kind, server in servers.items()}
-            for kind, server in servers.items():
-                populate(server, dbnames[kind], args)
-            print(f"catalog: {args.tables} tables x {args.columns} columns and a key each; "
-                  f"{args.repeat} lookups per server")
-            print(f"{'lookups':16} {'RockLake p50 ms':>16} {'PostgreSQL p50 ms':>18} {'ratio':>6} "
-                  f"{'RockLake p95 ms':>16} {'PostgreSQL p95 ms':>18} {'ratio':>6}")
-            for name, same in (("new connection", False), ("one connection", True)):
-                # alternate the servers in rounds, so a slow spell of the machine hits both
-                runs = {kind: [] for kind in servers}
-                answers = {kind: [] for kind in servers}
-                for _ in range(4):
-                    for kind, server in servers.items():
-                        t, a = timed_lookups(server, dbnames[kind], args, args.repeat // 4, same)
-                        runs[kind] += t
-                        answers[kind] += a
-                if answers["rocklake"] != answers["postgres"]:
-                    print("the answers differ", file=sys.stderr)
-                    sys.exit(1)
-                rl, pg = runs["rocklake"], runs["postgres"]
-                p50 = (statistics.median(rl) * 1e3, statistics.median(pg) * 1e3)
-                p95 = (statistics.quantiles(rl, n=20)[-1] * 1e3, statistics.quantiles(pg, n=20)[-1] * 1e3)
-                print(f"{name:16} {p50[0]:16.3f} {p50[1]:18.3f} {p50[0] / p50[1]:6.2f} "
-                      f"{p95[0]:16.3f} {p95[1]:18.3f} {p95[0] / p95[1]:6.2f}")
-        finally:
-            for server in servers.values():
-                server.stop()
-
+    with both_servers("rl-lookupbench.") as (work, servers):
+        dbnames = {kind: server.create_database("lookupbench") for kind, server in servers.items()}
+        for kind, server in servers.items():
+            populate(server, dbnames[kind], args)
+        print(f"catalog: {args.tables} tables x {args.columns} columns and a key each; "
+              f"{args.repeat} lookups per server")
+        print_header("lookups", 16)
+        for name, same in (("new connection", False), ("one connection", True)):
+            # alternate the servers in rounds, so a slow spell of the machine hits both
+            runs = {kind: [] for kind in servers}
+            answers = {kind: [] for kind in servers}
+            for _ in range(4):
+                for kind, server in servers.items():
+                    t, a = timed_lookups(server, dbnames[kind], args, args.repeat // 4, same)
+                    runs[kind] += t
+                    answers[kind] += a
+            if answers["rocklake"] != answers["postgres"]:
+                print("the answers differ", file=sys.stderr)
+                sys.exit(1)
+            print_ratios(name, 16, runs["rocklake"], runs["postgres"])
 
 if __name__ == "__main__":
     main()
