@@ -46,6 +46,8 @@ extern char *ConfigFileName;	/* DataDir/rocklake.conf unless config_file says ot
 
 /* Mirrors of settings read on every statement. */
 extern int	log_min_duration_statement;	/* ms; -1: off, 0: every statement */
+extern int	log_statement;	/* 0 none, then LogStmtLevel's ddl, mod, all (parser.h) */
+extern char *application_name;	/* the session's application_name */
 extern bool log_slow_plans;		/* rocklake.log_slow_plans */
 extern int	StatementTimeout;	/* statement_timeout, ms; 0: off */
 extern int	StoreCheckTimeout;	/* store_check_timeout, s; 0: off */

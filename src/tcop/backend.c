@@ -379,7 +379,7 @@ start_session(const BackendStartupInfo *info)
 	for (int i = 0; i < sp.nsettings; i++)
 		apply_setting(sp.names[i], sp.values[i], PGC_S_CLIENT);
 	apply_setting("session_authorization", sp.user, PGC_S_OVERRIDE);
-	MyLogIdentity.application_name = GetConfigOption("application_name");
+	MyLogIdentity.application_name = application_name;
 	if (GetConfigBool("log_connections"))
 		ereport(LOG, errmsg("connection authorized: user=%s database=%s application_name=%s",
 							sp.user, sp.database, MyLogIdentity.application_name));
@@ -743,16 +743,6 @@ run_portal(AnalyzedStmt *stmt, ExecState **esp, const Value *params,
 	return true;
 }
 
-/* log_statement_level -- what log_statement logs: a LogStmtLevel, 0 for none */
-static int
-log_statement_level(void)
-{
-	const char *setting = GetConfigOption("log_statement");
-
-	return strcmp(setting, "ddl") == 0 ? LOGSTMT_DDL : strcmp(setting, "mod") == 0 ? LOGSTMT_MOD
-		: strcmp(setting, "all") == 0 ? LOGSTMT_ALL : 0;
-}
-
 /*
  * analyzed_log_level -- an analysed statement's LogStmtLevel, by its command (the
  * extended protocol keeps no raw tree; its statements are logged at Execute)
@@ -814,13 +804,13 @@ exec_simple_query(const char *query)
 
 	start_statement_timer();
 	debug_query_string = query;	/* the STATEMENT: of an error's log line */
-	MyLogIdentity.application_name = GetConfigOption("application_name");
+	MyLogIdentity.application_name = application_name;
 	DropPreparedStatement("", true);
 	StartTransactionCommand();
 	pgstat_report_activity(STATE_RUNNING, query, MyLogIdentity.application_name,
 						   GetCurrentTransactionStartTimestamp());
 	ParsedQuery *pq = ParseQuery(query);
-	int			log_level = log_statement_level();
+	int			log_level = log_statement;
 
 	/* log_statement: the whole string once, if one of its statements is of the kind */
 	for (int i = 0; log_level && i < pq->nstmts; i++)
@@ -1029,10 +1019,10 @@ exec_execute(PqMsgReader *r)
 	}
 	check_not_aborted(is_transaction_exit(portal->stmt));
 	StartTransactionCommand();
-	pgstat_report_activity(STATE_RUNNING, portal->source->query_string, GetConfigOption("application_name"),
+	pgstat_report_activity(STATE_RUNNING, portal->source->query_string, application_name,
 						   GetCurrentTransactionStartTimestamp());
 	set_ps_display(portal->stmt->command_tag, false);
-	if (log_statement_level() && (int) analyzed_log_level(portal->stmt) <= log_statement_level())
+	if (log_statement && (int) analyzed_log_level(portal->stmt) <= log_statement)
 	{
 		char	   *params = params_detail(portal);
 
@@ -1175,7 +1165,7 @@ report_idle(char status)
 		: status == PqTrans_Failed ? STATE_IDLEINTRANSACTION_ABORTED : STATE_IDLE;
 
 	/* a failed transaction has ended for PostgreSQL's view too: no xact_start */
-	pgstat_report_activity(state, NULL, GetConfigOption("application_name"),
+	pgstat_report_activity(state, NULL, application_name,
 						   state == STATE_IDLEINTRANSACTION ? GetCurrentTransactionStartTimestamp() : 0);
 	set_ps_display(state == STATE_IDLEINTRANSACTION ? "idle in transaction"
 				   : state == STATE_IDLEINTRANSACTION_ABORTED ? "idle in transaction (aborted)" : "idle", false);

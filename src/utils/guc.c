@@ -114,6 +114,8 @@ typedef struct ConfigOption
 char	   *DataDir = NULL;
 char	   *ConfigFileName = NULL;
 int			log_min_duration_statement = -1;
+int			log_statement = 0;
+char	   *application_name = "";
 bool		log_slow_plans = false;
 int			StatementTimeout = 0;
 int			StoreCheckTimeout = 30;
@@ -174,7 +176,8 @@ static const char *const sync_commits[] = {"local", "remote_write", "remote_appl
  */
 static ConfigOption ConfigOptions[] = {
 	STRING("application_name", PGC_USERSET, GUC_REPORT,
-		   "Sets the application name to be reported in statistics and logs.", "", check_application_name, NULL),
+		   "Sets the application name to be reported in statistics and logs.", "", check_application_name,
+		   &application_name),
 	INT("authentication_timeout", PGC_SIGHUP, GUC_UNIT_S,
 		"Sets the maximum allowed time to complete client authentication.", "60", 1, 600, NULL),
 	ENUM("backslash_quote", PGC_USERSET, 0,
@@ -255,7 +258,7 @@ static ConfigOption ConfigOptions[] = {
 		 "Sets the message levels that are logged.", "warning", message_levels,
 		 &log_min_messages_index),
 	ENUM("log_statement", PGC_SUSET, 0, "Sets the type of statements logged.", "none",
-		 log_statements, NULL),
+		 log_statements, &log_statement),
 	INT("maintenance_work_mem", PGC_USERSET, GUC_UNIT_KB,
 		"Sets the maximum memory to be used for maintenance operations.", "65536", 1024, INT_MAX, NULL),
 	INT("max_connections", PGC_POSTMASTER, 0,
@@ -321,7 +324,7 @@ static ConfigOption ConfigOptions[] = {
 		"Time between TCP keepalive retransmits.", "0", 0, INT_MAX, NULL),
 	STRING("TimeZone", PGC_USERSET, GUC_REPORT,
 		   "Sets the time zone for displaying and interpreting time stamps.", "Etc/UTC",
-		   check_timezone, NULL),
+		   check_timezone, &session_timezone),
 	BOOL("transaction_deferrable", PGC_USERSET, 0,
 		 "Whether to defer a read-only serializable transaction until it can be executed with no possible serialization failures.",
 		 "off", NULL),

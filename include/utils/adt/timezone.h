@@ -23,6 +23,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The TimeZone setting's value (guc.c keeps it current; NULL before settings exist). */
+extern char *session_timezone;
+
 /* Seconds east of UTC in the session's zone at the instant ts (a finite timestamptz). */
 int32_t		session_tz_offset(int64_t ts);
 

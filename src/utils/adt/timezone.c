@@ -1,8 +1,9 @@
 /*
  * timezone.c: the session's time zone, and AT TIME ZONE (timezone.h).
  *
- * The TimeZone setting is read on every use, so SET, RESET, SET LOCAL and a
- * transaction's rollback need no hook. A zone of the tz database is the process's TZ:
+ * The TimeZone setting is read on every use (its C mirror, session_timezone, so no
+ * name lookup), so SET, RESET, SET LOCAL and a transaction's rollback need no hook.
+ * A zone of the tz database is the process's TZ:
  * a name other than the one set up last sets TZ and calls tzset() once, and localtime_r
  * gives the offsets. A backend serves one session and formats no log times through
  * localtime, so the process-wide TZ is the session's own (or, within one call, the
@@ -19,7 +20,6 @@
 #include "utils/adt/timezone.h"
 #include "utils/adt/typio.h"
 #include "utils/elog.h"
-#include "utils/guc.h"
 
 static char tz_set_up[256];		/* the tz database zone TZ names now */
 
@@ -179,12 +179,12 @@ local_to_utc_in(const char *zone, bool posix, int64_t local)
 	return local - (int64_t) east * USECS_PER_SEC;
 }
 
+char	   *session_timezone;
+
 static const char *
 session_zone(void)
 {
-	const char *name = GetConfigOption("TimeZone");
-
-	return name ? name : "UTC";
+	return session_timezone ? session_timezone : "UTC";
 }
 
 int32_t
