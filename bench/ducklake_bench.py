@@ -130,8 +130,9 @@ class RockLake(Server):
     def start(self) -> float:
         """Start and wait until ready; returns the seconds it took."""
         t0 = time.perf_counter()
+        # -U: the bootstrap superuser a new data directory is made with, the user the driver connects as
         args = self.wrapper + [self.binary, "-D", str(self.datadir), "-p", str(self.port), "-h", self.host,
-                "-k", str(self.datadir.parent)]
+                "-k", str(self.datadir.parent), "-U", self.user]
         for k, v in self.settings.items():
             args += ["-c", f"{k}={v}"]
         logf = open(self.log, "ab")
