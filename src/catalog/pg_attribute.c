@@ -13,8 +13,12 @@
  * So pg_attribute is this eponymous virtual table (syscat.c puts "SELECT * FROM
  * main.rl_pg_attribute" where the client names pg_attribute). Its xBestIndex takes an
  * equality on attrelid (SQLite presents each value of an IN list as one) and prices it
- * as a few dozen rows, a scan as every relation's columns, so SQLite's planner puts
- * pg_class outside and looks up pg_attribute by each of its OIDs; xFilter then runs
+ * as a few dozen rows, so SQLite's planner puts pg_class outside and looks up
+ * pg_attribute by each of its OIDs. A scan is priced dear but said to give a thousand
+ * rows, not its cost: with both figures at its cost, a join with pg_type (a VALUES
+ * list) cost the same either way round, and SQLite put pg_type's rows outside and
+ * scanned every relation's columns once for each type (the postgres extension's schema
+ * load at ATTACH took forty times as long as one scan). xFilter then runs
  * SystemAttributeSql's query for that one OID, which searches rl_relation by its key and
  * runs the pragmas of that relation (or of the index's table) only. Without such an
  * equality it runs the query over every relation, as the subquery did. Both queries
@@ -46,7 +50,8 @@ enum
 #define ATTNUM_COLUMN		3
 
 /* the relations' columns a scan reads, as xBestIndex prices it */
-#define ATTR_SCAN_ROWS		100000
+#define ATTR_SCAN_COST		100000
+#define ATTR_SCAN_ROWS		1000
 #define ATTR_RELATION_ROWS	40
 
 typedef struct AttrQueries
@@ -147,7 +152,7 @@ attr_best_index(sqlite3_vtab *vtab, sqlite3_index_info *info)
 		}
 	}
 	info->idxNum = ATTR_ALL;
-	info->estimatedCost = ATTR_SCAN_ROWS;
+	info->estimatedCost = ATTR_SCAN_COST;
 	info->estimatedRows = ATTR_SCAN_ROWS;
 	return SQLITE_OK;
 }
