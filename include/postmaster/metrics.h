@@ -38,6 +38,7 @@ typedef struct SharedMetrics
 	StatsHistogram group_size;	/* transactions per WAL object */
 	StatsHistogram commit_us;	/* a group's commit: cache apply, store write, cache commit */
 	StatsHistogram store_write_us;	/* lsm_commit of a group */
+	StatsHistogram cache_lag_us;	/* a group durable in the store until visible in the cache */
 	ConflictCount conflicts[METRICS_CONFLICT_SLOTS];
 	/* gauges the writer sets after each round: over every open store */
 	uint64_t	store_ssts;		/* SSTs the manifests reference */

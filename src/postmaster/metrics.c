@@ -224,6 +224,9 @@ render(RlBuf *out)
 			  &m->commit_us, latency_bounds_us, LATENCY_BOUNDS, 1e6);
 	histogram(out, "rocklake_store_write_duration_seconds", "Time to write a group to the store.",
 			  &m->store_write_us, latency_bounds_us, LATENCY_BOUNDS, 1e6);
+	histogram(out, "rocklake_cache_lag_seconds",
+			  "Time from a group's write to the store until new snapshots see it in the catalog cache.",
+			  &m->cache_lag_us, latency_bounds_us, LATENCY_BOUNDS, 1e6);
 	histogram(out, "rocklake_wal_put_duration_seconds",
 			  "Time of the WAL object's PUT in a store write (with its fsync in a local store).",
 			  &s->wal_put_us, latency_bounds_us, LATENCY_BOUNDS, 1e6);

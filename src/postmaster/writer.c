@@ -782,7 +782,8 @@ commit_database_group(WriterDatabase *db, PendingCommit **group, int n)
 	char		message[256];
 	bool		acknowledged;
 	uint64_t	start_us = stats_now_us(),
-				write_start_us;
+				write_start_us,
+				durable_us;
 
 	if (db->lsm == NULL && (rl_monotonic_ms() < db->reopen_at_ms || !open_store(db)))
 	{
@@ -804,9 +805,10 @@ commit_database_group(WriterDatabase *db, PendingCommit **group, int n)
 		batches[i] = group[i]->batch;
 	write_start_us = stats_now_us();
 	rc = lsm_commit(db->lsm, batches, n, &first_seq);
+	durable_us = stats_now_us();
 	if (Metrics)
 		stats_observe(&Metrics->store_write_us, latency_bounds_us, LATENCY_BOUNDS,
-					  stats_now_us() - write_start_us);
+					  durable_us - write_start_us);
 	free(batches);
 
 	switch (rc)
@@ -826,6 +828,9 @@ commit_database_group(WriterDatabase *db, PendingCommit **group, int n)
 				open_cache(db);
 			}
 			commit_horizon_visible(db->datid);
+			if (Metrics)
+				stats_observe(&Metrics->cache_lag_us, latency_bounds_us, LATENCY_BOUNDS,
+							  stats_now_us() - durable_us);
 			if (!acknowledged)
 				acknowledge(group, n, first_seq, false);
 			if (Metrics)

@@ -109,6 +109,7 @@ FAMILIES = {
     "rocklake_commit_group_size": "histogram",
     "rocklake_commit_duration_seconds": "histogram",
     "rocklake_store_write_duration_seconds": "histogram",
+    "rocklake_cache_lag_seconds": "histogram",
     "rocklake_wal_put_duration_seconds": "histogram",
     "rocklake_commit_conflicts": "counter",
     "rocklake_connections": "gauge",
@@ -179,7 +180,7 @@ def test_counters_move(metrics_server):
     assert moved("rocklake_commit_group_size", "rocklake_commit_group_size_count") >= 1
     assert moved("rocklake_commit_group_size", "rocklake_commit_group_size_sum") >= 7
     for name in ("rocklake_commit_duration_seconds", "rocklake_store_write_duration_seconds",
-                 "rocklake_wal_put_duration_seconds"):
+                 "rocklake_cache_lag_seconds", "rocklake_wal_put_duration_seconds"):
         assert moved(name, name + "_count") >= 1
         assert moved(name, name + "_sum") > 0
     assert moved("rocklake_commit_conflicts", "rocklake_commit_conflicts_total", sqlstate="23505") == 1
