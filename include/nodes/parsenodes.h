@@ -51,7 +51,8 @@ typedef enum UtilityKind
 	UTIL_SET,
 	UTIL_RESET,
 	UTIL_RESET_ALL,
-	UTIL_SET_IGNORED,			/* SET TRANSACTION ..., SET SESSION CHARACTERISTICS ... */
+	UTIL_SET_TRANSACTION,		/* SET TRANSACTION / SESSION CHARACTERISTICS AS TRANSACTION
+								 * (name): its read-only mode in value, if given */
 	UTIL_SHOW,
 	UTIL_SHOW_ALL,
 	UTIL_BEGIN,
@@ -114,7 +115,9 @@ typedef struct AnalyzedStmt
 	Plan	   *plan;			/* STMT_ROWS from SELECT / VALUES */
 	UtilityKind utility;		/* STMT_UTILITY and SHOW */
 	const char *name;			/* SET/SHOW parameter, savepoint, statement; COPY FROM's table */
-	const char *value;			/* SET value; CREATE DATABASE's OWNER */
+	const char *value;			/* SET value; CREATE DATABASE's OWNER; BEGIN's and SET
+								 * TRANSACTION's READ ONLY ("on") or READ WRITE ("off") */
+	bool		set_local;		/* SET LOCAL, RESET ... under SET LOCAL */
 	struct AnalyzedStmt *copy_query;	/* STMT_COPY_OUT */
 	CopyOptions copy;
 	CacheTarget target;

@@ -12,4 +12,14 @@
  */
 const char *ProcessUtility(const AnalyzedStmt *stmt);
 
+/*
+ * Before stmt runs: 25006 if it would change the catalog, a database or a role in a
+ * read-only transaction (PostgreSQL's ClassifyUtilityCommandAsReadOnly and
+ * ExecCheckXactReadOnly): INSERT, UPDATE, DELETE and COPY FROM of a table that is not
+ * temporary, and any DDL, GRANT, CREATE or DROP DATABASE and role command, temporary
+ * objects included; EXPLAIN ANALYZE as the statement it runs. Also marks the
+ * transaction's first query (SetTransactionReadOnly's "before any query").
+ */
+void		CheckStatementReadOnly(const AnalyzedStmt *stmt);
+
 #endif

@@ -36,6 +36,19 @@ void		RollbackToSavepoint(const char *name);
 void		PreventInTransactionBlock(const char *stmt_name);
 /* 25P01 unless in a transaction block, implicit (a multi-statement Query) included */
 void		RequireTransactionBlock(const char *stmt_name);
+/* The same as a WARNING (SET TRANSACTION outside a block). */
+void		WarnNoTransactionBlock(const char *stmt_name);
+
+/*
+ * Read-only transactions (transaction_read_only, XactReadOnly in guc.h): each
+ * transaction starts as default_transaction_read_only says; SetTransactionReadOnly
+ * changes the mode until the transaction ends (25001 for READ WRITE after the
+ * first query or inside a savepoint); XactQueryStarted marks that first query;
+ * PreventCommandIfReadOnly is 25006 "cannot execute CMD in a read-only transaction".
+ */
+void		SetTransactionReadOnly(bool read_only);
+void		XactQueryStarted(void);
+void		PreventCommandIfReadOnly(const char *cmdname);
 
 bool		IsTransactionBlock(void);
 bool		IsAbortedTransactionBlockState(void);

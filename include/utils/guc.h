@@ -51,6 +51,8 @@ extern char *application_name;	/* the session's application_name */
 extern bool log_slow_plans;		/* rocklake.log_slow_plans */
 extern int	StatementTimeout;	/* statement_timeout, ms; 0: off */
 extern int	StoreCheckTimeout;	/* store_check_timeout, s; 0: off */
+extern bool DefaultXactReadOnly;	/* default_transaction_read_only */
+extern bool XactReadOnly;		/* transaction_read_only: the transaction's, set as it starts */
 
 /* Set every setting to its built-in default; call once per process, first. */
 void		InitializeGUCOptions(void);
@@ -69,6 +71,7 @@ bool		set_config_option(const char *name, const char *value, GucSource source,
 /*
  * SET LOCAL: as set_config_option with PGC_S_SESSION, but the value lasts until
  * the end of the transaction; outside one it changes nothing (PostgreSQL warns).
+ * A NULL value is the setting's reset value (SET LOCAL name TO DEFAULT).
  */
 bool		set_config_option_local(const char *name, const char *value,
 									const char **errmsg, const char **sqlstate);

@@ -96,16 +96,6 @@ f_current_setting(ExecState *es, const Value *args, int nargs)
 	return typio_null(TEXTOID);
 }
 
-/* reset_value -- the value RESET would give a setting (DescribeConfigOptions' callback) */
-static void
-reset_value(const GucInfo *info, void *arg)
-{
-	const char **found = arg;
-
-	if (strcmp(info->name, found[0]) == 0)
-		found[1] = info->reset_val;
-}
-
 /*
  * f_set_config -- set_config(name, value, is_local), not strict: a NULL value is the
  * setting's reset value, a NULL is_local false, as in PostgreSQL
@@ -132,13 +122,6 @@ f_set_config(ExecState *es, const Value *args, int nargs)
 					errcode(ERRCODE_UNDEFINED_OBJECT),
 					errmsg("unrecognized configuration parameter \"%s\"", name));
 		return text_value(GetConfigOption(name));
-	}
-	if (value == NULL)
-	{
-		const char *found[2] = {name, NULL};
-
-		DescribeConfigOptions(reset_value, found);
-		value = found[1] ? found[1] : "";
 	}
 	if (!(local ? set_config_option_local(name, value, &msg, &sqlstate) :
 		  set_config_option(name, value, PGC_S_SESSION, false, &msg, &sqlstate)))

@@ -905,10 +905,32 @@ set_value_text(ParseState *ps, PgQuery__VariableSetStmt *vs)
 	return s;
 }
 
+/*
+ * transaction_read_only_option -- the read-only mode a list of transaction options
+ * (BEGIN's, SET TRANSACTION's) gives: "on", "off", or NULL when it gives none
+ */
+static const char *
+transaction_read_only_option(PgQuery__Node **options, size_t n)
+{
+	const char *mode = NULL;
+
+	for (size_t i = 0; i < n; i++)
+	{
+		const PgQuery__DefElem *d = options[i]->node_case == PG_QUERY__NODE__NODE_DEF_ELEM ?
+			options[i]->def_elem : NULL;
+
+		if (d && strcmp(d->defname, "transaction_read_only") == 0 && d->arg &&
+			d->arg->node_case == PG_QUERY__NODE__NODE_A_CONST)
+			mode = d->arg->a_const->ival && d->arg->a_const->ival->ival ? "on" : "off";
+	}
+	return mode;
+}
+
 void
 analyze_set(ParseState *ps, PgQuery__VariableSetStmt *vs, AnalyzedStmt *stmt)
 {
 	stmt->name = vs->name;
+	stmt->set_local = vs->is_local;
 	switch (vs->kind)
 	{
 		case PG_QUERY__VARIABLE_SET_KIND__VAR_SET_VALUE:
@@ -925,7 +947,8 @@ analyze_set(ParseState *ps, PgQuery__VariableSetStmt *vs, AnalyzedStmt *stmt)
 		case PG_QUERY__VARIABLE_SET_KIND__VAR_SET_MULTI:
 			if (strcmp(vs->name, "TRANSACTION SNAPSHOT") == 0)
 				not_supported(ps, "SET TRANSACTION SNAPSHOT", -1);
-			stmt->utility = UTIL_SET_IGNORED;
+			stmt->utility = UTIL_SET_TRANSACTION;
+			stmt->value = transaction_read_only_option(vs->args, vs->n_args);
 			break;
 		default:
 			not_supported(ps, "SET FROM CURRENT", -1);
@@ -941,7 +964,7 @@ void
 analyze_alter_system(ParseState *ps, PgQuery__AlterSystemStmt *as, AnalyzedStmt *stmt)
 {
 	analyze_set(ps, as->setstmt, stmt);
-	if (stmt->utility == UTIL_SET_IGNORED)
+	if (stmt->utility == UTIL_SET_TRANSACTION)
 		not_supported(ps, "ALTER SYSTEM SET of this setting", -1);
 	if (stmt->utility == UTIL_RESET_ALL)
 		stmt->name = NULL;
@@ -977,6 +1000,8 @@ analyze_transaction(ParseState *ps, PgQuery__TransactionStmt *ts, AnalyzedStmt *
 			stmt->utility = map[i].utility;
 			stmt->command_tag = map[i].tag;
 			stmt->name = ts->savepoint_name;
+			if (stmt->utility == UTIL_BEGIN)
+				stmt->value = transaction_read_only_option(ts->options, ts->n_options);
 			return;
 		}
 	not_supported(ps, "two-phase commit", -1);

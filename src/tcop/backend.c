@@ -714,6 +714,8 @@ run_portal(AnalyzedStmt *stmt, ExecState **esp, const Value *params,
 	Value	   *row;
 	uint64_t	nrows = 0;
 
+	if (*esp == NULL)
+		CheckStatementReadOnly(stmt);
 	if (stmt->kind == STMT_COPY_OUT || stmt->kind == STMT_COPY_IN)
 	{
 		nrows = stmt->kind == STMT_COPY_IN ? run_copy_in(stmt) : run_copy_out(stmt, params);

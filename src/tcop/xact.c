@@ -39,6 +39,7 @@ typedef struct Savepoint
 
 static TBlockState blockState = TBLOCK_DEFAULT;
 static Savepoint *savepoints;
+static bool query_started;		/* a query ran in the transaction (PostgreSQL's first snapshot) */
 
 /* end_transaction -- forget the transaction: portals, savepoints, its memory, its snapshot */
 static void
@@ -48,6 +49,7 @@ end_transaction(void)
 	AtEOXact_GUC(false);
 	blockState = TBLOCK_DEFAULT;
 	savepoints = NULL;
+	query_started = false;
 	AtEOXact_Portals();
 	MemoryContextReset(TransactionContext);
 }
@@ -63,6 +65,9 @@ StartTransactionCommand(void)
 	SetCurrentTransactionStartTimestamp(((int64_t) tv.tv_sec - UNIX_EPOCH_SECS) * USECS_PER_SEC + tv.tv_usec);
 	blockState = TBLOCK_STARTED;
 	AtStart_GUC();
+	/* transaction_read_only starts as default_transaction_read_only says */
+	if (XactReadOnly != DefaultXactReadOnly)
+		set_config_option_local("transaction_read_only", DefaultXactReadOnly ? "on" : "off", NULL, NULL);
 }
 
 /*
@@ -225,14 +230,65 @@ PreventInTransactionBlock(const char *stmt_name)
 				errmsg("%s cannot run inside a transaction block", stmt_name));
 }
 
-void
-RequireTransactionBlock(const char *stmt_name)
+/* check_transaction_block -- 25P01 at elevel unless in a block, implicit included */
+static void
+check_transaction_block(const char *stmt_name, int elevel)
 {
 	if (blockState != TBLOCK_INPROGRESS && blockState != TBLOCK_ABORT &&
 		blockState != TBLOCK_IMPLICIT_INPROGRESS)
-		ereport(ERROR,
+		ereport(elevel,
 				errcode(ERRCODE_NO_ACTIVE_SQL_TRANSACTION),
 				errmsg("%s can only be used in transaction blocks", stmt_name));
+}
+
+void
+RequireTransactionBlock(const char *stmt_name)
+{
+	check_transaction_block(stmt_name, ERROR);
+}
+
+void
+WarnNoTransactionBlock(const char *stmt_name)
+{
+	check_transaction_block(stmt_name, WARNING);
+}
+
+void
+XactQueryStarted(void)
+{
+	query_started = true;
+}
+
+/*
+ * SetTransactionReadOnly -- BEGIN READ ONLY / READ WRITE, SET TRANSACTION and SET
+ * transaction_read_only: the mode lasts until the transaction ends, and a read-only
+ * transaction may become read-write only before its first query and outside any
+ * savepoint, with PostgreSQL's errors (check_transaction_read_only)
+ */
+void
+SetTransactionReadOnly(bool read_only)
+{
+	if (!read_only && XactReadOnly && blockState != TBLOCK_DEFAULT)
+	{
+		if (savepoints != NULL)
+			ereport(ERROR,
+					errcode(ERRCODE_ACTIVE_SQL_TRANSACTION),
+					errmsg("cannot set transaction read-write mode inside a read-only transaction"));
+		if (query_started)
+			ereport(ERROR,
+					errcode(ERRCODE_ACTIVE_SQL_TRANSACTION),
+					errmsg("transaction read-write mode must be set before any query"));
+	}
+	set_config_option_local("transaction_read_only", read_only ? "on" : "off", NULL, NULL);
+}
+
+void
+PreventCommandIfReadOnly(const char *cmdname)
+{
+	if (XactReadOnly)
+		ereport(ERROR,
+				errcode(ERRCODE_READ_ONLY_SQL_TRANSACTION),
+				errmsg("cannot execute %s in a read-only transaction", cmdname));
 }
 
 bool

@@ -119,6 +119,8 @@ char	   *application_name = "";
 bool		log_slow_plans = false;
 int			StatementTimeout = 0;
 int			StoreCheckTimeout = 30;
+bool		DefaultXactReadOnly = false;
+bool		XactReadOnly = false;
 
 /* between AtStart_GUC and AtEOXact_GUC: SET and RESET remember what they change */
 static bool GucInTransaction;
@@ -212,7 +214,7 @@ static ConfigOption ConfigOptions[] = {
 		 "Sets the transaction isolation level of each new transaction.", "read committed",
 		 isolation_levels, NULL),
 	BOOL("default_transaction_read_only", PGC_USERSET, GUC_REPORT,
-		 "Sets the default read-only status of new transactions.", "off", NULL),
+		 "Sets the default read-only status of new transactions.", "off", &DefaultXactReadOnly),
 	BOOL("escape_string_warning", PGC_USERSET, 0,
 		 "Warn about backslash escapes in ordinary string literals.", "on", NULL),
 	INT("extra_float_digits", PGC_USERSET, 0,
@@ -331,7 +333,7 @@ static ConfigOption ConfigOptions[] = {
 	ENUM("transaction_isolation", PGC_USERSET, 0,
 		 "Sets the current transaction's isolation level.", "read committed", isolation_levels, NULL),
 	BOOL("transaction_read_only", PGC_USERSET, 0,
-		 "Sets the current transaction's read-only status.", "off", NULL),
+		 "Sets the current transaction's read-only status.", "off", &XactReadOnly),
 	STRING("unix_socket_directories", PGC_POSTMASTER, 0,
 		   "Sets the directories where Unix-domain sockets will be created.", "/tmp", NULL, NULL),
 	INT("unix_socket_permissions", PGC_POSTMASTER, 0,
@@ -956,11 +958,15 @@ bool
 set_config_option_local(const char *name, const char *value,
 						const char **errmsg_out, const char **sqlstate_out)
 {
+	ConfigOption *opt = find_option(name);
+
+	if (opt == NULL)
+		return guc_error(errmsg_out, sqlstate_out, ERRCODE_UNDEFINED_OBJECT,
+						 "unrecognized configuration parameter \"%s\"", name);
 	if (!GucInTransaction)
-		return find_option(name) != NULL ||
-			guc_error(errmsg_out, sqlstate_out, ERRCODE_UNDEFINED_OBJECT,
-					  "unrecognized configuration parameter \"%s\"", name);
-	return set_config_option_action(name, value, PGC_S_SESSION, true, false,
+		return true;
+	/* a SET's value never moves the reset value, so it may be passed as the value */
+	return set_config_option_action(name, value ? value : opt->reset_value, PGC_S_SESSION, true, false,
 									errmsg_out, sqlstate_out);
 }
 
