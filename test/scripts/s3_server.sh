@@ -1,5 +1,5 @@
 #!/bin/sh
-# s3_server.sh: the whole server on an S3 store (moto), through a proxy that plays
+# s3_server.sh: the whole server on an S3 store (versitygw), through a proxy that plays
 # an object store's faults (s3_fault_proxy.py), and the server coming back by itself:
 #  1. started during an outage: clients are refused with 57P03 (pg_isready says
 #     "rejecting") while the writer is started again and again; when the store comes
@@ -20,13 +20,13 @@ set -eu
 rl_require_pg_clients
 
 workdir=$(mktemp -d /tmp/rl-s3srv-XXXXXX)
-. "$top_srcdir/test/scripts/moto.sh"
+. "$top_srcdir/test/scripts/versitygw.sh"
 proxy_pid=
 cleanup()
 {
 	rl_server_stop immediate >/dev/null 2>&1 || true
 	[ -n "$proxy_pid" ] && kill "$proxy_pid" 2>/dev/null
-	rl_stop_motos
+	rl_stop_versitygws
 	rm -rf "$workdir"
 }
 trap cleanup EXIT
@@ -34,17 +34,16 @@ trap 'exit 1' INT TERM
 fail() { echo "FAIL: $*" >&2; tail -40 "$RL_LOG" >&2; exit 1; }
 
 export AWS_ACCESS_KEY_ID=testing AWS_SECRET_ACCESS_KEY=testing AWS_REGION=us-east-1
-rl_start_moto s3
-aws_call s3 -o /dev/null -X PUT "$endpoint/lake"
-moto_port=${endpoint##*:}
+rl_start_versitygw s3 lake
+s3_port=${endpoint##*:}
 proxy_port=$(rl_free_port)
 mode_file=$workdir/proxy.mode
 weather() { echo "$1" >"$mode_file"; }
 weather down
-python3 "$top_srcdir/test/scripts/s3_fault_proxy.py" "$proxy_port" "$moto_port" "$mode_file" \
+python3 "$top_srcdir/test/scripts/s3_fault_proxy.py" "$proxy_port" "$s3_port" "$mode_file" \
 	>"$workdir/proxy.out" 2>&1 &
 proxy_pid=$!
-rl_wait_http "http://127.0.0.1:$moto_port/" 10 || fail "moto went away"
+rl_wait_http "http://127.0.0.1:$s3_port/" 10 || fail "versitygw went away"
 tries=50
 until grep -q listening "$workdir/proxy.out"; do
 	tries=$((tries - 1)); [ "$tries" -gt 0 ] || fail "the proxy did not start"; sleep 0.1
