@@ -29,11 +29,13 @@ second_pid=
 cleanup()
 {
 	rl_server_stop immediate >/dev/null 2>&1 || true
-	[ -n "$second_pid" ] && kill -QUIT "$second_pid" 2>/dev/null
-	[ -n "$proxy_pid" ] && kill "$proxy_pid" 2>/dev/null
+	[ -z "$second_pid" ] || kill -QUIT "$second_pid" 2>/dev/null || true
+	[ -z "$proxy_pid" ] || kill "$proxy_pid" 2>/dev/null || true
 	rl_stop_versitygws
 	rm -rf "$workdir"
 }
+# rl_server_start sets its own EXIT trap, which runs RL_ON_EXIT after stopping the server
+RL_ON_EXIT=cleanup
 trap cleanup EXIT
 trap 'exit 1' INT TERM
 fail() { echo "FAIL: $*" >&2; tail -40 "$RL_LOG" >&2; exit 1; }
