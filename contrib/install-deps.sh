@@ -7,9 +7,10 @@
 # start runs this. With --test: also what the test suite drives (contrib/run-tests.sh
 # runs this): PostgreSQL 15 to compare against, a JDK with pgjdbc, Node.js with
 # node-postgres under test/node, clang for libFuzzer, and two Python virtualenvs with
-# the test-only PyPI packages: .venv (moto's S3 server, psycopg, asyncpg, SQLAlchemy,
-# DuckDB 1.4.4 and its extensions) and .venv-duckdb15 (DuckDB 1.5.5 and its extensions;
-# one Python process loads one duckdb module).
+# the test-only PyPI packages: .venv (moto's S3 server for the benchmarks, psycopg,
+# asyncpg, SQLAlchemy, DuckDB 1.4.4 and its extensions) and .venv-duckdb15 (DuckDB
+# 1.5.5 and its extensions; one Python process loads one duckdb module), and versitygw,
+# the S3 server of the tests, built with Go (1.21 or later) into .cache/bin.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 
@@ -51,3 +52,16 @@ virtualenv "$top/.venv-duckdb15" "$top/test/requirements-duckdb15.txt"
 # nodejs bundles npm; Debian's ships it separately)
 command -v npm >/dev/null || DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq npm
 npm ci --prefix "$top/test/node" --no-audit --no-fund --loglevel=error
+
+# versitygw, a real S3 gateway whose conditional writes are atomic (the S3 tests race
+# them; test/scripts/versitygw.sh), built from the Go module proxy at a pinned version
+# into .cache/bin; Go 1.21 or later fetches by itself the toolchain the module asks for.
+VERSITYGW_VERSION=v1.8.0
+versitygw=$top/.cache/bin/versitygw
+if ! "$versitygw" --version 2>/dev/null | grep -qx "Version *: $VERSITYGW_VERSION"; then
+	go=$(command -v go || echo /usr/local/go/bin/go)
+	[ -x "$go" ] || { echo "$0: the tests' S3 server needs Go 1.21 or later (https://go.dev/dl/)" >&2; exit 1; }
+	GOBIN=$top/.cache/bin GOFLAGS=-mod=mod "$go" install \
+		-ldflags "-s -w -X main.Version=$VERSITYGW_VERSION" \
+		"github.com/versity/versitygw/cmd/versitygw@$VERSITYGW_VERSION"
+fi

@@ -14,7 +14,7 @@
 #     nothing; a restore into a database that holds keys is refused and changes no
 #     object; one into a database a running server writes is refused (its lease),
 #     one into a database the registry does not name too;
-#  5. a restore into an S3 store (moto) reads back the same rows.
+#  5. a restore into an S3 store (versitygw) reads back the same rows.
 set -eu
 . "$top_srcdir/test/scripts/common.sh"
 . "$top_srcdir/test/scripts/server.sh"
@@ -186,11 +186,10 @@ cmp -s "$workdir/objects.before" "$workdir/objects.after" || fail "a refused res
 echo "ok: damaged dumps and non-empty targets are refused, nothing written"
 
 # --- 5. a restore into an S3 store ---
-. "$top_srcdir/test/scripts/moto.sh"
+. "$top_srcdir/test/scripts/versitygw.sh"
 export AWS_ACCESS_KEY_ID=testing AWS_SECRET_ACCESS_KEY=testing AWS_REGION=us-east-1
-rl_start_moto s3
+rl_start_versitygw s3 dumps
 export AWS_ENDPOINT_URL=$endpoint
-aws_call s3 -o /dev/null -X PUT "$endpoint/dumps"
 "$admin" restore "$workdir/postgres.dump" s3://dumps/restored >/dev/null || fail "restore into S3"
 "$admin" inspect s3://dumps/restored --limit -1 | sed -n '/^rows:/,$p' >"$workdir/rows.s3"
 cmp -s "$workdir/rows.3" "$workdir/rows.s3" || fail "the S3 store holds other rows"

@@ -7,7 +7,7 @@
 #     CHECKPOINT, rocklake_compact() and rocklake_gc() report what they did;
 #  3. the server stopped, the same commands work;
 #  4. a mistyped store is an error (only init creates one), --version;
-#  5. a server on an S3 store (moto): the lease object refuses the same commands,
+#  5. a server on an S3 store (versitygw): the lease object refuses the same commands,
 #     also while a killed server's lease has not lapsed, and they work once the
 #     server has stopped and dropped its lease.
 set -eu
@@ -106,10 +106,9 @@ done
 echo "ok: a mistyped store is an error, --version"
 
 # --- 5. the lease object on an S3 store ---
-. "$top_srcdir/test/scripts/moto.sh"
+. "$top_srcdir/test/scripts/versitygw.sh"
 export AWS_ACCESS_KEY_ID=testing AWS_SECRET_ACCESS_KEY=testing AWS_REGION=us-east-1
-rl_start_moto s3
-aws_call s3 -o /dev/null -X PUT "$endpoint/lake"
+rl_start_versitygw s3 lake
 export AWS_ENDPOINT_URL=$endpoint
 s3store=s3://lake/live
 rl_server_start "$workdir/s3data" -c store=$s3store

@@ -1,17 +1,14 @@
 #!/bin/sh
-# s3_backend.sh: runs the S3 backend test program (test/unit/check_objstore_s3)
-# against moto's standalone S3 server from the project's virtualenv.
-#
-# Two servers, one after the other:
-#  1. moto as it comes (it does not check signatures): the whole conformance suite,
-#     including keys with spaces, UTF-8 and punctuation.
-#  2. moto with IAM authentication on: a user and access key are created while the
-#     first INITIAL_NO_AUTH_ACTION_COUNT requests are still free, and the "signed
-#     requests" case runs with that key, so botocore's SigV4 implementation inside
-#     moto independently verifies what we sign (and refuses a wrong secret). moto
-#     percent-decodes the request URL before re-signing it, so it only agrees with
-#     AWS for paths of unreserved characters, '/' and spaces, and for queries
-#     without escapes: odd keys and LIST are tested in phase 1 only.
+# s3_backend.sh: runs the S3 backend test program (test/unit/check_objstore_s3), the
+# LSM test suite and rocklake-admin against versitygw, a real S3 gateway built by
+# contrib/install-deps.sh --test (test/scripts/versitygw.sh):
+#  1. the whole conformance suite, keys with spaces, UTF-8 and punctuation included;
+#     versitygw verifies every SigV4 signature itself (and refuses a wrong secret,
+#     the "signed requests" case), and its conditional writes are atomic: racing
+#     If-None-Match and If-Match PUTs to one key, exactly one wins (the "races" case);
+#  2. the LSM test suite on the S3 backend, its racing writers (one survives, the
+#     other is fenced) and a follower reading while the writer commits included;
+#  3. rocklake-admin on an S3 store.
 # The exit status is the test result (77: skipped, outside CI only).
 set -eu
 
@@ -24,29 +21,26 @@ done
 bucket=rocklake-test
 
 workdir=$(mktemp -d)
-. "$top_srcdir/test/scripts/moto.sh"
+. "$top_srcdir/test/scripts/versitygw.sh"
 cleanup()
 {
-	rl_stop_motos
+	rl_stop_versitygws
 	rm -rf "$workdir"
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM
 
 export ROCKLAKE_TEST_S3_BUCKET=$bucket
-export AWS_ACCESS_KEY_ID=testing AWS_SECRET_ACCESS_KEY=testing
+export AWS_ACCESS_KEY_ID=rocklake AWS_SECRET_ACCESS_KEY=rocklake-secret
+rl_start_versitygw s3 "$bucket"
 
-echo "phase 1: moto without authentication"
-rl_start_moto plain
-aws_call s3 -o /dev/null -X PUT "$endpoint/$bucket"
-ROCKLAKE_TEST_S3_ENDPOINT=$endpoint "$test_program"
+echo "phase 1: the S3 backend's conformance, signatures verified, racing conditional writes"
+ROCKLAKE_TEST_S3_ENDPOINT=$endpoint ROCKLAKE_TEST_S3_VERIFIES_SIGNATURES=1 "$test_program"
 
-echo "phase 1b: the LSM test suite on the S3 backend (concurrent races excluded: moto's"
-echo "conditional writes are not atomic under concurrency)"
-AWS_ENDPOINT_URL=$endpoint ROCKLAKE_TEST_LSM_S3_BUCKET=$bucket CK_RUN_CASE=sequential \
-	"$top_builddir/test/unit/check_lsm"
+echo "phase 2: the LSM test suite on the S3 backend, racing writers included"
+AWS_ENDPOINT_URL=$endpoint ROCKLAKE_TEST_LSM_S3_BUCKET=$bucket "$top_builddir/test/unit/check_lsm"
 
-echo "phase 1c: rocklake-admin on an S3 store"
+echo "phase 3: rocklake-admin on an S3 store"
 admin="$top_builddir/rocklake-admin"
 store="s3://$bucket/admin-test"
 AWS_ENDPOINT_URL=$endpoint "$admin" init "$store"
@@ -58,22 +52,3 @@ grep -q "schema_name: 'main'" "$workdir/inspect.txt" || {
 	exit 1
 }
 AWS_ENDPOINT_URL=$endpoint "$admin" verify "$store"
-
-echo "phase 2: moto verifying SigV4 signatures"
-# free actions: the readiness probe, three IAM calls and the bucket creation
-INITIAL_NO_AUTH_ACTION_COUNT=5 rl_start_moto signed
-aws_call iam -o /dev/null "$endpoint/" -d 'Action=CreateUser&UserName=rocklake&Version=2010-05-08'
-aws_call iam "$endpoint/" -d 'Action=CreateAccessKey&UserName=rocklake&Version=2010-05-08' \
-	>"$workdir/key.xml"
-aws_call iam -o /dev/null "$endpoint/" -d 'Action=PutUserPolicy&UserName=rocklake&PolicyName=all&Version=2010-05-08' \
-	--data-urlencode 'PolicyDocument={"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":"*","Resource":"*"}]}'
-aws_call s3 -o /dev/null -X PUT "$endpoint/$bucket"
-AWS_ACCESS_KEY_ID=$(sed -n 's|.*<AccessKeyId>\([^<]*\)</AccessKeyId>.*|\1|p' "$workdir/key.xml")
-AWS_SECRET_ACCESS_KEY=$(sed -n 's|.*<SecretAccessKey>\([^<]*\)</SecretAccessKey>.*|\1|p' "$workdir/key.xml")
-[ -n "$AWS_ACCESS_KEY_ID" ] && [ -n "$AWS_SECRET_ACCESS_KEY" ] || {
-	echo "no access key in moto's CreateAccessKey answer:" >&2
-	cat "$workdir/key.xml" >&2
-	exit 1
-}
-ROCKLAKE_TEST_S3_ENDPOINT=$endpoint ROCKLAKE_TEST_S3_VERIFIES_SIGNATURES=1 \
-	CK_RUN_CASE="signed requests" "$test_program"

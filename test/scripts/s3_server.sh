@@ -1,5 +1,5 @@
 #!/bin/sh
-# s3_server.sh: the whole server on an S3 store (moto), through a proxy that plays
+# s3_server.sh: the whole server on an S3 store (versitygw), through a proxy that plays
 # an object store's faults (s3_fault_proxy.py), and the server coming back by itself:
 #  1. started during an outage: clients are refused with 57P03 (pg_isready says
 #     "rejecting") while the writer is started again and again; when the store comes
@@ -12,7 +12,10 @@
 #  3. responses lost on the way back from every PUT: each commit is resolved by its
 #     put id (the object is ours), none is reported failed, the lone writer never
 #     believes it was fenced;
-#  4. a restart reads everything back.
+#  4. a restart reads everything back;
+#  5. a second server on the same bucket fences the first while it commits: the
+#     first shuts down for good (exit 3), and the second holds every commit the first
+#     acknowledged (versitygw's conditional writes are atomic, so the race is real).
 set -eu
 . "$top_srcdir/test/scripts/common.sh"
 . "$top_srcdir/test/scripts/server.sh"
@@ -20,31 +23,34 @@ set -eu
 rl_require_pg_clients
 
 workdir=$(mktemp -d /tmp/rl-s3srv-XXXXXX)
-. "$top_srcdir/test/scripts/moto.sh"
+. "$top_srcdir/test/scripts/versitygw.sh"
 proxy_pid=
+second_pid=
 cleanup()
 {
 	rl_server_stop immediate >/dev/null 2>&1 || true
-	[ -n "$proxy_pid" ] && kill "$proxy_pid" 2>/dev/null
-	rl_stop_motos
+	[ -z "$second_pid" ] || kill -QUIT "$second_pid" 2>/dev/null || true
+	[ -z "$proxy_pid" ] || kill "$proxy_pid" 2>/dev/null || true
+	rl_stop_versitygws
 	rm -rf "$workdir"
 }
+# rl_server_start sets its own EXIT trap, which runs RL_ON_EXIT after stopping the server
+RL_ON_EXIT=cleanup
 trap cleanup EXIT
 trap 'exit 1' INT TERM
 fail() { echo "FAIL: $*" >&2; tail -40 "$RL_LOG" >&2; exit 1; }
 
 export AWS_ACCESS_KEY_ID=testing AWS_SECRET_ACCESS_KEY=testing AWS_REGION=us-east-1
-rl_start_moto s3
-aws_call s3 -o /dev/null -X PUT "$endpoint/lake"
-moto_port=${endpoint##*:}
+rl_start_versitygw s3 lake
+s3_port=${endpoint##*:}
 proxy_port=$(rl_free_port)
 mode_file=$workdir/proxy.mode
 weather() { echo "$1" >"$mode_file"; }
 weather down
-python3 "$top_srcdir/test/scripts/s3_fault_proxy.py" "$proxy_port" "$moto_port" "$mode_file" \
+python3 "$top_srcdir/test/scripts/s3_fault_proxy.py" "$proxy_port" "$s3_port" "$mode_file" \
 	>"$workdir/proxy.out" 2>&1 &
 proxy_pid=$!
-rl_wait_http "http://127.0.0.1:$moto_port/" 10 || fail "moto went away"
+rl_wait_http "http://127.0.0.1:$s3_port/" 10 || fail "versitygw went away"
 tries=50
 until grep -q listening "$workdir/proxy.out"; do
 	tries=$((tries - 1)); [ "$tries" -gt 0 ] || fail "the proxy did not start"; sleep 0.1
@@ -133,5 +139,34 @@ echo "ok: lost PUT responses resolved by their put id"
 rl_server_stop fast || fail "stop"
 rl_server_start "$workdir/data" -c store=s3://lake/server -c store_check_timeout=3
 [ "$(sql 'SELECT count(*) FROM t WHERE id <> 100')" = 24 ] || fail "rows after a restart: $(sql 'SELECT id FROM t')"
-rl_server_stop fast || fail "stop"
+echo "ok: a restart reads it all back"
+
+# --- 5. a second server on the same bucket fences the first while it commits ---
+i=1000
+while sql "INSERT INTO t VALUES ($i)" 2>/dev/null; do echo "$i" >>"$workdir/acked"; i=$((i + 1)); done &
+committer=$!
+until_ok 20 test -s "$workdir/acked" || fail "the first server's commits did not start"
+first_pid=$RL_PID
+port2=$(rl_free_port)
+mkdir -p "$workdir/data2"
+"$RL_BIN" -D "$workdir/data2" -p "$port2" -h 127.0.0.1 -k "$workdir/data2" -U rocklake \
+	-c store=s3://lake/server -c store_check_timeout=3 </dev/null >"$workdir/data2.log" 2>&1 &
+second_pid=$!
+rl_wait_pidfile "$workdir/data2" ready 30 || { cat "$workdir/data2.log" >&2; fail "the second server did not start"; }
+wait "$committer" || true
+until_ok 20 grep -q 'lost the store to another server' "$RL_LOG" || fail "the first server did not notice the fence"
+until_ok 20 sh -c "! kill -0 $first_pid 2>/dev/null" || fail "the fenced server still runs"
+wait "$first_pid" && rc=0 || rc=$?
+RL_PID=
+[ "$rc" = 3 ] || fail "the fenced server exited $rc, expected 3"
+acked=$(wc -l <"$workdir/acked")
+for id in $(cat "$workdir/acked"); do
+	[ "$(PGPORT=$port2 sql "SELECT count(*) FROM t WHERE id = $id")" = 1 ] ||
+		fail "row $id, acknowledged by the fenced server, is missing"
+done
+PGPORT=$port2 sql 'INSERT INTO t VALUES (5000)' || fail "the second server does not commit"
+kill -INT "$second_pid"
+wait "$second_pid" || fail "the second server's exit status"
+second_pid=
+echo "ok: the fenced server stopped, the second holds its $acked acknowledged commits"
 echo PASS

@@ -16,7 +16,7 @@
 #
 #   rl_admin_setup NAME          for a rocklake-admin test: $admin, a work directory
 #                                $workdir, and at exit the server stopped (immediate),
-#                                the moto servers of $moto_pids stopped, $workdir removed
+#                                the S3 servers of $versitygw_pids stopped, $workdir removed
 
 RL_BIN=${top_builddir:-.}/rocklake
 PG_BINDIR=${PG_BINDIR:-/usr/lib/postgresql/15/bin}
@@ -106,7 +106,7 @@ rl_admin_setup()
 	admin="$top_builddir/rocklake-admin"
 	[ -x "$admin" ] || rl_skip_or_fail "$admin is not built"
 	workdir=$(mktemp -d "/tmp/rl-admin-$1-XXXXXX")
-	moto_pids=""
+	versitygw_pids=""
 	RL_ON_EXIT=rl_admin_cleanup
 	trap rl_admin_cleanup EXIT
 	trap 'exit 1' INT TERM
@@ -115,6 +115,6 @@ rl_admin_setup()
 rl_admin_cleanup()
 {
 	rl_server_stop immediate >/dev/null 2>&1 || true
-	[ -z "$moto_pids" ] || rl_stop_motos
+	[ -z "$versitygw_pids" ] || rl_stop_versitygws
 	rm -rf "$workdir"
 }

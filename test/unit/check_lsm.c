@@ -7,9 +7,9 @@
  * proven newer epoch fencing, and refusal of a store without conditional writes.
  *
  * With ROCKLAKE_TEST_LSM_S3_BUCKET set (and AWS_ENDPOINT_URL), every test runs on
- * the S3 backend instead, each under a fresh prefix of that bucket; the "races"
- * case needs atomic conditional writes under concurrency, which moto lacks, so
- * test/scripts/s3_backend.sh runs only the "sequential" case there.
+ * the S3 backend instead, each under a fresh prefix of that bucket
+ * (test/scripts/s3_backend.sh runs them all on versitygw); the "races" case needs
+ * a server whose conditional writes are atomic under concurrency.
  */
 #include <inttypes.h>
 #include <pthread.h>

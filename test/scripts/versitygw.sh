@@ -1,0 +1,53 @@
+# versitygw.sh: versitygw, a real S3 gateway, for the test scripts, sourced after
+# common.sh (". versitygw.sh"). Its posix backend keeps each bucket as a directory
+# and each object as a file, and it checks If-None-Match and If-Match under a lock
+# of the key, so that of racing conditional PUTs exactly one wins: what RockLake's
+# fencing rests on (check_objstore_s3's "races" case proves it on each run).
+# contrib/install-deps.sh --test builds it into .cache/bin. It checks every
+# request's SigV4 signature against the credentials it was started with.
+#
+# Needs $workdir (its root directories and logs go there) and AWS_ACCESS_KEY_ID /
+# AWS_SECRET_ACCESS_KEY (its root user); every server started is stopped by
+# rl_stop_versitygws (call it from the script's cleanup).
+#
+#   rl_start_versitygw NAME BUCKET...  start one on a free loopback port, with its
+#                                      root in $workdir/NAME.root, and make the
+#                                      buckets (signed by curl's own SigV4 code);
+#                                      sets $endpoint
+
+versitygw="$top_srcdir/.cache/bin/versitygw"
+[ -x "$versitygw" ] || rl_skip_or_fail "$versitygw not found (run contrib/install-deps.sh --test)"
+versitygw_pids=""
+
+rl_start_versitygw()
+{
+	name=$1
+	shift
+	port=$(rl_free_port)
+	mkdir -p "$workdir/$name.root"
+	"$versitygw" --access "$AWS_ACCESS_KEY_ID" --secret "$AWS_SECRET_ACCESS_KEY" \
+		--port "127.0.0.1:$port" --keep-alive --quiet posix "$workdir/$name.root" \
+		>"$workdir/$name.log" 2>&1 &
+	versitygw_pids="$versitygw_pids $!"
+	endpoint="http://127.0.0.1:$port"
+	if ! rl_wait_http "$endpoint/" 30; then
+		echo "versitygw ($name) did not start:" >&2
+		cat "$workdir/$name.log" >&2
+		exit 1
+	fi
+	# curl signs the payload's hash only when given it, and S3 wants it
+	for bucket_name in "$@"; do
+		curl -sS --fail-with-body -o /dev/null --aws-sigv4 "aws:amz:us-east-1:s3" \
+			--user "$AWS_ACCESS_KEY_ID:$AWS_SECRET_ACCESS_KEY" \
+			-H "x-amz-content-sha256: UNSIGNED-PAYLOAD" -X PUT "$endpoint/$bucket_name"
+	done
+}
+
+rl_stop_versitygws()
+{
+	for pid in $versitygw_pids; do
+		kill "$pid" 2>/dev/null || true
+		wait "$pid" 2>/dev/null || true
+	done
+	versitygw_pids=""
+}
