@@ -56,6 +56,8 @@ Value		f_pg_postmaster_start_time(ExecState *es, const Value *args, int nargs);
 Value		f_rocklake_compact(ExecState *es, const Value *args, int nargs);
 Value		f_rocklake_gc(ExecState *es, const Value *args, int nargs);
 Value		f_pg_reload_conf(ExecState *es, const Value *args, int nargs);
+Value		f_pg_is_in_recovery(ExecState *es, const Value *args, int nargs);
+Value		f_pg_promote(ExecState *es, const Value *args, int nargs);
 Value		f_pg_cancel_backend(ExecState *es, const Value *args, int nargs);
 Value		f_pg_terminate_backend(ExecState *es, const Value *args, int nargs);
 Value		f_inet_client_addr(ExecState *es, const Value *args, int nargs);

@@ -19,6 +19,8 @@ typedef struct WriterConfig
 									 * acknowledgement and its cache commit */
 	int			store_check_timeout_ms; /* store_check_timeout: stores are checked every
 										 * third of it, at most every 5 s */
+	int			standby_poll_ms;	/* a standby looks for new commits this often ... */
+	int			standby_poll_max_ms;	/* ... doubling while none come, up to this */
 } WriterConfig;
 
 /* Run the writer; exits 0 on SIGTERM, 1 on FATAL, WRITER_EXIT_FENCED, 2 on SIGQUIT. */

@@ -47,6 +47,8 @@ void		WarnNoTransactionBlock(const char *stmt_name);
  * PreventCommandIfReadOnly is 25006 "cannot execute CMD in a read-only transaction".
  */
 void		SetTransactionReadOnly(bool read_only);
+/* in_hot_standby (reported to the client) follows the server's recovery state. */
+void		UpdateHotStandby(void);
 void		XactQueryStarted(void);
 void		PreventCommandIfReadOnly(const char *cmdname);
 

@@ -209,13 +209,6 @@ f_pg_backend_pid(ExecState *es, const Value *args, int nargs)
 	return typio_int(INT4OID, MyProcPid);
 }
 
-/* rocklake_compact(), rocklake_gc(): the writer's maintenance, its summary as json */
-static Value
-f_false(ExecState *es, const Value *args, int nargs)
-{
-	return typio_bool(false);
-}
-
 /* ---------- numbers ---------- */
 
 static Value
@@ -1365,7 +1358,10 @@ static const FuncDesc builtins[] = {
 	BUILTIN("pg_backend_pid", 0, {0}, INT4OID, true, f_pg_backend_pid),
 	BUILTIN("rocklake_compact", 0, {0}, JSONOID, true, f_rocklake_compact),
 	BUILTIN("rocklake_gc", 0, {0}, JSONOID, true, f_rocklake_gc),
-	BUILTIN("pg_is_in_recovery", 0, {0}, BOOLOID, true, f_false),
+	BUILTIN("pg_is_in_recovery", 0, {0}, BOOLOID, true, f_pg_is_in_recovery),
+	BUILTIN("pg_promote", 0, {0}, BOOLOID, true, f_pg_promote),
+	BUILTIN("pg_promote", 1, {BOOLOID}, BOOLOID, true, f_pg_promote),
+	BUILTIN("pg_promote", 2, ARGS(BOOLOID, INT4OID), BOOLOID, true, f_pg_promote),
 	BUILTIN("length", 1, {TEXTOID}, INT4OID, true, f_length),
 	BUILTIN("lower", 1, {TEXTOID}, TEXTOID, true, f_lower),
 	BUILTIN("upper", 1, {TEXTOID}, TEXTOID, true, f_upper),

@@ -9,7 +9,9 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -22,6 +24,8 @@
 #include "executor/funcs_internal.h"
 #include "libpq/pqcomm.h"
 #include "utils/backend_status.h"
+#include "utils/miscadmin.h"
+#include "utils/recovery.h"
 
 /* database_size -- the bytes of datid's cache and its WAL; -1 if it has no cache */
 static int64_t
@@ -141,11 +145,21 @@ require_superuser(const char *function)
 				errmsg("permission denied for function %s", function));
 }
 
+/* maintenance: a superuser's, and a standby writes nothing (PreventCommandDuringRecovery) */
+static void
+require_maintenance(const char *function)
+{
+	require_superuser(function);
+	if (RecoveryInProgress())
+		ereport(ERROR, errcode(ERRCODE_READ_ONLY_SQL_TRANSACTION),
+				errmsg("cannot execute %s() during recovery", function));
+}
+
 /* f_rocklake_compact, f_rocklake_gc -- the writer compacts or collects the database's store; what it did, as json */
 Value
 f_rocklake_compact(ExecState *es, const Value *args, int nargs)
 {
-	require_superuser("rocklake_compact");
+	require_maintenance("rocklake_compact");
 
 	char	   *summary = RequestStoreMaintenance(MAINTAIN_COMPACT);
 
@@ -155,7 +169,7 @@ f_rocklake_compact(ExecState *es, const Value *args, int nargs)
 Value
 f_rocklake_gc(ExecState *es, const Value *args, int nargs)
 {
-	require_superuser("rocklake_gc");
+	require_maintenance("rocklake_gc");
 
 	char	   *summary = RequestStoreMaintenance(MAINTAIN_GC);
 
@@ -170,6 +184,63 @@ f_pg_reload_conf(ExecState *es, const Value *args, int nargs)
 	if (kill(getppid(), SIGHUP) != 0)
 	{
 		ereport(WARNING, errmsg("failed to send signal to postmaster: %s", strerror(errno)));
+		return typio_bool(false);
+	}
+	return typio_bool(true);
+}
+
+Value
+f_pg_is_in_recovery(ExecState *es, const Value *args, int nargs)
+{
+	return typio_bool(RecoveryInProgress());
+}
+
+/*
+ * f_pg_promote -- pg_promote([wait [, wait_seconds]]): as pg_ctl promote, the promote
+ * file and SIGUSR1 to the postmaster (the standby's writer looks for the file at each
+ * poll); with wait, true once recovery has ended, false (a WARNING) after
+ * wait_seconds
+ */
+Value
+f_pg_promote(ExecState *es, const Value *args, int nargs)
+{
+	bool		wait = nargs < 1 || args[0].u.b;
+	int			wait_seconds = nargs < 2 ? 60 : (int) args[1].u.i;
+	FILE	   *fp;
+
+	require_superuser("pg_promote");
+	if (!RecoveryInProgress())
+		ereport(ERROR,
+				errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				errmsg("recovery is not in progress"),
+				errhint("Recovery control functions can only be executed during recovery."));
+	if (wait_seconds <= 0)
+		ereport(ERROR,
+				errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				errmsg("\"wait_seconds\" must not be negative or zero"));
+	fp = fopen(PROMOTE_SIGNAL_FILE, "w");
+	if (fp == NULL || fclose(fp) != 0)
+		ereport(ERROR,
+				errcode(ERRCODE_IO_ERROR),
+				errmsg("could not create file \"%s\": %s", PROMOTE_SIGNAL_FILE, strerror(errno)));
+	if (kill(getppid(), SIGUSR1) != 0)
+	{
+		ereport(WARNING, errmsg("failed to send signal to postmaster: %s", strerror(errno)));
+		return typio_bool(false);
+	}
+	for (int tenths = 0; wait && tenths < wait_seconds * 10; tenths++)
+	{
+		struct timespec ts = {0, 100 * 1000 * 1000};
+
+		if (!RecoveryInProgress())
+			return typio_bool(true);
+		CHECK_FOR_INTERRUPTS();
+		nanosleep(&ts, NULL);
+	}
+	if (wait && RecoveryInProgress())
+	{
+		ereport(WARNING, errmsg(wait_seconds == 1 ? "server did not promote within %d second" :
+								"server did not promote within %d seconds", wait_seconds));
 		return typio_bool(false);
 	}
 	return typio_bool(true);

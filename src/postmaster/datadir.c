@@ -28,6 +28,7 @@
 #include "utils/elog.h"
 #include "utils/guc.h"
 #include "utils/mcxt.h"
+#include "utils/recovery.h"
 
 #define CONFIG_FILENAME		"rocklake.conf"
 #define HBA_FILENAME		"rocklake_hba.conf"
@@ -154,7 +155,8 @@ DataDirectoryIsInitialized(const char *datadir)
 }
 
 /*
- * directory_is_empty -- true if dir has no entries but . and ..
+ * directory_is_empty -- true if dir has no entries but . and .. and a standby.signal
+ * (a new standby's directory: the file says what the server is to be)
  */
 static bool
 directory_is_empty(const char *dir)
@@ -167,7 +169,8 @@ directory_is_empty(const char *dir)
 		ereport(FATAL, errcode(ERRCODE_IO_ERROR),
 				errmsg("could not open directory \"%s\": %s", dir, strerror(errno)));
 	while ((de = readdir(d)) != NULL)
-		if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0)
+		if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0 &&
+			strcmp(de->d_name, STANDBY_SIGNAL_FILE) != 0)
 		{
 			empty = false;
 			break;

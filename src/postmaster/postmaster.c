@@ -114,6 +114,7 @@
 #include "utils/guc.h"
 #include "utils/miscadmin.h"
 #include "utils/ps_status.h"
+#include "utils/recovery.h"
 #include "utils/rl_signal.h"
 
 /* children that do not die within this long of SIGQUIT get SIGKILL */
@@ -594,6 +595,10 @@ StartWriter(void)
 		config.startup_delay_ms = GetConfigInt("debug_startup_delay");
 		config.visible_delay_ms = GetConfigInt("debug_visible_delay");
 		config.store_check_timeout_ms = StoreCheckTimeout * 1000;
+		config.standby_poll_ms = GetConfigInt("standby_poll_interval");
+		config.standby_poll_max_ms = GetConfigInt("standby_poll_max_interval");
+		if (config.standby_poll_max_ms < config.standby_poll_ms)
+			config.standby_poll_max_ms = config.standby_poll_ms;
 		init_ps_display("writer");
 		pgstat_bestart(BACKEND_KIND_WRITER, 0, NULL, NULL, "", -1);
 		WriterMain(&config);
@@ -1540,6 +1545,12 @@ PostmasterMain(int argc, char **argv)
 
 	auth_prepare_crypto();
 	CommitHorizonInit();
+	/* a standby (standby.signal) follows the store; pg_ctl promote reads the control file */
+	RecoveryShmemInit(access(STANDBY_SIGNAL_FILE, F_OK) == 0);
+	if (!WriteControlFile(DataDir, RecoveryInProgress()))
+		ereport(LOG, errmsg("could not write the control file \"global/pg_control\": %s", strerror(errno)));
+	if (RecoveryInProgress())
+		ereport(LOG, errmsg("entering standby mode"));
 	/* every connection, the writer, and room for those that exit while others start */
 	BackendStatusShmemInit(GetConfigInt("max_connections") + 8);
 	RoleConnectionsInit();

@@ -27,6 +27,17 @@
  *
  * The frame format is described in writer.h and doc/protocol-writer.md.
  *
+ * On a standby (utils/recovery.h) the same process follows the stores instead: it
+ * opens each as a follower, never writes to it (no fence, no lease, no object),
+ * polls it for new commits every standby_poll_interval (doubled while none come,
+ * up to standby_poll_max_interval), makes each new commit visible by rebuilding the
+ * database's catalog cache from the store (incremental application of the new WAL
+ * objects is planned), and tells the backends through the commit horizon as after
+ * its own commits. A promote file in the data directory makes it close the
+ * followers and open the stores as their writer, which fences the old one.
+ * This file holds both modes, since they share the table of databases; it is
+ * longer than 1 500 lines for that reason.
+ *
  * IDENTIFICATION
  *	  src/postmaster/writer.c
  *
@@ -60,6 +71,7 @@
 #include "storage/objstore.h"
 #include "utils/elog.h"
 #include "utils/guc.h"
+#include "utils/recovery.h"
 #include "utils/rl_signal.h"
 
 /* a subscriber this far behind on reading is dropped (it reconnects) */
@@ -114,6 +126,9 @@ typedef struct WriterDatabase
 
 static volatile sig_atomic_t shutdown_requested;
 static bool fenced;				/* a newer writer owns the store */
+static bool standby;			/* following the stores (RecoveryInProgress at start) */
+static int	poll_ms;			/* standby: the poll interval now ... */
+static int64_t next_poll_ms;	/* ... and when to poll next */
 static bool running;			/* told the postmaster it is ready: a store failure is not FATAL */
 static int	check_interval_ms;	/* how often a store is shown to be still ours */
 static WriterDatabase *databases;
@@ -174,7 +189,9 @@ bring_cache_up(WriterDatabase *db, const char *path, uint64_t last_seq)
 		return false;
 	if (catalog_cache_seq(db->cache) == last_seq)
 		return true;
-	ereport(LOG, errmsg("rebuilding the catalog cache \"%s\": it reflects commit %llu, the store has %llu",
+	/* a standby does so for every new commit it sees */
+	ereport(standby ? DEBUG1 : LOG,
+			errmsg("rebuilding the catalog cache \"%s\": it reflects commit %llu, the store has %llu",
 						path, (unsigned long long) catalog_cache_seq(db->cache),
 						(unsigned long long) last_seq));
 	return catalog_cache_rebuild(db->cache, db->lsm) == RL_OK;
@@ -287,8 +304,9 @@ open_store(WriterDatabase *db)
 					errmsg("could not open store \"%s\": %s", db->location, rl_last_error()));
 	}
 	lsm_options_default(&opts);
-	opts.auto_maintenance = true;
-	rc = lsm_open_writer(db->store, &opts, &db->lsm);
+	opts.auto_maintenance = !standby;
+	rc = standby ? lsm_open_follower(db->store, &opts, &db->lsm) :
+		lsm_open_writer(db->store, &opts, &db->lsm);
 	if (rc == RL_FENCED || rc == RL_CONTENDED)
 	{
 		ereport(LOG, errcode(ERRCODE_ADMIN_SHUTDOWN),
@@ -313,7 +331,8 @@ open_store(WriterDatabase *db)
 						  db->reopen_backoff_ms / 1000));
 		return false;
 	}
-	renew_lease(db);
+	if (!standby)
+		renew_lease(db);
 	open_cache(db);
 	if (db->reopen_backoff_ms > 0)
 		ereport(LOG, errmsg("store \"%s\" is available again", db->location));
@@ -409,7 +428,7 @@ open_database(uint32_t datid, bool created)
 		rlbuf_printf(&location, "/db/%u", datid);
 	rlbuf_cstr(&location);
 	db->location = (char *) rlbuf_steal(&location, NULL);
-	if (created && datid != CACHE_POSTGRES_DATID)
+	if (created && datid != CACHE_POSTGRES_DATID && !standby)
 	{
 		char		path[4096];
 
@@ -438,7 +457,8 @@ close_database(int i, bool dropped)
 
 		catalog_cache_path(path, sizeof(path), writer_config->data_directory, db->datid);
 		remove_cache_files(path);
-		wipe_store(db->location);
+		if (!standby)
+			wipe_store(db->location);
 		ereport(LOG, errmsg("dropped database %u (store \"%s\")", db->datid, db->location));
 	}
 	free(db->location);
@@ -785,6 +805,14 @@ commit_database_group(WriterDatabase *db, PendingCommit **group, int n)
 				write_start_us,
 				durable_us;
 
+	if (standby)
+	{
+		/* the backends' transactions are read-only here: nothing should come */
+		for (int i = 0; i < n; i++)
+			finish_pending(group[i], false, 0, ERRCODE_READ_ONLY_SQL_TRANSACTION,
+						   "cannot execute COMMIT in a read-only transaction", NULL);
+		return;
+	}
 	if (db->lsm == NULL && (rl_monotonic_ms() < db->reopen_at_ms || !open_store(db)))
 	{
 		snprintf(message, sizeof(message), "the store is unavailable: %s", db->unavailable);
@@ -1231,11 +1259,111 @@ run_maintenance(void)
  * opened again when its backoff has passed. Every LEASE_RENEW_MS the writer lease
  * is renewed.
  */
+/*
+ * follow_store -- a standby's poll of one store: apply the WAL objects that appeared
+ * and, if the newest commit moved, rebuild the cache at it and tell the backends;
+ * true if anything new came. A poll that fails leaves the proof of freshness as old
+ * as it is (backends refuse reads once it is older than store_check_timeout).
+ */
+static bool
+follow_store(WriterDatabase *db)
+{
+	LsmStats	stats;
+	int			applied;
+
+	if (lsm_follower_refresh(db->lsm, &applied) != RL_OK)
+	{
+		ereport(LOG, errcode(ERRCODE_IO_ERROR),
+				errmsg("could not read new commits of store \"%s\": %s", db->location, rl_last_error()));
+		return false;
+	}
+	lsm_stats(db->lsm, &stats);
+	store_proven(db);
+	if (stats.last_seq != catalog_cache_seq(db->cache))
+	{
+		uint64_t	start_us = stats_now_us();
+
+		open_cache(db);			/* a rebuild at the new commit; the horizon follows */
+		if (Metrics)
+			stats_observe(&Metrics->cache_lag_us, latency_bounds_us, LATENCY_BOUNDS,
+						  stats_now_us() - start_us);
+		for (WriterClient *c = clients; c; c = c->next)
+			if (c->subscribed && c->datid == db->datid)
+				send_notify(c, stats.last_seq);
+		/* a database made or dropped on the writer (last: db may move) */
+		if (db->datid == CACHE_POSTGRES_DATID)
+			sync_databases(true);
+	}
+	return applied > 0;
+}
+
+/*
+ * promote -- end recovery (a promote file appeared): the followers closed, every
+ * store opened as its writer, which fences the server that wrote it until now;
+ * standby.signal and the promote file removed, pg_control says "in production"
+ */
+static void
+promote(void)
+{
+	ereport(LOG, errmsg("received promote request"));
+	unlink(PROMOTE_SIGNAL_FILE);
+	standby = false;
+	for (int d = 0; d < n_databases; d++)
+	{
+		lsm_close(databases[d].lsm);
+		databases[d].lsm = NULL;
+		open_store(&databases[d]);
+	}
+	if (unlink(STANDBY_SIGNAL_FILE) != 0 && errno != ENOENT)
+		ereport(LOG, errmsg("could not remove file \"%s\": %s", STANDBY_SIGNAL_FILE, strerror(errno)));
+	if (!WriteControlFile(writer_config->data_directory, false))
+		ereport(LOG, errmsg("could not write the control file: %s", strerror(errno)));
+	RecoveryEnd();
+	ereport(LOG, errmsg("server promoted: this server writes store \"%s\" now",
+						writer_config->store_location));
+}
+
+/*
+ * standby_upkeep -- a standby's timer: poll the stores when due, the interval
+ * doubling while nothing new comes; promote when asked. Returns the milliseconds
+ * until the next poll.
+ */
+static int
+standby_upkeep(void)
+{
+	int64_t		now = rl_monotonic_ms();
+	bool		moved = false;
+
+	if (access(PROMOTE_SIGNAL_FILE, F_OK) == 0)
+	{
+		promote();
+		return 0;
+	}
+	if (now < next_poll_ms)
+		return (int) (next_poll_ms - now);
+	for (int d = 0; d < n_databases; d++)
+	{
+		WriterDatabase *db = &databases[d];
+
+		if (db->lsm == NULL && now >= db->reopen_at_ms)
+			open_store(db);
+		else if (db->lsm != NULL)
+			moved |= follow_store(db);
+	}
+	poll_ms = moved ? writer_config->standby_poll_ms :
+		poll_ms * 2 > writer_config->standby_poll_max_ms ? writer_config->standby_poll_max_ms : poll_ms * 2;
+	next_poll_ms = rl_monotonic_ms() + poll_ms;
+	return poll_ms;
+}
+
 static int
 store_upkeep(void)
 {
 	int64_t		now = rl_monotonic_ms();
 	int64_t		next = now + check_interval_ms;
+
+	if (standby)
+		return standby_upkeep();
 
 	for (int d = 0; d < n_databases && !fenced; d++)
 	{
@@ -1304,8 +1432,11 @@ WriterMain(const WriterConfig *config)
 	sigdelset(&unblocked, SIGTERM);
 	sigdelset(&unblocked, SIGINT);
 
+	standby = RecoveryInProgress();
+	poll_ms = config->standby_poll_ms;
 	open_database(CACHE_POSTGRES_DATID, false);
-	bootstrap_registry();
+	if (!standby)
+		bootstrap_registry();
 	sync_databases(false);
 	listen_sock = listen_on_socket(config->socket_path);
 	sleep_ms(config->startup_delay_ms);
@@ -1314,8 +1445,8 @@ WriterMain(const WriterConfig *config)
 		char		ready = 'R';
 
 		lsm_stats(find_database(CACHE_POSTGRES_DATID)->lsm, &stats);
-		ereport(LOG, errmsg("writer ready: store \"%s\", epoch %llu, newest commit %llu, %d databases",
-							config->store_location, (unsigned long long) stats.writer_epoch,
+		ereport(LOG, errmsg("%s ready: store \"%s\", epoch %llu, newest commit %llu, %d databases",
+							standby ? "standby" : "writer", config->store_location, (unsigned long long) stats.writer_epoch,
 							(unsigned long long) stats.last_seq, n_databases));
 		if (write(config->ready_fd, &ready, 1) != 1)
 			ereport(FATAL, errcode(ERRCODE_SYSTEM_ERROR),
@@ -1386,7 +1517,7 @@ WriterMain(const WriterConfig *config)
 			flush_output(c);
 		drop_closed_clients();
 		/* replies are out: what the next commit's WAL object needs is made now */
-		for (int d = 0; d < n_databases && !fenced; d++)
+		for (int d = 0; d < n_databases && !fenced && !standby; d++)
 			if (databases[d].lsm)
 				lsm_prepare_commit(databases[d].lsm);
 	}

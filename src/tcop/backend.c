@@ -358,6 +358,7 @@ start_session(const BackendStartupInfo *info)
 	RoleConnectionEnter(role.oid, sp.user, role.rolconnlimit, role.rolsuper);
 	/* before the startup options: whether they may set superusers' settings */
 	apply_setting("is_superuser", role.rolsuper ? "on" : "off", PGC_S_OVERRIDE);
+	UpdateHotStandby();
 	role_info_free(&role);
 
 	{

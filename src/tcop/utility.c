@@ -19,6 +19,7 @@
 #include "tcop/xact.h"
 #include "utils/elog.h"
 #include "utils/guc.h"
+#include "utils/recovery.h"
 
 static void
 config_error(const char *errmsg_text, const char *sqlstate)
@@ -191,7 +192,8 @@ ProcessUtility(const AnalyzedStmt *stmt)
 			if (!GetConfigBool("is_superuser"))
 				ereport(ERROR, errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 						errmsg("must be superuser or have privileges of pg_checkpoint to do CHECKPOINT"));
-			RequestStoreMaintenance(MAINTAIN_CHECKPOINT);
+			if (!RecoveryInProgress())	/* a standby's is a restartpoint: nothing to write */
+				RequestStoreMaintenance(MAINTAIN_CHECKPOINT);
 			break;
 		case UTIL_LOCK:
 			RequireTransactionBlock("LOCK TABLE");

@@ -21,6 +21,7 @@
 #include "utils/guc.h"
 #include "utils/mcxt.h"
 #include "utils/miscadmin.h"
+#include "utils/recovery.h"
 
 typedef enum TBlockState
 {
@@ -40,6 +41,7 @@ typedef struct Savepoint
 static TBlockState blockState = TBLOCK_DEFAULT;
 static Savepoint *savepoints;
 static bool query_started;		/* a query ran in the transaction (PostgreSQL's first snapshot) */
+static bool hot_standby;		/* what in_hot_standby says */
 
 /* end_transaction -- forget the transaction: portals, savepoints, its memory, its snapshot */
 static void
@@ -64,10 +66,13 @@ StartTransactionCommand(void)
 	gettimeofday(&tv, NULL);
 	SetCurrentTransactionStartTimestamp(((int64_t) tv.tv_sec - UNIX_EPOCH_SECS) * USECS_PER_SEC + tv.tv_usec);
 	blockState = TBLOCK_STARTED;
+	UpdateHotStandby();
 	AtStart_GUC();
-	/* transaction_read_only starts as default_transaction_read_only says */
-	if (XactReadOnly != DefaultXactReadOnly)
-		set_config_option_local("transaction_read_only", DefaultXactReadOnly ? "on" : "off", NULL, NULL);
+	/* transaction_read_only starts as default_transaction_read_only says; on a standby, on */
+	bool		read_only = DefaultXactReadOnly || RecoveryInProgress();
+
+	if (XactReadOnly != read_only)
+		set_config_option_local("transaction_read_only", read_only ? "on" : "off", NULL, NULL);
 }
 
 /*
@@ -254,6 +259,16 @@ WarnNoTransactionBlock(const char *stmt_name)
 }
 
 void
+UpdateHotStandby(void)
+{
+	if (hot_standby != RecoveryInProgress())
+	{
+		hot_standby = !hot_standby;
+		set_config_option("in_hot_standby", hot_standby ? "on" : "off", PGC_S_OVERRIDE, false, NULL, NULL);
+	}
+}
+
+void
 XactQueryStarted(void)
 {
 	query_started = true;
@@ -278,6 +293,10 @@ SetTransactionReadOnly(bool read_only)
 			ereport(ERROR,
 					errcode(ERRCODE_ACTIVE_SQL_TRANSACTION),
 					errmsg("transaction read-write mode must be set before any query"));
+		if (RecoveryInProgress())
+			ereport(ERROR,
+					errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					errmsg("cannot set transaction read-write mode during recovery"));
 	}
 	set_config_option_local("transaction_read_only", read_only ? "on" : "off", NULL, NULL);
 }
