@@ -36,6 +36,13 @@ void		commit_horizon_forget(uint32_t datid);
 
 /* The writer: datid's store was shown to be its own at monotonic time now_ms. */
 void		commit_horizon_proven(uint32_t datid, int64_t now_ms);
+/*
+ * A standby's writer: the newest commit it made visible in datid was written at
+ * commit_ms (ms since 1970). commit_horizon_replay_ms: that time for datid, or the
+ * newest of every database's for datid 0; 0 if none (pg_last_xact_replay_timestamp).
+ */
+void		commit_horizon_replayed(uint32_t datid, int64_t commit_ms);
+int64_t		commit_horizon_replay_ms(uint32_t datid);
 /* Anyone: milliseconds since that proof; -1 if datid has no slot. */
 int64_t		commit_horizon_proof_age_ms(uint32_t datid);
 

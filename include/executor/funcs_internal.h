@@ -57,6 +57,7 @@ Value		f_rocklake_compact(ExecState *es, const Value *args, int nargs);
 Value		f_rocklake_gc(ExecState *es, const Value *args, int nargs);
 Value		f_pg_reload_conf(ExecState *es, const Value *args, int nargs);
 Value		f_pg_is_in_recovery(ExecState *es, const Value *args, int nargs);
+Value		f_pg_last_xact_replay_timestamp(ExecState *es, const Value *args, int nargs);
 Value		f_pg_promote(ExecState *es, const Value *args, int nargs);
 Value		f_pg_cancel_backend(ExecState *es, const Value *args, int nargs);
 Value		f_pg_terminate_backend(ExecState *es, const Value *args, int nargs);

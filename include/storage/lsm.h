@@ -158,6 +158,9 @@ typedef struct LsmStats
 	uint64_t	compactions;
 	uint64_t	gc_deleted;
 	uint64_t	rereads;		/* reads that failed their checks and were read again */
+	int64_t		last_commit_ms; /* follower: when the newest WAL object it applied since it
+								 * opened was written (the store's LastModified, ms since
+								 * 1970); 0 before the first */
 	char		db_uuid[40];
 } LsmStats;
 

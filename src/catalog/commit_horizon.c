@@ -44,6 +44,7 @@ typedef struct HorizonSlot
 	uint32_t	waiters;		/* backends in commit_horizon_wait */
 	uint64_t	seq;
 	int64_t		proven_ms;		/* rl_monotonic_ms() of the last proof of ownership */
+	int64_t		replayed_ms;	/* standby: the newest applied commit's time (0: none) */
 } HorizonSlot;
 
 static HorizonSlot *horizon;
@@ -81,6 +82,7 @@ commit_horizon_set(uint32_t datid, uint64_t seq)
 	{
 		/* claimed once the store is open: that is a proof too */
 		__atomic_store_n(&slot->proven_ms, rl_monotonic_ms(), __ATOMIC_RELEASE);
+		__atomic_store_n(&slot->replayed_ms, 0, __ATOMIC_RELEASE);
 		__atomic_store_n(&slot->seq, seq, __ATOMIC_RELEASE);
 		__atomic_store_n(&slot->datid, datid, __ATOMIC_RELEASE);
 		return true;
@@ -124,6 +126,31 @@ commit_horizon_proven(uint32_t datid, int64_t now_ms)
 
 	if (slot != NULL)
 		__atomic_store_n(&slot->proven_ms, now_ms, __ATOMIC_RELEASE);
+}
+
+void
+commit_horizon_replayed(uint32_t datid, int64_t commit_ms)
+{
+	HorizonSlot *slot = datid ? slot_of(datid) : NULL;
+
+	if (slot != NULL)
+		__atomic_store_n(&slot->replayed_ms, commit_ms, __ATOMIC_RELEASE);
+}
+
+int64_t
+commit_horizon_replay_ms(uint32_t datid)
+{
+	int64_t		newest = 0;
+
+	for (int i = 0; horizon && i < COMMIT_HORIZON_SLOTS; i++)
+	{
+		uint32_t	id = __atomic_load_n(&horizon[i].datid, __ATOMIC_ACQUIRE);
+		int64_t		ms = __atomic_load_n(&horizon[i].replayed_ms, __ATOMIC_ACQUIRE);
+
+		if (id != 0 && (datid == 0 || id == datid) && ms > newest)
+			newest = ms;
+	}
+	return newest;
 }
 
 int64_t

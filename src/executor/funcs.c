@@ -1359,6 +1359,7 @@ static const FuncDesc builtins[] = {
 	BUILTIN("rocklake_compact", 0, {0}, JSONOID, true, f_rocklake_compact),
 	BUILTIN("rocklake_gc", 0, {0}, JSONOID, true, f_rocklake_gc),
 	BUILTIN("pg_is_in_recovery", 0, {0}, BOOLOID, true, f_pg_is_in_recovery),
+	BUILTIN("pg_last_xact_replay_timestamp", 0, {0}, TIMESTAMPTZOID, true, f_pg_last_xact_replay_timestamp),
 	BUILTIN("pg_promote", 0, {0}, BOOLOID, true, f_pg_promote),
 	BUILTIN("pg_promote", 1, {BOOLOID}, BOOLOID, true, f_pg_promote),
 	BUILTIN("pg_promote", 2, ARGS(BOOLOID, INT4OID), BOOLOID, true, f_pg_promote),

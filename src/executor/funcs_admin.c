@@ -19,6 +19,7 @@
 
 #include "catalog/authid.h"
 #include "catalog/catalog_cache.h"
+#include "catalog/commit_horizon.h"
 #include "catalog/maintenance.h"
 #include "catalog/writer.h"
 #include "executor/funcs_internal.h"
@@ -193,6 +194,21 @@ Value
 f_pg_is_in_recovery(ExecState *es, const Value *args, int nargs)
 {
 	return typio_bool(RecoveryInProgress());
+}
+
+/*
+ * f_pg_last_xact_replay_timestamp -- on a standby, when the newest commit it has
+ * applied to this database was written (its WAL object's time in the store); NULL
+ * before the first, and on a server that was never a standby
+ */
+Value
+f_pg_last_xact_replay_timestamp(ExecState *es, const Value *args, int nargs)
+{
+	int64_t		ms = commit_horizon_replay_ms(MyDatabaseId);
+
+	if (ms <= 0)
+		return typio_null(TIMESTAMPTZOID);
+	return typio_int(TIMESTAMPTZOID, (ms / 1000 - UNIX_EPOCH_SECS) * USECS_PER_SEC + (ms % 1000) * 1000);
 }
 
 /*

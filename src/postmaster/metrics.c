@@ -20,11 +20,13 @@
 #include <sys/time.h>
 #include <unistd.h>
 
+#include "catalog/commit_horizon.h"
 #include "common/rl_buffer.h"
 #include "postmaster/metrics.h"
 #include "utils/backend_status.h"
 #include "utils/elog.h"
 #include "utils/guc.h"
+#include "utils/recovery.h"
 
 /* how long a scraper may take to send its request or read the answer */
 #define METRICS_IO_TIMEOUT_S 5
@@ -268,6 +270,12 @@ render(RlBuf *out)
 	scalar(out, "rocklake_store_gc_runs_total", "counter", "Garbage collections of the store.", load(&s->gc_runs));
 	scalar(out, "rocklake_store_gc_objects_deleted_total", "counter", "Objects garbage collection deleted.",
 			load(&s->gc_deleted));
+	scalar(out, "rocklake_in_recovery", "gauge", "1 while the server is a standby (pg_is_in_recovery).",
+		   RecoveryInProgress() ? 1 : 0);
+	family(out, "rocklake_standby_last_replay_timestamp_seconds", "gauge",
+		   "A standby: when the newest commit it has applied was written, seconds since 1970 (0: none yet).");
+	rlbuf_printf(out, "rocklake_standby_last_replay_timestamp_seconds %.3f\n",
+				 commit_horizon_replay_ms(0) / 1000.0);
 }
 
 /* ---------------------------------------------------------------- the process */

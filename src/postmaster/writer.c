@@ -1287,6 +1287,8 @@ follow_store(WriterDatabase *db)
 		if (Metrics)
 			stats_observe(&Metrics->cache_lag_us, latency_bounds_us, LATENCY_BOUNDS,
 						  stats_now_us() - start_us);
+		if (stats.last_commit_ms > 0)
+			commit_horizon_replayed(db->datid, stats.last_commit_ms);
 		for (WriterClient *c = clients; c; c = c->next)
 			if (c->subscribed && c->datid == db->datid)
 				send_notify(c, stats.last_seq);

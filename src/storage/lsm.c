@@ -1251,6 +1251,16 @@ lsm_follower_refresh(Lsm *lsm, int *applied)
 	}
 	if (max_seq >= lsm->next_seq)
 		lsm->next_seq = max_seq + 1;
+	if (rc == RL_OK && *applied > 0)
+	{
+		/* when the newest one was written: the commit time a standby reports */
+		char		key[KEY_MAX];
+		ObjInfo		info;
+
+		wal_object_key(lsm->next_wal - 1, key, sizeof(key));
+		if (obj_head(lsm->os, key, &info) == RL_OK)
+			lsm->counters.last_commit_ms = info.mtime_ms;
+	}
 	return rc;
 }
 

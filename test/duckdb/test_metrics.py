@@ -119,6 +119,8 @@ FAMILIES = {
     "rocklake_store_ssts": "gauge",
     "rocklake_store_sst_bytes": "gauge",
     "rocklake_store_wal_objects": "gauge",
+    "rocklake_in_recovery": "gauge",
+    "rocklake_standby_last_replay_timestamp_seconds": "gauge",
     "rocklake_store_flushes": "counter",
     "rocklake_store_compactions": "counter",
     "rocklake_store_gc_runs": "counter",

@@ -37,10 +37,12 @@ rl_server_start "$tmp/primary"
 primary_pid=$RL_PID
 store=$tmp/primary/store
 sport=$(rl_free_port)
+mport=$(rl_free_port)
 mkdir -p "$tmp/standby"
 touch "$tmp/standby/standby.signal"
 "$RL_BIN" -D "$tmp/standby" -p "$sport" -h 127.0.0.1 -k "$tmp/standby" -U "$PGUSER" -c store="$store" \
-	-c standby_poll_interval=50 -c standby_poll_max_interval=200 </dev/null >"$tmp/standby.log" 2>&1 &
+	-c standby_poll_interval=50 -c standby_poll_max_interval=200 -c metrics_listen_address=127.0.0.1:$mport \
+	</dev/null >"$tmp/standby.log" 2>&1 &
 standby_pid=$!
 rl_wait_pidfile "$tmp/standby" ready 30 || fail "standby did not start"
 
@@ -66,6 +68,14 @@ eventually 5 lake "SELECT count(*), sum(k) FROM t" "50|1275"
 [ "$(S -d lake -c "SELECT pg_is_in_recovery()")" = t ] || fail "pg_is_in_recovery() is not true"
 [ "$(S -d lake -c "SHOW transaction_read_only")" = on ] || fail "transaction_read_only is not on"
 [ "$(S -d lake -c "SHOW in_hot_standby")" = on ] || fail "in_hot_standby is not on"
+# its lag: when the newest commit it applied was written, here and in the metrics
+[ "$(S -d lake -c "SELECT now() - pg_last_xact_replay_timestamp() BETWEEN interval '-5 s' AND interval '1 min'")" = t ] ||
+	fail "pg_last_xact_replay_timestamp() is $(S -d lake -c "SELECT pg_last_xact_replay_timestamp()")"
+[ -z "$(P -d lake -c "SELECT pg_last_xact_replay_timestamp()")" ] || fail "the writer reports a replay time"
+metrics=$(curl -sf "http://127.0.0.1:$mport/metrics") || fail "no metrics from the standby"
+echo "$metrics" | grep -qx "rocklake_in_recovery 1" || fail "rocklake_in_recovery is not 1"
+echo "$metrics" | grep -q "^rocklake_standby_last_replay_timestamp_seconds 1[0-9]*\.[0-9]*$" ||
+	fail "no replay time in the metrics: $(echo "$metrics" | grep replay)"
 # libpq's target_session_attrs reads in_hot_standby: a read-write session is not served here
 psql -X -At "host=127.0.0.1 port=$sport dbname=lake target_session_attrs=read-write" -c "SELECT 1" 2>&1 |
 	grep -q "session is read-only" || fail "target_session_attrs=read-write was accepted by the standby"
