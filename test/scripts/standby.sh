@@ -11,6 +11,8 @@
 #     state) makes it the writer: the old server is fenced at its next commit and
 #     shuts down, the promoted one has every commit the old one acknowledged and
 #     takes writes; standby.signal is gone.
+# With STANDBY_S3=1 (standby_s3.sh) both servers keep the store on a real S3 server
+# (versitygw), else in the first server's data directory.
 set -eu
 . "$top_srcdir/test/scripts/common.sh"
 . "$top_srcdir/test/scripts/server.sh"
@@ -22,20 +24,32 @@ python=$top_srcdir/.venv/bin/python
 "$python" -c 'import duckdb' 2>/dev/null || rl_skip_or_fail "DuckDB not installed in .venv (run contrib/install-deps.sh --test)"
 
 tmp=$(mktemp -d /tmp/rl-standby-XXXXXX)
+workdir=$tmp
 standby_pid=
+versitygw_pids=
 cleanup()
 {
 	rl_server_stop immediate >/dev/null 2>&1 || true
 	[ -n "$standby_pid" ] && kill -QUIT "$standby_pid" 2>/dev/null
+	[ -z "$versitygw_pids" ] || rl_stop_versitygws
 	[ -n "${KEEP_TMP:-}" ] || rm -rf "$tmp"
 }
 RL_ON_EXIT=cleanup
 trap cleanup EXIT
 fail() { echo "FAIL: $*" >&2; tail -20 "$RL_LOG" >&2; tail -30 "$tmp/standby.log" >&2; exit 1; }
 
-rl_server_start "$tmp/primary"
+if [ -n "${STANDBY_S3:-}" ]; then
+	. "$top_srcdir/test/scripts/versitygw.sh"
+	export AWS_ACCESS_KEY_ID=testing AWS_SECRET_ACCESS_KEY=testing AWS_REGION=us-east-1
+	rl_start_versitygw s3 lake
+	export AWS_ENDPOINT_URL=$endpoint ROCKLAKE_S3_PATH_STYLE=1
+	store=s3://lake/catalog
+	rl_server_start "$tmp/primary" -c store="$store"
+else
+	store=$tmp/primary/store
+	rl_server_start "$tmp/primary"
+fi
 primary_pid=$RL_PID
-store=$tmp/primary/store
 sport=$(rl_free_port)
 mport=$(rl_free_port)
 mkdir -p "$tmp/standby"
@@ -94,6 +108,14 @@ S -d lake -c "SELECT pg_promote(true, 0)" | grep -q '"wait_seconds" must not be 
 	fail "pg_promote's wait_seconds was not checked"
 P -d lake -c "SELECT pg_promote()" 2>&1 | grep -q "recovery is not in progress" ||
 	fail "pg_promote() on the writer was not refused"
+# it writes nothing to the store: with the writer idle, nothing there changes
+if [ -z "${STANDBY_S3:-}" ]; then
+	objects() { find "$store" -type f ! -name .writer.lock -printf '%p %s %T@\n' | sort; }
+	before=$(objects)
+	S -d lake -c "SELECT count(*) FROM t" >/dev/null
+	sleep 1
+	[ "$(objects)" = "$before" ] || fail "the store changed while only the standby ran"
+fi
 # the writer it follows was not fenced: it still commits
 P -d lake -c "UPDATE t SET v = 'uno' WHERE k = 1"
 eventually 5 lake "SELECT v FROM t WHERE k = 1" uno
