@@ -1,0 +1,33 @@
+#!/bin/sh
+# failover.sh: test/torture/failover.py on a real S3 server (versitygw): FAILOVER_ROUNDS
+# times (10 here, to keep CI short; doc/robustness.md has a run of 20), every process
+# of the writing server is killed with SIGKILL under psycopg and DuckDB writers
+# (FAILOVER_DUCKDB_WRITERS, 16) and standby readers, a standby is
+# promoted and the clients go on against it; every acknowledged commit must be there
+# at the end and the standbys must converge. Then no server may have crashed by
+# itself (a signal other than our 9) nor reported a sanitizer error.
+set -eu
+. "$top_srcdir/test/scripts/common.sh"
+
+python=$top_srcdir/.venv/bin/python
+[ -x "$python" ] || rl_skip_or_fail "$python not found (run contrib/install-deps.sh --test)"
+command -v pgrep >/dev/null || rl_skip_or_fail "pgrep not found"
+workdir=$(mktemp -d /tmp/rl-failover-XXXXXX)
+versitygw_pids=
+. "$top_srcdir/test/scripts/versitygw.sh"
+trap '[ -z "$versitygw_pids" ] || rl_stop_versitygws; rm -rf "$workdir"' EXIT
+export AWS_ACCESS_KEY_ID=testing AWS_SECRET_ACCESS_KEY=testing AWS_REGION=us-east-1
+rl_start_versitygw s3 lake
+export AWS_ENDPOINT_URL=$endpoint ROCKLAKE_S3_PATH_STYLE=1
+mkdir "$workdir/run"
+rc=0
+"$python" "$top_srcdir/test/torture/failover.py" "$top_builddir/rocklake" "$workdir/run" \
+	--store s3://lake/failover --rounds "${FAILOVER_ROUNDS:-10}" --seed "${FAILOVER_SEED:-1}" \
+	--duckdb-writers "${FAILOVER_DUCKDB_WRITERS:-16}" || rc=$?
+if grep -E 'terminated by signal ([0-8]|1[0-9]|[2-9][0-9])\b|AddressSanitizer|runtime error:' "$workdir"/run/*.log >"$workdir/crashes"; then
+	echo "FAIL: a server crashed by itself:" >&2
+	head -20 "$workdir/crashes" >&2
+	rc=1
+fi
+[ "$rc" -eq 0 ] || tail -30 "$workdir"/run/*.log >&2
+exit "$rc"
