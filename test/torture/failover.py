@@ -2,11 +2,11 @@
 under load, promote a standby, and check that no acknowledged commit is lost.
 
     failover.py ROCKLAKE_BINARY WORKDIR [--rounds N] [--seed S] [--duckdb-writers D]
-                [--psycopg-writers W] [--readers R]
+                [--psycopg-writers W] [--readers R] [--standbys K] [--duration S]
 
-Three servers on one store (a directory in WORKDIR, or the S3 server AWS_ENDPOINT_URL
-names when the environment gives one, with --store s3://...): the writer and two
-standbys (standby.signal). While they run:
+Servers on one store (a directory in WORKDIR, or the S3 server AWS_ENDPOINT_URL names
+when the environment gives one, with --store s3://...): the writer and K standbys
+(standby.signal; 2 by default). While they run:
   - W psycopg writers insert rows of their own (one row per commit) and one inserts
     transactions of five rows, into tables of one database; D DuckDB writers insert
     into a DuckLake table each (rows inlined into the catalog), one row per commit;
@@ -17,9 +17,13 @@ standbys (standby.signal). While they run:
     with SIGKILL; a standby is promoted (the promote file and SIGUSR1, as pg_ctl
     promote does); the time until it leaves recovery and until a write succeeds on it
     is measured; the killed server is started again as a standby.
+With --rounds 0 the load runs for --duration seconds with no failover, and a stamp
+writer's rows (one every 50 ms) are timed from their acknowledgement on the writer to
+their first sight on each standby: the standbys' lag, p50 and p99.
 At the end every acknowledged row must be on the last writer, no row that was never
-sent may be, and both standbys must converge to it. Prints one summary line with the
-times to promote and to the first write (median, max); exits 1 on any violation.
+sent may be, and every standby must converge to it: the same rows in every table of
+both databases, DuckLake's catalog included. Prints one summary line with the times to
+promote and to the first write (median, max) or the lag; exits 1 on any violation.
 """
 
 import argparse
@@ -34,11 +38,10 @@ import sys
 import threading
 import time
 
-import duckdb
 import psycopg
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from torture import Ledger, keep_writing, pids_alive, free_port, duckdb_attach  # noqa: E402
+from torture import Ledger, pids_alive, free_port, duckdb_attach, duckdb_writer, psycopg_writer  # noqa: E402
 
 BOUND_S = 60
 
@@ -132,39 +135,6 @@ class Cluster:
             return self.primary
 
 
-def psycopg_writer(cluster: Cluster, ledger: Ledger, table: str, first_id: int, per_txn: int,
-                   stop: threading.Event) -> None:
-    ids = iter(range(first_id, 10**18, per_txn))
-
-    def commit(conn):
-        start = next(ids)
-        batch = list(range(start, start + per_txn))
-        ledger.send(table, batch)
-        if per_txn == 1:
-            conn.execute(f"INSERT INTO {table} VALUES (%s)", (batch[0],))
-        else:
-            with conn.transaction():
-                for i in batch:
-                    conn.execute(f"INSERT INTO {table} VALUES (%s)", (i,))
-        ledger.ack(table, batch)
-
-    keep_writing(ledger, stop, lambda: psycopg.connect(cluster.writer().dsn("failover"), autocommit=per_txn == 1),
-                 commit, psycopg.Error, 0.05)
-
-
-def duckdb_writer(cluster: Cluster, ledger: Ledger, data_path: pathlib.Path, table: str,
-                  stop: threading.Event) -> None:
-    ids = iter(range(1, 10**18))
-
-    def commit(con):
-        i = next(ids)
-        ledger.send(f"lake.{table}", [i])
-        con.execute(f"INSERT INTO lake.{table} VALUES (?)", [i])
-        ledger.ack(f"lake.{table}", [i])
-
-    keep_writing(ledger, stop, lambda: duckdb_attach(cluster.writer(), data_path), commit, duckdb.Error, 0.1)
-
-
 def reader(nodes, torn: list, stop: threading.Event, rng: random.Random) -> None:
     """Reads any of the servers, standbys mostly: a five-row transaction is never seen in part."""
     while not stop.is_set():
@@ -178,6 +148,50 @@ def reader(nodes, torn: list, stop: threading.Event, rng: random.Random) -> None
         time.sleep(0.02)
 
 
+def stamp_writer(cluster: Cluster, acked: dict, stop: threading.Event) -> None:
+    """One row every 50 ms, its acknowledgement time noted"""
+    ids = itertools.count(1)
+    conn = None
+    while not stop.is_set():
+        try:
+            conn = conn or psycopg.connect(cluster.writer().dsn("failover"), autocommit=True)
+            i = next(ids)
+            conn.execute("INSERT INTO stamps VALUES (%s)", (i,))
+            acked[i] = time.monotonic()
+        except psycopg.Error:
+            conn = None
+        time.sleep(0.05)
+
+
+def lag_watcher(node: Node, acked: dict, lags: list, stop: threading.Event) -> None:
+    """When each stamp first shows on node, after its acknowledgement"""
+    seen = 0
+    while not stop.is_set():
+        try:
+            newest = node.query("failover", "SELECT coalesce(max(id), 0) FROM stamps")[0][0]
+        except psycopg.Error:
+            newest = seen
+        now = time.monotonic()
+        for i in range(seen + 1, newest + 1):
+            if i in acked:
+                lags.append(now - acked[i])
+        seen = max(seen, newest)
+        time.sleep(0.005)
+
+
+def digest(node: Node) -> dict:
+    """Every table of both databases, its rows sorted"""
+    out = {}
+    for dbname in ("failover", "lake"):
+        with psycopg.connect(node.dsn(dbname), autocommit=True) as conn:
+            names = [r[0] for r in conn.execute(
+                "SELECT relname FROM pg_class JOIN pg_namespace n ON n.oid = relnamespace "
+                "WHERE relkind = 'r' AND nspname = 'public' ORDER BY 1")]
+            for name in names:
+                out[f"{dbname}.{name}"] = sorted(repr(r) for r in conn.execute(f'SELECT * FROM "{name}"'))
+    return out
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("binary")
@@ -188,13 +202,15 @@ def main() -> int:
     ap.add_argument("--psycopg-writers", type=int, default=3)
     ap.add_argument("--duckdb-writers", type=int, default=16)
     ap.add_argument("--readers", type=int, default=4)
+    ap.add_argument("--standbys", type=int, default=2)
+    ap.add_argument("--duration", type=float, default=20)
     args = ap.parse_args()
     logging.getLogger("psycopg").setLevel(logging.CRITICAL)
     rng = random.Random(args.seed)
     store = args.store or str(args.workdir / "store")
     nodes = [Node(args.binary, args.workdir, "a", store, False)]
     nodes[0].wait(serving)
-    nodes += [Node(args.binary, args.workdir, name, store, True) for name in ("b", "c")]
+    nodes += [Node(args.binary, args.workdir, chr(ord("b") + k), store, True) for k in range(args.standbys)]
     cluster = Cluster(nodes[0])
     data_path = args.workdir / "lake_data"
     data_path.mkdir()
@@ -202,7 +218,7 @@ def main() -> int:
         conn.execute("CREATE DATABASE failover")
         conn.execute("CREATE DATABASE lake")
     with psycopg.connect(nodes[0].dsn("failover"), autocommit=True) as conn:
-        for table in ("t_auto", "t_txn", "probe"):
+        for table in ("t_auto", "t_txn", "probe", "stamps"):
             conn.execute(f"CREATE TABLE {table} (id bigint PRIMARY KEY)")
     tables = [f"t{i}" for i in range(args.duckdb_writers)]
     con = duckdb_attach(nodes[0], data_path)
@@ -215,20 +231,30 @@ def main() -> int:
     ledger = Ledger()
     stop = threading.Event()
     torn: list[str] = []
+    dsn = lambda: cluster.writer().dsn("failover")  # noqa: E731
     threads = [threading.Thread(target=psycopg_writer, daemon=True,
-                                args=(cluster, ledger, "t_auto", (w + 1) * 10**9, 1, stop))
+                                args=(dsn, ledger, "t_auto", (w + 1) * 10**9, 1, stop))
                for w in range(args.psycopg_writers)]
     threads.append(threading.Thread(target=psycopg_writer, daemon=True,
-                                    args=(cluster, ledger, "t_txn", 1, 5, stop)))
-    threads += [threading.Thread(target=duckdb_writer, daemon=True, args=(cluster, ledger, data_path, t, stop))
+                                    args=(dsn, ledger, "t_txn", 1, 5, stop)))
+    threads += [threading.Thread(target=duckdb_writer, daemon=True,
+                                 args=(lambda: duckdb_attach(cluster.writer(), data_path), ledger, f"lake.{t}", stop))
                 for t in tables]
     threads += [threading.Thread(target=reader, daemon=True,
                                  args=(nodes, torn, stop, random.Random(args.seed + r)))
                 for r in range(args.readers)]
+    stamps: dict[int, float] = {}
+    lags: list[float] = []
+    if args.rounds == 0:
+        threads.append(threading.Thread(target=stamp_writer, daemon=True, args=(cluster, stamps, stop)))
+        threads += [threading.Thread(target=lag_watcher, daemon=True, args=(node, stamps, lags, stop))
+                    for node in nodes[1:]]
     for t in threads:
         t.start()
     to_promote, to_write, problems = [], [], []
     started = time.monotonic()
+    if args.rounds == 0:
+        time.sleep(args.duration)
     try:
         for _ in range(args.rounds):
             time.sleep(rng.uniform(0.5, 2.0))
@@ -275,27 +301,31 @@ def main() -> int:
                 problems.append(f"{table}: {len(lost)} acknowledged rows lost, e.g. {sorted(lost)[:5]}")
             if invented:
                 problems.append(f"{table}: {len(invented)} rows never sent, e.g. {sorted(invented)[:5]}")
-        # the standbys converge to the writer
-        want = primary.query("failover", "SELECT count(*), sum(id) FROM t_auto")
+        # the standbys converge to the writer, table by table
+        want = digest(primary)
         for node in nodes:
             if node is not primary:
                 try:
-                    node.wait(lambda n, d: n.query(d, "SELECT count(*), sum(id) FROM t_auto") == want, "failover")
+                    node.wait(lambda n, d: digest(n) == want)
                 except RuntimeError as e:
-                    problems.append(str(e))
+                    differ = [t for t, v in digest(node).items() if want.get(t) != v]
+                    problems.append(f"{e}: {', '.join(differ[:5])} differ")
     problems += torn[:5]
     for node in nodes:
         node.stop()
     acked = sum(len(v) for v in ledger.acked.values())
 
-    def med(v):
-        return sorted(v)[len(v) // 2] if v else 0
+    def pct(v, q):
+        return sorted(v)[min(len(v) - 1, int(q * len(v)))] if v else 0
 
-    print(f"failover: {len(to_promote)} rounds in {time.monotonic() - started:.0f} s, "
+    times = (f"promoted in {pct(to_promote, 0.5):.2f} s median, {max(to_promote, default=0):.2f} s max; "
+             f"writes again after {pct(to_write, 0.5):.2f} s median, {max(to_write, default=0):.2f} s max"
+             if args.rounds else
+             f"standbys' lag over {len(lags)} commits: p50 {pct(lags, 0.5) * 1000:.0f} ms, "
+             f"p99 {pct(lags, 0.99) * 1000:.0f} ms, max {max(lags, default=0) * 1000:.0f} ms")
+    print(f"failover: {len(to_promote)} rounds in {time.monotonic() - started:.0f} s, {args.standbys} standbys, "
           f"{args.psycopg_writers + 1} psycopg and {args.duckdb_writers} DuckDB writers, {args.readers} readers; "
-          f"{acked} acknowledged rows, {ledger.failures} failed commits; "
-          f"promoted in {med(to_promote):.2f} s median, {max(to_promote, default=0):.2f} s max; "
-          f"writes again after {med(to_write):.2f} s median, {max(to_write, default=0):.2f} s max; "
+          f"{acked} acknowledged rows, {ledger.failures} failed commits; {times}; "
           f"{'OK' if not problems else 'FAILED'}")
     for p in problems:
         print("  " + p)

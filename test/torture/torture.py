@@ -143,8 +143,9 @@ def keep_writing(ledger: Ledger, stop: threading.Event, connect, commit, error, 
         conn.close()
 
 
-def psycopg_writer(server: Server, ledger: Ledger, table: str, first_id: int, per_txn: int,
+def psycopg_writer(dsn, ledger: Ledger, table: str, first_id: int, per_txn: int,
                    stop: threading.Event) -> None:
+    """per_txn rows a commit into table, on a connection to dsn() (made again after a failure)"""
     ids = iter(range(first_id, 10**18, per_txn))
 
     def commit(conn):
@@ -159,7 +160,7 @@ def psycopg_writer(server: Server, ledger: Ledger, table: str, first_id: int, pe
                     conn.execute(f"INSERT INTO {table} VALUES (%s)", (i,))
         ledger.ack(table, batch)
 
-    keep_writing(ledger, stop, lambda: psycopg.connect(server.dsn("torture"), autocommit=per_txn == 1),
+    keep_writing(ledger, stop, lambda: psycopg.connect(dsn(), autocommit=per_txn == 1),
                  commit, psycopg.Error, 0.05)
 
 
@@ -173,17 +174,17 @@ def duckdb_attach(server: Server, data_path: pathlib.Path):
     return con
 
 
-def duckdb_writer(server: Server, ledger: Ledger, data_path: pathlib.Path,
-                  stop: threading.Event) -> None:
+def duckdb_writer(attach, ledger: Ledger, table: str, stop: threading.Event) -> None:
+    """one row a DuckLake commit into table, through the connection attach() makes"""
     ids = iter(range(1, 10**18))
 
     def commit(con):
         i = next(ids)
-        ledger.send("lake.t", [i])
-        con.execute("INSERT INTO lake.t VALUES (?)", [i])
-        ledger.ack("lake.t", [i])
+        ledger.send(table, [i])
+        con.execute(f"INSERT INTO {table} VALUES (?)", [i])
+        ledger.ack(table, [i])
 
-    keep_writing(ledger, stop, lambda: duckdb_attach(server, data_path), commit, duckdb.Error, 0.1)
+    keep_writing(ledger, stop, attach, commit, duckdb.Error, 0.1)
 
 
 def pids_alive(pids) -> list[int]:
@@ -288,13 +289,14 @@ def main() -> int:
 
     ledger = Ledger()
     stop = threading.Event()
+    dsn = lambda: server.dsn("torture")  # noqa: E731
     threads = [threading.Thread(target=psycopg_writer, daemon=True,
-                                args=(server, ledger, "t_auto", (w + 1) * 10**9, 1, stop))
+                                args=(dsn, ledger, "t_auto", (w + 1) * 10**9, 1, stop))
                for w in range(args.psycopg_writers)]
     threads.append(threading.Thread(target=psycopg_writer, daemon=True,
-                                    args=(server, ledger, "t_txn", 1, 5, stop)))
+                                    args=(dsn, ledger, "t_txn", 1, 5, stop)))
     threads.append(threading.Thread(target=duckdb_writer, daemon=True,
-                                    args=(server, ledger, data_path, stop)))
+                                    args=(lambda: duckdb_attach(server, data_path), ledger, "lake.t", stop)))
     for t in threads:
         t.start()
     counts = {"backend": 0, "writer": 0, "postmaster": 0}
