@@ -6,6 +6,8 @@
 # promoted and the clients go on against it; every acknowledged commit must be there
 # at the end and the standbys must converge. Then no server may have crashed by
 # itself (a signal other than our 9) nor reported a sanitizer error.
+# FAILOVER_ROUNDS=0 FAILOVER_STANDBYS=8 measures the standbys' lag instead, for
+# FAILOVER_DURATION seconds of load with no failover (doc/robustness.md).
 set -eu
 . "$top_srcdir/test/scripts/common.sh"
 
@@ -23,7 +25,8 @@ mkdir "$workdir/run"
 rc=0
 "$python" "$top_srcdir/test/torture/failover.py" "$top_builddir/rocklake" "$workdir/run" \
 	--store s3://lake/failover --rounds "${FAILOVER_ROUNDS:-10}" --seed "${FAILOVER_SEED:-1}" \
-	--duckdb-writers "${FAILOVER_DUCKDB_WRITERS:-16}" || rc=$?
+	--duckdb-writers "${FAILOVER_DUCKDB_WRITERS:-16}" --standbys "${FAILOVER_STANDBYS:-2}" \
+	--duration "${FAILOVER_DURATION:-20}" || rc=$?
 if grep -E 'terminated by signal ([0-8]|1[0-9]|[2-9][0-9])\b|AddressSanitizer|runtime error:' "$workdir"/run/*.log >"$workdir/crashes"; then
 	echo "FAIL: a server crashed by itself:" >&2
 	head -20 "$workdir/crashes" >&2
