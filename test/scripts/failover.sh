@@ -7,7 +7,9 @@
 # at the end and the standbys must converge. Then no server may have crashed by
 # itself (a signal other than our 9) nor reported a sanitizer error.
 # FAILOVER_ROUNDS=0 FAILOVER_STANDBYS=8 measures the standbys' lag instead, for
-# FAILOVER_DURATION seconds of load with no failover (doc/robustness.md).
+# FAILOVER_DURATION seconds of load with no failover (doc/robustness.md). With
+# FAILOVER_FAULTS=P every request to the store goes through s3_fault_proxy.py, which
+# answers a fraction P of them with a 503, a cut connection or a lost response.
 set -eu
 . "$top_srcdir/test/scripts/common.sh"
 
@@ -17,10 +19,24 @@ command -v pgrep >/dev/null || rl_skip_or_fail "pgrep not found"
 workdir=$(mktemp -d /tmp/rl-failover-XXXXXX)
 versitygw_pids=
 . "$top_srcdir/test/scripts/versitygw.sh"
-trap '[ -z "$versitygw_pids" ] || rl_stop_versitygws; rm -rf "$workdir"' EXIT
+proxy_pid=
+trap '[ -z "$proxy_pid" ] || kill "$proxy_pid"; [ -z "$versitygw_pids" ] || rl_stop_versitygws; rm -rf "$workdir"' EXIT
 export AWS_ACCESS_KEY_ID=testing AWS_SECRET_ACCESS_KEY=testing AWS_REGION=us-east-1
 rl_start_versitygw s3 lake
 export AWS_ENDPOINT_URL=$endpoint ROCKLAKE_S3_PATH_STYLE=1
+if [ -n "${FAILOVER_FAULTS:-}" ]; then
+	proxy_port=$(rl_free_port)
+	echo "chaos $FAILOVER_FAULTS" >"$workdir/proxy.mode"
+	python3 "$top_srcdir/test/scripts/s3_fault_proxy.py" "$proxy_port" "${endpoint##*:}" "$workdir/proxy.mode" \
+		>"$workdir/proxy.out" 2>&1 &
+	proxy_pid=$!
+	tries=50
+	until grep -q listening "$workdir/proxy.out"; do
+		tries=$((tries - 1)); [ "$tries" -gt 0 ] || { echo "FAIL: the proxy did not start" >&2; exit 1; }
+		sleep 0.1
+	done
+	export AWS_ENDPOINT_URL=http://127.0.0.1:$proxy_port
+fi
 mkdir "$workdir/run"
 rc=0
 "$python" "$top_srcdir/test/torture/failover.py" "$top_builddir/rocklake" "$workdir/run" \
@@ -32,5 +48,6 @@ if grep -E 'terminated by signal ([0-8]|1[0-9]|[2-9][0-9])\b|AddressSanitizer|ru
 	head -20 "$workdir/crashes" >&2
 	rc=1
 fi
+[ -z "${FAILOVER_FAULTS:-}" ] || echo "the proxy lost $(grep -c '^lost' "$workdir/proxy.out") responses"
 [ "$rc" -eq 0 ] || tail -30 "$workdir"/run/*.log >&2
 exit "$rc"

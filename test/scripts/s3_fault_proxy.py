@@ -12,6 +12,10 @@ test changes the weather by writing one word into the file:
     lose-puts   forward a PUT, let the server do it, then close the client's
                 connection without its response (a response lost on the way back),
                 the first time each key is put; every other request passes
+    chaos P     each request, with probability P, meets one fault chosen at random:
+                a 503 SlowDown answered without forwarding it, the connection cut
+                before forwarding it, or its response lost after the server did it
+                (conditional PUTs included); the others pass
 
 It prints "listening" once it accepts connections, and a line for each response it
 lost. Only what RockLake's S3 client
@@ -19,6 +23,7 @@ sends is understood: requests with a Content-Length body (it sends "Expect:" emp
 never chunked bodies) and responses with a Content-Length, a chunked body, or none.
 """
 
+import random
 import socket
 import sys
 import threading
@@ -26,6 +31,9 @@ import threading
 
 LOST = set()                    # the keys whose first PUT lost its response
 LOST_LOCK = threading.Lock()
+CHAOS = random.Random(1)
+SLOW_DOWN = (b"HTTP/1.1 503 Slow Down\r\nContent-Type: application/xml\r\nContent-Length: 95\r\n\r\n"
+             b"<?xml version=\"1.0\" encoding=\"UTF-8\"?><Error><Code>SlowDown</Code><Message>x</Message></Error>\n")
 
 
 def first_put(request: bytes) -> bool:
@@ -109,13 +117,21 @@ def serve(client: socket.socket, upstream_port: int, mode_file: str) -> None:
             mode = read_mode(mode_file)
             if mode == "down":
                 return
+            fault = None
+            if mode.startswith("chaos ") and CHAOS.random() < float(mode.split()[1]):
+                fault = CHAOS.choice(("slow-down", "cut", "lose-response"))
+            if fault == "slow-down":
+                client.sendall(SLOW_DOWN)
+                continue
+            if fault == "cut":
+                return
             if upstream is None:
                 upstream = socket.create_connection(("127.0.0.1", upstream_port))
                 ureader = Reader(upstream)
             upstream.sendall(request)
             response = read_message(ureader, True, method)
-            if mode == "lose-puts" and method == "PUT" and first_put(request):
-                print("lost the response to", request.split(b" ", 2)[1].decode(), flush=True)
+            if (mode == "lose-puts" and method == "PUT" and first_put(request)) or fault == "lose-response":
+                print("lost the response to", method, request.split(b" ", 2)[1].decode(), flush=True)
                 return
             client.sendall(response)
     except (Closed, OSError, ValueError, IndexError):
