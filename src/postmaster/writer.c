@@ -295,6 +295,8 @@ open_store(WriterDatabase *db)
 {
 	LsmOptions	opts;
 	RlStatus	rc;
+	LeaseHolder holder;
+	bool		took_over = false;
 
 	if (db->store == NULL)
 	{
@@ -305,6 +307,15 @@ open_store(WriterDatabase *db)
 	}
 	lsm_options_default(&opts);
 	opts.auto_maintenance = !standby;
+	/* a live lease of another server (not this one's before a restart): it is fenced now */
+	if (!standby && db->lease.pid == 0 && lease_holder(db->store, &holder) == RL_OK)
+	{
+		LeaseHolder self;
+
+		lease_holder_self(&self, "rocklake");
+		took_over = strcmp(holder.host, self.host) != 0 ||
+			strcmp(holder.data_directory, writer_config->data_directory) != 0;
+	}
 	rc = standby ? lsm_open_follower(db->store, &opts, &db->lsm) :
 		lsm_open_writer(db->store, &opts, &db->lsm);
 	if (rc == RL_FENCED || rc == RL_CONTENDED)
@@ -330,6 +341,17 @@ open_store(WriterDatabase *db)
 				errdetail("Commits to this database fail until it opens; trying again in %d s.",
 						  db->reopen_backoff_ms / 1000));
 		return false;
+	}
+	if (took_over)
+	{
+		RlBuf		who;
+
+		rlbuf_init(&who);
+		lease_describe(&holder, &who);
+		ereport(LOG, errmsg("took over store \"%s\" from the server that was writing it (%s): it is fenced now",
+							db->location, rlbuf_cstr(&who)),
+				errhint("Two servers must not write one store: stop the other one, or make it a standby."));
+		rlbuf_free(&who);
 	}
 	if (!standby)
 		renew_lease(db);

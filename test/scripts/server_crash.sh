@@ -140,6 +140,8 @@ mkdir -p "$tmp/data2"
 second_pid=$!
 rl_wait_pidfile "$tmp/data2" ready 30 || fail "second server did not start"
 wait_for "$first_log" 'lost the store to another server' 15 || fail "first server did not notice the fence"
+grep -q 'took over store .* from the server that was writing it' "$tmp/data2.log" ||
+	fail "the second server did not say it took the store over"
 tries=100
 while kill -0 "$first_pid" 2>/dev/null && [ $tries -gt 0 ]; do sleep 0.1; tries=$((tries - 1)); done
 kill -0 "$first_pid" 2>/dev/null && fail "fenced server still running"

@@ -160,6 +160,8 @@ expected=$(P -d lake -c "SELECT count(*), sum(k) FROM t")
 	{ cat "$tmp/promote.out" >&2; fail "pg_ctl promote failed"; }
 grep -q "server promoted" "$tmp/promote.out" || fail "pg_ctl did not see the promotion: $(cat "$tmp/promote.out")"
 [ ! -e "$tmp/standby/standby.signal" ] || fail "standby.signal is still there"
+grep -q 'took over store .* from the server that was writing it' "$tmp/standby.log" ||
+	fail "the promoted server did not say it took the store over from a live writer"
 [ "$(S -d lake -c "SELECT pg_is_in_recovery()")" = f ] || fail "still in recovery after promotion"
 [ "$(S -d lake -c "SHOW in_hot_standby")" = off ] || fail "in_hot_standby is still on after promotion"
 [ "$(S -d lake -c "SELECT count(*), sum(k) FROM t")" = "$expected" ] ||
