@@ -19,6 +19,7 @@ typedef struct WriterConfig
 									 * acknowledgement and its cache commit */
 	int			store_check_timeout_ms; /* store_check_timeout: stores are checked every
 										 * third of it, at most every 5 s */
+	int64_t		gc_grace_ms;	/* store_gc_grace: what GC keeps that no manifest needs */
 	int			standby_poll_ms;	/* a standby looks for new commits this often ... */
 	int			standby_poll_max_ms;	/* ... doubling while none come, up to this */
 } WriterConfig;

@@ -595,6 +595,7 @@ StartWriter(void)
 		config.startup_delay_ms = GetConfigInt("debug_startup_delay");
 		config.visible_delay_ms = GetConfigInt("debug_visible_delay");
 		config.store_check_timeout_ms = StoreCheckTimeout * 1000;
+		config.gc_grace_ms = (int64_t) GetConfigInt("store_gc_grace") * 1000;
 		config.standby_poll_ms = GetConfigInt("standby_poll_interval");
 		config.standby_poll_max_ms = GetConfigInt("standby_poll_max_interval");
 		if (config.standby_poll_max_ms < config.standby_poll_ms)

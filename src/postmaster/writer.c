@@ -307,6 +307,7 @@ open_store(WriterDatabase *db)
 	}
 	lsm_options_default(&opts);
 	opts.auto_maintenance = !standby;
+	opts.manifest_grace_ms = opts.sst_min_age_ms = opts.wal_retention_ms = writer_config->gc_grace_ms;
 	/* a live lease of another server (not this one's before a restart): it is fenced now */
 	if (!standby && db->lease.pid == 0 && lease_holder(db->store, &holder) == RL_OK)
 	{

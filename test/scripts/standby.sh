@@ -6,7 +6,8 @@
 #     every transaction is read-only as on a PostgreSQL hot standby:
 #     pg_is_in_recovery(), transaction_read_only on, writes 25006, READ WRITE 0A000,
 #     rocklake_gc() 25006. It never writes to the store: the writer it follows keeps
-#     committing, unfenced.
+#     committing, unfenced. Compaction and garbage collection under it (store_gc_grace
+#     1 s) do not disturb its reads, nor does a restart after GC took what it had read.
 #  2. pg_ctl promote (stock pg_ctl 15: the promote file, SIGUSR1, then pg_control's
 #     state) makes it the writer: the old server is fenced at its next commit and
 #     shuts down, the promoted one has every commit the old one acknowledged and
@@ -44,21 +45,25 @@ if [ -n "${STANDBY_S3:-}" ]; then
 	rl_start_versitygw s3 lake
 	export AWS_ENDPOINT_URL=$endpoint ROCKLAKE_S3_PATH_STYLE=1
 	store=s3://lake/catalog
-	rl_server_start "$tmp/primary" -c store="$store"
+	rl_server_start "$tmp/primary" -c store="$store" -c store_gc_grace=1
 else
 	store=$tmp/primary/store
-	rl_server_start "$tmp/primary"
+	rl_server_start "$tmp/primary" -c store_gc_grace=1
 fi
 primary_pid=$RL_PID
 sport=$(rl_free_port)
 mport=$(rl_free_port)
 mkdir -p "$tmp/standby"
 touch "$tmp/standby/standby.signal"
-"$RL_BIN" -D "$tmp/standby" -p "$sport" -h 127.0.0.1 -k "$tmp/standby" -U "$PGUSER" -c store="$store" \
-	-c standby_poll_interval=50 -c standby_poll_max_interval=200 -c metrics_listen_address=127.0.0.1:$mport \
-	</dev/null >"$tmp/standby.log" 2>&1 &
-standby_pid=$!
-rl_wait_pidfile "$tmp/standby" ready 30 || fail "standby did not start"
+start_standby()
+{
+	"$RL_BIN" -D "$tmp/standby" -p "$sport" -h 127.0.0.1 -k "$tmp/standby" -U "$PGUSER" -c store="$store" \
+		-c standby_poll_interval=50 -c standby_poll_max_interval=200 -c metrics_listen_address=127.0.0.1:$mport \
+		</dev/null >>"$tmp/standby.log" 2>&1 &
+	standby_pid=$!
+	rl_wait_pidfile "$tmp/standby" ready 30 || fail "standby did not start"
+}
+start_standby
 
 P() { psql -X -q -v ON_ERROR_STOP=1 -At -h 127.0.0.1 -p "$RL_PORT" "$@"; }
 S() { psql -X -q -At -h 127.0.0.1 -p "$sport" "$@" 2>&1; }
@@ -116,6 +121,30 @@ if [ -z "${STANDBY_S3:-}" ]; then
 	sleep 1
 	[ "$(objects)" = "$before" ] || fail "the store changed while only the standby ran"
 fi
+# compaction and GC under it: the writer deletes what no manifest needs a second later
+deleted=0
+churn()
+{
+	P -d lake -c "INSERT INTO t SELECT g, 'r' || g FROM generate_series($1, $1 + 49) g" -c CHECKPOINT \
+		-c "SELECT rocklake_compact()" >/dev/null
+	sleep 1.2
+	n=$(P -d lake -c "SELECT rocklake_gc()" | sed -n 's/.*"deleted": \([0-9]*\).*/\1/p')
+	deleted=$((deleted + ${n:-0}))
+}
+for i in 1 2 3 4; do
+	churn $((i * 100))
+	S -d lake -c "SELECT count(*) FROM t" | grep -qx "[0-9]*" || fail "a read on the standby failed under GC"
+done
+[ "$deleted" -gt 0 ] || fail "GC deleted nothing: the test shows nothing"
+eventually 10 lake "SELECT count(*), sum(k) FROM t" "$(P -d lake -c "SELECT count(*), sum(k) FROM t")"
+# stopped while GC takes what it had read, it starts again from the newest manifest
+kill -INT "$standby_pid"
+wait "$standby_pid" || true
+churn 500
+churn 600
+start_standby
+eventually 10 lake "SELECT count(*), sum(k) FROM t" "$(P -d lake -c "SELECT count(*), sum(k) FROM t")"
+echo "ok: the standby reads through compaction and GC ($deleted objects deleted), and after a restart"
 # the writer it follows was not fenced: it still commits
 P -d lake -c "UPDATE t SET v = 'uno' WHERE k = 1"
 eventually 5 lake "SELECT v FROM t WHERE k = 1" uno
