@@ -11,7 +11,8 @@
  * global/pg_control (it checks the state and the CRC-32C of the struct's first 288
  * bytes, PostgreSQL 15's layout) before and after it signals, so the file holds just
  * what pg_ctl and pg_controldata read: pg_control_version 1300, catalog_version_no
- * 202209061, the state (in archive recovery, or in production) and the CRC.
+ * 202209061, the state (in archive recovery, or in production), the build constants
+ * pg_controldata checks (a 16 MB WAL segment, 8 kB blocks ...) and the CRC.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -36,6 +37,8 @@
 /* DBState */
 #define DB_IN_ARCHIVE_RECOVERY	5
 #define DB_IN_PRODUCTION		6
+/* where the build constants begin: maxAlign, then floatFormat (a double) at +4 */
+#define PG_CONTROL_CONSTANTS	204
 
 static volatile uint32_t *in_recovery_word;
 
@@ -97,6 +100,20 @@ WriteControlFile(const char *data_directory, bool in_recovery)
 	put_u32le(buf + 12, CATALOG_VERSION_NO);
 	put_u32le(buf + 16, in_recovery ? DB_IN_ARCHIVE_RECOVERY : DB_IN_PRODUCTION);
 	put_u64le(buf + 24, (uint64_t) time(NULL));
+	{
+		/* maxAlign; floatFormat 1234567.0; BLCKSZ, RELSEG_SIZE, XLOG_BLCKSZ, the WAL
+		 * segment size, NAMEDATALEN, INDEX_MAX_KEYS, TOAST_MAX_CHUNK_SIZE,
+		 * LOBLKSIZE; float8ByVal */
+		static const uint32_t sizes[] = {8192, 131072, 8192, 16 * 1024 * 1024, 64, 32, 1996, 2048, 1};
+		double		float_format = 1234567.0;
+		uint64_t	bits;
+
+		put_u32le(buf + PG_CONTROL_CONSTANTS, 8);
+		memcpy(&bits, &float_format, sizeof(bits));
+		put_u64le(buf + PG_CONTROL_CONSTANTS + 4, bits);
+		for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+			put_u32le(buf + PG_CONTROL_CONSTANTS + 12 + 4 * i, sizes[i]);
+	}
 	put_u32le(buf + PG_CONTROL_CRC_OFFSET, crc32c(buf, PG_CONTROL_CRC_OFFSET));
 	snprintf(dir, sizeof(dir), "%s/global", data_directory);
 	snprintf(path, sizeof(path), "%s/pg_control", dir);

@@ -189,6 +189,8 @@ expected=$(P -d lake -c "SELECT count(*), sum(k) FROM t")
 	{ cat "$tmp/promote.out" >&2; fail "pg_ctl promote failed"; }
 grep -q "server promoted" "$tmp/promote.out" || fail "pg_ctl did not see the promotion: $(cat "$tmp/promote.out")"
 [ ! -e "$tmp/standby/standby.signal" ] || fail "standby.signal is still there"
+"$PG_BINDIR/pg_controldata" "$tmp/standby" 2>&1 | grep -q "^Database cluster state: *in production$" ||
+	fail "pg_controldata: $("$PG_BINDIR/pg_controldata" "$tmp/standby" 2>&1 | head -5)"
 grep -q 'took over store .* from the server that was writing it' "$tmp/standby.log" ||
 	fail "the promoted server did not say it took the store over from a live writer"
 [ "$(S -d lake -c "SELECT pg_is_in_recovery()")" = f ] || fail "still in recovery after promotion"
