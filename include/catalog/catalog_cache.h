@@ -192,6 +192,15 @@ RlStatus	catalog_find_database(const char *data_directory, const char *name, uin
 RlStatus	catalog_cache_rebuild(CatalogCache *cache, Lsm *lsm);
 
 /*
+ * A standby's cache brought to the store's last commit by rebuilding only the
+ * relations that the keys in touched name (each a 4-byte big-endian length, then
+ * the key: the writes of the WAL objects its follower applied since the last
+ * refresh). RL_INVALID, changing nothing, when a key is a relation's definition
+ * (DDL) or belongs to no relation: the caller rebuilds the whole cache then.
+ */
+RlStatus	catalog_cache_refresh(CatalogCache *cache, Lsm *lsm, const RlBuf *touched);
+
+/*
  * Why a changeset was refused: a SQLSTATE and PostgreSQL's wording; for a unique
  * violation also PostgreSQL's detail ("Key (a)=(1) already exists.") and the fields
  * errtableconstraint sets (schema, table, constraint). "" where there is none.

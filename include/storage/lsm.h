@@ -39,6 +39,13 @@ typedef struct LsmOptions
 	/* NULL, or told during compaction and GC how far they are (rocklake-admin's progress) */
 	void		(*progress) (void *arg, const char *what, uint64_t done);
 	void	   *progress_arg;
+	/*
+	 * Follower: NULL, or told the key of every write a WAL object it applies holds
+	 * (a standby refreshes what they touched). Writes that reach it through a newer
+	 * manifest's SSTs instead (a reload) are not told: lsm_stats' manifest_id moves.
+	 */
+	void		(*applied_key) (void *arg, const uint8_t *key, size_t key_len);
+	void	   *applied_key_arg;
 } LsmOptions;
 
 void		lsm_options_default(LsmOptions *opts);

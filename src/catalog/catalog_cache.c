@@ -1268,6 +1268,111 @@ catalog_cache_rebuild(CatalogCache *cache, Lsm *lsm)
 	return rc;
 }
 
+/* ---------------------------------------------------------------- a standby's refresh */
+
+/* key_has_prefix -- whether the touched key at off starts with prefix */
+static bool
+key_has_prefix(const RlBuf *touched, size_t off, const RlBuf *prefix)
+{
+	uint32_t	len = rl_load_u32be(touched->data + off);
+
+	return len >= prefix->len && memcmp(touched->data + off + 4, prefix->data, prefix->len) == 0;
+}
+
+/*
+ * refresh_relation -- if a touched key is name's (matched marks them), rebuild its rows
+ * from the store; *any says whether one was
+ */
+static RlStatus
+refresh_relation(CatalogCache *cache, Lsm *lsm, const char *name, const RlBuf *touched, bool *matched,
+				 size_t nkeys)
+{
+	RelationMap map;
+	RlBuf		prefix,
+				generic,
+				sql;
+	bool		hit = false;
+	RlStatus	rc = relation_map(cache, name, &map);
+
+	if (rc != RL_OK)
+		return rc;
+	rlbuf_init(&prefix);
+	rlbuf_init(&generic);
+	if (map.kv)
+		kv_encode_key_prefix(map.kv, NULL, 0, &prefix);
+	kv_generic_prefix((uint32_t) map.relid, &generic);
+	for (size_t off = 0, i = 0; i < nkeys; off += 4 + rl_load_u32be(touched->data + off), i++)
+		if ((map.kv && key_has_prefix(touched, off, &prefix)) || key_has_prefix(touched, off, &generic))
+			hit = matched[i] = true;
+	rlbuf_init(&sql);
+	if (hit)
+	{
+		rlbuf_append_str(&sql, "DELETE FROM ");
+		append_identifier(&sql, map.name);
+		rlbuf_printf(&sql, "; DELETE FROM " CACHE_SHORT_KEY_TABLE " WHERE relid = %lld", (long long) map.relid);
+		rc = exec_sql(cache->db, rlbuf_cstr(&sql));
+		if (rc == RL_OK)
+			rc = rebuild_relation(cache, lsm, &map);
+		if (rc == RL_OK)
+			rc = record_rescan(cache, map.name, cache->seq + 1);
+	}
+	rlbuf_free(&sql);
+	rlbuf_free(&prefix);
+	rlbuf_free(&generic);
+	relation_map_free(&map);
+	return rc;
+}
+
+RlStatus
+catalog_cache_refresh(CatalogCache *cache, Lsm *lsm, const RlBuf *touched)
+{
+	size_t		nkeys = 0;
+	RlBuf		definitions;
+	bool	   *matched;
+	RlStatus	rc = RL_OK;
+	sqlite3_stmt *stmt;
+	LsmStats	stats;
+
+	rlbuf_init(&definitions);
+	kv_generic_prefix(0, &definitions);
+	for (size_t off = 0; off < touched->len; off += 4 + rl_load_u32be(touched->data + off), nkeys++)
+		if (key_has_prefix(touched, off, &definitions))
+			rc = rl_error(RL_INVALID, "a relation was defined or dropped");
+	rlbuf_free(&definitions);
+	if (rc != RL_OK)
+		return rc;
+	matched = calloc(nkeys ? nkeys : 1, sizeof(bool));
+	if (matched == NULL)
+		return rl_error(RL_IO_ERROR, "out of memory");
+	rc = exec_sql(cache->db, "BEGIN IMMEDIATE");
+	stmt = rc == RL_OK ? prepare(cache->db, "SELECT '" CACHE_DATABASE_TABLE "' UNION ALL SELECT '" CACHE_NAMESPACE_TABLE "'"
+								 " UNION ALL SELECT '" CACHE_AUTHID_TABLE "' UNION ALL SELECT '" CACHE_DATABASE_ACL_TABLE "'"
+								 " UNION ALL SELECT relname FROM " CACHE_RELATION_TABLE) : NULL;
+	if (rc == RL_OK && stmt == NULL)
+		rc = sqlite_failure(cache->db, "refresh: list the relations");
+	/* the names first: rebuilding a relation runs statements of its own */
+	NameList	names = {0};
+
+	while (rc == RL_OK && sqlite3_step(stmt) == SQLITE_ROW)
+		name_list_add(&names, (const char *) sqlite3_column_text(stmt, 0));
+	sqlite3_finalize(stmt);
+	for (int i = 0; rc == RL_OK && i < names.n; i++)
+		rc = refresh_relation(cache, lsm, names.names[i], touched, matched, nkeys);
+	name_list_free(&names);
+	for (size_t i = 0; rc == RL_OK && i < nkeys; i++)
+		if (!matched[i])
+			rc = rl_error(RL_INVALID, "a write belongs to no relation of the cache");
+	free(matched);
+	lsm_stats(lsm, &stats);
+	if (rc == RL_OK)
+		rc = record_seq(cache, stats.last_seq);
+	if (rc == RL_OK)
+		rc = exec_sql(cache->db, "COMMIT");
+	if (rc != RL_OK)
+		catalog_cache_abort(cache);
+	return rc;
+}
+
 /* ---------------------------------------------------------------- waiting for the write lock */
 
 static int

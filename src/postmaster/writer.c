@@ -30,10 +30,10 @@
  * On a standby (utils/recovery.h) the same process follows the stores instead: it
  * opens each as a follower, never writes to it (no fence, no lease, no object),
  * polls it for new commits every standby_poll_interval (doubled while none come,
- * up to standby_poll_max_interval), makes each new commit visible by rebuilding the
- * database's catalog cache from the store (incremental application of the new WAL
- * objects is planned), and tells the backends through the commit horizon as after
- * its own commits. A promote file in the data directory makes it close the
+ * up to standby_poll_max_interval), makes new commits visible by rebuilding the
+ * relations of the catalog cache their WAL objects wrote (the whole cache after DDL,
+ * or when they came through a newer manifest), and tells the backends through the
+ * commit horizon as after its own commits. A promote file in the data directory makes it close the
  * followers and open the stores as their writer, which fences the old one.
  * This file holds both modes, since they share the table of databases; it is
  * longer than 1 500 lines for that reason.
@@ -129,6 +129,7 @@ static bool fenced;				/* a newer writer owns the store */
 static bool standby;			/* following the stores (RecoveryInProgress at start) */
 static int	poll_ms;			/* standby: the poll interval now ... */
 static int64_t next_poll_ms;	/* ... and when to poll next */
+static RlBuf *touched;			/* standby: the keys a poll's WAL objects write, or NULL */
 static bool running;			/* told the postmaster it is ready: a store failure is not FATAL */
 static int	check_interval_ms;	/* how often a store is shown to be still ours */
 static WriterDatabase *databases;
@@ -279,6 +280,17 @@ renew_lease(WriterDatabase *db)
 	db->lease_due_ms = rl_monotonic_ms() + (rc == RL_CONTENDED ? 1000 : LEASE_RENEW_MS);
 }
 
+/* note_touched -- a standby's follower applied a write of key (LsmOptions.applied_key) */
+static void
+note_touched(void *arg, const uint8_t *key, size_t key_len)
+{
+	if (touched != NULL)
+	{
+		rlbuf_put_u32be(touched, (uint32_t) key_len);
+		rlbuf_append(touched, key, key_len);
+	}
+}
+
 /*
  * open_store -- open a database's store as its writer, then its cache; false if
  * the store is unavailable (the writer is running: it is tried again later)
@@ -307,6 +319,8 @@ open_store(WriterDatabase *db)
 	}
 	lsm_options_default(&opts);
 	opts.auto_maintenance = !standby;
+	if (standby)
+		opts.applied_key = note_touched;
 	opts.manifest_grace_ms = opts.sst_min_age_ms = opts.wal_retention_ms = writer_config->gc_grace_ms;
 	/* a live lease of another server (not this one's before a restart): it is fenced now */
 	if (!standby && db->lease.pid == 0 && lease_holder(db->store, &holder) == RL_OK)
@@ -1291,13 +1305,22 @@ run_maintenance(void)
 static bool
 follow_store(WriterDatabase *db)
 {
-	LsmStats	stats;
+	LsmStats	before,
+				stats;
 	int			applied;
+	RlBuf		keys;
+	RlStatus	rc;
 
-	if (lsm_follower_refresh(db->lsm, &applied) != RL_OK)
+	rlbuf_init(&keys);
+	lsm_stats(db->lsm, &before);
+	touched = &keys;
+	rc = lsm_follower_refresh(db->lsm, &applied);
+	touched = NULL;
+	if (rc != RL_OK)
 	{
 		ereport(LOG, errcode(ERRCODE_IO_ERROR),
 				errmsg("could not read new commits of store \"%s\": %s", db->location, rl_last_error()));
+		rlbuf_free(&keys);
 		return false;
 	}
 	lsm_stats(db->lsm, &stats);
@@ -1306,7 +1329,18 @@ follow_store(WriterDatabase *db)
 	{
 		uint64_t	start_us = stats_now_us();
 
-		open_cache(db);			/* a rebuild at the new commit; the horizon follows */
+		/*
+		 * the relations the new WAL objects wrote; the whole cache after DDL, or when
+		 * the commits came through a newer manifest's SSTs (a reload)
+		 */
+		if (stats.manifest_id == before.manifest_id &&
+			catalog_cache_refresh(db->cache, db->lsm, &keys) == RL_OK)
+		{
+			commit_horizon_set(db->datid, stats.last_seq);
+			commit_horizon_visible(db->datid);
+		}
+		else
+			open_cache(db);		/* a rebuild at the new commit; the horizon follows */
 		if (Metrics)
 			stats_observe(&Metrics->cache_lag_us, latency_bounds_us, LATENCY_BOUNDS,
 						  stats_now_us() - start_us);
@@ -1319,6 +1353,7 @@ follow_store(WriterDatabase *db)
 		if (db->datid == CACHE_POSTGRES_DATID)
 			sync_databases(true);
 	}
+	rlbuf_free(&keys);
 	return applied > 0;
 }
 

@@ -577,6 +577,8 @@ apply_wal_object(const RlBuf *bytes, void *arg)
 
 			memtable_node_entry(n, &e);
 			memtable_insert(lsm->mem, e.key, e.key_len, e.seq, e.kind, e.value, e.value_len);
+			if (lsm->opts.applied_key)
+				lsm->opts.applied_key(lsm->opts.applied_key_arg, e.key, e.key_len);
 		}
 		*wr->max_seq = max_seq;
 	}
