@@ -534,10 +534,10 @@ rl_window_agg_final(sqlite3_context *ctx)
  * NULLs last ascending and first descending), and the final function sorts, equal keys
  * keeping the rows' arrival order.
  *
- * rl_array_agg(element, array_type [, key, flags]...): ARRAY(subquery) and array_agg(x
- * [ORDER BY ...]), the array of the rows' elements (each read as the element type from
- * its canonical SQLite form and kept in its text form); the empty array when there are
- * none (array_agg's NULL is the analyser's).
+ * rl_array_agg(element, array_type [, key, flags]...): array_agg(x [ORDER BY ...]), the
+ * array of the rows' elements (each read as the element type from its canonical SQLite
+ * form and kept in its text form); NULL when there are none. rl_array_sublink is
+ * ARRAY(subquery), the same but the empty array when there are none.
  * rl_string_agg(value, delimiter [, key, flags]...): string_agg(x, d ORDER BY ...), the
  * non-NULL values, each after the delimiter its row brought but the first; NULL if none.
  * Their _distinct variants are DISTINCT's: the value is the first key, and one of the
@@ -736,12 +736,21 @@ rl_array_agg_final(sqlite3_context *ctx)
 
 	if (st == NULL)
 	{
-		sqlite3_result_text(ctx, "{}", 2, SQLITE_STATIC);
+		sqlite3_result_null(ctx);
 		return;
 	}
 	ordered_agg_sort(ctx, st);
 	array_agg_result(ctx, st);
 	ordered_agg_free(st);
+}
+
+static void
+rl_array_sublink_final(sqlite3_context *ctx)
+{
+	if (sqlite3_aggregate_context(ctx, 0) == NULL)
+		sqlite3_result_text(ctx, "{}", 2, SQLITE_STATIC);
+	else
+		rl_array_agg_final(ctx);
 }
 
 static void
@@ -1069,6 +1078,8 @@ ExecRegisterSqliteFunctions(sqlite3 *db)
 							rl_numeric_avg_final);
 	sqlite3_create_function(db, "rl_array_agg", -1, SQLITE_UTF8, NULL, NULL, rl_array_agg_step,
 							rl_array_agg_final);
+	sqlite3_create_function(db, "rl_array_sublink", -1, SQLITE_UTF8, NULL, NULL, rl_array_agg_step,
+							rl_array_sublink_final);
 	sqlite3_create_function(db, "rl_string_agg", -1, SQLITE_UTF8, NULL, NULL, rl_string_agg_step,
 							rl_string_agg_final);
 	sqlite3_create_window_function(db, "rl_array_agg_window", -1, SQLITE_UTF8, NULL, rl_array_agg_step,

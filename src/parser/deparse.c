@@ -547,7 +547,7 @@ deparse(ParseState *ps, RlBuf *out, Expr *e)
 				rlbuf_printf(out, "EXISTS (%s)", e->sql);
 			else if (e->sublink == SUBLINK_ARRAY)
 			{
-				rlbuf_append_str(out, "(SELECT rl_array_agg(");
+				rlbuf_append_str(out, "(SELECT rl_array_sublink(");
 				deparse(ps, out, e->args[0]);
 				rlbuf_printf(out, ", %u) FROM (%s))", e->type, e->sql);
 			}

@@ -1018,11 +1018,18 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 			arms[narms - 1 - i] = swap;
 		}
 		Query	   *arm = palloc(sizeof(Query) * (size_t) narms);
+		Oid		   *first_types = NULL; /* the first arm's own, before its columns become the result's */
 
 		for (int a = 0; a < narms; a++)
 		{
 			ps->setop_leaf = true;
 			analyze_query(ps, arms[a], targets, &arm[a]);
+			if (a == 0)
+			{
+				first_types = palloc(sizeof(Oid) * (size_t) (arm[0].ncolumns + 1));
+				for (int c = 0; c < arm[0].ncolumns; c++)
+					first_types[c] = arm[0].columns[c].type;
+			}
 			if (arm[a].ncolumns != arm[0].ncolumns)
 				ereport(ERROR,
 						errcode(ERRCODE_SYNTAX_ERROR),
@@ -1063,15 +1070,16 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 			rlbuf_append_str(&term, "SELECT ");
 			for (int c = 0; c < l.ncolumns; c++)
 			{
-				Expr	   *column = make_expr(EXPR_VAR, arm[a].columns[c].type, -1);
+				Oid			type = a == 0 ? first_types[c] : arm[a].columns[c].type;
+				Expr	   *column = make_expr(EXPR_VAR, type, -1);
 				char	   *name = psprintf("\"_rl_c%d\"", c + 1);
 
 				column->sql = name;
-				if (!same_canonical_form(arm[a].columns[c].type, l.columns[c].type, -1))
+				if (!same_canonical_form(type, l.columns[c].type, -1))
 					column = coerce_expr(ps, column, l.columns[c].type, -1, COERCE_IMPLICIT);
 				if (c)
 					rlbuf_append_str(&term, ", ");
-				deparse(ps, &term, column);
+				deparse_collated(ps, &term, column);
 				rlbuf_printf(&term, " AS %s", name);
 			}
 			rlbuf_printf(&term, "%s FROM (%s)", l.ncolumns ? "" : "NULL", arm[a].sql);
