@@ -1,9 +1,13 @@
 /*
  * regexp.c: PostgreSQL's regular expressions (the ~ ~* !~ !~* operators, regexp_replace,
- * regexp_match, regexp_split_to_array and substring(x FROM pattern)) over glibc's POSIX
+ * regexp_match, regexp_matches, regexp_split_to_array and substring(x FROM pattern)) over glibc's POSIX
  * extended expressions, which Debian 12 has without another library.
  *
  * regexp_replace takes PostgreSQL 15's start and n arguments too (the nth match only).
+ *
+ * regexp_matches is set-returning: each match's text[] a row (the flag g: every match).
+ * x SIMILAR TO p [ESCAPE e] is PostgreSQL's x ~ similar_to_escape(p [, e]), whose
+ * non-capturing groups a match that needs no groups takes as plain groups.
  *
  * PostgreSQL's expressions are Henry Spencer's "advanced" ones (ARE). A pattern is
  * written as the POSIX expression that means the same: the class escapes \d \s \w
@@ -170,12 +174,17 @@ escape(RlBuf *out, char e)
 	rlbuf_append(out, &e, 1);	/* a punctuation character, or a back reference \1-\9 */
 }
 
-/* translate -- PostgreSQL's pattern p as glibc's extended expression (the header) */
+/*
+ * translate -- PostgreSQL's pattern p as glibc's extended expression (the header);
+ * when only whether it matches counts (groups_unused), a non-capturing group (?:...)
+ * is a plain group, unless a back reference would then count the groups differently
+ */
 static char *
-translate(const char *p)
+translate(const char *p, bool groups_unused)
 {
 	RlBuf		out;
 	int			depth = 0;
+	bool		renumbered = false;
 
 	rlbuf_init_in(&out, CurrentMemoryContext);
 	for (; *p; p++)
@@ -217,7 +226,17 @@ translate(const char *p)
 		{
 			if (*++p == '\0')
 				regex_error(REG_EESCAPE);
+			if (renumbered && *p >= '1' && *p <= '9')
+				regex_not_supported("back reference after (?:");
 			escape(&out, *p);
+			continue;
+		}
+		if (*p == '(' && p[1] == '?' && p[2] == ':' && groups_unused)
+		{
+			renumbered = true;
+			p += 2;
+			depth++;
+			rlbuf_append_str(&out, "(");
 			continue;
 		}
 		if (*p == '(' && p[1] == '?')
@@ -236,6 +255,9 @@ translate(const char *p)
 	return (char *) rlbuf_cstr(&out);
 }
 
+/* a compile() flag beside regcomp's: only whether the pattern matches counts, not its groups */
+#define GROUPS_UNUSED (1 << 30)
+
 /* compile -- pattern compiled with cflags (REG_EXTENDED added), from the cache if there */
 static regex_t *
 compile(const char *pattern, int cflags)
@@ -244,7 +266,7 @@ compile(const char *pattern, int cflags)
 		if (cache[i].cflags == cflags && strcmp(cache[i].pattern, pattern) == 0)
 			return &cache[i].re;
 
-	char	   *posix = translate(pattern);
+	char	   *posix = translate(pattern, (cflags & GROUPS_UNUSED) != 0);
 	CachedRegex *slot = &cache[cache_next];
 	regex_t		re;
 
@@ -252,7 +274,7 @@ compile(const char *pattern, int cflags)
 		utf8_locale = newlocale(LC_ALL_MASK, "C.UTF-8", (locale_t) 0);
 
 	locale_t	saved = uselocale(utf8_locale ? utf8_locale : LC_GLOBAL_LOCALE);
-	int			rc = regcomp(&re, posix, REG_EXTENDED | cflags);
+	int			rc = regcomp(&re, posix, REG_EXTENDED | (cflags & ~GROUPS_UNUSED));
 	char	   *copy;
 
 	uselocale(saved);
@@ -291,7 +313,7 @@ search(regex_t *re, const char *s, size_t from, size_t len, regmatch_t *m)
 bool
 rl_regex_match(const char *s, const char *pattern, bool ci)
 {
-	regex_t    *re = compile(pattern, ci ? REG_ICASE : 0);
+	regex_t    *re = compile(pattern, GROUPS_UNUSED | (ci ? REG_ICASE : 0));
 	regmatch_t *m = palloc(sizeof(regmatch_t) * (re->re_nsub + 1));
 
 	return search(re, s, 0, strlen(s), m);
@@ -470,17 +492,10 @@ f_regexp_replace_nth(ExecState *es, const Value *args, int nargs)
 	return regexp_replace(args, args[3].u.i, nargs > 4 ? args[4].u.i : N_NOT_GIVEN, nargs > 5 ? &args[5] : NULL);
 }
 
-/* f_regexp_match -- regexp_match(string, pattern [, flags]): the groups (or the match) of the first match */
-Value
-f_regexp_match(ExecState *es, const Value *args, int nargs)
+/* match_groups -- one match's groups (or the match when there are none) as a text[] */
+static Value
+match_groups(const regex_t *re, const char *s, const regmatch_t *m)
 {
-	regex_t    *re = compile(args[1].u.s.data, parse_flags(nargs > 2 ? &args[2] : NULL, NULL, "regexp_match"));
-	regmatch_t *m = palloc(sizeof(regmatch_t) * (re->re_nsub + 1));
-	const char *s = args[0].u.s.data;
-
-	if (!search(re, s, 0, args[0].u.s.len, m))
-		return typio_null(TEXTARRAYOID);
-
 	size_t		first = re->re_nsub ? 1 : 0;
 	ArrayElements elems = {(int) (re->re_nsub + 1 - first), palloc(sizeof(char *) * (re->re_nsub + 2))};
 
@@ -488,6 +503,49 @@ f_regexp_match(ExecState *es, const Value *args, int nargs)
 		elems.items[g - first] = m[g].rm_so < 0 ? NULL
 			: pnstrdup(s + m[g].rm_so, (size_t) (m[g].rm_eo - m[g].rm_so));
 	return typio_array_build(TEXTARRAYOID, &elems);
+}
+
+/* f_regexp_match -- regexp_match(string, pattern [, flags]): the groups (or the match) of the first match */
+Value
+f_regexp_match(ExecState *es, const Value *args, int nargs)
+{
+	regex_t    *re = compile(args[1].u.s.data, parse_flags(nargs > 2 ? &args[2] : NULL, NULL, "regexp_match"));
+	regmatch_t *m = palloc(sizeof(regmatch_t) * (re->re_nsub + 1));
+
+	if (!search(re, args[0].u.s.data, 0, args[0].u.s.len, m))
+		return typio_null(TEXTARRAYOID);
+	return match_groups(re, args[0].u.s.data, m);
+}
+
+/*
+ * f_regexp_matches -- regexp_matches(string, pattern [, flags]), set-returning: a text[]
+ * of groups per match, the first match only or with g each (after an empty match the
+ * next search starts a character later). As every set-returning builtin it returns its
+ * rows as one array, here of the rows' text[] texts (funcs.c).
+ */
+Value
+f_regexp_matches(ExecState *es, const Value *args, int nargs)
+{
+	bool		global = false;
+	regex_t    *re = compile(args[1].u.s.data, parse_flags(nargs > 2 ? &args[2] : NULL, &global, "regexp_matches"));
+	regmatch_t *m = palloc(sizeof(regmatch_t) * (re->re_nsub + 1));
+	const char *s = args[0].u.s.data;
+	size_t		len = args[0].u.s.len,
+				from = 0;
+	int			cap = 8;
+	ArrayElements rows = {0, palloc(sizeof(char *) * (size_t) cap)};
+
+	while (from <= len && search(re, s, from, len, m))
+	{
+		if (rows.n + 1 >= cap)
+			rows.items = repalloc(rows.items, sizeof(char *) * (size_t) (cap *= 2));
+		rows.items[rows.n++] = match_groups(re, s, m).u.s.data;
+		if (!global)
+			break;
+		from = m[0].rm_so == m[0].rm_eo ? ((size_t) m[0].rm_eo < len ? char_end(s, (size_t) m[0].rm_eo, len) : len + 1)
+			: (size_t) m[0].rm_eo;
+	}
+	return typio_array_build(TEXTARRAYOID, &rows);
 }
 
 /*
@@ -537,4 +595,86 @@ f_substring_regex(ExecState *es, const Value *args, int nargs)
 	if (!search(re, args[0].u.s.data, 0, args[0].u.s.len, m) || m[g].rm_so < 0)
 		return typio_null(TEXTOID);
 	return text_value(args[0].u.s.data + m[g].rm_so, (size_t) (m[g].rm_eo - m[g].rm_so));
+}
+
+/*
+ * f_similar_to_escape -- similar_to_escape(pattern [, escape]): SQL's SIMILAR TO pattern
+ * as the regular expression PostgreSQL 15 makes of it, which x SIMILAR TO p ESCAPE e
+ * matches with ~: anchored and in a non-capturing group, % .* and _ . and ( a
+ * non-capturing group, the regular expressions' own specials escaped, the escape
+ * character (by default \, none if empty) escaping the character after it, and
+ * escaped double quotes separating substring()'s three parts
+ */
+Value
+f_similar_to_escape(ExecState *es, const Value *args, int nargs)
+{
+	const char *p = args[0].u.s.data,
+			   *end = p + args[0].u.s.len,
+			   *e = nargs > 1 ? args[1].u.s.data : "\\";
+	size_t		elen = nargs > 1 ? args[1].u.s.len : 1;
+	bool		afterescape = false,
+				incharclass = false;
+	int			nquotes = 0;
+	RlBuf		out;
+
+	if (elen > 0 && char_end(e, 0, elen) != elen)
+		ereport(ERROR,
+				errcode(ERRCODE_INVALID_ESCAPE_SEQUENCE),
+				errmsg("invalid escape string"),
+				errhint("Escape string must be empty or one character."));
+	rlbuf_init_in(&out, CurrentMemoryContext);
+	rlbuf_append_str(&out, "^(?:");
+	while (p < end)
+	{
+		size_t		n = char_end(p, 0, (size_t) (end - p));
+		char		c = n == 1 ? *p : '\0';
+
+		if (afterescape)
+		{
+			if (c == '"' && !incharclass)
+			{
+				if (nquotes > 1)
+					ereport(ERROR,
+							errcode(ERRCODE_INVALID_USE_OF_ESCAPE_CHARACTER),
+							errmsg("SQL regular expression may not contain more than two escape-double-quote separators"));
+				rlbuf_append_str(&out, nquotes++ == 0 ? "){1,1}?(" : "){1,1}(?:");
+			}
+			else
+			{
+				rlbuf_append_str(&out, "\\");
+				rlbuf_append(&out, p, n);
+			}
+			afterescape = false;
+		}
+		else if (elen > 0 && n == elen && memcmp(p, e, n) == 0)
+			afterescape = true;
+		else if (incharclass)
+		{
+			if (c == '\\')
+				rlbuf_append_str(&out, "\\");
+			rlbuf_append(&out, p, n);
+			incharclass = c != ']';
+		}
+		else if (c == '[')
+		{
+			rlbuf_append_str(&out, "[");
+			incharclass = true;
+		}
+		else if (c == '%')
+			rlbuf_append_str(&out, ".*");
+		else if (c == '_')
+			rlbuf_append_str(&out, ".");
+		else if (c == '(')
+			rlbuf_append_str(&out, "(?:");
+		else if (c == '\\' || c == '.' || c == '^' || c == '$')
+		{
+			rlbuf_append_str(&out, "\\");
+			rlbuf_append(&out, p, 1);
+		}
+		else
+			rlbuf_append(&out, p, n);
+		p += n;
+	}
+	rlbuf_append_str(&out, ")$");
+	return text_value((const char *) out.data, out.len);
 }

@@ -870,6 +870,7 @@ transform_aexpr(ParseState *ps, PgQuery__AExpr *a)
 		case PG_QUERY__A__EXPR__KIND__AEXPR_OP:
 		case PG_QUERY__A__EXPR__KIND__AEXPR_LIKE:
 		case PG_QUERY__A__EXPR__KIND__AEXPR_ILIKE:
+		case PG_QUERY__A__EXPR__KIND__AEXPR_SIMILAR:	/* ~ similar_to_escape(p [, e]) */
 			return make_op(ps, opname, l, transform_expr(ps, a->rexpr), a->location);
 		case PG_QUERY__A__EXPR__KIND__AEXPR_OP_ANY:
 		case PG_QUERY__A__EXPR__KIND__AEXPR_OP_ALL:
