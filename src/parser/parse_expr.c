@@ -1289,6 +1289,16 @@ figure_colname_strength(Node *node, int *strength)
 				*strength = 1;
 				return "case";
 			}
+		case PG_QUERY__NODE__NODE_A_INDIRECTION:
+			{
+				/* x[1] is named as x, (x).f as f */
+				PgQuery__AIndirection *ind = node->a_indirection;
+
+				for (size_t i = ind->n_indirection; i > 0; i--)
+					if (ind->indirection[i - 1]->node_case == PG_QUERY__NODE__NODE_STRING)
+						return string_value(ind->indirection[i - 1]);
+				return figure_colname_strength(ind->arg, strength);
+			}
 		case PG_QUERY__NODE__NODE_COALESCE_EXPR:
 			return "coalesce";
 		case PG_QUERY__NODE__NODE_A_ARRAY_EXPR:
