@@ -930,6 +930,23 @@ transform_aexpr(ParseState *ps, PgQuery__AExpr *a)
 	}
 }
 
+/* undefined_function -- PostgreSQL's error for a function of no such name and argument types */
+void
+undefined_function(ParseState *ps, const char *name, const Oid *argtypes, int nargs, int location)
+{
+	RlBuf		sig;
+
+	rlbuf_init_in(&sig, CurrentMemoryContext);
+	for (int i = 0; i < nargs; i++)
+		rlbuf_printf(&sig, "%s%s", i ? ", " : "", typio_format_type(argtypes[i]));
+	ereport(ERROR,
+			errcode(ERRCODE_UNDEFINED_FUNCTION),
+			errmsg("function %s(%s) does not exist", name, rlbuf_cstr(&sig)),
+			errhint("No function matches the given name and argument types. "
+					"You might need to add explicit type casts."),
+			errposition(char_position(ps, location)));
+}
+
 static Expr *
 transform_func(ParseState *ps, PgQuery__FuncCall *fc)
 {
@@ -962,22 +979,7 @@ transform_func(ParseState *ps, PgQuery__FuncCall *fc)
 		(fc->n_funcname == 2 && strcmp(string_value(fc->funcname[0]), "pg_catalog") == 0))
 		f = LookupBuiltinFunction(name, (int) fc->n_args, argtypes);
 	if (f == NULL)
-	{
-		RlBuf		sig;
-
-		rlbuf_init_in(&sig, CurrentMemoryContext);
-		for (size_t i = 0; i < fc->n_args; i++)
-			rlbuf_printf(&sig, "%s%s", i ? ", " : "", typio_format_type(args[i]->type));
-		char	   *sigtext = pstrdup(rlbuf_cstr(&sig));
-
-		rlbuf_free(&sig);
-		ereport(ERROR,
-				errcode(ERRCODE_UNDEFINED_FUNCTION),
-				errmsg("function %s(%s) does not exist", name, sigtext),
-				errhint("No function matches the given name and argument types. "
-						"You might need to add explicit type casts."),
-				errposition(char_position(ps, fc->location)));
-	}
+		undefined_function(ps, name, argtypes, (int) fc->n_args, fc->location);
 	Expr	   *e = make_expr(EXPR_FUNC, f->rettype, fc->location);
 
 	e->func = f;

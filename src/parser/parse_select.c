@@ -311,6 +311,10 @@ transform_aggregate(ParseState *ps, PgQuery__FuncCall *fc, const char *name)
 				errcode(ERRCODE_UNDEFINED_FUNCTION),
 				errmsg("function %s with %d arguments does not exist", name, e->nargs),
 				errposition(char_position(ps, fc->location)));
+	Oid			given[2] = {InvalidOid, InvalidOid};	/* for the error of no such aggregate */
+
+	for (int i = 0; i < e->nargs && i < 2; i++)
+		given[i] = e->args[i]->type;
 	for (int i = 0; i < e->nargs; i++)
 		if (e->args[i]->type == UNKNOWNOID)
 			e->args[i] = coerce_expr(ps, e->args[i], i == 1 && e->args[0]->type == BYTEAOID ? BYTEAOID : TEXTOID,
@@ -320,14 +324,16 @@ transform_aggregate(ParseState *ps, PgQuery__FuncCall *fc, const char *name)
 	if (strcmp(name, "count") == 0)
 		return e;
 	if (strcmp(name, "min") == 0 || strcmp(name, "max") == 0)
+	{
+		/* the types PostgreSQL has no order for */
+		if (t == BOOLOID || t == BYTEAOID || t == UUIDOID || t == JSONOID || t == JSONBOID)
+			undefined_function(ps, name, given, e->nargs, fc->location);
 		e->type = t;
+	}
 	else if (strcmp(name, "sum") == 0 || strcmp(name, "avg") == 0)
 	{
 		if (!is_numeric(t))
-			ereport(ERROR,
-					errcode(ERRCODE_UNDEFINED_FUNCTION),
-					errmsg("function %s(%s) does not exist", name, typio_format_type(t)),
-					errposition(char_position(ps, fc->location)));
+			undefined_function(ps, name, given, e->nargs, fc->location);
 		e->type = t == FLOAT4OID || t == FLOAT8OID ? (name[0] == 's' ? t : FLOAT8OID)
 			: name[0] == 's' && (t == INT2OID || t == INT4OID) ? INT8OID : NUMERICOID;
 		/* PostgreSQL's float arithmetic: NaN, Infinity - Infinity, overflow (executor/sqlite_exec.c) */
@@ -352,12 +358,7 @@ transform_aggregate(ParseState *ps, PgQuery__FuncCall *fc, const char *name)
 	{
 		/* rl_bytea_agg(x, delimiter): the bytes as they are (executor/sqlite_exec.c) */
 		if (e->args[1]->type != BYTEAOID)
-			ereport(ERROR,
-					errcode(ERRCODE_UNDEFINED_FUNCTION),
-					errmsg("function string_agg(bytea, %s) does not exist", typio_format_type(e->args[1]->type)),
-					errhint("No function matches the given name and argument types. "
-							"You might need to add explicit type casts."),
-					errposition(char_position(ps, fc->location)));
+			undefined_function(ps, name, given, e->nargs, fc->location);
 		if (fc->n_agg_order || e->agg_distinct)
 			not_supported(ps, "string_agg(bytea) with ORDER BY or DISTINCT", fc->location);
 		e->sql = "rl_bytea_agg";
@@ -366,8 +367,10 @@ transform_aggregate(ParseState *ps, PgQuery__FuncCall *fc, const char *name)
 	else if (strcmp(name, "string_agg") == 0)
 	{
 		/* group_concat, or rl_string_agg(x, delimiter, sort key, flags...) sorting (executor/sqlite_exec.c) */
-		e->args[0] = coerce_or_fail(ps, e->args[0], TEXTOID, "string_agg");
-		e->args[1] = coerce_or_fail(ps, e->args[1], TEXTOID, "string_agg");
+		e->args[0] = coerce_expr(ps, e->args[0], TEXTOID, -1, COERCE_IMPLICIT);
+		e->args[1] = coerce_expr(ps, e->args[1], TEXTOID, -1, COERCE_IMPLICIT);
+		if (e->args[0] == NULL || e->args[1] == NULL)
+			undefined_function(ps, name, given, e->nargs, fc->location);
 		e->sql = fc->n_agg_order || e->agg_distinct ? "rl_string_agg" : "group_concat";
 		if (fc->n_agg_order || e->agg_distinct)
 			aggregate_order(ps, fc, e);
@@ -375,7 +378,8 @@ transform_aggregate(ParseState *ps, PgQuery__FuncCall *fc, const char *name)
 	}
 	else
 	{
-		e->args[0] = coerce_or_fail(ps, e->args[0], BOOLOID, name);
+		if ((e->args[0] = coerce_expr(ps, e->args[0], BOOLOID, -1, COERCE_IMPLICIT)) == NULL)
+			undefined_function(ps, name, given, e->nargs, fc->location);
 		e->sql = strcmp(name, "bool_or") == 0 ? "max" : "min";
 		e->type = BOOLOID;
 	}

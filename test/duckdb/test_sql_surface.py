@@ -191,6 +191,27 @@ def test_aggregates_over_no_rows(both):
     ])
 
 
+def test_aggregates_of_no_such_type(both):
+    """min and max of the types PostgreSQL has no order for, sum and avg of non-numbers,
+    string_agg and bool_and of what does not become text or boolean: PostgreSQL's 42883
+    naming the argument types given (unknown for a bare literal)"""
+    same_answers(both, [
+        "SELECT min(true)",
+        "SELECT max('\\x01'::bytea)",
+        "SELECT max('a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11'::uuid)",
+        "SELECT max('{}'::json)",
+        "SELECT min('{}'::jsonb)",
+        "SELECT max('1 day'::interval), max('a'::char(2)), max(1::oid), max(ARRAY[1, 2]), min('b'::text)",
+        "SELECT avg('a'::text)",
+        "SELECT sum(true)",
+        "SELECT bool_and(1)",
+        "SELECT every('x'::text)",
+        "SELECT string_agg(1, ',')",
+        "SELECT string_agg('a', 2)",
+        "SELECT string_agg('\\x01'::bytea, 'x'::text)",
+    ])
+
+
 def test_set_operations_mixing_types(both):
     """UNION, INTERSECT and EXCEPT of integers with numeric, float and wider integers:
     the result's type is PostgreSQL's, and numerics equal in value are one row whatever
