@@ -531,8 +531,9 @@ deparse(ParseState *ps, RlBuf *out, Expr *e)
 		case EXPR_SUBLINK:
 			if (e->sublink == SUBLINK_IN)
 			{
+				/* numerics compare by value under the left side's collation */
 				rlbuf_append_str(out, "(");
-				deparse(ps, out, e->args[0]);
+				deparse_collated(ps, out, e->args[0]);
 				rlbuf_append_str(out, " IN (");
 				if (e->nargs == 2)
 				{

@@ -215,7 +215,8 @@ def test_aggregates_of_no_such_type(both):
 def test_set_operations_mixing_types(both):
     """UNION, INTERSECT and EXCEPT of integers with numeric, float and wider integers:
     the result's type is PostgreSQL's, and numerics equal in value are one row whatever
-    their scale (the first arm's kept), in the first arm too"""
+    their scale (the first arm's kept), in the first arm too; and x IN (subquery) of
+    numerics of other scales or of integers"""
     same_answers(both, [
         "SELECT 1 UNION SELECT 1.5",
         "SELECT 2::int8 UNION SELECT 2.0",
@@ -231,6 +232,10 @@ def test_set_operations_mixing_types(both):
         "SELECT x FROM (VALUES (1), (2)) v(x) UNION SELECT 2.50 ORDER BY 1",
         "SELECT x FROM (VALUES (2), (3)) v(x) EXCEPT SELECT 2.000",
         "SELECT 1, 'a' UNION SELECT 1.0, 'a' UNION SELECT 1.00, 'b' ORDER BY 2",
+        # IN (subquery) compares numerics by value too
+        "SELECT 2.0 IN (SELECT 2), 2 IN (SELECT 2.0), 2.0 IN (SELECT 2.00), 2.0 NOT IN (SELECT 2),"
+        " 3.0 IN (SELECT x FROM generate_series(1, 5) x), 2.0 = ANY (SELECT 2)",
+        "SELECT x FROM (VALUES (1.0), (2.50), (3)) v(x) WHERE x IN (SELECT 2.5 UNION ALL SELECT 3) ORDER BY 1",
     ])
 
 
