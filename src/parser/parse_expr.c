@@ -639,6 +639,16 @@ make_op(ParseState *ps, const char *opname, Expr *l, Expr *r, int location)
 		}
 		return op_expr(op, BOOLOID, l, r, location);
 	}
+	/* interval * number, number * interval, interval / number: by a float8 */
+	if ((op == OP_MUL || op == OP_DIV) && (l->type == INTERVALOID || (op == OP_MUL && r->type == INTERVALOID)))
+	{
+		Expr	   *iv = l->type == INTERVALOID ? l : r;
+		Expr	   *n = iv == l ? r : l;
+
+		if (!is_numeric(n->type) || typio_is_oid(n->type))
+			no_operator(ps, opname, l, r, location);
+		return op_expr(op, INTERVALOID, iv, coerce_expr(ps, n, FLOAT8OID, -1, COERCE_IMPLICIT), location);
+	}
 	Oid			result = datetime_arith_result(op, l->type, r->type);
 
 	if (result == InvalidOid)

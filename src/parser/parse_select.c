@@ -330,6 +330,12 @@ transform_aggregate(ParseState *ps, PgQuery__FuncCall *fc, const char *name)
 			undefined_function(ps, name, given, e->nargs, fc->location);
 		e->type = t;
 	}
+	else if ((strcmp(name, "sum") == 0 || strcmp(name, "avg") == 0) && t == INTERVALOID)
+	{
+		/* the intervals' fields added, avg that divided by the count (executor/sqlite_exec.c) */
+		e->type = INTERVALOID;
+		e->sql = name[0] == 'a' ? "rl_interval_avg" : "rl_interval_sum";
+	}
 	else if (strcmp(name, "sum") == 0 || strcmp(name, "avg") == 0)
 	{
 		if (!is_numeric(t))

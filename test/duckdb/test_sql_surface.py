@@ -218,6 +218,34 @@ def test_aggregates_of_no_such_type(both):
     ])
 
 
+def test_interval_scaling_and_aggregates(both):
+    """interval * number, number * interval and interval / number as PostgreSQL's
+    interval_mul and interval_div (fractions of months and days cascading down), their
+    errors, and sum() and avg() of intervals, grouped, over a window and over no rows"""
+    same_answers(both, [
+        "DROP TABLE IF EXISTS iv_t",
+        "CREATE TABLE iv_t (k integer, x interval)",
+        "INSERT INTO iv_t VALUES (1, '1 month'), (1, '1 day 2 hours'), (1, NULL), (2, '-3 seconds'),"
+        " (2, '1 mon 2 days 03:04:05.678'), (3, '3 mons')",
+        "SELECT ('1 mon 2 days 03:04:05.678'::interval * 3.3)::text, ('1 mon 2 days 03:04:05.678'::interval / 3.3)::text,"
+        " ('-7 months 3 days'::interval * -0.3)::text, ('1 month 3 days'::interval / 7)::text,"
+        " (2 * '1 day 1 hour'::interval)::text, ('1 hour'::interval * 1.5::real)::text, ('1 year'::interval * 0.001)::text",
+        "SELECT k, (x * 2)::text, (x / 4)::text, (x * 0.5::numeric)::text, pg_typeof(x * 2) FROM iv_t ORDER BY k, x",
+        "SELECT '1 day'::interval / 0",
+        "SELECT '1 day'::interval * 'nan'::float8",
+        "SELECT '100000000 days'::interval * 1000",
+        "SELECT '1 day'::interval * 1::oid",
+        "SELECT 3 / '1 day'::interval",
+        "SELECT sum(x)::text, avg(x)::text, count(x), pg_typeof(sum(x)), pg_typeof(avg(x)) FROM iv_t",
+        "SELECT k, sum(x)::text, avg(x)::text FROM iv_t GROUP BY k ORDER BY k",
+        "SELECT sum(x), avg(x) FROM iv_t WHERE k > 5",
+        "SELECT k, sum(x) OVER (ORDER BY k)::text, avg(x) OVER (ORDER BY k ROWS BETWEEN 1 PRECEDING AND CURRENT ROW)::text"
+        " FROM (VALUES (1, '1 month'::interval), (2, '10 days'), (3, '-5 hours')) v(k, x) ORDER BY k",
+        "SELECT sum(x) FROM (VALUES ('178000000 years'::interval), ('178000000 years')) v(x)",
+        "DROP TABLE iv_t",
+    ])
+
+
 def test_set_operations_mixing_types(both):
     """UNION, INTERSECT and EXCEPT of integers with numeric, float and wider integers:
     the result's type is PostgreSQL's, and numerics equal in value are one row whatever
