@@ -44,5 +44,7 @@ Value		ExecEvalExpr(ExecState *es, const Expr *expr);
 /* Cast a value to another type as CAST(... AS type) does. */
 /* explicit: a cast the query wrote, which cuts a too long varchar(n) rather than fail */
 Value		ExecCastValue(const Value *v, Oid target, int32_t typmod, bool explicit);
+/* iv * factor, or iv / factor (divide), as PostgreSQL's interval_mul and interval_div; false if out of range */
+bool		interval_scale(const Interval *iv, double factor, bool divide, Interval *result);
 
 #endif

@@ -13,7 +13,9 @@ bool		rl_regex_match(const char *s, const char *pattern, bool ci);
 Value		f_regexp_replace(ExecState *es, const Value *args, int nargs);
 Value		f_regexp_replace_nth(ExecState *es, const Value *args, int nargs);
 Value		f_regexp_match(ExecState *es, const Value *args, int nargs);
+Value		f_regexp_matches(ExecState *es, const Value *args, int nargs);
 Value		f_regexp_split_to_array(ExecState *es, const Value *args, int nargs);
 Value		f_substring_regex(ExecState *es, const Value *args, int nargs);
+Value		f_similar_to_escape(ExecState *es, const Value *args, int nargs);
 
 #endif							/* RL_REGEXP_H */

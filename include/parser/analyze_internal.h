@@ -300,6 +300,7 @@ Expr       *make_expr(ExprKind kind, Oid type, int location);
 Expr       *make_const(Value v, int location);
 Expr       *coerce_expr(ParseState *ps, Expr *e, Oid target, int32_t typmod, CoercionMode mode);
 Expr       *coerce_or_fail(ParseState *ps, Expr *e, Oid target, const char *context);
+void		undefined_function(ParseState *ps, const char *name, const Oid *argtypes, int nargs, int location);
 Oid			select_common_type(ParseState *ps, Expr **exprs, int n, const char *context);
 void		coerce_all(ParseState *ps, Expr **exprs, int n, Oid type, const char *context);
 bool		is_aggregate(const PgQuery__FuncCall *fc);

@@ -123,7 +123,7 @@ static const ResultColumn pg_constraint_cols[] = {
 	COL("contype", TEXTOID), COL("condeferrable", BOOLOID), COL("condeferred", BOOLOID),
 	COL("convalidated", BOOLOID), COL("conrelid", OIDOID), COL("contypid", OIDOID),
 	COL("conindid", OIDOID), COL("conparentid", OIDOID), COL("confrelid", OIDOID),
-	COL("conkey", TEXTOID), COL("confkey", INT2ARRAYOID),
+	COL("conkey", INT2ARRAYOID), COL("confkey", INT2ARRAYOID),
 };
 
 static const ResultColumn pg_index_cols[] = {

@@ -286,6 +286,44 @@ ExecCastValue(const Value *v, Oid target, int32_t typmod, bool explicit)
 	return typio_input(target, typio_output(v, NULL), typmod);
 }
 
+/*
+ * interval_scale -- PostgreSQL's interval_mul (or interval_div): months and days
+ * scaled each, their fractions cascading down (a month is 30 days, a day 86 400
+ * seconds, rounded to microseconds) into days and time; never up
+ */
+#define TSROUND(j) (rint((j) * 1000000.0) / 1000000.0)
+
+bool
+interval_scale(const Interval *iv, double factor, bool divide, Interval *result)
+{
+	double		months = divide ? iv->month / factor : iv->month * factor,
+				days = divide ? iv->day / factor : iv->day * factor,
+				time = divide ? (double) iv->time / factor : (double) iv->time * factor,
+				month_remainder_days,
+				sec_remainder;
+
+	if (isnan(months) || months > INT32_MAX || months < INT32_MIN || isnan(days) || days > INT32_MAX ||
+		days < INT32_MIN)
+		return false;
+	result->month = (int32_t) months;
+	result->day = (int32_t) days;
+	month_remainder_days = TSROUND((months - result->month) * 30);
+	sec_remainder = TSROUND((days - result->day + month_remainder_days - (int) month_remainder_days) * 86400);
+	if (fabs(sec_remainder) >= 86400)
+	{
+		if (__builtin_add_overflow(result->day, (int) (sec_remainder / 86400), &result->day))
+			return false;
+		sec_remainder -= (int) (sec_remainder / 86400) * 86400;
+	}
+	if (__builtin_add_overflow(result->day, (int32_t) month_remainder_days, &result->day))
+		return false;
+	time = rint(time + sec_remainder * USECS_PER_SEC);
+	if (isnan(time) || time < (double) INT64_MIN || time >= -(double) INT64_MIN)
+		return false;
+	result->time = (int64_t) time;
+	return true;
+}
+
 /* ---------- comparison ---------- */
 
 static int
@@ -743,6 +781,19 @@ apply_op(ExprOp op, Oid type, Value a, Value b)
 
 				Value		v = {.type = INTERVALOID, .u.iv = {-a.u.iv.time, -a.u.iv.day, -a.u.iv.month}};
 
+				return v;
+			}
+			if (op == OP_MUL || op == OP_DIV)
+			{
+				/* interval * / float8 (the analyser puts the interval first) */
+				Value		v = {.type = INTERVALOID};
+
+				if (op == OP_DIV && b.u.f == 0.0)
+					ereport(ERROR,
+							errcode(ERRCODE_DIVISION_BY_ZERO),
+							errmsg("division by zero"));
+				if (!interval_scale(&a.u.iv, b.u.f, op == OP_DIV, &v.u.iv))
+					datetime_out_of_range("interval");
 				return v;
 			}
 			return datetime_arith(op, type, &a, &b);

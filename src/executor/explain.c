@@ -377,6 +377,14 @@ compound_plan(ExplainState *es, int64_t id)
 	}
 	if (append->nchildren == 1 && setop == NULL)
 		return append->children[0].node;	/* the arms SQLite placed under the one it names */
+	/* a UNION's arms went to SQLite last first (parser/parse_setop.c) */
+	for (int i = 0; setop && strcmp(setop, "HashAggregate") == 0 && i < append->nchildren / 2; i++)
+	{
+		PlanChild	swap = append->children[i];
+
+		append->children[i] = append->children[append->nchildren - 1 - i];
+		append->children[append->nchildren - 1 - i] = swap;
+	}
 	return setop ? wrap(setop, append) : append;
 }
 

@@ -1312,6 +1312,8 @@ static const FuncDesc builtins[] = {
 			f_regexp_replace_nth),
 	BUILTIN("regexp_match", 2, ARGS(TEXTOID, TEXTOID), TEXTARRAYOID, true, f_regexp_match),
 	BUILTIN("regexp_match", 3, ARGS(TEXTOID, TEXTOID, TEXTOID), TEXTARRAYOID, true, f_regexp_match),
+	BUILTIN("similar_to_escape", 1, {TEXTOID}, TEXTOID, true, f_similar_to_escape),
+	BUILTIN("similar_to_escape", 2, ARGS(TEXTOID, TEXTOID), TEXTOID, true, f_similar_to_escape),
 	BUILTIN("regexp_split_to_array", 2, ARGS(TEXTOID, TEXTOID), TEXTARRAYOID, true, f_regexp_split_to_array),
 	BUILTIN("regexp_split_to_array", 3, ARGS(TEXTOID, TEXTOID, TEXTOID), TEXTARRAYOID, true,
 			f_regexp_split_to_array),
@@ -1440,6 +1442,9 @@ static const FuncDesc builtins[] = {
 	SETOF("generate_series", 2, ARGS(INT8OID, INT8OID), INT8OID, f_generate_series),
 	SETOF("generate_series", 3, ARGS(INT8OID, INT8OID, INT8OID), INT8OID, f_generate_series),
 	SETOF("unnest", 1, {ANYARRAYOID}, ANYELEMENTOID, f_unnest),
+	/* a row per match, its groups' text[] (regexp.c) */
+	SETOF("regexp_matches", 2, ARGS(TEXTOID, TEXTOID), TEXTARRAYOID, f_regexp_matches),
+	SETOF("regexp_matches", 3, ARGS(TEXTOID, TEXTOID, TEXTOID), TEXTARRAYOID, f_regexp_matches),
 	/* its elements "name=value", which FROM makes rows of two columns (parse_relation.c) */
 	SETOF("pg_options_to_table", 1, {TEXTARRAYOID}, TEXTOID, f_unnest),
 	SETOF("generate_subscripts", 2, ARGS(ANYARRAYOID, INT4OID), INT4OID, f_generate_subscripts),

@@ -1,17 +1,22 @@
 /*
  * regexp.c: PostgreSQL's regular expressions (the ~ ~* !~ !~* operators, regexp_replace,
- * regexp_match, regexp_split_to_array and substring(x FROM pattern)) over glibc's POSIX
+ * regexp_match, regexp_matches, regexp_split_to_array and substring(x FROM pattern)) over glibc's POSIX
  * extended expressions, which Debian 12 has without another library.
  *
  * regexp_replace takes PostgreSQL 15's start and n arguments too (the nth match only).
+ *
+ * regexp_matches is set-returning: each match's text[] a row (the flag g: every match).
+ * x SIMILAR TO p [ESCAPE e] is PostgreSQL's x ~ similar_to_escape(p [, e]).
  *
  * PostgreSQL's expressions are Henry Spencer's "advanced" ones (ARE). A pattern is
  * written as the POSIX expression that means the same: the class escapes \d \s \w
  * (and \D \S \W outside brackets) become bracket expressions, \y \Y \m \M glibc's
  * word boundaries \b \B \< \>, \n \t \r \f \v their characters, and an escaped
- * punctuation character stays escaped. What POSIX cannot say is refused with 0A000
- * rather than answered differently: non-greedy quantifiers (*? +? ?? {m,n}?), the
- * (?...) constructs (non-capturing groups, lookahead, embedded options), the other
+ * punctuation character stays escaped. A non-capturing group (?:...) is a plain group,
+ * which the matches then leave out (Regex.group maps PostgreSQL's groups to glibc's,
+ * for the results and the back references). What POSIX cannot say is refused with
+ * 0A000 rather than answered differently: non-greedy quantifiers (*? +? ?? {m,n}?),
+ * the other (?...) constructs (lookahead, embedded options), the other
  * letter escapes, \] \^ \- inside brackets (POSIX has no escapes there), and the
  * options that change the syntax (b q x) or make newlines half-sensitive (p w).
  * Errors a pattern has are 2201B with PostgreSQL's messages: the translation finds
@@ -40,11 +45,21 @@
 #define REGEX_CACHE 16
 #define REGEX_DUP_MAX 255		/* PostgreSQL's largest repetition count */
 
+#define MAX_BACKREF 9			/* glibc's back references are \1 to \9 */
+
+/* a compiled pattern: glibc's expression and where PostgreSQL's groups are in it */
+typedef struct Regex
+{
+	regex_t		re;
+	size_t		ngroups;		/* PostgreSQL's: the capturing ones */
+	int		   *group;			/* PostgreSQL's group i (from 1) is glibc's group[i - 1] (malloc'd) */
+} Regex;
+
 typedef struct CachedRegex
 {
 	char	   *pattern;		/* as PostgreSQL wrote it (malloc'd) */
 	int			cflags;
-	regex_t		re;
+	Regex		rx;
 } CachedRegex;
 
 static CachedRegex cache[REGEX_CACHE];
@@ -148,9 +163,9 @@ bracket_escape(RlBuf *out, char e)
 	}
 }
 
-/* escape -- an escape outside brackets: its POSIX form */
+/* escape -- an escape outside brackets: its POSIX form (back references renumbered by group) */
 static void
-escape(RlBuf *out, char e)
+escape(RlBuf *out, char e, const int *group, int ngroups)
 {
 	static const char *const forms[][2] = {
 		{"d", "[0-9]"}, {"D", "[^0-9]"}, {"s", "[[:space:]]"}, {"S", "[^[:space:]]"},
@@ -166,16 +181,32 @@ escape(RlBuf *out, char e)
 		}
 	if ((e >= 'a' && e <= 'z') || (e >= 'A' && e <= 'Z') || e == '0')
 		regex_not_supported(psprintf("escape \\%c", e));
+	if (e >= '1' && e <= '9')
+	{
+		if (e - '0' > ngroups)
+			regex_error(REG_ESUBREG);
+		if (group[e - '1'] > MAX_BACKREF)
+			regex_not_supported("back reference after (?: beyond the ninth group");
+		e = (char) ('0' + group[e - '1']);
+	}
 	rlbuf_append_str(out, "\\");
 	rlbuf_append(out, &e, 1);	/* a punctuation character, or a back reference \1-\9 */
 }
 
-/* translate -- PostgreSQL's pattern p as glibc's extended expression (the header) */
+/*
+ * translate -- PostgreSQL's pattern p as glibc's extended expression (the header); a
+ * non-capturing group (?:...) is a plain group there, so rx->group says which of
+ * glibc's groups are PostgreSQL's (and back references count only those)
+ */
 static char *
-translate(const char *p)
+translate(const char *p, Regex *rx)
 {
 	RlBuf		out;
-	int			depth = 0;
+	int			depth = 0,
+				posix_groups = 0;
+
+	rx->ngroups = 0;
+	rx->group = palloc(sizeof(int) * (strlen(p) + 1));
 
 	rlbuf_init_in(&out, CurrentMemoryContext);
 	for (; *p; p++)
@@ -217,11 +248,21 @@ translate(const char *p)
 		{
 			if (*++p == '\0')
 				regex_error(REG_EESCAPE);
-			escape(&out, *p);
+			escape(&out, *p, rx->group, (int) rx->ngroups);
+			continue;
+		}
+		if (*p == '(' && p[1] == '?' && p[2] == ':')
+		{
+			posix_groups++;
+			p += 2;
+			depth++;
+			rlbuf_append_str(&out, "(");
 			continue;
 		}
 		if (*p == '(' && p[1] == '?')
 			regex_not_supported("construct (?");
+		if (*p == '(')
+			rx->group[rx->ngroups++] = ++posix_groups;
 		if ((*p == '*' || *p == '+' || *p == '?' || *p == '}') && p[1] == '?')
 			regex_not_supported("non-greedy quantifier");
 		if (*p == '{')
@@ -237,64 +278,84 @@ translate(const char *p)
 }
 
 /* compile -- pattern compiled with cflags (REG_EXTENDED added), from the cache if there */
-static regex_t *
+static Regex *
 compile(const char *pattern, int cflags)
 {
 	for (int i = 0; i < ncached; i++)
 		if (cache[i].cflags == cflags && strcmp(cache[i].pattern, pattern) == 0)
-			return &cache[i].re;
+			return &cache[i].rx;
 
-	char	   *posix = translate(pattern);
+	Regex		rx;
+	char	   *posix = translate(pattern, &rx);
 	CachedRegex *slot = &cache[cache_next];
-	regex_t		re;
+	int		   *group = malloc(sizeof(int) * (rx.ngroups + 1));
 
 	if (utf8_locale == (locale_t) 0)
 		utf8_locale = newlocale(LC_ALL_MASK, "C.UTF-8", (locale_t) 0);
 
 	locale_t	saved = uselocale(utf8_locale ? utf8_locale : LC_GLOBAL_LOCALE);
-	int			rc = regcomp(&re, posix, REG_EXTENDED | cflags);
+	int			rc = regcomp(&rx.re, posix, REG_EXTENDED | cflags);
 	char	   *copy;
 
 	uselocale(saved);
 	if (rc != 0)
-		regex_error(rc);
-	if ((copy = strdup(pattern)) == NULL)
 	{
-		regfree(&re);
+		free(group);
+		regex_error(rc);
+	}
+	if ((copy = strdup(pattern)) == NULL || group == NULL)
+	{
+		free(copy);
+		free(group);
+		regfree(&rx.re);
 		regex_error(REG_ESPACE);
 	}
+	memcpy(group, rx.group, sizeof(int) * rx.ngroups);
+	rx.group = group;
 	if (cache_next < ncached)
 	{
-		regfree(&slot->re);
+		regfree(&slot->rx.re);
+		free(slot->rx.group);
 		free(slot->pattern);
 	}
 	else
 		ncached++;
-	*slot = (CachedRegex) {copy, cflags, re};
+	*slot = (CachedRegex) {copy, cflags, rx};
 	cache_next = (cache_next + 1) % REGEX_CACHE;
-	return &slot->re;
+	return &slot->rx;
 }
 
-/* search -- the first match in s[from, len) (m[0] the whole, then the groups); false if none */
+/* new_matches -- room for a match of rx and all of glibc's groups */
+static regmatch_t *
+new_matches(const Regex *rx)
+{
+	return palloc(sizeof(regmatch_t) * (rx->re.re_nsub + 1));
+}
+
+/*
+ * search -- the first match in s[from, len); false if none. m[0] is the whole match,
+ * m[1..ngroups] PostgreSQL's groups (glibc's, the non-capturing ones taken out).
+ */
 static bool
-search(regex_t *re, const char *s, size_t from, size_t len, regmatch_t *m)
+search(Regex *rx, const char *s, size_t from, size_t len, regmatch_t *m)
 {
 	m[0].rm_so = (regoff_t) from;
 	m[0].rm_eo = (regoff_t) len;
 	locale_t	saved = uselocale(utf8_locale ? utf8_locale : LC_GLOBAL_LOCALE);
-	int			rc = regexec(re, s, re->re_nsub + 1, m, REG_STARTEND);
+	int			rc = regexec(&rx->re, s, rx->re.re_nsub + 1, m, REG_STARTEND);
 
 	uselocale(saved);
+	for (size_t g = 0; rc == 0 && g < rx->ngroups; g++)
+		m[g + 1] = m[rx->group[g]];
 	return rc == 0;
 }
 
 bool
 rl_regex_match(const char *s, const char *pattern, bool ci)
 {
-	regex_t    *re = compile(pattern, ci ? REG_ICASE : 0);
-	regmatch_t *m = palloc(sizeof(regmatch_t) * (re->re_nsub + 1));
+	Regex	   *rx = compile(pattern, ci ? REG_ICASE : 0);
 
-	return search(re, s, 0, strlen(s), m);
+	return search(rx, s, 0, strlen(s), new_matches(rx));
 }
 
 /*
@@ -417,8 +478,8 @@ regexp_replace(const Value *args, int64_t start, int64_t n, const Value *flags)
 {
 	bool		global = false;
 	int			cflags = parse_flags(flags, &global, "regexp_replace");
-	regex_t    *re = compile(args[1].u.s.data, cflags);
-	regmatch_t *m = palloc(sizeof(regmatch_t) * (re->re_nsub + 1));
+	Regex	   *re = compile(args[1].u.s.data, cflags);
+	regmatch_t *m = new_matches(re);
 	const char *s = args[0].u.s.data;
 	size_t		len = args[0].u.s.len,
 				copied = 0,
@@ -443,7 +504,7 @@ regexp_replace(const Value *args, int64_t start, int64_t n, const Value *flags)
 		if (n == 0 || found == n)
 		{
 			rlbuf_append(&out, s + copied, (size_t) m[0].rm_so - copied);
-			append_replacement(&out, s, &args[2], m, re->re_nsub);
+			append_replacement(&out, s, &args[2], m, re->ngroups);
 			copied = (size_t) m[0].rm_eo;
 			if (n != 0)
 				break;
@@ -470,24 +531,60 @@ f_regexp_replace_nth(ExecState *es, const Value *args, int nargs)
 	return regexp_replace(args, args[3].u.i, nargs > 4 ? args[4].u.i : N_NOT_GIVEN, nargs > 5 ? &args[5] : NULL);
 }
 
+/* match_groups -- one match's groups (or the match when there are none) as a text[] */
+static Value
+match_groups(const Regex *re, const char *s, const regmatch_t *m)
+{
+	size_t		first = re->ngroups ? 1 : 0;
+	ArrayElements elems = {(int) (re->ngroups + 1 - first), palloc(sizeof(char *) * (re->ngroups + 2))};
+
+	for (size_t g = first; g <= re->ngroups; g++)
+		elems.items[g - first] = m[g].rm_so < 0 ? NULL
+			: pnstrdup(s + m[g].rm_so, (size_t) (m[g].rm_eo - m[g].rm_so));
+	return typio_array_build(TEXTARRAYOID, &elems);
+}
+
 /* f_regexp_match -- regexp_match(string, pattern [, flags]): the groups (or the match) of the first match */
 Value
 f_regexp_match(ExecState *es, const Value *args, int nargs)
 {
-	regex_t    *re = compile(args[1].u.s.data, parse_flags(nargs > 2 ? &args[2] : NULL, NULL, "regexp_match"));
-	regmatch_t *m = palloc(sizeof(regmatch_t) * (re->re_nsub + 1));
-	const char *s = args[0].u.s.data;
+	Regex	   *re = compile(args[1].u.s.data, parse_flags(nargs > 2 ? &args[2] : NULL, NULL, "regexp_match"));
+	regmatch_t *m = new_matches(re);
 
-	if (!search(re, s, 0, args[0].u.s.len, m))
+	if (!search(re, args[0].u.s.data, 0, args[0].u.s.len, m))
 		return typio_null(TEXTARRAYOID);
+	return match_groups(re, args[0].u.s.data, m);
+}
 
-	size_t		first = re->re_nsub ? 1 : 0;
-	ArrayElements elems = {(int) (re->re_nsub + 1 - first), palloc(sizeof(char *) * (re->re_nsub + 2))};
+/*
+ * f_regexp_matches -- regexp_matches(string, pattern [, flags]), set-returning: a text[]
+ * of groups per match, the first match only or with g each (after an empty match the
+ * next search starts a character later). As every set-returning builtin it returns its
+ * rows as one array, here of the rows' text[] texts (funcs.c).
+ */
+Value
+f_regexp_matches(ExecState *es, const Value *args, int nargs)
+{
+	bool		global = false;
+	Regex	   *re = compile(args[1].u.s.data, parse_flags(nargs > 2 ? &args[2] : NULL, &global, "regexp_matches"));
+	regmatch_t *m = new_matches(re);
+	const char *s = args[0].u.s.data;
+	size_t		len = args[0].u.s.len,
+				from = 0;
+	int			cap = 8;
+	ArrayElements rows = {0, palloc(sizeof(char *) * (size_t) cap)};
 
-	for (size_t g = first; g <= re->re_nsub; g++)
-		elems.items[g - first] = m[g].rm_so < 0 ? NULL
-			: pnstrdup(s + m[g].rm_so, (size_t) (m[g].rm_eo - m[g].rm_so));
-	return typio_array_build(TEXTARRAYOID, &elems);
+	while (from <= len && search(re, s, from, len, m))
+	{
+		if (rows.n + 1 >= cap)
+			rows.items = repalloc(rows.items, sizeof(char *) * (size_t) (cap *= 2));
+		rows.items[rows.n++] = match_groups(re, s, m).u.s.data;
+		if (!global)
+			break;
+		from = m[0].rm_so == m[0].rm_eo ? ((size_t) m[0].rm_eo < len ? char_end(s, (size_t) m[0].rm_eo, len) : len + 1)
+			: (size_t) m[0].rm_eo;
+	}
+	return typio_array_build(TEXTARRAYOID, &rows);
 }
 
 /*
@@ -498,9 +595,9 @@ f_regexp_match(ExecState *es, const Value *args, int nargs)
 Value
 f_regexp_split_to_array(ExecState *es, const Value *args, int nargs)
 {
-	regex_t    *re = compile(args[1].u.s.data,
-							 parse_flags(nargs > 2 ? &args[2] : NULL, NULL, "regexp_split_to_array"));
-	regmatch_t *m = palloc(sizeof(regmatch_t) * (re->re_nsub + 1));
+	Regex	   *re = compile(args[1].u.s.data,
+						   parse_flags(nargs > 2 ? &args[2] : NULL, NULL, "regexp_split_to_array"));
+	regmatch_t *m = new_matches(re);
 	const char *s = args[0].u.s.data;
 	size_t		len = args[0].u.s.len,
 				piece = 0,
@@ -530,11 +627,93 @@ f_regexp_split_to_array(ExecState *es, const Value *args, int nargs)
 Value
 f_substring_regex(ExecState *es, const Value *args, int nargs)
 {
-	regex_t    *re = compile(args[1].u.s.data, 0);
-	regmatch_t *m = palloc(sizeof(regmatch_t) * (re->re_nsub + 1));
-	int			g = re->re_nsub ? 1 : 0;
+	Regex	   *re = compile(args[1].u.s.data, 0);
+	regmatch_t *m = new_matches(re);
+	int			g = re->ngroups ? 1 : 0;
 
 	if (!search(re, args[0].u.s.data, 0, args[0].u.s.len, m) || m[g].rm_so < 0)
 		return typio_null(TEXTOID);
 	return text_value(args[0].u.s.data + m[g].rm_so, (size_t) (m[g].rm_eo - m[g].rm_so));
+}
+
+/*
+ * f_similar_to_escape -- similar_to_escape(pattern [, escape]): SQL's SIMILAR TO pattern
+ * as the regular expression PostgreSQL 15 makes of it, which x SIMILAR TO p ESCAPE e
+ * matches with ~: anchored and in a non-capturing group, % .* and _ . and ( a
+ * non-capturing group, the regular expressions' own specials escaped, the escape
+ * character (by default \, none if empty) escaping the character after it, and
+ * escaped double quotes separating substring()'s three parts
+ */
+Value
+f_similar_to_escape(ExecState *es, const Value *args, int nargs)
+{
+	const char *p = args[0].u.s.data,
+			   *end = p + args[0].u.s.len,
+			   *e = nargs > 1 ? args[1].u.s.data : "\\";
+	size_t		elen = nargs > 1 ? args[1].u.s.len : 1;
+	bool		afterescape = false,
+				incharclass = false;
+	int			nquotes = 0;
+	RlBuf		out;
+
+	if (elen > 0 && char_end(e, 0, elen) != elen)
+		ereport(ERROR,
+				errcode(ERRCODE_INVALID_ESCAPE_SEQUENCE),
+				errmsg("invalid escape string"),
+				errhint("Escape string must be empty or one character."));
+	rlbuf_init_in(&out, CurrentMemoryContext);
+	rlbuf_append_str(&out, "^(?:");
+	while (p < end)
+	{
+		size_t		n = char_end(p, 0, (size_t) (end - p));
+		char		c = n == 1 ? *p : '\0';
+
+		if (afterescape)
+		{
+			if (c == '"' && !incharclass)
+			{
+				if (nquotes > 1)
+					ereport(ERROR,
+							errcode(ERRCODE_INVALID_USE_OF_ESCAPE_CHARACTER),
+							errmsg("SQL regular expression may not contain more than two escape-double-quote separators"));
+				rlbuf_append_str(&out, nquotes++ == 0 ? "){1,1}?(" : "){1,1}(?:");
+			}
+			else
+			{
+				rlbuf_append_str(&out, "\\");
+				rlbuf_append(&out, p, n);
+			}
+			afterescape = false;
+		}
+		else if (elen > 0 && n == elen && memcmp(p, e, n) == 0)
+			afterescape = true;
+		else if (incharclass)
+		{
+			if (c == '\\')
+				rlbuf_append_str(&out, "\\");
+			rlbuf_append(&out, p, n);
+			incharclass = c != ']';
+		}
+		else if (c == '[')
+		{
+			rlbuf_append_str(&out, "[");
+			incharclass = true;
+		}
+		else if (c == '%')
+			rlbuf_append_str(&out, ".*");
+		else if (c == '_')
+			rlbuf_append_str(&out, ".");
+		else if (c == '(')
+			rlbuf_append_str(&out, "(?:");
+		else if (c == '\\' || c == '.' || c == '^' || c == '$')
+		{
+			rlbuf_append_str(&out, "\\");
+			rlbuf_append(&out, p, 1);
+		}
+		else
+			rlbuf_append(&out, p, n);
+		p += n;
+	}
+	rlbuf_append_str(&out, ")$");
+	return text_value((const char *) out.data, out.len);
 }

@@ -323,12 +323,31 @@ rl_float_avg_final(sqlite3_context *ctx)
  * with numeric division's scale. SQLite's would add doubles. The running sum is
  * kept as malloc'd text between calls, each step computing in a context of its own
  * that it resets, so a long column costs the sum's size only.
+ * rl_interval_sum(x), rl_interval_avg(x) are the same for intervals (user data
+ * INTERVALOID): PostgreSQL's interval_pl adds each field, "interval out of range" on
+ * overflow, and avg() is interval_div of the sum by the count.
  */
 typedef struct NumericAggState
 {
 	char	   *sum;			/* malloc'd canonical text; NULL before the first value */
 	int64_t		n;
+	Oid			type;			/* NUMERICOID or INTERVALOID */
 } NumericAggState;
+
+/* interval_add -- PostgreSQL's interval_pl */
+static Value
+interval_add(const Value *a, const Value *b)
+{
+	Value		v = {.type = INTERVALOID};
+
+	if (__builtin_add_overflow(a->u.iv.month, b->u.iv.month, &v.u.iv.month) ||
+		__builtin_add_overflow(a->u.iv.day, b->u.iv.day, &v.u.iv.day) ||
+		__builtin_add_overflow(a->u.iv.time, b->u.iv.time, &v.u.iv.time))
+		ereport(ERROR,
+				errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+				errmsg("interval out of range"));
+	return v;
+}
 
 static MemoryContext numeric_agg_context;
 
@@ -351,15 +370,18 @@ numeric_agg_run(sqlite3_context *ctx, NumericAggState *st, sqlite3_value *x, boo
 	PG_exception_stack = &local;
 	MemoryContextSwitchTo(numeric_agg_context);
 
+	bool		interval = st->type == INTERVALOID;
 	Value		sum = {.type = NUMERICOID};
 
 	sum.u.s.data = st->sum;
 	sum.u.s.len = st->sum ? strlen(st->sum) : 0;
+	if (interval && st->sum)
+		sum = typio_input(INTERVALOID, st->sum, -1);
 	if (x != NULL)
 	{
-		Value		v = from_sqlite(x, NUMERICOID, -1, false);
-		Value		r = st->sum ? numeric_add(&sum, &v) : v;
-		char	   *copy = strdup(r.u.s.data);
+		Value		v = from_sqlite(x, interval ? INTERVALOID : NUMERICOID, -1, false);
+		Value		r = !st->sum ? v : interval ? interval_add(&sum, &v) : numeric_add(&sum, &v);
+		char	   *copy = strdup(interval ? typio_output(&r, NULL) : r.u.s.data);
 
 		if (copy == NULL)
 			ereport(ERROR, errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory"));
@@ -371,7 +393,12 @@ numeric_agg_run(sqlite3_context *ctx, NumericAggState *st, sqlite3_value *x, boo
 	{
 		char	   *n = psprintf("%lld", (long long) st->n);
 		Value		count = typio_string(NUMERICOID, n, strlen(n));
-		Value		r = avg ? numeric_div(&sum, &count) : sum;
+		Value		r = avg && !interval ? numeric_div(&sum, &count) : sum;
+
+		if (avg && interval && !interval_scale(&sum.u.iv, (double) st->n, true, &r.u.iv))
+			ereport(ERROR,
+					errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+					errmsg("interval out of range"));
 
 		to_sqlite(&(SqliteSink) {.ctx = ctx}, &r);
 	}
@@ -385,6 +412,8 @@ rl_numeric_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 {
 	NumericAggState *st = sqlite3_aggregate_context(ctx, sizeof(NumericAggState));
 
+	if (st != NULL)
+		st->type = sqlite3_user_data(ctx) != NULL ? INTERVALOID : NUMERICOID;
 	if (st != NULL && sqlite3_value_type(argv[0]) != SQLITE_NULL && !callback_failed)
 		numeric_agg_run(ctx, st, argv[0], false);
 }
@@ -417,7 +446,7 @@ rl_numeric_avg_final(sqlite3_context *ctx)
 }
 
 /*
- * rl_window_agg: the window form of the cache's own sum() and avg() (floats, numerics),
+ * rl_window_agg: the window form of the cache's own sum() and avg() (floats, numerics, intervals),
  * which SQLite can use over a window only with a step that takes a row out (xInverse)
  * and one that gives the value so far (xValue). It keeps the values of the frame, in
  * order, and computes each row's result from them as the plain aggregate would (as
@@ -430,7 +459,9 @@ typedef enum WindowAggKind
 	WINDOW_FLOAT4_SUM,
 	WINDOW_FLOAT_AVG,
 	WINDOW_NUMERIC_SUM,
-	WINDOW_NUMERIC_AVG
+	WINDOW_NUMERIC_AVG,
+	WINDOW_INTERVAL_SUM,
+	WINDOW_INTERVAL_AVG
 } WindowAggKind;
 
 typedef struct WindowAggState
@@ -484,9 +515,9 @@ rl_window_agg_value(sqlite3_context *ctx)
 
 	if (st == NULL)
 		return;
-	if (kind == WINDOW_NUMERIC_SUM || kind == WINDOW_NUMERIC_AVG)
+	if (kind >= WINDOW_NUMERIC_SUM)
 	{
-		NumericAggState sum = {0};
+		NumericAggState sum = {.type = kind >= WINDOW_INTERVAL_SUM ? INTERVALOID : NUMERICOID};
 
 		for (int i = st->head; i < st->n && !callback_failed; i++)
 			if (st->values[i] && sqlite3_value_type(st->values[i]) != SQLITE_NULL)
@@ -496,7 +527,7 @@ rl_window_agg_value(sqlite3_context *ctx)
 		else if (sum.n == 0)
 			sqlite3_result_null(ctx);
 		else
-			numeric_agg_run(ctx, &sum, NULL, kind == WINDOW_NUMERIC_AVG);
+			numeric_agg_run(ctx, &sum, NULL, kind == WINDOW_NUMERIC_AVG || kind == WINDOW_INTERVAL_AVG);
 		free(sum.sum);
 		return;
 	}
@@ -534,10 +565,10 @@ rl_window_agg_final(sqlite3_context *ctx)
  * NULLs last ascending and first descending), and the final function sorts, equal keys
  * keeping the rows' arrival order.
  *
- * rl_array_agg(element, array_type [, key, flags]...): ARRAY(subquery) and array_agg(x
- * [ORDER BY ...]), the array of the rows' elements (each read as the element type from
- * its canonical SQLite form and kept in its text form); the empty array when there are
- * none (array_agg's NULL is the analyser's).
+ * rl_array_agg(element, array_type [, key, flags]...): array_agg(x [ORDER BY ...]), the
+ * array of the rows' elements (each read as the element type from its canonical SQLite
+ * form and kept in its text form); NULL when there are none. rl_array_sublink is
+ * ARRAY(subquery), the same but the empty array when there are none.
  * rl_string_agg(value, delimiter [, key, flags]...): string_agg(x, d ORDER BY ...), the
  * non-NULL values, each after the delimiter its row brought but the first; NULL if none.
  * Their _distinct variants are DISTINCT's: the value is the first key, and one of the
@@ -736,12 +767,21 @@ rl_array_agg_final(sqlite3_context *ctx)
 
 	if (st == NULL)
 	{
-		sqlite3_result_text(ctx, "{}", 2, SQLITE_STATIC);
+		sqlite3_result_null(ctx);
 		return;
 	}
 	ordered_agg_sort(ctx, st);
 	array_agg_result(ctx, st);
 	ordered_agg_free(st);
+}
+
+static void
+rl_array_sublink_final(sqlite3_context *ctx)
+{
+	if (sqlite3_aggregate_context(ctx, 0) == NULL)
+		sqlite3_result_text(ctx, "{}", 2, SQLITE_STATIC);
+	else
+		rl_array_agg_final(ctx);
 }
 
 static void
@@ -1056,19 +1096,25 @@ ExecRegisterSqliteFunctions(sqlite3 *db)
 							rl_float_avg_final);
 	{
 		static const char *const names[] = {"rl_float_sum_window", "rl_float4_sum_window", "rl_float_avg_window",
-		"rl_numeric_sum_window", "rl_numeric_avg_window"};
+		"rl_numeric_sum_window", "rl_numeric_avg_window", "rl_interval_sum_window", "rl_interval_avg_window"};
 
 		for (int i = 0; i < (int) (sizeof(names) / sizeof(names[0])); i++)
 			sqlite3_create_window_function(db, names[i], 1, SQLITE_UTF8, (void *) (intptr_t) i,
 										   rl_window_agg_step, rl_window_agg_final, rl_window_agg_value,
 										   rl_window_agg_inverse, NULL);
 	}
+	sqlite3_create_function(db, "rl_interval_sum", 1, SQLITE_UTF8, (void *) (intptr_t) INTERVALOID, NULL,
+							rl_numeric_step, rl_numeric_sum_final);
+	sqlite3_create_function(db, "rl_interval_avg", 1, SQLITE_UTF8, (void *) (intptr_t) INTERVALOID, NULL,
+							rl_numeric_step, rl_numeric_avg_final);
 	sqlite3_create_function(db, "rl_numeric_sum", 1, SQLITE_UTF8, NULL, NULL, rl_numeric_step,
 							rl_numeric_sum_final);
 	sqlite3_create_function(db, "rl_numeric_avg", 1, SQLITE_UTF8, NULL, NULL, rl_numeric_step,
 							rl_numeric_avg_final);
 	sqlite3_create_function(db, "rl_array_agg", -1, SQLITE_UTF8, NULL, NULL, rl_array_agg_step,
 							rl_array_agg_final);
+	sqlite3_create_function(db, "rl_array_sublink", -1, SQLITE_UTF8, NULL, NULL, rl_array_agg_step,
+							rl_array_sublink_final);
 	sqlite3_create_function(db, "rl_string_agg", -1, SQLITE_UTF8, NULL, NULL, rl_string_agg_step,
 							rl_string_agg_final);
 	sqlite3_create_window_function(db, "rl_array_agg_window", -1, SQLITE_UTF8, NULL, rl_array_agg_step,

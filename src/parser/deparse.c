@@ -531,8 +531,9 @@ deparse(ParseState *ps, RlBuf *out, Expr *e)
 		case EXPR_SUBLINK:
 			if (e->sublink == SUBLINK_IN)
 			{
+				/* numerics compare by value under the left side's collation */
 				rlbuf_append_str(out, "(");
-				deparse(ps, out, e->args[0]);
+				deparse_collated(ps, out, e->args[0]);
 				rlbuf_append_str(out, " IN (");
 				if (e->nargs == 2)
 				{
@@ -547,7 +548,7 @@ deparse(ParseState *ps, RlBuf *out, Expr *e)
 				rlbuf_printf(out, "EXISTS (%s)", e->sql);
 			else if (e->sublink == SUBLINK_ARRAY)
 			{
-				rlbuf_append_str(out, "(SELECT rl_array_agg(");
+				rlbuf_append_str(out, "(SELECT rl_array_sublink(");
 				deparse(ps, out, e->args[0]);
 				rlbuf_printf(out, ", %u) FROM (%s))", e->type, e->sql);
 			}

@@ -639,6 +639,16 @@ make_op(ParseState *ps, const char *opname, Expr *l, Expr *r, int location)
 		}
 		return op_expr(op, BOOLOID, l, r, location);
 	}
+	/* interval * number, number * interval, interval / number: by a float8 */
+	if ((op == OP_MUL || op == OP_DIV) && (l->type == INTERVALOID || (op == OP_MUL && r->type == INTERVALOID)))
+	{
+		Expr	   *iv = l->type == INTERVALOID ? l : r;
+		Expr	   *n = iv == l ? r : l;
+
+		if (!is_numeric(n->type) || typio_is_oid(n->type))
+			no_operator(ps, opname, l, r, location);
+		return op_expr(op, INTERVALOID, iv, coerce_expr(ps, n, FLOAT8OID, -1, COERCE_IMPLICIT), location);
+	}
 	Oid			result = datetime_arith_result(op, l->type, r->type);
 
 	if (result == InvalidOid)
@@ -870,6 +880,7 @@ transform_aexpr(ParseState *ps, PgQuery__AExpr *a)
 		case PG_QUERY__A__EXPR__KIND__AEXPR_OP:
 		case PG_QUERY__A__EXPR__KIND__AEXPR_LIKE:
 		case PG_QUERY__A__EXPR__KIND__AEXPR_ILIKE:
+		case PG_QUERY__A__EXPR__KIND__AEXPR_SIMILAR:	/* ~ similar_to_escape(p [, e]) */
 			return make_op(ps, opname, l, transform_expr(ps, a->rexpr), a->location);
 		case PG_QUERY__A__EXPR__KIND__AEXPR_OP_ANY:
 		case PG_QUERY__A__EXPR__KIND__AEXPR_OP_ALL:
@@ -929,6 +940,23 @@ transform_aexpr(ParseState *ps, PgQuery__AExpr *a)
 	}
 }
 
+/* undefined_function -- PostgreSQL's error for a function of no such name and argument types */
+void
+undefined_function(ParseState *ps, const char *name, const Oid *argtypes, int nargs, int location)
+{
+	RlBuf		sig;
+
+	rlbuf_init_in(&sig, CurrentMemoryContext);
+	for (int i = 0; i < nargs; i++)
+		rlbuf_printf(&sig, "%s%s", i ? ", " : "", typio_format_type(argtypes[i]));
+	ereport(ERROR,
+			errcode(ERRCODE_UNDEFINED_FUNCTION),
+			errmsg("function %s(%s) does not exist", name, rlbuf_cstr(&sig)),
+			errhint("No function matches the given name and argument types. "
+					"You might need to add explicit type casts."),
+			errposition(char_position(ps, location)));
+}
+
 static Expr *
 transform_func(ParseState *ps, PgQuery__FuncCall *fc)
 {
@@ -961,22 +989,7 @@ transform_func(ParseState *ps, PgQuery__FuncCall *fc)
 		(fc->n_funcname == 2 && strcmp(string_value(fc->funcname[0]), "pg_catalog") == 0))
 		f = LookupBuiltinFunction(name, (int) fc->n_args, argtypes);
 	if (f == NULL)
-	{
-		RlBuf		sig;
-
-		rlbuf_init_in(&sig, CurrentMemoryContext);
-		for (size_t i = 0; i < fc->n_args; i++)
-			rlbuf_printf(&sig, "%s%s", i ? ", " : "", typio_format_type(args[i]->type));
-		char	   *sigtext = pstrdup(rlbuf_cstr(&sig));
-
-		rlbuf_free(&sig);
-		ereport(ERROR,
-				errcode(ERRCODE_UNDEFINED_FUNCTION),
-				errmsg("function %s(%s) does not exist", name, sigtext),
-				errhint("No function matches the given name and argument types. "
-						"You might need to add explicit type casts."),
-				errposition(char_position(ps, fc->location)));
-	}
+		undefined_function(ps, name, argtypes, (int) fc->n_args, fc->location);
 	Expr	   *e = make_expr(EXPR_FUNC, f->rettype, fc->location);
 
 	e->func = f;
@@ -1287,6 +1300,16 @@ figure_colname_strength(Node *node, int *strength)
 					return result;
 				*strength = 1;
 				return "case";
+			}
+		case PG_QUERY__NODE__NODE_A_INDIRECTION:
+			{
+				/* x[1] is named as x, (x).f as f */
+				PgQuery__AIndirection *ind = node->a_indirection;
+
+				for (size_t i = ind->n_indirection; i > 0; i--)
+					if (ind->indirection[i - 1]->node_case == PG_QUERY__NODE__NODE_STRING)
+						return string_value(ind->indirection[i - 1]);
+				return figure_colname_strength(ind->arg, strength);
 			}
 		case PG_QUERY__NODE__NODE_COALESCE_EXPR:
 			return "coalesce";

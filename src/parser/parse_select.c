@@ -311,6 +311,10 @@ transform_aggregate(ParseState *ps, PgQuery__FuncCall *fc, const char *name)
 				errcode(ERRCODE_UNDEFINED_FUNCTION),
 				errmsg("function %s with %d arguments does not exist", name, e->nargs),
 				errposition(char_position(ps, fc->location)));
+	Oid			given[2] = {InvalidOid, InvalidOid};	/* for the error of no such aggregate */
+
+	for (int i = 0; i < e->nargs && i < 2; i++)
+		given[i] = e->args[i]->type;
 	for (int i = 0; i < e->nargs; i++)
 		if (e->args[i]->type == UNKNOWNOID)
 			e->args[i] = coerce_expr(ps, e->args[i], i == 1 && e->args[0]->type == BYTEAOID ? BYTEAOID : TEXTOID,
@@ -320,14 +324,22 @@ transform_aggregate(ParseState *ps, PgQuery__FuncCall *fc, const char *name)
 	if (strcmp(name, "count") == 0)
 		return e;
 	if (strcmp(name, "min") == 0 || strcmp(name, "max") == 0)
+	{
+		/* the types PostgreSQL has no order for */
+		if (t == BOOLOID || t == BYTEAOID || t == UUIDOID || t == JSONOID || t == JSONBOID)
+			undefined_function(ps, name, given, e->nargs, fc->location);
 		e->type = t;
+	}
+	else if ((strcmp(name, "sum") == 0 || strcmp(name, "avg") == 0) && t == INTERVALOID)
+	{
+		/* the intervals' fields added, avg that divided by the count (executor/sqlite_exec.c) */
+		e->type = INTERVALOID;
+		e->sql = name[0] == 'a' ? "rl_interval_avg" : "rl_interval_sum";
+	}
 	else if (strcmp(name, "sum") == 0 || strcmp(name, "avg") == 0)
 	{
 		if (!is_numeric(t))
-			ereport(ERROR,
-					errcode(ERRCODE_UNDEFINED_FUNCTION),
-					errmsg("function %s(%s) does not exist", name, typio_format_type(t)),
-					errposition(char_position(ps, fc->location)));
+			undefined_function(ps, name, given, e->nargs, fc->location);
 		e->type = t == FLOAT4OID || t == FLOAT8OID ? (name[0] == 's' ? t : FLOAT8OID)
 			: name[0] == 's' && (t == INT2OID || t == INT4OID) ? INT8OID : NUMERICOID;
 		/* PostgreSQL's float arithmetic: NaN, Infinity - Infinity, overflow (executor/sqlite_exec.c) */
@@ -352,12 +364,7 @@ transform_aggregate(ParseState *ps, PgQuery__FuncCall *fc, const char *name)
 	{
 		/* rl_bytea_agg(x, delimiter): the bytes as they are (executor/sqlite_exec.c) */
 		if (e->args[1]->type != BYTEAOID)
-			ereport(ERROR,
-					errcode(ERRCODE_UNDEFINED_FUNCTION),
-					errmsg("function string_agg(bytea, %s) does not exist", typio_format_type(e->args[1]->type)),
-					errhint("No function matches the given name and argument types. "
-							"You might need to add explicit type casts."),
-					errposition(char_position(ps, fc->location)));
+			undefined_function(ps, name, given, e->nargs, fc->location);
 		if (fc->n_agg_order || e->agg_distinct)
 			not_supported(ps, "string_agg(bytea) with ORDER BY or DISTINCT", fc->location);
 		e->sql = "rl_bytea_agg";
@@ -366,8 +373,10 @@ transform_aggregate(ParseState *ps, PgQuery__FuncCall *fc, const char *name)
 	else if (strcmp(name, "string_agg") == 0)
 	{
 		/* group_concat, or rl_string_agg(x, delimiter, sort key, flags...) sorting (executor/sqlite_exec.c) */
-		e->args[0] = coerce_or_fail(ps, e->args[0], TEXTOID, "string_agg");
-		e->args[1] = coerce_or_fail(ps, e->args[1], TEXTOID, "string_agg");
+		e->args[0] = coerce_expr(ps, e->args[0], TEXTOID, -1, COERCE_IMPLICIT);
+		e->args[1] = coerce_expr(ps, e->args[1], TEXTOID, -1, COERCE_IMPLICIT);
+		if (e->args[0] == NULL || e->args[1] == NULL)
+			undefined_function(ps, name, given, e->nargs, fc->location);
 		e->sql = fc->n_agg_order || e->agg_distinct ? "rl_string_agg" : "group_concat";
 		if (fc->n_agg_order || e->agg_distinct)
 			aggregate_order(ps, fc, e);
@@ -375,7 +384,8 @@ transform_aggregate(ParseState *ps, PgQuery__FuncCall *fc, const char *name)
 	}
 	else
 	{
-		e->args[0] = coerce_or_fail(ps, e->args[0], BOOLOID, name);
+		if ((e->args[0] = coerce_expr(ps, e->args[0], BOOLOID, -1, COERCE_IMPLICIT)) == NULL)
+			undefined_function(ps, name, given, e->nargs, fc->location);
 		e->sql = strcmp(name, "bool_or") == 0 ? "max" : "min";
 		e->type = BOOLOID;
 	}
@@ -1018,11 +1028,18 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 			arms[narms - 1 - i] = swap;
 		}
 		Query	   *arm = palloc(sizeof(Query) * (size_t) narms);
+		Oid		   *first_types = NULL; /* the first arm's own, before its columns become the result's */
 
 		for (int a = 0; a < narms; a++)
 		{
 			ps->setop_leaf = true;
 			analyze_query(ps, arms[a], targets, &arm[a]);
+			if (a == 0)
+			{
+				first_types = palloc(sizeof(Oid) * (size_t) (arm[0].ncolumns + 1));
+				for (int c = 0; c < arm[0].ncolumns; c++)
+					first_types[c] = arm[0].columns[c].type;
+			}
 			if (arm[a].ncolumns != arm[0].ncolumns)
 				ereport(ERROR,
 						errcode(ERRCODE_SYNTAX_ERROR),
@@ -1063,15 +1080,16 @@ analyze_query(ParseState *ps, PgQuery__SelectStmt *sel, const ResultColumn *targ
 			rlbuf_append_str(&term, "SELECT ");
 			for (int c = 0; c < l.ncolumns; c++)
 			{
-				Expr	   *column = make_expr(EXPR_VAR, arm[a].columns[c].type, -1);
+				Oid			type = a == 0 ? first_types[c] : arm[a].columns[c].type;
+				Expr	   *column = make_expr(EXPR_VAR, type, -1);
 				char	   *name = psprintf("\"_rl_c%d\"", c + 1);
 
 				column->sql = name;
-				if (!same_canonical_form(arm[a].columns[c].type, l.columns[c].type, -1))
+				if (!same_canonical_form(type, l.columns[c].type, -1))
 					column = coerce_expr(ps, column, l.columns[c].type, -1, COERCE_IMPLICIT);
 				if (c)
 					rlbuf_append_str(&term, ", ");
-				deparse(ps, &term, column);
+				deparse_collated(ps, &term, column);
 				rlbuf_printf(&term, " AS %s", name);
 			}
 			rlbuf_printf(&term, "%s FROM (%s)", l.ncolumns ? "" : "NULL", arm[a].sql);

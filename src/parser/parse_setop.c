@@ -73,6 +73,19 @@ append_set_operation(RlBuf *out, char **terms, int n, int ncolumns, PgQuery__Set
 		return;
 	}
 	rlbuf_init_in(&compound, CurrentMemoryContext);
+	/*
+	 * Of rows equal but not alike (2 and 2.0 under rl_numeric) SQLite's UNION keeps the
+	 * last it reads, PostgreSQL the first: the arms go to SQLite in reverse, which
+	 * changes nothing else (SQLite returns a UNION's rows in the order of their values)
+	 */
+	if (!all && op == PG_QUERY__SET_OPERATION__SETOP_UNION)
+		for (int i = 0; i < n / 2; i++)
+		{
+			char	   *swap = terms[i];
+
+			terms[i] = terms[n - 1 - i];
+			terms[n - 1 - i] = swap;
+		}
 	if (!all || op == PG_QUERY__SET_OPERATION__SETOP_UNION)
 	{
 		append_compound(&compound, terms, n, all ? " UNION ALL " : set_ops[op],

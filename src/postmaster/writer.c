@@ -51,6 +51,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -151,6 +152,27 @@ sleep_ms(int ms)
 }
 
 static void flush_output(WriterClient *c);
+
+/*
+ * raise_open_files_limit -- the writer keeps every database open: its store's lock
+ * and its catalog cache (SQLite's file, WAL and shared memory, some of them twice),
+ * about six descriptors a database. Under the usual soft limit of 1 024 the 168th
+ * CREATE DATABASE failed with EMFILE and left the store unavailable, where PostgreSQL
+ * serves any number; the writer takes the hard limit (20 000 to a million on common
+ * systems) as its own.
+ */
+static void
+raise_open_files_limit(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max)
+	{
+		rl.rlim_cur = rl.rlim_max;
+		if (setrlimit(RLIMIT_NOFILE, &rl) != 0)
+			ereport(LOG, errmsg("could not raise the writer's limit on open files: %m"));
+	}
+}
 
 /*
  * writer_sigterm -- finish the group in flight, answer the rest, exit
@@ -1492,6 +1514,7 @@ WriterMain(const WriterConfig *config)
 	sigdelset(&unblocked, SIGTERM);
 	sigdelset(&unblocked, SIGINT);
 
+	raise_open_files_limit();
 	standby = RecoveryInProgress();
 	poll_ms = config->standby_poll_ms;
 	open_database(CACHE_POSTGRES_DATID, false);

@@ -224,14 +224,39 @@ def test_sqlalchemy_inspector(lakes):
     assert got.keys() == expected.keys()
 
 
+def each_lake(lakes, run) -> dict:
+    """run(conn) on each server's catalog database: {kind: what it returned}"""
+    got = {}
+    for kind, lake in lakes.items():
+        with lake.server.connect(lake.dbname, autocommit=True) as conn:
+            got[kind] = run(conn)
+    return got
+
+
 def test_index_vectors(lakes):
     """pg_index's int2vector and oidvector columns, as text and through unnest"""
     sql = ("SELECT c.relname, i.indkey, i.indclass, i.indoption, i.indkey[0], array_length(i.indkey::int2[], 1),"
            " (SELECT array_agg(o.opcname::text ORDER BY o.opcname) FROM pg_opclass o WHERE o.oid = ANY(i.indclass))"
            " FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid"
            " WHERE c.relname LIKE 'pairs%' OR c.relname LIKE 'items%' OR c.relname LIKE 'ducklake_s%' ORDER BY 1")
-    got = {}
-    for kind, lake in lakes.items():
-        with lake.server.connect(lake.dbname, autocommit=True) as conn:
-            got[kind] = answer(conn, sql, with_message=True)
+    got = each_lake(lakes, lambda conn: answer(conn, sql, with_message=True))
     assert got["rocklake"] == got["postgres"]
+
+
+def test_constraint_key_arrays(lakes):
+    """pg_constraint's conkey and confkey are int2[] (their type OID in the row
+    description too), read whole, by subscript, through unnest and with = ANY, as the
+    drivers' reflection queries read them"""
+    sql = ("SELECT c.conname, c.contype::text, c.conkey, c.confkey, pg_typeof(c.conkey), pg_typeof(c.confkey),"
+           " c.conkey[1], array_length(c.conkey, 1),"
+           " (SELECT array_agg(a.attname::text ORDER BY a.attnum) FROM pg_attribute a"
+           "  WHERE a.attrelid = c.conrelid AND a.attnum = ANY(c.conkey)),"
+           " (SELECT array_agg(k ORDER BY k) FROM unnest(c.conkey) AS k)"
+           " FROM pg_constraint c WHERE c.conrelid IN ('items'::regclass, 'pairs'::regclass) ORDER BY 1")
+
+    def described(conn):
+        cur = conn.execute(sql)
+        return [(d.name, d.type_code) for d in cur.description], cur.fetchall()
+    got = each_lake(lakes, described)
+    assert got["rocklake"] == got["postgres"]
+    assert got["rocklake"][0][2] == ("conkey", 1005)

@@ -512,3 +512,51 @@ BYTEA_HEX = [
 def test_bytea_hex_input(both):
     rl, pg = both
     same_answers(rl, pg, BYTEA_HEX)
+
+
+def test_more_databases_than_the_soft_open_files_limit(tmp_path):
+    """RockLake's writer holds each database's store lock and catalog cache open, about
+    six descriptors a database: under the usual soft limit of 1 024 open files the
+    168th CREATE DATABASE failed (EMFILE) and left the store unavailable, where
+    PostgreSQL serves any number. Both servers start here under a soft limit of 160
+    (the hard one unchanged), make 40 databases, and a DuckLake written by DuckDB in
+    the last ones reads back the same on both."""
+    import resource
+
+    from lakes import Lake
+    from servers import Server
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard < 1024:
+        pytest.skip(f"the hard limit on open files is {hard}")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (160, hard))
+    try:
+        servers = []
+        for kind in ("rocklake", "postgres"):
+            (tmp_path / kind).mkdir()
+            servers.append(Server(kind, tmp_path / kind))
+    finally:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+    answers = []
+    try:
+        for server in servers:
+            with server.connect(autocommit=True) as conn:
+                for i in range(40):
+                    conn.execute(f'CREATE DATABASE "many_{i}"')
+            got = []
+            for i in (0, 39):
+                lake = Lake(server, f"many_{i}", tmp_path / f"{server.kind}-lake-{i}")
+                with lake.session() as s:
+                    s.sql("CREATE TABLE lake.t (id INTEGER, name VARCHAR)")
+                    s.sql(f"INSERT INTO lake.t VALUES ({i}, 'db {i}'), ({i + 1}, NULL)")
+                    got.append(s.sql("SELECT * FROM lake.t ORDER BY id"))
+            with server.connect("many_20", autocommit=True) as conn:
+                conn.execute("CREATE TABLE w (k integer)")
+                conn.execute("INSERT INTO w VALUES (20)")
+                got.append(conn.execute("SELECT k FROM w").fetchall())
+            answers.append(got)
+    finally:
+        for server in servers:
+            server.stop()
+    assert answers[0] == answers[1]
+    assert answers[0][0] == [(0, "db 0"), (1, None)]
