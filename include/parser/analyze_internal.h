@@ -374,6 +374,8 @@ void		subplan_suspend(ParseState *ps, struct SubPlanFrame *f);
 Expr	   *subplan_finish(ParseState *ps, struct SubPlanFrame *f, Expr *e);
 Expr	   *subplan_outer_ref(ParseState *ps, Expr *e, int level);
 Expr	   *subplan_param(ParseState *ps, Expr *param);
+/* whether e runs as a SubPlan passed the column written column_sql */
+bool		subplan_reads(const Expr *e, const char *column_sql);
 void		deparse_subplan(ParseState *ps, RlBuf *out, Expr *e);
 
 /* parse_setop.c */

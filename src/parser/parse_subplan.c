@@ -193,6 +193,15 @@ subplan_finish(ParseState *ps, SubPlanFrame *f, Expr *e)
 	return e;
 }
 
+bool
+subplan_reads(const Expr *e, const char *column_sql)
+{
+	for (int i = 0; e->subplan && i < e->subplan->nargs; i++)
+		if (e->subplan->args[i]->kind == EXPR_VAR && strcmp(e->subplan->args[i]->sql, column_sql) == 0)
+			return true;
+	return false;
+}
+
 void
 deparse_subplan(ParseState *ps, RlBuf *out, Expr *e)
 {

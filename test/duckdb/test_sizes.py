@@ -222,10 +222,21 @@ def test_subplans_in_writes(both):
                 + deep(8, "1 WHERE sz_s.b IS NOT NULL")[1:-1] + ") RETURNING a, b",
                 "INSERT INTO sz_s SELECT " + deep(9, "max(a) + 1 FROM sz_s") + ", 'z'",
                 "DELETE FROM sz_s WHERE a IN (" + deep(8, "sz_s.a WHERE sz_s.a > 20")[1:-1] + ") RETURNING a, b",
+                "UPDATE sz_s SET b = 'w' WHERE a < 30 RETURNING a, " + deep(8, "b || a"),
                 "SELECT a, b FROM sz_s ORDER BY a"]:
         assert answer(rl, sql) == answer(pg, sql), sql[:120]
     for conn in (rl, pg):
         conn.execute("DROP TABLE sz_s")
+
+
+def test_subplan_under_grouping_sets(both):
+    """A subquery reading a column some grouping set leaves out is refused (0A000) as
+    deep as shallow: a SubPlan's arguments are read as its SQL is."""
+    rl, pg = both
+    for n in (1, 7):
+        sql = "SELECT x, " + deep(n, "v.x + 1") + " FROM (VALUES (1), (2)) v(x) GROUP BY GROUPING SETS ((x), ())"
+        assert answer(rl, sql)[:2] == ("error", "0A000"), n
+        assert answer(pg, sql)[0] == "rows"
 
 
 def times_out(rl, pg, sql, timeout):
