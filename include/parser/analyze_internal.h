@@ -374,6 +374,8 @@ void		subplan_suspend(ParseState *ps, struct SubPlanFrame *f);
 Expr	   *subplan_finish(ParseState *ps, struct SubPlanFrame *f, Expr *e);
 Expr	   *subplan_outer_ref(ParseState *ps, Expr *e, int level);
 Expr	   *subplan_param(ParseState *ps, Expr *param);
+/* 0A000 for an aggregate in a SubPlan's statement whose args read only values from outside it */
+void		subplan_check_aggregate(ParseState *ps, Expr **args, int nargs, int location);
 /* whether e runs as a SubPlan passed the column written column_sql */
 bool		subplan_reads(const Expr *e, const char *column_sql);
 void		deparse_subplan(ParseState *ps, RlBuf *out, Expr *e);

@@ -293,6 +293,8 @@ transform_aggregate(ParseState *ps, PgQuery__FuncCall *fc, const char *name)
 	ps->in_aggregate = true;
 	e->args = transform_list(ps, fc->args, fc->n_args);
 	ps->in_aggregate = false;
+	if (ps->subplan)
+		subplan_check_aggregate(ps, e->args, e->nargs, fc->location);
 	if (fc->agg_filter)
 		e->defresult = transform_clause(ps, fc->agg_filter, BOOLOID, "FILTER", "FILTER");
 	/* the order of the rows changes nothing but array_agg's and string_agg's results */

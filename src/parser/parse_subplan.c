@@ -27,7 +27,9 @@
  * A value from outside an enclosing subplan too is an argument of each one on the
  * way (capture), so the arguments of a call are always the calling statement's own.
  * A statement with a WITH query in scope is written as before: a subplan's statement
- * could not read it.
+ * could not read it. An aggregate of outer values only (PostgreSQL's aggregate of the
+ * outer query, which SQLite computes alike in place) is refused: the SubPlan would
+ * compute it over its own rows (subplan_check_aggregate).
  */
 #include "parser/analyze_internal.h"
 
@@ -191,6 +193,31 @@ subplan_finish(ParseState *ps, SubPlanFrame *f, Expr *e)
 								   SUBPLAN_NESTING, SUBPLAN_ARGS_MAX), e->location);
 	e->subplan = f->plan;
 	return e;
+}
+
+/* reads_what -- whether e reads a column (*column) or a value from outside the SubPlan (*outer) */
+static void
+reads_what(const Expr *e, bool *column, bool *outer)
+{
+	if (e == NULL)
+		return;
+	*column |= e->kind == EXPR_VAR;
+	*outer |= e->kind == EXPR_PARAM && e->paramno < 0;
+	for (int i = 0; i < e->nargs; i++)
+		reads_what(e->args[i], column, outer);
+	reads_what(e->defresult, column, outer);
+}
+
+void
+subplan_check_aggregate(ParseState *ps, Expr **args, int nargs, int location)
+{
+	bool		column = false,
+				outer = false;
+
+	for (int i = 0; i < nargs; i++)
+		reads_what(args[i], &column, &outer);
+	if (outer && !column)
+		not_supported(ps, "an aggregate of an outer query's columns in a subquery nested this deep", location);
 }
 
 bool

@@ -239,6 +239,18 @@ def test_subplan_under_grouping_sets(both):
         assert answer(pg, sql)[0] == "rows"
 
 
+def test_subplan_aggregate_of_outer_columns(both):
+    """An aggregate of an outer query's columns only is that query's (PostgreSQL,
+    and SQLite in place); in a SubPlan it is refused (0A000) rather than computed over
+    the SubPlan's rows."""
+    rl, pg = both
+    for n, refused in ((1, False), (7, True)):
+        sql = "SELECT " + deep(n, "sum(v.x)") + " FROM (VALUES (1), (2), (NULL)) v(x)"
+        assert answer(rl, sql)[:2] == ("error", "0A000") if refused else answer(rl, sql) == answer(pg, sql), n
+    sql = "SELECT x, " + deep(7, "sum(v.x + g) FROM generate_series(1, 2) g") + V
+    assert answer(rl, sql) == answer(pg, sql)
+
+
 def times_out(rl, pg, sql, timeout):
     """both cancel sql at statement_timeout = timeout"""
     for conn in (rl, pg):
