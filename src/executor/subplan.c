@@ -28,7 +28,7 @@
  *    rl_eval catches one: SQLite's error now, the ERROR with its SQLSTATE raised once
  *    the outermost statement returns (callback_failed).
  *  - recursion is bounded by the stack: past the process's stack limit less a
- *    reserve, 54001 "stack depth limit exceeded" with PostgreSQL's HINT.
+ *    reserve, 54001 "stack depth limit exceeded" with a HINT, as the parser's.
  */
 #include <setjmp.h>
 #include <stdint.h>
@@ -66,8 +66,7 @@ check_stack(void)
 		ereport(ERROR,
 				errcode(ERRCODE_STATEMENT_TOO_COMPLEX),
 				errmsg("stack depth limit exceeded"),
-				errhint("Increase the configuration parameter \"max_stack_depth\" (currently %dkB), "
-						"after ensuring the platform's stack depth limit is adequate.", 2048));
+				errhint("The statement nests subqueries too deeply to be run."));
 }
 
 /* bind -- the SubPlan's binds: constants by value, outer values from args, trees by pointer */
