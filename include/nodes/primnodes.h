@@ -111,6 +111,7 @@ typedef struct Expr
 	const void *range;			/* EXPR_VAR: the analyser's FROM item it reads (NULL: none) */
 	int			column;			/* EXPR_VAR of a range: the column's index (-1: ctid) */
 	SubLinkKind sublink;		/* EXPR_SUBLINK */
+	struct SubPlan *subplan;	/* EXPR_SUBLINK run as a statement of its own, or NULL */
 	bool		agg_star;		/* EXPR_AGG: count(*) */
 	bool		agg_distinct;	/* EXPR_AGG: f(DISTINCT x) */
 	bool		cast_explicit;	/* EXPR_CAST: written (CAST, ::), not an assignment's */
@@ -145,5 +146,22 @@ typedef struct SqlStatement
 	int			nbinds;
 	struct Expr **binds;
 } SqlStatement;
+
+/*
+ * A subquery nested deep in a statement, run as a statement of its own by
+ * rl_subplan(?k, args...) (executor/subplan.c), with ?k bound to its EXPR_SUBLINK:
+ * stmt gives one row of one column, the subquery's value (EXISTS and IN included).
+ * An outer value it reads (an outer query's column, a parameter, IN's left operand)
+ * is a bind of stmt, an EXPR_PARAM whose paramno is SUBPLAN_ARG(i): the call's
+ * argument i, args[i] written in the calling statement's SQL.
+ */
+typedef struct SubPlan
+{
+	SqlStatement stmt;
+	int			nargs;
+	struct Expr **args;
+} SubPlan;
+
+#define SUBPLAN_ARG(i) (-1 - (i))
 
 #endif

@@ -2,7 +2,7 @@
  * analyze_internal.h: what the parser's files share (PostgreSQL's parse_*.h): the
  * ParseState of a statement being analysed and the functions one file calls in
  * another. analyze.c dispatches a statement; parse_expr.c, parse_relation.c,
- * parse_select.c, parse_setop.c, parse_clause.c, parse_modify.c and parse_utility.c
+ * parse_select.c, parse_setop.c, parse_subplan.c, parse_clause.c, parse_modify.c and parse_utility.c
  * analyse its parts; deparse.c writes the SQLite SQL; parser.c is libpg_query's entry.
  */
 #ifndef RL_ANALYZE_INTERNAL_H
@@ -74,6 +74,8 @@ typedef struct ParseState
 	int			sub_nest;		/* subqueries nested in the SQL made so far, at most */
 	int			nhoisted;		/* named so far: _rl_h1.._rl_hN */
 	RlBuf		hoisted;		/* "_rl_hN" AS (...), ... for the next add_sql */
+	int			sublink_depth;	/* subqueries around this point in the SQL being written */
+	struct SubPlanFrame *subplan;	/* the SubPlan whose SQL is being written (parse_subplan.c) */
 	bool		folded_aggregate;	/* this query level computes an aggregate that a
 									 * constant (pg_typeof) or a window's clause left
 									 * out of its select list's aggregates */
@@ -268,6 +270,13 @@ typedef struct Query
  */
 #define HOIST_NESTING 3
 
+/*
+ * The scalar, EXISTS or IN subquery that would be the SUBPLAN_NESTING-th nested in
+ * the SQL being written is a statement of its own instead, a SubPlan
+ * (parse_subplan.c): SQLite's parser stack takes about seven.
+ */
+#define SUBPLAN_NESTING 6
+
 /* Result columns being built. */
 typedef struct TargetList
 {
@@ -357,6 +366,20 @@ bool		node_contains(const ProtobufCMessage *msg, PgQuery__Node__NodeCase kind, b
 bool		values_have_default(const PgQuery__SelectStmt *sel);
 bool		needs_cache(PgQuery__SelectStmt *sel);
 void		analyze_select_sql(ParseState *ps, PgQuery__SelectStmt *sel, AnalyzedStmt *stmt);
+
+/* parse_subplan.c */
+struct SubPlanFrame;
+bool		subplan_wanted(ParseState *ps, const PgQuery__SubLink *sl);
+struct SubPlanFrame *subplan_begin(ParseState *ps);
+void		subplan_suspend(ParseState *ps, struct SubPlanFrame *f);
+Expr	   *subplan_finish(ParseState *ps, struct SubPlanFrame *f, Expr *e);
+Expr	   *subplan_outer_ref(ParseState *ps, Expr *e, int level);
+Expr	   *subplan_param(ParseState *ps, Expr *param);
+/* 0A000 for an aggregate in a SubPlan's statement whose args read only values from outside it */
+void		subplan_check_aggregate(ParseState *ps, Expr **args, int nargs, int location);
+/* whether e runs as a SubPlan passed the column written column_sql */
+bool		subplan_reads(const Expr *e, const char *column_sql);
+void		deparse_subplan(ParseState *ps, RlBuf *out, Expr *e);
 
 /* parse_setop.c */
 void		append_set_operation(RlBuf *out, char **terms, int n, int ncolumns, PgQuery__SetOperation op, bool all,

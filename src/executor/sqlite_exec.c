@@ -5,7 +5,8 @@
  *
  * Whatever SQLite cannot compute with PostgreSQL's semantics (arithmetic, casts,
  * functions) it calls back into the executor through rl_eval(). The others:
- * rl_scalar for a scalar subquery's value, rl_float_sum and rl_float_avg for sum()
+ * rl_scalar for a scalar subquery's value, rl_subplan for one run as a statement of
+ * its own (subplan.c), rl_float_sum and rl_float_avg for sum()
  * and avg() of floats, rl_numeric_sum and rl_numeric_avg for those of numerics,
  * rl_array_agg for ARRAY(subquery) and array_agg(), rl_string_agg for
  * string_agg(... ORDER BY ...), rl_bytea_agg for string_agg(bytea, bytea), rl_array_json for json_each() to iterate a
@@ -22,6 +23,7 @@
 #include "catalog/cache_sqlite.h"
 #include "executor/executor.h"
 #include "executor/sqlite_exec.h"
+#include "executor/subplan.h"
 #include "nodes/exprflatten.h"
 #include "utils/adt/numeric.h"
 #include "utils/elog.h"
@@ -1087,6 +1089,7 @@ ExecRegisterSqliteFunctions(sqlite3 *db)
 {
 	sqlite3_create_function(db, "rl_eval", -1, SQLITE_UTF8, NULL, rl_eval, NULL, NULL);
 	sqlite3_create_function(db, "rl_pack", -1, SQLITE_UTF8, NULL, rl_pack, NULL, NULL);
+	sqlite3_create_function(db, "rl_subplan", -1, SQLITE_UTF8, NULL, ExecSubPlan, NULL, NULL);
 	sqlite3_create_function(db, "rl_scalar", 1, SQLITE_UTF8, NULL, NULL, rl_scalar_step, rl_scalar_final);
 	sqlite3_create_function(db, "rl_float_sum", 1, SQLITE_UTF8, NULL, NULL, rl_float_step,
 							rl_float_sum_final);

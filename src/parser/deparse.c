@@ -450,6 +450,9 @@ deparse(ParseState *ps, RlBuf *out, Expr *e)
 				return;
 			/* FALLTHROUGH */
 		case EXPR_PARAM:
+			/* a parameter in a subplan's statement is an argument of its call */
+			if (ps->subplan && e->kind == EXPR_PARAM && e->paramno >= 0)
+				e = subplan_param(ps, e);
 			rlbuf_append_str(out, "?");
 			rlbuf_append_int(out, add_bind(ps, e));
 			return;
@@ -529,7 +532,9 @@ deparse(ParseState *ps, RlBuf *out, Expr *e)
 				deparse_window(ps, out, e->window);
 			return;
 		case EXPR_SUBLINK:
-			if (e->sublink == SUBLINK_IN)
+			if (e->subplan)
+				deparse_subplan(ps, out, e);
+			else if (e->sublink == SUBLINK_IN)
 			{
 				/* numerics compare by value under the left side's collation */
 				rlbuf_append_str(out, "(");

@@ -472,7 +472,8 @@ grouping_substitute(ParseState *ps, Expr *e)
 	{
 		/* its SQL is written: one that reads a column some set leaves out would read it whole */
 		for (int i = 0; i < gs->nexprs; i++)
-			if (gs->sql[i] && gs->exprs[i]->kind == EXPR_VAR && strstr(e->sql, gs->exprs[i]->sql))
+			if (gs->sql[i] && gs->exprs[i]->kind == EXPR_VAR &&
+				(strstr(e->sql, gs->exprs[i]->sql) || subplan_reads(e, gs->exprs[i]->sql)))
 				not_supported(ps, "a subquery reading a column that a grouping set leaves out", e->location);
 		return e;
 	}

@@ -168,13 +168,18 @@ transform_column_ref(ParseState *ps, PgQuery__ColumnRef *cr)
 	{
 		const char *alias = string_value(cr->fields[cr->n_fields - 2]);
 		const char *schema = cr->n_fields >= 3 ? string_value(cr->fields[cr->n_fields - 3]) : NULL;
-		Expr	   *e = item_column(ps, find_item(ps, schema, alias, cr->location), name, false, cr->location);
+		const RangeItem *item = find_item(ps, schema, alias, cr->location);
+		Expr	   *e = item_column(ps, item, name, false, cr->location);
 
 		if (e == NULL)
 			ereport(ERROR,
 					errcode(ERRCODE_UNDEFINED_COLUMN),
 					errmsg("column %s.%s does not exist", alias, name),
 					errposition(char_position(ps, cr->location)));
+		for (Scope *s = ps->scope; ps->subplan && s != NULL; s = s->parent)
+			for (int i = 0; i < s->nitems; i++)
+				if (s->items[i] == item)
+					return subplan_outer_ref(ps, e, s->level);
 		return e;
 	}
 	for (Scope *s = ps->scope; s != NULL; s = s->parent)
@@ -196,7 +201,7 @@ transform_column_ref(ParseState *ps, PgQuery__ColumnRef *cr)
 		{
 			if (s->level < ps->min_ref_level)
 				ps->min_ref_level = s->level;
-			return found;
+			return ps->subplan ? subplan_outer_ref(ps, found, s->level) : found;
 		}
 	}
 	ereport(ERROR,

@@ -293,6 +293,8 @@ transform_aggregate(ParseState *ps, PgQuery__FuncCall *fc, const char *name)
 	ps->in_aggregate = true;
 	e->args = transform_list(ps, fc->args, fc->n_args);
 	ps->in_aggregate = false;
+	if (ps->subplan)
+		subplan_check_aggregate(ps, e->args, e->nargs, fc->location);
 	if (fc->agg_filter)
 		e->defresult = transform_clause(ps, fc->agg_filter, BOOLOID, "FILTER", "FILTER");
 	/* the order of the rows changes nothing but array_agg's and string_agg's results */
@@ -422,7 +424,9 @@ analyze_subquery(ParseState *ps, PgQuery__SelectStmt *sel, Query *q)
 	ps->min_ref_level = INT_MAX;
 	ps->cte_ref = false;
 	ps->sub_nest = 0;
+	ps->sublink_depth++;
 	analyze_query(ps, sel, NULL, q);
+	ps->sublink_depth--;
 	int			nest = ps->sub_nest + 1;
 
 	if (nest > HOIST_NESTING && hoistable(ps, outer_level))
@@ -436,8 +440,9 @@ analyze_subquery(ParseState *ps, PgQuery__SelectStmt *sel, Query *q)
 	ps->sub_nest = saved_nest > nest ? saved_nest : nest;
 }
 
-Expr *
-transform_sublink(ParseState *ps, PgQuery__SubLink *sl)
+/* sublink_expr -- sl as an expression; its subquery analysed as plan's statement if plan is set */
+static Expr *
+sublink_expr(ParseState *ps, PgQuery__SubLink *sl, struct SubPlanFrame *plan)
 {
 	Query		q;
 	Expr	   *e = make_expr(EXPR_SUBLINK, BOOLOID, sl->location);
@@ -445,6 +450,8 @@ transform_sublink(ParseState *ps, PgQuery__SubLink *sl)
 	if (sl->subselect->node_case != PG_QUERY__NODE__NODE_SELECT_STMT)
 		not_supported(ps, "this subquery", sl->location);
 	analyze_subquery(ps, sl->subselect->select_stmt, &q);
+	if (plan)
+		subplan_suspend(ps, plan);
 	e->sql = q.sql;
 	switch (sl->sub_link_type)
 	{
@@ -522,6 +529,15 @@ transform_sublink(ParseState *ps, PgQuery__SubLink *sl)
 			not_supported(ps, "this kind of subquery", sl->location);
 			return NULL;
 	}
+}
+
+Expr *
+transform_sublink(ParseState *ps, PgQuery__SubLink *sl)
+{
+	struct SubPlanFrame *plan = subplan_wanted(ps, sl) ? subplan_begin(ps) : NULL;
+	Expr	   *e = sublink_expr(ps, sl, plan);
+
+	return plan ? subplan_finish(ps, plan, e) : e;
 }
 
 /* ---------- SELECT ---------- */

@@ -8,7 +8,7 @@ sent to RockLake and to PostgreSQL 15 and both must answer alike (doc/design.md,
 import pytest
 
 from answers import answer
-from test_robustness import both  # noqa: F401  (the fixture)
+from test_robustness import both, same_answers  # noqa: F401  (the fixture)
 
 
 def scalar(n):
@@ -86,6 +86,191 @@ def test_nested_subqueries_in_writes(both):
         conn.execute("DROP TABLE sz_t")
 
 
+V = " FROM (VALUES (1), (2), (NULL)) v(x) ORDER BY 1"
+
+
+def correlated(n, link):
+    """n EXISTS or IN subqueries nested, each reading the outermost query's column"""
+    sql = "SELECT v.x WHERE v.x = 2"
+    for _ in range(n - 1):
+        sql = f"SELECT v.x WHERE v.x > 0 AND {'EXISTS' if link == 'EXISTS' else 'v.x IN'} ({sql})"
+    return f"SELECT x, {'EXISTS' if link == 'EXISTS' else '2 IN'} ({sql})" + V
+
+
+def correlated_scalar(n, from_clause=""):
+    """n scalar subqueries nested, the innermost reading the outermost query's column"""
+    return "SELECT x, " + "(SELECT " * n + "v.x + 1" + from_clause + ")" * n + V
+
+
+def parses(conn, sql):
+    """whether conn's grammar and analysis take sql: PREPARE plans and runs nothing"""
+    if answer(conn, "PREPARE sz_p AS " + sql)[0] == "error":
+        return False
+    conn.execute("DEALLOCATE sz_p")
+    return True
+
+
+GRAMMAR_DEPTHS = {
+    "EXISTS": lambda n: nested(n, "EXISTS"),
+    "IN": lambda n: nested(n, "1 IN"),
+    "correlated EXISTS": lambda n: correlated(n, "EXISTS"),
+    "correlated IN": lambda n: correlated(n, "IN"),
+}
+
+
+@pytest.mark.parametrize("kind", GRAMMAR_DEPTHS)
+def test_nested_subquery_depths(both, kind):
+    """EXISTS and IN subqueries nested as deep as PostgreSQL's grammar takes them (its
+    parser's stack, found by PREPARE, which runs nothing): PostgreSQL runs them, and
+    RockLake, whose deeper subqueries are statements of their own (SubPlans), answers
+    alike; one level deeper both refuse alike."""
+    rl, pg = both
+    make = GRAMMAR_DEPTHS[kind]
+    n = largest(pg, make, 10, 10_000, takes=parses, within=10**9)
+    assert answer(pg, make(n))[0] == "rows"
+    for depth in (n, n + 1):
+        assert answer(rl, make(depth), with_message=True) == answer(pg, make(depth), with_message=True), depth
+
+
+STACK_DEPTHS = {
+    "scalar": scalar,
+    "correlated scalar": correlated_scalar,
+}
+
+
+@pytest.mark.parametrize("kind", STACK_DEPTHS)
+def test_scalar_subquery_depths(both, kind):
+    """Scalar subqueries: PostgreSQL's planner runs out of its 2 MB stack at about half
+    the depth its grammar takes; at the deepest it runs (found to 10 %) both answer
+    alike."""
+    rl, pg = both
+    make = STACK_DEPTHS[kind]
+    grammar = largest(pg, make, 10, 10_000, takes=parses, within=10**9)
+    n = largest(pg, make, 10, grammar + 1, within=10)
+    assert answer(rl, make(n), with_message=True) == answer(pg, make(n), with_message=True), n
+
+
+def deep(n, expr):
+    """expr inside n scalar subqueries with no FROM"""
+    return "(SELECT " * n + expr + ")" * n
+
+
+def levels(n):
+    """n nested scalar subqueries, each with a FROM of its own, the innermost reading
+    the columns of the one around it, of one halfway out and of the outermost"""
+    sql = f"SELECT l0.c + l{n - 1}.c * 10 + l{n // 2}.c * 100"
+    for i in range(n - 1, 0, -1):
+        sql = f"SELECT ({sql}) + l{i}.c FROM (VALUES ({i}), ({i + 100})) l{i}(c) WHERE l{i}.c = {i} OR l{i}.c = l0.c"
+    return f"SELECT l0.c, ({sql}) FROM (VALUES (1), (2), (NULL)) l0(c) ORDER BY 1"
+
+
+# past SUBPLAN_NESTING (6) nested subqueries the deeper ones are statements of their
+# own, run per call with the outer values they read bound (src/executor/subplan.c)
+SUBPLANS = [
+    correlated(5, "EXISTS"), correlated(6, "EXISTS"), correlated(7, "IN"), correlated(40, "EXISTS"),
+    correlated_scalar(40), correlated_scalar(30, " FROM generate_series(1, 1)"), levels(20),
+    # IN's three values: NULL on the left, NULL among the subquery's rows, NOT IN
+    "SELECT x, " + deep(7, "v.x IN (SELECT y FROM (VALUES (1), (NULL)) w(y))") + ", "
+    + deep(7, "v.x NOT IN (SELECT y FROM (VALUES (1), (NULL)) w(y))") + ", "
+    + deep(7, "v.x IN (SELECT y FROM (VALUES (1), (2)) w(y) WHERE y > v.x - 2)") + V,
+    "SELECT " + deep(7, "NULL::int IN (SELECT 1)") + ", " + deep(7, "2 NOT IN (SELECT 1)") + ", "
+    + deep(7, "1 IN (SELECT 1.0)"),
+    # a second row is 21000, in a correlated one only for the rows that give two
+    "SELECT " + deep(7, "g FROM generate_series(1, 2) g"),
+    "SELECT x, " + deep(7, "g FROM generate_series(1, v.x) g") + V,
+    "SELECT x, " + deep(7, "g FROM generate_series(1, v.x) g") + " FROM (VALUES (1), (NULL)) v(x)",
+    # an error inside keeps its SQLSTATE
+    "SELECT x, " + deep(8, "10 / (v.x - 1)") + V,
+    "SELECT x, " + deep(8, "(v.x + 2147483647)::int4") + V,
+    # values come back as the subquery's column gives them
+    "SELECT " + ", ".join(deep(8, v) for v in [
+        "1.50::numeric(5,2)", "'a''b'::text", "true", "'\\x00ff'::bytea", "1.5::float8", "'NaN'::float8",
+        "'2024-01-02'::date", "ARRAY[1, 2]", "NULL::int4", "9223372036854775807::int8", "'x'::char(3)",
+        "'{\"a\": 1}'::jsonb", "interval '1 day'", "12345678901234567890.5::numeric"]),
+    "SELECT x, " + ", ".join(deep(8, v) for v in [
+        "v.x * 1.5", "(v.x * 1.5)::float4", "v.x::text || 'a'", "v.x > 1", "v.x::numeric / 3", "ARRAY[v.x]"]) + V,
+    # aggregates, ARRAY(), and an uncorrelated subquery deep inside a correlated one
+    "SELECT x, " + deep(7, "count(*) FROM generate_series(1, v.x) g WHERE g % 2 = 0") + V,
+    "SELECT x, " + deep(7, "ARRAY(SELECT v.x + g FROM generate_series(1, 2) g)") + V,
+    "SELECT x, " + deep(7, "v.x + " + scalar(20)[7:]) + V,
+    # a WITH query in scope keeps the subqueries in the statement's text
+    "WITH w AS (SELECT 2 AS a) SELECT x, " + deep(10, "v.x + (SELECT a FROM w)") + V,
+]
+
+
+@pytest.mark.parametrize("sql", SUBPLANS, ids=range(len(SUBPLANS)))
+def test_subplans(both, sql):
+    same_answers(*both, [sql])
+
+
+def test_subplans_with_parameters(both):
+    """Extended protocol: a parameter read in a subplan is an argument of its call."""
+    rl, pg = both
+    sql = "SELECT x, " + deep(8, "%s::int + v.x") + " + " + deep(14, "%s::int * v.x") + ", " \
+        + deep(9, "%s::text || %s::text") + ", " + deep(7, "v.x IN (SELECT %s::int)") + V
+    params = (1, 2, "a", "b", 2)
+    assert rl.execute(sql, params).fetchall() == pg.execute(sql, params).fetchall()
+
+
+def test_subplans_in_writes(both):
+    rl, pg = both
+    for conn in (rl, pg):
+        conn.execute("DROP TABLE IF EXISTS sz_s")
+        conn.execute("CREATE TABLE sz_s (a int8, b text)")
+        conn.execute("INSERT INTO sz_s VALUES (1, 'x'), (2, 'y'), (3, NULL)")
+    for sql in ["UPDATE sz_s SET a = a + " + deep(8, "sz_s.a * 10") + " WHERE EXISTS ("
+                + deep(8, "1 WHERE sz_s.b IS NOT NULL")[1:-1] + ") RETURNING a, b",
+                "INSERT INTO sz_s SELECT " + deep(9, "max(a) + 1 FROM sz_s") + ", 'z'",
+                "DELETE FROM sz_s WHERE a IN (" + deep(8, "sz_s.a WHERE sz_s.a > 20")[1:-1] + ") RETURNING a, b",
+                "UPDATE sz_s SET b = 'w' WHERE a < 30 RETURNING a, " + deep(8, "b || a"),
+                "SELECT a, b FROM sz_s ORDER BY a"]:
+        assert answer(rl, sql) == answer(pg, sql), sql[:120]
+    for conn in (rl, pg):
+        conn.execute("DROP TABLE sz_s")
+
+
+def test_subplan_under_grouping_sets(both):
+    """A subquery reading a column some grouping set leaves out is refused (0A000) as
+    deep as shallow: a SubPlan's arguments are read as its SQL is."""
+    rl, pg = both
+    for n in (1, 7):
+        sql = "SELECT x, " + deep(n, "v.x + 1") + " FROM (VALUES (1), (2)) v(x) GROUP BY GROUPING SETS ((x), ())"
+        assert answer(rl, sql)[:2] == ("error", "0A000"), n
+        assert answer(pg, sql)[0] == "rows"
+
+
+def test_subplan_aggregate_of_outer_columns(both):
+    """An aggregate of an outer query's columns only is that query's (PostgreSQL,
+    and SQLite in place); in a SubPlan it is refused (0A000) rather than computed over
+    the SubPlan's rows."""
+    rl, pg = both
+    for n, refused in ((1, False), (7, True)):
+        sql = "SELECT " + deep(n, "sum(v.x)") + " FROM (VALUES (1), (2), (NULL)) v(x)"
+        assert answer(rl, sql)[:2] == ("error", "0A000") if refused else answer(rl, sql) == answer(pg, sql), n
+    sql = "SELECT x, " + deep(7, "sum(v.x + g) FROM generate_series(1, 2) g") + V
+    assert answer(rl, sql) == answer(pg, sql)
+
+
+def times_out(rl, pg, sql, timeout):
+    """both cancel sql at statement_timeout = timeout"""
+    for conn in (rl, pg):
+        conn.execute(f"SET statement_timeout = '{timeout}'")
+    try:
+        assert answer(rl, sql, with_message=True) == answer(pg, sql, with_message=True) == \
+            ("error", "57014", "canceling statement due to statement timeout")
+    finally:
+        for conn in (rl, pg):
+            conn.execute("RESET statement_timeout")
+
+
+def test_timeout_in_a_subplan(both):
+    """statement_timeout reaches a statement running in a subplan."""
+    rl, pg = both
+    sql = "SELECT count(*) FROM generate_series(1, 1000000) a WHERE " \
+        + deep(8, "EXISTS (SELECT 1 FROM generate_series(1, 1000) b WHERE b = a.a + 1000)")
+    times_out(rl, pg, sql, "100ms")
+
+
 def seq(n):
     return ", ".join(str(i) for i in range(n))
 
@@ -122,11 +307,15 @@ def chain(n, op, first=0):
                           for i in range(first, first + n))
 
 
-def largest(conn, make, lo, hi):
-    """about the largest n in [lo, hi) of make(n) that conn takes (to 1 %): lo is taken"""
-    while hi - lo > lo // 100:
+def runs(conn, sql):
+    return answer(conn, sql)[0] == "rows"
+
+
+def largest(conn, make, lo, hi, takes=runs, within=100):
+    """about the largest n in [lo, hi) of make(n) that conn takes (to 1/within): lo is taken"""
+    while hi - lo > max(1, lo // within):
         mid = (lo + hi) // 2
-        if answer(conn, make(mid))[0] == "rows":
+        if takes(conn, make(mid)):
             lo = mid
         else:
             hi = mid
@@ -276,13 +465,10 @@ def test_timeout_of_a_huge_expression(both):
         conn.execute("DROP TABLE IF EXISTS sz_c")
         conn.execute("CREATE TABLE sz_c (x int8)")
         conn.execute("INSERT INTO sz_c VALUES (1), (2)")
-        conn.execute("SET statement_timeout = '50ms'")
     try:
-        assert answer(rl, sql, with_message=True) == answer(pg, sql, with_message=True) == \
-            ("error", "57014", "canceling statement due to statement timeout")
+        times_out(rl, pg, sql, "50ms")
     finally:
         for conn in (rl, pg):
-            conn.execute("RESET statement_timeout")
             conn.execute("DROP TABLE sz_c")
 
 
