@@ -344,8 +344,10 @@ open_store(WriterDatabase *db)
 	if (standby)
 		opts.applied_key = note_touched;
 	opts.manifest_grace_ms = opts.sst_min_age_ms = opts.wal_retention_ms = writer_config->gc_grace_ms;
+	rc = standby ? lsm_open_follower(db->store, &opts, &db->lsm) :
+		lsm_open_writer(db->store, &opts, &db->lsm);
 	/* a live lease of another server (not this one's before a restart): it is fenced now */
-	if (!standby && db->lease.pid == 0 && lease_holder(db->store, &holder) == RL_OK)
+	if (rc == RL_OK && !standby && db->lease.pid == 0 && lease_holder(db->store, &holder) == RL_OK)
 	{
 		LeaseHolder self;
 
@@ -353,8 +355,6 @@ open_store(WriterDatabase *db)
 		took_over = strcmp(holder.host, self.host) != 0 ||
 			strcmp(holder.data_directory, writer_config->data_directory) != 0;
 	}
-	rc = standby ? lsm_open_follower(db->store, &opts, &db->lsm) :
-		lsm_open_writer(db->store, &opts, &db->lsm);
 	if (rc == RL_FENCED || rc == RL_CONTENDED)
 	{
 		ereport(LOG, errcode(ERRCODE_ADMIN_SHUTDOWN),
