@@ -41,6 +41,14 @@
  *       the bootstrap superuser's with the default ACL. Keyed by name, not datid: a
  *       CREATE DATABASE whose datid another took at the same time is moved to a new
  *       one by the writer, which would leave a datid here pointing elsewhere.
+ *   rl_auth_members(id INTEGER PRIMARY KEY, roleid, member, grantor, admin_option
+ *                   INTEGER NOT NULL, UNIQUE (roleid, member))
+ *       the roles' memberships (pg_auth_members' rows: member is a member of roleid),
+ *       in the postgres database's cache.
+ *   rl_authid_noinherit(oid INTEGER PRIMARY KEY)
+ *       the roles made or altered NOINHERIT (pg_authid.rolinherit false), in the
+ *       postgres database's cache: a relation of its own so that rl_authid's rows
+ *       keep the shape stores made before have.
  *
  * Values are stored in their canonical SQLite form: integers, booleans (0/1) and
  * timestamps (microseconds since 2000-01-01 UTC, PostgreSQL's binary form) as
@@ -84,7 +92,8 @@
  * layout cannot key, are generic rows keyed by (relid, _rl_rowid); rl_relation itself
  * is relation 0, rl_database relation CACHE_DATABASE_RELID, rl_namespace
  * CACHE_NAMESPACE_RELID, rl_authid CACHE_AUTHID_RELID, rl_database_acl
- * CACHE_DATABASE_ACL_RELID. Only public's tables can have kvcodec's layout, whose keys
+ * CACHE_DATABASE_ACL_RELID, rl_auth_members CACHE_AUTH_MEMBERS_RELID,
+ * rl_authid_noinherit CACHE_NOINHERIT_RELID. Only public's tables can have kvcodec's layout, whose keys
  * have no room for a schema: a DuckLake catalog in another schema (DuckLake's
  * METADATA_SCHEMA) is stored as generic rows of its relids, so two lakes in one
  * database never share a key.
@@ -131,6 +140,10 @@
 #define CACHE_AUTHID_RELID 0x7ffffffdU
 #define CACHE_DATABASE_ACL_TABLE "rl_database_acl"
 #define CACHE_DATABASE_ACL_RELID 0x7ffffffcU
+#define CACHE_AUTH_MEMBERS_TABLE "rl_auth_members"
+#define CACHE_AUTH_MEMBERS_RELID 0x7ffffffbU
+#define CACHE_NOINHERIT_TABLE "rl_authid_noinherit"
+#define CACHE_NOINHERIT_RELID 0x7ffffffaU
 /* what separates a schema's id from a table's name in the cache's name of the table */
 #define CACHE_SCHEMA_SEPARATOR "^."
 /* the database that holds the registry, created with the store */

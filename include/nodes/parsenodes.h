@@ -49,6 +49,7 @@ typedef struct Plan
 typedef enum UtilityKind
 {
 	UTIL_SET,
+	UTIL_SET_LOCAL,				/* SET LOCAL: until the transaction ends */
 	UTIL_RESET,
 	UTIL_RESET_ALL,
 	UTIL_SET_IGNORED,			/* SET TRANSACTION ..., SET SESSION CHARACTERISTICS ... */

@@ -103,6 +103,16 @@ void		ReportGucs(GucReportFn fn, void *arg);
 /* Settings whose reported value changed since the last call (to send after SET). */
 void		ReportChangedGucs(GucReportFn fn, void *arg);
 
+/*
+ * Hooks of a setting the session's identity follows (role, session_authorization:
+ * tcop/session_role.h). set_hook sees the value a SET (or a startup option) or a
+ * RESET is about to give, and may refuse it with an ERROR; assign_hook sees every
+ * value made current, whatever made it (SET, RESET, a transaction's end).
+ */
+typedef void (*GucSetHook) (const char *newval);
+typedef void (*GucAssignHook) (const char *newval);
+void		SetConfigHooks(const char *name, GucSetHook set_hook, GucAssignHook assign_hook);
+
 /* Typed accessors for the server's own use (ints in the setting's base unit: ms, s, kB). */
 int			GetConfigInt(const char *name);
 bool		GetConfigBool(const char *name);

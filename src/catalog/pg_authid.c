@@ -42,15 +42,18 @@ authid_sql(void)
 	rlbuf_init_in(&b, CurrentMemoryContext);
 	if (db != NULL)
 		sqlite3_prepare_v2(db, "SELECT oid, rolname, rolsuper, rolcreaterole, rolcreatedb, rolcanlogin,"
-						   " rolconnlimit, rolpassword, rolvaliduntil FROM " CACHE_AUTHID_TABLE, -1, &stmt, NULL);
+						   " rolconnlimit, rolpassword, rolvaliduntil,"
+						   " oid NOT IN (SELECT oid FROM " CACHE_NOINHERIT_TABLE ") FROM " CACHE_AUTHID_TABLE,
+						   -1, &stmt, NULL);
 	while (stmt != NULL && sqlite3_step(stmt) == SQLITE_ROW)
 	{
 		/* initdb's superuser alone has REPLICATION and BYPASSRLS */
 		int			bootstrap = sqlite3_column_int64(stmt, 0) == BOOTSTRAP_SUPERUSERID;
-		char	   *row = sqlite3_mprintf("(%lld, %Q, %d, 1, %d, %d, %d, %d, %d, %d, %Q, %s), ",
+		char	   *row = sqlite3_mprintf("(%lld, %Q, %d, %d, %d, %d, %d, %d, %d, %d, %Q, %s), ",
 										  sqlite3_column_int64(stmt, 0),
 										  (const char *) sqlite3_column_text(stmt, 1),
-										  sqlite3_column_int(stmt, 2), sqlite3_column_int(stmt, 3),
+										  sqlite3_column_int(stmt, 2), sqlite3_column_int(stmt, 9),
+										  sqlite3_column_int(stmt, 3),
 										  sqlite3_column_int(stmt, 4), sqlite3_column_int(stmt, 5),
 										  bootstrap, bootstrap, sqlite3_column_int(stmt, 6),
 										  (const char *) sqlite3_column_text(stmt, 7),
@@ -122,12 +125,23 @@ BuildPgShadowSql(void)
 Oid
 RoleOidByName(const char *name)
 {
-	RoleInfo	role;
+	sqlite3    *db = catalog_open_registry(DataDir);
+	sqlite3_stmt *stmt = NULL;
+	Oid			oid = 0;
 
-	if (catalog_find_role(DataDir, name, &role) != RL_OK)
-		return 0;
-	role_info_free(&role);
-	return role.oid;
+	if (db != NULL)
+		sqlite3_prepare_v2(db, "SELECT oid FROM " CACHE_AUTHID_TABLE " WHERE rolname = ?1"
+						   " UNION ALL SELECT column1 FROM (VALUES " PREDEFINED_ROLES ") WHERE column2 = ?1",
+						   -1, &stmt, NULL);
+	if (stmt != NULL)
+	{
+		sqlite3_bind_text(stmt, 1, name, -1, SQLITE_STATIC);
+		if (sqlite3_step(stmt) == SQLITE_ROW)
+			oid = (Oid) sqlite3_column_int64(stmt, 0);
+	}
+	sqlite3_finalize(stmt);
+	sqlite3_close(db);
+	return oid;
 }
 
 char *

@@ -40,6 +40,7 @@
 #include "catalog/namespace.h"
 #include "catalog/pg_attribute.h"
 #include "catalog/pg_cast.h"
+#include "catalog/pg_auth_members.h"
 #include "catalog/pg_authid.h"
 #include "catalog/pg_proc.h"
 #include "catalog/pg_stat.h"
@@ -654,7 +655,7 @@ static const SystemRelation system_relations[] = {
 	{"pg_authid", NCOLS(pg_authid_cols), pg_authid_cols, NULL, BuildPgAuthidSql},
 	{"pg_user", NCOLS(pg_user_cols), pg_user_cols, NULL, BuildPgUserSql},
 	{"pg_shadow", NCOLS(pg_user_cols), pg_user_cols, NULL, BuildPgShadowSql},
-	{"pg_auth_members", NCOLS(pg_auth_members_cols), pg_auth_members_cols, NULL, NULL},
+	{"pg_auth_members", NCOLS(pg_auth_members_cols), pg_auth_members_cols, NULL, BuildPgAuthMembersSql},
 	{"pg_description", NCOLS(pg_description_cols), pg_description_cols, NULL, build_pg_description},
 	{"pg_shdescription", NCOLS(pg_shdescription_cols), pg_shdescription_cols, NULL, build_pg_shdescription},
 	{"pg_inherits", NCOLS(pg_inherits_cols), pg_inherits_cols, NULL, NULL},

@@ -310,6 +310,11 @@ AnalyzeStatement(const RawStatement *raw, const char *query_string,
 			stmt->command_tag = node->grant_stmt->is_grant ? "GRANT" : "REVOKE";
 			stmt->utility_node = node;
 			break;
+		case PG_QUERY__NODE__NODE_GRANT_ROLE_STMT:
+			stmt->utility = UTIL_ROLE;
+			stmt->command_tag = node->grant_role_stmt->is_grant ? "GRANT ROLE" : "REVOKE ROLE";
+			stmt->utility_node = node;
+			break;
 		case PG_QUERY__NODE__NODE_CREATE_ROLE_STMT:
 		case PG_QUERY__NODE__NODE_ALTER_ROLE_STMT:
 		case PG_QUERY__NODE__NODE_DROP_ROLE_STMT:

@@ -912,7 +912,7 @@ analyze_set(ParseState *ps, PgQuery__VariableSetStmt *vs, AnalyzedStmt *stmt)
 	switch (vs->kind)
 	{
 		case PG_QUERY__VARIABLE_SET_KIND__VAR_SET_VALUE:
-			stmt->utility = UTIL_SET;
+			stmt->utility = vs->is_local ? UTIL_SET_LOCAL : UTIL_SET;
 			stmt->value = set_value_text(ps, vs);
 			break;
 		case PG_QUERY__VARIABLE_SET_KIND__VAR_SET_DEFAULT:

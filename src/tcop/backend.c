@@ -47,6 +47,7 @@
 #include "tcop/dest.h"
 #include "tcop/portal.h"
 #include "tcop/rolecount.h"
+#include "tcop/session_role.h"
 #include "tcop/utility.h"
 #include "tcop/warmup.h"
 #include "tcop/xact.h"
@@ -354,7 +355,7 @@ start_session(const BackendStartupInfo *info)
 					errmsg("could not read the roles' registry: %s", rl_last_error()));
 		ClientAuthentication(info->data_directory, sp.user, sp.database, &auth);
 	}
-	MyRoleId = role.oid;
+	InitSessionUser(role.oid, sp.user, role.rolsuper);
 	RoleConnectionEnter(role.oid, sp.user, role.rolconnlimit, role.rolsuper);
 	/* before the startup options: whether they may set superusers' settings */
 	apply_setting("is_superuser", role.rolsuper ? "on" : "off", PGC_S_OVERRIDE);

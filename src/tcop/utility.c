@@ -39,6 +39,13 @@ ProcessUtility(const AnalyzedStmt *stmt)
 			if (!set_config_option(stmt->name, stmt->value, PGC_S_SESSION, false, &msg, &sqlstate))
 				config_error(msg, sqlstate);
 			break;
+		case UTIL_SET_LOCAL:
+			if (!IsTransactionBlock())
+				ereport(WARNING, errcode(ERRCODE_NO_ACTIVE_SQL_TRANSACTION),
+						errmsg("SET LOCAL can only be used in transaction blocks"));
+			if (!set_config_option_local(stmt->name, stmt->value, &msg, &sqlstate))
+				config_error(msg, sqlstate);
+			break;
 		case UTIL_RESET:
 			if (!ResetConfigOption(stmt->name))
 				UnrecognizedConfigOption(stmt->name);
@@ -70,6 +77,7 @@ ProcessUtility(const AnalyzedStmt *stmt)
 			break;
 		case UTIL_DISCARD_ALL:
 			PreventInTransactionBlock("DISCARD ALL");
+			ResetConfigOption("session_authorization");	/* RESET ALL leaves it, and role */
 			ResetAllSessionOptions();
 			DropAllPreparedStatements();
 			AtEOXact_Portals();
