@@ -34,6 +34,18 @@ bool		RoleReaches(Oid member, Oid role, RoleRecurse how, bool superuser, Oid dba
 bool		RoleIsAdminOf(Oid member, Oid role);
 /* Whether member is directly a member of role (a row), and with ADMIN OPTION in *admin. */
 bool		RoleDirectMember(Oid role, Oid member, bool *admin);
+/*
+ * Whether role has privilege (an ACL letter) by the stored acl (catalog/acl.h): an
+ * item of PUBLIC's, or of a role whose privileges role has. Superusers are the
+ * caller's to let through.
+ */
+bool		AclPermits(const char *acl, Oid role, char privilege, Oid dba);
+/*
+ * The owner of the session's database (pg_database_owner's member, and the owner of
+ * the relations made before owners were kept), read once a session; the bootstrap
+ * superuser if the registry cannot say.
+ */
+Oid			CurrentDatabaseOwner(void);
 /* pg_auth_members' rows as a SELECT, for syscat.c */
 char	   *BuildPgAuthMembersSql(void);
 

@@ -28,6 +28,10 @@ typedef enum GucSource
 	PGC_S_DEFAULT,
 	PGC_S_FILE,
 	PGC_S_ARGV,
+	PGC_S_GLOBAL,				/* ALTER ROLE ALL SET, at login (tcop/role_settings.h) */
+	PGC_S_DATABASE,				/* ALTER DATABASE SET */
+	PGC_S_USER,					/* ALTER ROLE SET */
+	PGC_S_DATABASE_USER,		/* ALTER ROLE IN DATABASE SET */
 	PGC_S_CLIENT,				/* StartupMessage options */
 	PGC_S_OVERRIDE,				/* the server itself (is_superuser, session_authorization) */
 	PGC_S_SESSION				/* SET */
@@ -81,6 +85,8 @@ bool		set_config_option_local(const char *name, const char *value,
 void		AtStart_GUC(void);
 void		AtEOXact_GUC(bool isCommit);
 
+/* A setting's name as the table spells it (DateStyle), or NULL for an unknown name. */
+const char *GetConfigOptionName(const char *name);
 /* The current value as text (SHOW), or NULL for an unknown name. */
 const char *GetConfigOption(const char *name);
 /* ERROR 42704 "unrecognized configuration parameter" (SET, RESET, SHOW). */

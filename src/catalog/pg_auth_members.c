@@ -6,8 +6,11 @@
  * roles' lookups are (authid.c): a membership granted by another session counts
  * at the next statement.
  */
+#include <stdlib.h>
+
 #include <sqlite3.h>
 
+#include "catalog/acl.h"
 #include "catalog/authid.h"
 #include "catalog/cache.h"
 #include "catalog/catalog_cache.h"
@@ -95,6 +98,34 @@ RoleDirectMember(Oid role, Oid member, bool *admin)
 				 role, member, 0, 0);
 	return ask("SELECT EXISTS (SELECT 1 FROM (" EDGES_SQL ") WHERE roleid = ?1 AND member = ?2)",
 			   role, member, 0, 0);
+}
+
+bool
+AclPermits(const char *acl, Oid role, char privilege, Oid dba)
+{
+	uint32_t   *grantees;
+	int			n = acl_grantees(acl, privilege, &grantees);
+
+	/* PUBLIC's and the role's own items first: they need no look-up */
+	for (int i = 0; i < n; i++)
+		if (grantees[i] == ACL_ID_PUBLIC || grantees[i] == role)
+			return true;
+	for (int i = 0; i < n; i++)
+		if (RoleReaches(role, grantees[i], ROLERECURSE_PRIVS, false, dba))
+			return true;
+	return false;
+}
+
+Oid
+CurrentDatabaseOwner(void)
+{
+	static Oid	owner;
+	char	   *acl = NULL;
+
+	if (owner == 0 && catalog_database_owner(DataDir, MyDatabaseName, &owner, &acl) != RL_OK)
+		owner = 0;
+	free(acl);
+	return owner ? owner : BOOTSTRAP_SUPERUSERID;
 }
 
 char *

@@ -47,6 +47,7 @@
 #include "tcop/dest.h"
 #include "tcop/portal.h"
 #include "tcop/rolecount.h"
+#include "tcop/role_settings.h"
 #include "tcop/session_role.h"
 #include "tcop/utility.h"
 #include "tcop/warmup.h"
@@ -377,6 +378,7 @@ start_session(const BackendStartupInfo *info)
 		catalog_cache_path(path, sizeof(path), DataDir, MyDatabaseId);
 		CacheOpen(path);
 	}
+	ApplyRoleSettings(sp.database, MyRoleId);
 	for (int i = 0; i < sp.nsettings; i++)
 		apply_setting(sp.names[i], sp.values[i], PGC_S_CLIENT);
 	apply_setting("session_authorization", sp.user, PGC_S_OVERRIDE);
@@ -715,6 +717,11 @@ run_portal(AnalyzedStmt *stmt, ExecState **esp, const Value *params,
 	Value	   *row;
 	uint64_t	nrows = 0;
 
+	if (*esp == NULL && !ExecCheckPrivileges(stmt))
+	{
+		end_command(stmt, stmt->command_tag);
+		return true;
+	}
 	if (stmt->kind == STMT_COPY_OUT || stmt->kind == STMT_COPY_IN)
 	{
 		nrows = stmt->kind == STMT_COPY_IN ? run_copy_in(stmt) : run_copy_out(stmt, params);

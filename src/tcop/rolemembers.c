@@ -94,19 +94,6 @@ role_info(Oid oid)
 	return role;
 }
 
-/* the owner of the session's database, pg_database_owner's implicit member */
-static Oid
-database_owner(void)
-{
-	uint32_t	owner;
-	char	   *acl;
-
-	if (catalog_database_owner(DataDir, MyDatabaseName, &owner, &acl) != RL_OK)
-		return 0;
-	free(acl);
-	return owner;
-}
-
 /* a role's OID as SQL: its number, or the new role's looked up by name (?1) */
 static const char *
 role_sql(RoleRef role)
@@ -135,7 +122,7 @@ check_role_admin(RoleRef role, Oid grantor)
 static void
 add_role_members(RlBuf *sql, RoleRef role, const RoleRef *members, size_t n, Oid grantor, bool admin)
 {
-	Oid			dba = database_owner();
+	Oid			dba = CurrentDatabaseOwner();
 
 	check_role_admin(role, grantor);
 	/* PostgreSQL 15 raises these two without a SQLSTATE (XX000); 16 gives them this one */

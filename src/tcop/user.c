@@ -400,8 +400,9 @@ DropRoles(const PgQuery__DropRoleStmt *stmt)
 	role_info_free(&me);
 	/* and their memberships, both ways, as PostgreSQL's DROP ROLE */
 	rlbuf_printf(&sql, "; DELETE FROM " CACHE_AUTH_MEMBERS_TABLE " WHERE roleid IN (%s) OR member IN (%s);"
-				 " DELETE FROM " CACHE_NOINHERIT_TABLE " WHERE oid IN (%s)",
-				 rlbuf_cstr(&members), rlbuf_cstr(&members), rlbuf_cstr(&members));
+				 " DELETE FROM " CACHE_NOINHERIT_TABLE " WHERE oid IN (%s);"
+				 " DELETE FROM " CACHE_DB_ROLE_SETTING_TABLE " WHERE setrole IN (%s)",
+				 rlbuf_cstr(&members), rlbuf_cstr(&members), rlbuf_cstr(&members), rlbuf_cstr(&members));
 	if (members.len)
 		commit_to_registry(rlbuf_cstr(&sql), NULL);
 }

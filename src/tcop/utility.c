@@ -12,6 +12,7 @@
 #include "tcop/aclchk.h"
 #include "tcop/dbcommands.h"
 #include "tcop/portal.h"
+#include "tcop/role_settings.h"
 #include "tcop/user.h"
 #include "tcop/utility.h"
 #include "tcop/xact.h"
@@ -109,6 +110,9 @@ ProcessUtility(const AnalyzedStmt *stmt)
 			break;
 		case UTIL_ROLE:
 			RoleCommand(stmt->utility_node);
+			break;
+		case UTIL_ROLE_SETTING:
+			AlterRoleSetting(stmt->utility_node, stmt->name, stmt->value);
 			break;
 		case UTIL_GRANT:
 			ExecuteGrantOnDatabase(stmt->utility_node);

@@ -1010,6 +1010,14 @@ AtEOXact_GUC(bool isCommit)
  * GetConfigOption -- the current value as text, or NULL for an unknown name
  */
 const char *
+GetConfigOptionName(const char *name)
+{
+	const ConfigOption *opt = find_option(name);
+
+	return opt ? opt->name : NULL;
+}
+
+const char *
 GetConfigOption(const char *name)
 {
 	const ConfigOption *opt = find_option(name);
@@ -1157,7 +1165,8 @@ DescribeConfigOptions(GucDescribeFn fn, void *arg)
 	static const char *const context_names[] = {"internal", "postmaster", "sighup", "superuser", "user"};
 	static const char *const type_names[] = {"bool", "integer", "string", "enum"};
 	static const char *const source_names[] = {
-		"default", "configuration file", "command line", "client", "override", "session"
+		"default", "configuration file", "command line", "global", "database", "user", "database user",
+		"client", "override", "session"
 	};
 
 	for (int i = 0; i < NUM_CONFIG_OPTIONS; i++)

@@ -278,3 +278,84 @@ def test_connection_error_is_clean(servers):
         except psycopg.OperationalError as e:
             answers.append(str(e)[str(e).index(" failed: ", str(e).index("port")):].strip())
     assert answers[0] == answers[1], answers
+
+
+# per-role and per-database settings, as the superuser
+SETTINGS = [
+    "CREATE ROLE mem_a LOGIN",
+    "CREATE ROLE mem_b LOGIN",
+    "ALTER ROLE mem_a SET work_mem = '8MB'",
+    "ALTER ROLE mem_a SET search_path = a, b",
+    "ALTER ROLE mem_a IN DATABASE postgres SET work_mem = '16MB'",
+    "ALTER ROLE ALL SET statement_timeout = '5s'",
+    "ALTER DATABASE postgres SET DateStyle = 'German'",
+    "ALTER ROLE mem_a SET work_mem = '9MB'",
+    "ALTER ROLE mem_a SET mem_nosuch_param = 1",
+    "ALTER ROLE mem_nosuch SET work_mem = '1MB'",
+    "ALTER ROLE mem_a IN DATABASE mem_nosuchdb SET work_mem = '1MB'",
+    "SELECT pg_get_userbyid(setrole), (SELECT datname FROM pg_database WHERE oid = setdatabase), setconfig"
+    " FROM pg_db_role_setting WHERE setrole = 0 OR pg_get_userbyid(setrole) LIKE 'mem\\_%' ORDER BY 1, 2",
+    "SELECT rolname, rolconfig FROM pg_roles WHERE rolname LIKE 'mem\\_%' ORDER BY 1",
+    "SELECT usename, useconfig FROM pg_user WHERE usename LIKE 'mem\\_%' ORDER BY 1",
+]
+
+# as mem_a: what it gets at login, in PostgreSQL's order, and what it may change
+SETTINGS_AS_ROLE = [
+    "SELECT current_setting('work_mem'), current_setting('search_path'), current_setting('statement_timeout'),"
+    " current_setting('DateStyle')",
+    "SELECT name, source FROM pg_settings WHERE name IN ('work_mem', 'search_path', 'statement_timeout', 'DateStyle')"
+    " ORDER BY 1",
+    "RESET work_mem",
+    "SHOW work_mem",
+    "ALTER ROLE mem_a SET work_mem = '2MB'",
+    "ALTER ROLE mem_b SET work_mem = '1MB'",
+    "ALTER DATABASE postgres SET work_mem = '1MB'",
+    "ALTER ROLE mem_a RESET work_mem",
+    "ALTER ROLE mem_a RESET ALL",
+]
+
+SETTINGS_RESET = [
+    "ALTER ROLE mem_a IN DATABASE postgres RESET work_mem",
+    "ALTER ROLE ALL RESET statement_timeout",
+    "ALTER DATABASE postgres RESET ALL",
+    "SELECT count(*) FROM pg_db_role_setting WHERE setrole = 0 OR pg_get_userbyid(setrole) LIKE 'mem\\_%'",
+]
+
+
+def test_role_settings(servers):
+    """ALTER ROLE / ALTER DATABASE ... SET and RESET, pg_db_role_setting, rolconfig, the
+    settings a session gets at login and psql's \\drds."""
+    with recorders(*servers) as (rl, pg):
+        drop_roles(rl, pg)
+        same_answers(rl, pg, SETTINGS)
+    outputs = []
+    for server in servers:
+        out = subprocess.run(["psql", "-X", server.dsn("postgres"), "-c", r"\drds mem_*"],
+                             capture_output=True, text=True, timeout=60, env=dict(os.environ, PGSSLMODE="disable"))
+        outputs.append((out.returncode, out.stdout, out.stderr))
+    assert outputs[0] == outputs[1]
+    assert "search_path=a, b" in outputs[0][1]
+    sessions = [connect_as(s, "mem_a") for s in servers]
+    assert not any(isinstance(c, str) for c in sessions), sessions
+    with sessions[0], sessions[1]:
+        same_answers(Recorder(sessions[0]), Recorder(sessions[1]), SETTINGS_AS_ROLE)
+    with recorders(*servers) as (rl, pg):
+        same_answers(rl, pg, SETTINGS_RESET)
+
+
+def test_role_commands_in_transaction_block(rocklake_server):
+    """RockLake's one departure here: the cluster's roles are commits to the postgres
+    database's catalog, which a session's transaction does not take part in, so the
+    role commands refuse a transaction block (25001) where PostgreSQL would roll them
+    back; GRANT and REVOKE on tables and schemas are the session's own writes and do
+    run in one (test_privileges.py)."""
+    with rocklake_server.connect(autocommit=True) as conn:
+        recorder = Recorder(conn)
+        recorder.answer("CREATE ROLE mem_f")
+        for sql in ["CREATE ROLE mem_e", "ALTER ROLE mem_f SET work_mem = '1MB'", "GRANT pg_monitor TO mem_f",
+                    "DROP ROLE mem_f"]:
+            assert recorder.answer("BEGIN")[0] == ("status", "BEGIN")
+            answer = recorder.answer(sql)[0]
+            assert answer[:2] == ("error", "25001") and "cannot run inside a transaction block" in answer[2], answer
+            recorder.answer("ROLLBACK")
+        recorder.answer("DROP ROLE mem_f")
