@@ -221,4 +221,6 @@ def test_ducklake_read_only_role(servers, tmp_path_factory):
             s.sql("SELECT count(*) FROM lake.t")
         transcripts.append(owner.transcript + reader.transcript)
     assert transcripts[0] == transcripts[1]
-    assert ("INSERT", "ERROR:  permission denied for table ducklake_table_stats") in transcripts[0], transcripts[0]
+    # the first catalog table the commit writes (which one depends on the DuckLake release)
+    assert any(label == "INSERT" and str(value).startswith("ERROR:  permission denied for table ducklake_")
+               for label, value in transcripts[0]), transcripts[0]
