@@ -112,10 +112,12 @@ OWNED = [
 def drop_all(rl: Recorder, pg: Recorder) -> None:
     for recorder in (rl, pg):
         # DuckDB's sessions may still be ending on the server
-        for _ in range(100):
+        for _ in range(50):
             if recorder.answer("DROP DATABASE IF EXISTS priv_lake")[0][0] != "error":
                 break
             time.sleep(0.1)
+        else:
+            recorder.answer("DROP DATABASE IF EXISTS priv_lake WITH (FORCE)")
     for sql in ["DROP TABLE IF EXISTS priv_t1, priv_t2, priv_made", "DROP SCHEMA IF EXISTS priv_s CASCADE",
                 "REVOKE ALL ON SCHEMA public FROM priv_w"] + [f"DROP ROLE IF EXISTS {r}" for r in ROLES]:
         rl.answer(sql)
