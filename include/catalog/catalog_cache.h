@@ -41,6 +41,29 @@
  *       the bootstrap superuser's with the default ACL. Keyed by name, not datid: a
  *       CREATE DATABASE whose datid another took at the same time is moved to a new
  *       one by the writer, which would leave a datid here pointing elsewhere.
+ *   rl_auth_members(id INTEGER PRIMARY KEY, roleid, member, grantor, admin_option
+ *                   INTEGER NOT NULL, UNIQUE (roleid, member))
+ *       the roles' memberships (pg_auth_members' rows: member is a member of roleid),
+ *       in the postgres database's cache.
+ *   rl_authid_noinherit(oid INTEGER PRIMARY KEY)
+ *       the roles made or altered NOINHERIT (pg_authid.rolinherit false), in the
+ *       postgres database's cache: a relation of its own so that rl_authid's rows
+ *       keep the shape stores made before have.
+ *   rl_class_acl(aclid INTEGER PRIMARY KEY, relname TEXT NOT NULL UNIQUE, relowner
+ *                INTEGER NOT NULL, relacl TEXT)
+ *       a relation's owner and access control list (catalog/acl.h; NULL: the default,
+ *       everything for the owner), by the relation's cache name, in each database's
+ *       cache: CREATE TABLE writes it, DROP TABLE deletes it. A relation without one
+ *       (made before owners were kept) is the database owner's, with the default.
+ *   rl_namespace_acl(nspid INTEGER PRIMARY KEY, nspacl TEXT)
+ *       a schema's access control list once a GRANT or REVOKE wrote it out, in each
+ *       database's cache (public's under its OID 2200); without a row, PostgreSQL's
+ *       default: everything for the owner, and USAGE for PUBLIC on public.
+ *   rl_db_role_setting(id INTEGER PRIMARY KEY, datname TEXT NOT NULL, setrole INTEGER
+ *                      NOT NULL, setconfig TEXT NOT NULL, UNIQUE (datname, setrole))
+ *       the settings ALTER ROLE and ALTER DATABASE ... SET give sessions
+ *       (pg_db_role_setting's rows), in the postgres database's cache: datname '' for
+ *       every database, setrole 0 for every role, setconfig "name=value" lines.
  *
  * Values are stored in their canonical SQLite form: integers, booleans (0/1) and
  * timestamps (microseconds since 2000-01-01 UTC, PostgreSQL's binary form) as
@@ -84,7 +107,9 @@
  * layout cannot key, are generic rows keyed by (relid, _rl_rowid); rl_relation itself
  * is relation 0, rl_database relation CACHE_DATABASE_RELID, rl_namespace
  * CACHE_NAMESPACE_RELID, rl_authid CACHE_AUTHID_RELID, rl_database_acl
- * CACHE_DATABASE_ACL_RELID. Only public's tables can have kvcodec's layout, whose keys
+ * CACHE_DATABASE_ACL_RELID, rl_auth_members CACHE_AUTH_MEMBERS_RELID,
+ * rl_authid_noinherit CACHE_NOINHERIT_RELID, rl_class_acl CACHE_CLASS_ACL_RELID,
+ * rl_namespace_acl CACHE_NAMESPACE_ACL_RELID, rl_db_role_setting CACHE_DB_ROLE_SETTING_RELID. Only public's tables can have kvcodec's layout, whose keys
  * have no room for a schema: a DuckLake catalog in another schema (DuckLake's
  * METADATA_SCHEMA) is stored as generic rows of its relids, so two lakes in one
  * database never share a key.
@@ -131,6 +156,16 @@
 #define CACHE_AUTHID_RELID 0x7ffffffdU
 #define CACHE_DATABASE_ACL_TABLE "rl_database_acl"
 #define CACHE_DATABASE_ACL_RELID 0x7ffffffcU
+#define CACHE_AUTH_MEMBERS_TABLE "rl_auth_members"
+#define CACHE_AUTH_MEMBERS_RELID 0x7ffffffbU
+#define CACHE_NOINHERIT_TABLE "rl_authid_noinherit"
+#define CACHE_NOINHERIT_RELID 0x7ffffffaU
+#define CACHE_CLASS_ACL_TABLE "rl_class_acl"
+#define CACHE_CLASS_ACL_RELID 0x7ffffff9U
+#define CACHE_NAMESPACE_ACL_TABLE "rl_namespace_acl"
+#define CACHE_NAMESPACE_ACL_RELID 0x7ffffff8U
+#define CACHE_DB_ROLE_SETTING_TABLE "rl_db_role_setting"
+#define CACHE_DB_ROLE_SETTING_RELID 0x7ffffff7U
 /* what separates a schema's id from a table's name in the cache's name of the table */
 #define CACHE_SCHEMA_SEPARATOR "^."
 /* the database that holds the registry, created with the store */

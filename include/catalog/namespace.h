@@ -20,6 +20,16 @@
 /* a schema's pg_namespace OID by name, or InvalidOid if there is no such schema */
 Oid			NamespaceOid(const char *name);
 
+/* the owner of schema nsp: pg_database_owner for public, the bootstrap superuser for the catalogs' */
+Oid			NamespaceOwner(Oid nsp);
+/*
+ * a schema's stored ACL (catalog/acl.h) when it has none: the owner's, and PUBLIC's
+ * USAGE of public, pg_catalog and information_schema
+ */
+char	   *NamespaceDefaultAcl(Oid nsp, Oid owner);
+/* its stored ACL: rl_namespace_acl's, else the default (palloc'd) */
+char	   *NamespaceAcl(Oid nsp);
+
 /* the name of schema nsp (a pg_namespace OID), or NULL if there is none */
 char	   *NamespaceName(Oid nsp);
 /* the cache's name of the table called name in schema nsp (an OID NamespaceOid gave) */

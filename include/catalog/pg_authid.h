@@ -15,7 +15,12 @@ char	   *BuildPgRolesSql(void);
 /* pg_user (the roles that can log in, for everyone) and pg_shadow (superusers only) */
 char	   *BuildPgUserSql(void);
 char	   *BuildPgShadowSql(void);
-/* The OID of the role of that name in the registry, 0 if there is none. */
+/*
+ * pg_db_role_setting's rows (the registry's rl_db_role_setting, setconfig as text[]);
+ * pg_roles' rolconfig and pg_user's useconfig are its rows for every database
+ */
+char	   *BuildPgDbRoleSettingSql(void);
+/* The OID of the role of that name in the registry or a predefined role's, 0 if there is none. */
 Oid			RoleOidByName(const char *name);
 /* pg_get_userbyid's text: the role's name, or "unknown (OID=n)" (palloc'd) */
 char	   *RoleNameById(Oid oid);

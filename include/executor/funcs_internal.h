@@ -49,6 +49,12 @@ Value		change_case(const Value *v, bool upper);
 Value		f_lower(ExecState *es, const Value *args, int nargs);
 Value		f_upper(ExecState *es, const Value *args, int nargs);
 
+/* funcs_acl.c */
+Value		f_pg_has_role(ExecState *es, const Value *args, int nargs);
+Value		f_pg_has_role_current(ExecState *es, const Value *args, int nargs);
+Value		f_has_table_privilege(ExecState *es, const Value *args, int nargs);
+Value		f_has_schema_privilege(ExecState *es, const Value *args, int nargs);
+
 /* funcs_admin.c */
 Value		f_pg_database_size_name(ExecState *es, const Value *args, int nargs);
 Value		f_pg_database_size_oid(ExecState *es, const Value *args, int nargs);

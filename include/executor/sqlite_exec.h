@@ -36,5 +36,7 @@ bool		CacheCursorNext(CacheCursor *cursor, int ncolumns, const ResultColumn *col
 
 /* The executor's SQLite functions (rl_eval, the aggregates), on each connection the cache opens (cache_hooks.opened). */
 void		ExecRegisterSqliteFunctions(sqlite3 *db);
+/* Those of ACLs (sqlite_acl.c): rl_acl_update, rl_acl_text, rl_database_owner. */
+void		ExecRegisterAclFunctions(sqlite3 *db);
 
 #endif

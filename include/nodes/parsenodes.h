@@ -71,6 +71,7 @@ typedef enum UtilityKind
 	UTIL_CHECKPOINT,
 	UTIL_LOCK,					/* LOCK TABLE: checked, nothing to do (parse_utility.c) */
 	UTIL_ROLE,					/* CREATE / ALTER / DROP ROLE: utility_node */
+	UTIL_ROLE_SETTING,			/* ALTER ROLE / DATABASE ... SET: utility_node, name, value */
 	UTIL_GRANT,					/* GRANT / REVOKE ON DATABASE: utility_node */
 	UTIL_CACHE					/* DML / DDL: the statements in sql */
 } UtilityKind;
@@ -89,6 +90,21 @@ typedef struct PlannedRelation
 	bool		catalog;		/* a system catalog: a subquery of the cache's tables */
 	bool		cte;			/* a WITH query */
 } PlannedRelation;
+
+/*
+ * A privilege a statement needs when it runs (tcop/aclchk.h checks them, as
+ * PostgreSQL's ExecCheckPermissions): on a relation of the catalog, by its cache name
+ * (its schema's USAGE with it), or on the schema nsp when table is NULL. privileges
+ * are ACL letters (catalog/acl.h), every one needed; "" asks for ownership.
+ */
+typedef struct RequiredPrivilege
+{
+	const char *table;
+	Oid			nsp;
+	const char *name;			/* the relation's or the schema's name, as errors show it */
+	const char *privileges;
+	int			position;		/* where the statement names it (errposition), 0 if nowhere */
+} RequiredPrivilege;
 
 /* EXPLAIN: its options (PostgreSQL's ExplainState flags) and the statement it explains */
 typedef struct ExplainOptions
@@ -148,6 +164,8 @@ typedef struct AnalyzedStmt
 	int			nrelations;		/* the relations sql names (EXPLAIN's names) */
 	PlannedRelation *relations;
 	ExplainOptions *explain;	/* EXPLAIN (STMT_ROWS, one text column) */
+	int			nprivileges;	/* what it needs of relations and schemas to run */
+	RequiredPrivilege *privileges;
 } AnalyzedStmt;
 
 #endif

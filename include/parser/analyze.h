@@ -22,4 +22,11 @@
 AnalyzedStmt *AnalyzeStatement(const RawStatement *raw, const char *query_string,
 							   const Oid *paramtypes, int nparams);
 
+/*
+ * The OID of a GRANT's grantee, a libpg_query RoleSpec (parse_acl.c): PUBLIC is
+ * ACL_ID_PUBLIC (catalog/acl.h), CURRENT_USER and SESSION_USER the session's;
+ * 42704 for a role there is none of.
+ */
+Oid			GranteeOid(const void *rolespec);
+
 #endif

@@ -87,6 +87,8 @@ typedef struct ParseState
 	int			neval_cuts;
 	int			nrelations;		/* the relations named in the SQL so far (note_relation) */
 	PlannedRelation *relations;
+	int			nprivileges;	/* what the statement needs to run (parse_acl.c) */
+	RequiredPrivilege *privileges;
 } ParseState;
 
 /*
@@ -413,6 +415,14 @@ const ResultColumn *relation_column(ParseState *ps, const CacheRelation *rel, co
 void		analyze_insert(ParseState *ps, PgQuery__InsertStmt *ins, AnalyzedStmt *stmt);
 void		analyze_update(ParseState *ps, PgQuery__UpdateStmt *upd, AnalyzedStmt *stmt);
 void		analyze_delete(ParseState *ps, PgQuery__DeleteStmt *del, AnalyzedStmt *stmt);
+
+/* parse_acl.c */
+/* what the statement needs of rel or of schema nsp (RequiredPrivilege), named at location (-1: nowhere) */
+void		require_relation(ParseState *ps, const CacheRelation *rel, const char *privileges, int location);
+void		require_schema(ParseState *ps, Oid nsp, const char *name, const char *privileges, int location);
+void		analyze_grant(ParseState *ps, PgQuery__GrantStmt *g, AnalyzedStmt *stmt);
+/* 42501 unless the current user may create in schema nsp, as PostgreSQL checks when it looks the name up */
+void		check_schema_create(ParseState *ps, Oid nsp, int location);
 
 /* parse_utility.c */
 void		analyze_create_table(ParseState *ps, PgQuery__CreateStmt *cs, AnalyzedStmt *stmt);

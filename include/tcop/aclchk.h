@@ -1,7 +1,8 @@
 /*
  * aclchk.h: databases' owners and privileges: GRANT and REVOKE ON DATABASE, the
  * CONNECT check at connection, the owner's check of DROP DATABASE, and what a role
- * owns or holds that keeps DROP ROLE from dropping it (aclchk.c).
+ * owns or holds that keeps DROP ROLE from dropping it (aclchk.c); and the check of
+ * what a statement needs of relations and schemas when it runs (aclchk_rel.c).
  */
 #ifndef RL_ACLCHK_H
 #define RL_ACLCHK_H
@@ -20,4 +21,15 @@ void		CheckDatabaseOwner(const char *name);
 /* What of the databases role owns or holds privileges on, as DROP ROLE's DETAIL; NULL if nothing */
 char	   *RoleDatabaseDependencies(uint32_t role);
 
+struct AnalyzedStmt;
+
+/*
+ * ERROR 42501 unless the current user has what stmt needs (its RequiredPrivilege
+ * list): a relation's privileges ("permission denied for table t"), preceded by its
+ * schema's USAGE ("permission denied for schema s"), a schema's, or ownership ("must
+ * be owner of table t"). A superuser has everything. false, with PostgreSQL's
+ * WARNING, for a GRANT or REVOKE by a role with privileges on an object it does not
+ * own (it holds no grant option): the statement then changes nothing.
+ */
+bool		ExecCheckPrivileges(const struct AnalyzedStmt *stmt);
 #endif

@@ -28,6 +28,10 @@ typedef enum GucSource
 	PGC_S_DEFAULT,
 	PGC_S_FILE,
 	PGC_S_ARGV,
+	PGC_S_GLOBAL,				/* ALTER ROLE ALL SET, at login (tcop/role_settings.h) */
+	PGC_S_DATABASE,				/* ALTER DATABASE SET */
+	PGC_S_USER,					/* ALTER ROLE SET */
+	PGC_S_DATABASE_USER,		/* ALTER ROLE IN DATABASE SET */
 	PGC_S_CLIENT,				/* StartupMessage options */
 	PGC_S_OVERRIDE,				/* the server itself (is_superuser, session_authorization) */
 	PGC_S_SESSION				/* SET */
@@ -84,6 +88,8 @@ bool		set_config_option_local(const char *name, const char *value,
 void		AtStart_GUC(void);
 void		AtEOXact_GUC(bool isCommit);
 
+/* A setting's name as the table spells it (DateStyle), or NULL for an unknown name. */
+const char *GetConfigOptionName(const char *name);
 /* The current value as text (SHOW), or NULL for an unknown name. */
 const char *GetConfigOption(const char *name);
 /* ERROR 42704 "unrecognized configuration parameter" (SET, RESET, SHOW). */
@@ -105,6 +111,16 @@ typedef void (*GucReportFn) (const char *name, const char *value, void *arg);
 void		ReportGucs(GucReportFn fn, void *arg);
 /* Settings whose reported value changed since the last call (to send after SET). */
 void		ReportChangedGucs(GucReportFn fn, void *arg);
+
+/*
+ * Hooks of a setting the session's identity follows (role, session_authorization:
+ * tcop/session_role.h). set_hook sees the value a SET (or a startup option) or a
+ * RESET is about to give, and may refuse it with an ERROR; assign_hook sees every
+ * value made current, whatever made it (SET, RESET, a transaction's end).
+ */
+typedef void (*GucSetHook) (const char *newval);
+typedef void (*GucAssignHook) (const char *newval);
+void		SetConfigHooks(const char *name, GucSetHook set_hook, GucAssignHook assign_hook);
 
 /* Typed accessors for the server's own use (ints in the setting's base unit: ms, s, kB). */
 int			GetConfigInt(const char *name);

@@ -39,9 +39,18 @@ extern volatile sig_atomic_t CheckClientConnectionPending;
 extern volatile sig_atomic_t ClientConnectionLost;
 
 extern int	MyProcPid;
-/* Who this session is: set once authentication succeeded. */
+/*
+ * Who this session is: set once authentication succeeded. MyUserName and MyRoleId
+ * are the current user (current_user, whose privileges statements have: SET ROLE
+ * changes it), SessionUserName and SessionUserId the session user (session_user:
+ * SET SESSION AUTHORIZATION changes both), AuthenticatedUserId the role that
+ * logged in (tcop/session_role.h).
+ */
 extern const char *MyUserName;
 extern uint32_t MyRoleId;		/* its role's OID in the registry (catalog/authid.h) */
+extern const char *SessionUserName;
+extern uint32_t SessionUserId;
+extern uint32_t AuthenticatedUserId;
 extern const char *MyDatabaseName;
 extern uint32_t MyDatabaseId;	/* its datid in the registry (catalog_cache.h) */
 

@@ -98,6 +98,26 @@ acl_update(const char *acl, uint32_t grantee, uint32_t grantor, const char *priv
 	return pstrdup(rlbuf_cstr(&b));
 }
 
+char *
+acl_default(const char *all_rights, uint32_t owner)
+{
+	return psprintf("%u=%s/%u", owner, all_rights, owner);
+}
+
+int
+acl_grantees(const char *acl, char privilege, uint32_t **grantees)
+{
+	int			n,
+				found = 0;
+	AclItem    *items = acl_parse(acl, &n);
+
+	*grantees = palloc(sizeof(uint32_t) * (size_t) (n + 1));
+	for (int i = 0; i < n; i++)
+		if (strchr(items[i].privileges, privilege) != NULL)
+			(*grantees)[found++] = items[i].grantee;
+	return found;
+}
+
 bool
 acl_allows(const char *acl, uint32_t role, char privilege)
 {

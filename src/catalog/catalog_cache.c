@@ -563,6 +563,15 @@ catalog_cache_open(const char *path, CatalogCache **out)
 					  " rolconnlimit INTEGER NOT NULL, rolpassword TEXT, rolvaliduntil INTEGER);"
 					  "CREATE TABLE IF NOT EXISTS " CACHE_DATABASE_ACL_TABLE
 					  " (aclid INTEGER PRIMARY KEY, datname TEXT NOT NULL UNIQUE, datdba INTEGER NOT NULL, datacl TEXT);"
+					  "CREATE TABLE IF NOT EXISTS " CACHE_AUTH_MEMBERS_TABLE
+					  " (id INTEGER PRIMARY KEY, roleid INTEGER NOT NULL, member INTEGER NOT NULL,"
+					  " grantor INTEGER NOT NULL, admin_option INTEGER NOT NULL, UNIQUE (roleid, member));"
+					  "CREATE TABLE IF NOT EXISTS " CACHE_NOINHERIT_TABLE " (oid INTEGER PRIMARY KEY);"
+					  "CREATE TABLE IF NOT EXISTS " CACHE_CLASS_ACL_TABLE
+					  " (aclid INTEGER PRIMARY KEY, relname TEXT NOT NULL UNIQUE, relowner INTEGER NOT NULL, relacl TEXT);"
+					  "CREATE TABLE IF NOT EXISTS " CACHE_NAMESPACE_ACL_TABLE " (nspid INTEGER PRIMARY KEY, nspacl TEXT);"
+					  "CREATE TABLE IF NOT EXISTS " CACHE_DB_ROLE_SETTING_TABLE " (id INTEGER PRIMARY KEY,"
+					  " datname TEXT NOT NULL, setrole INTEGER NOT NULL, setconfig TEXT NOT NULL, UNIQUE (datname, setrole));"
 					  "CREATE TABLE IF NOT EXISTS " CACHE_NAMESPACE_TABLE
 					  " (nspid INTEGER PRIMARY KEY, nspname TEXT NOT NULL UNIQUE, nspowner INTEGER NOT NULL);"
 					  "CREATE TABLE IF NOT EXISTS " CACHE_SCAN_BASE_TABLE
@@ -726,7 +735,9 @@ relation_map_shape(CatalogCache *cache, const char *name, int64_t relid, Relatio
 		return rc;
 
 	const KvTable *kv = relid == 0 || relid == CACHE_DATABASE_RELID || relid == CACHE_NAMESPACE_RELID ||
-		relid == CACHE_AUTHID_RELID || relid == CACHE_DATABASE_ACL_RELID ? NULL : kv_table_by_name(name);
+		relid == CACHE_AUTHID_RELID || relid == CACHE_DATABASE_ACL_RELID || relid == CACHE_AUTH_MEMBERS_RELID ||
+		relid == CACHE_NOINHERIT_RELID || relid == CACHE_CLASS_ACL_RELID || relid == CACHE_NAMESPACE_ACL_RELID ||
+		relid == CACHE_DB_ROLE_SETTING_RELID ? NULL : kv_table_by_name(name);
 	bool		kv_columns_match = kv != NULL;
 
 	for (int i = 1; i < columns->n; i++)	/* the row id first */
@@ -762,6 +773,16 @@ relation_map(CatalogCache *cache, const char *name, RelationMap *map)
 		return relation_map_shape(cache, name, CACHE_AUTHID_RELID, map);
 	if (strcmp(name, CACHE_DATABASE_ACL_TABLE) == 0)
 		return relation_map_shape(cache, name, CACHE_DATABASE_ACL_RELID, map);
+	if (strcmp(name, CACHE_AUTH_MEMBERS_TABLE) == 0)
+		return relation_map_shape(cache, name, CACHE_AUTH_MEMBERS_RELID, map);
+	if (strcmp(name, CACHE_NOINHERIT_TABLE) == 0)
+		return relation_map_shape(cache, name, CACHE_NOINHERIT_RELID, map);
+	if (strcmp(name, CACHE_CLASS_ACL_TABLE) == 0)
+		return relation_map_shape(cache, name, CACHE_CLASS_ACL_RELID, map);
+	if (strcmp(name, CACHE_NAMESPACE_ACL_TABLE) == 0)
+		return relation_map_shape(cache, name, CACHE_NAMESPACE_ACL_RELID, map);
+	if (strcmp(name, CACHE_DB_ROLE_SETTING_TABLE) == 0)
+		return relation_map_shape(cache, name, CACHE_DB_ROLE_SETTING_RELID, map);
 	if ((rc = table_columns(cache, name, &columns)) != RL_OK)
 		return rc;
 	if (columns->relid < 0)
@@ -1215,7 +1236,9 @@ catalog_cache_rebuild(CatalogCache *cache, Lsm *lsm)
 	if (rc == RL_OK)
 		rc = exec_sql(cache->db, "DELETE FROM " CACHE_RELATION_TABLE "; DELETE FROM " CACHE_DATABASE_TABLE ";"
 					  "DELETE FROM " CACHE_NAMESPACE_TABLE "; DELETE FROM " CACHE_AUTHID_TABLE ";"
-					  "DELETE FROM " CACHE_DATABASE_ACL_TABLE ";"
+					  "DELETE FROM " CACHE_DATABASE_ACL_TABLE "; DELETE FROM " CACHE_AUTH_MEMBERS_TABLE ";"
+					  "DELETE FROM " CACHE_NOINHERIT_TABLE "; DELETE FROM " CACHE_CLASS_ACL_TABLE ";"
+					  "DELETE FROM " CACHE_NAMESPACE_ACL_TABLE "; DELETE FROM " CACHE_DB_ROLE_SETTING_TABLE ";"
 					  "DELETE FROM " CACHE_SHORT_KEY_TABLE);
 
 	/* the relations, then their rows */
@@ -1233,6 +1256,9 @@ catalog_cache_rebuild(CatalogCache *cache, Lsm *lsm)
 	rlbuf_free(&prefix);
 	stmt = prepare(cache->db, "SELECT '" CACHE_DATABASE_TABLE "' UNION ALL SELECT '" CACHE_NAMESPACE_TABLE "'"
 				   " UNION ALL SELECT '" CACHE_AUTHID_TABLE "' UNION ALL SELECT '" CACHE_DATABASE_ACL_TABLE "'"
+				   " UNION ALL SELECT '" CACHE_AUTH_MEMBERS_TABLE "' UNION ALL SELECT '" CACHE_NOINHERIT_TABLE "'"
+				   " UNION ALL SELECT '" CACHE_CLASS_ACL_TABLE "' UNION ALL SELECT '" CACHE_NAMESPACE_ACL_TABLE "'"
+				   " UNION ALL SELECT '" CACHE_DB_ROLE_SETTING_TABLE "'"
 				   " UNION ALL SELECT relname FROM (SELECT relname FROM " CACHE_RELATION_TABLE " ORDER BY relid)");
 	while (rc == RL_OK && stmt && sqlite3_step(stmt) == SQLITE_ROW)
 	{

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "catalog/acl.h"
 #include "catalog/cache.h"
 #include "catalog/catalog_cache.h"
 #include "catalog/namespace.h"
@@ -31,6 +32,36 @@ NamespaceOid(const char *name)
 	char	   *found = CacheLookupText("SELECT nspid FROM main." CACHE_NAMESPACE_TABLE " WHERE nspname = ?1", &key);
 
 	return found ? (Oid) strtoul(found, NULL, 10) : InvalidOid;
+}
+
+Oid
+NamespaceOwner(Oid nsp)
+{
+	Value		key = typio_int(OIDOID, nsp);
+	char	   *found;
+
+	if (nsp == PG_PUBLIC_NAMESPACE)
+		return ROLE_PG_DATABASE_OWNER;
+	found = CacheLookupText("SELECT nspowner FROM main." CACHE_NAMESPACE_TABLE " WHERE nspid = ?1", &key);
+	return found ? (Oid) strtoul(found, NULL, 10) : BOOTSTRAP_SUPERUSERID;
+}
+
+char *
+NamespaceDefaultAcl(Oid nsp, Oid owner)
+{
+	bool		everyone = nsp == PG_PUBLIC_NAMESPACE || nsp == PG_CATALOG_NAMESPACE || nsp == INFORMATION_SCHEMA_NAMESPACE;
+
+	return everyone ? psprintf("%s,=U/%u", acl_default(ACL_ALL_RIGHTS_NAMESPACE, owner), owner)
+		: acl_default(ACL_ALL_RIGHTS_NAMESPACE, owner);
+}
+
+char *
+NamespaceAcl(Oid nsp)
+{
+	Value		key = typio_int(OIDOID, nsp);
+	char	   *acl = CacheLookupText("SELECT nspacl FROM main." CACHE_NAMESPACE_ACL_TABLE " WHERE nspid = ?1", &key);
+
+	return acl ? acl : NamespaceDefaultAcl(nsp, NamespaceOwner(nsp));
 }
 
 const char *

@@ -9,6 +9,7 @@
  * others get PostgreSQL's 42501 when a statement names them.
  */
 #include <string.h>
+#include <strings.h>
 
 #include <sqlite3.h>
 
@@ -42,15 +43,18 @@ authid_sql(void)
 	rlbuf_init_in(&b, CurrentMemoryContext);
 	if (db != NULL)
 		sqlite3_prepare_v2(db, "SELECT oid, rolname, rolsuper, rolcreaterole, rolcreatedb, rolcanlogin,"
-						   " rolconnlimit, rolpassword, rolvaliduntil FROM " CACHE_AUTHID_TABLE, -1, &stmt, NULL);
+						   " rolconnlimit, rolpassword, rolvaliduntil,"
+						   " oid NOT IN (SELECT oid FROM " CACHE_NOINHERIT_TABLE ") FROM " CACHE_AUTHID_TABLE,
+						   -1, &stmt, NULL);
 	while (stmt != NULL && sqlite3_step(stmt) == SQLITE_ROW)
 	{
 		/* initdb's superuser alone has REPLICATION and BYPASSRLS */
 		int			bootstrap = sqlite3_column_int64(stmt, 0) == BOOTSTRAP_SUPERUSERID;
-		char	   *row = sqlite3_mprintf("(%lld, %Q, %d, 1, %d, %d, %d, %d, %d, %d, %Q, %s), ",
+		char	   *row = sqlite3_mprintf("(%lld, %Q, %d, %d, %d, %d, %d, %d, %d, %d, %Q, %s), ",
 										  sqlite3_column_int64(stmt, 0),
 										  (const char *) sqlite3_column_text(stmt, 1),
-										  sqlite3_column_int(stmt, 2), sqlite3_column_int(stmt, 3),
+										  sqlite3_column_int(stmt, 2), sqlite3_column_int(stmt, 9),
+										  sqlite3_column_int(stmt, 3),
 										  sqlite3_column_int(stmt, 4), sqlite3_column_int(stmt, 5),
 										  bootstrap, bootstrap, sqlite3_column_int(stmt, 6),
 										  (const char *) sqlite3_column_text(stmt, 7),
@@ -88,12 +92,76 @@ BuildPgAuthidSql(void)
 	return authid_sql();
 }
 
+/* an element of a text[] literal, quoted where PostgreSQL's array output quotes it */
+static void
+append_array_element(RlBuf *b, const char *e, size_t len)
+{
+	bool		quote = len == 0 || (len == 4 && strncasecmp(e, "NULL", 4) == 0);
+
+	for (size_t i = 0; i < len && !quote; i++)
+		quote = strchr("{}\",\\ \t\n", e[i]) != NULL;
+	if (!quote)
+	{
+		rlbuf_printf(b, "%.*s", (int) len, e);
+		return;
+	}
+	rlbuf_append_str(b, "\"");
+	for (size_t i = 0; i < len; i++)
+		rlbuf_printf(b, "%s%c", e[i] == '"' || e[i] == '\\' ? "\\" : "", e[i]);
+	rlbuf_append_str(b, "\"");
+}
+
+char *
+BuildPgDbRoleSettingSql(void)
+{
+	sqlite3    *db = catalog_open_registry(DataDir);
+	sqlite3_stmt *stmt = NULL;
+	RlBuf		b;
+
+	rlbuf_init_in(&b, CurrentMemoryContext);
+	if (db != NULL)
+		sqlite3_prepare_v2(db, "SELECT coalesce((SELECT datid FROM " CACHE_DATABASE_TABLE " AS d WHERE d.datname = s.datname),"
+						   " 0), setrole, setconfig FROM " CACHE_DB_ROLE_SETTING_TABLE " AS s ORDER BY id", -1, &stmt, NULL);
+	while (stmt != NULL && sqlite3_step(stmt) == SQLITE_ROW)
+	{
+		RlBuf		array;
+		char	   *row;
+
+		rlbuf_init_in(&array, CurrentMemoryContext);
+		rlbuf_append_str(&array, "{");
+		for (const char *line = (const char *) sqlite3_column_text(stmt, 2); *line;)
+		{
+			size_t		len = strcspn(line, "\n");
+
+			if (array.len > 1)
+				rlbuf_append_str(&array, ",");
+			append_array_element(&array, line, len);
+			line += len + (line[len] == '\n');
+		}
+		rlbuf_append_str(&array, "}");
+		row = sqlite3_mprintf("%s(%lld, %lld, %Q)", b.len ? ", " : "", sqlite3_column_int64(stmt, 0),
+							  sqlite3_column_int64(stmt, 1), rlbuf_cstr(&array));
+		rlbuf_append_str(&b, row);
+		sqlite3_free(row);
+	}
+	sqlite3_finalize(stmt);
+	sqlite3_close(db);
+	if (b.len == 0)
+		return pstrdup("SELECT NULL AS setdatabase, NULL AS setrole, NULL AS setconfig WHERE 0");
+	return psprintf("SELECT column1 AS setdatabase, column2 AS setrole, column3 AS setconfig FROM (VALUES %s)",
+					rlbuf_cstr(&b));
+}
+
+/* a role's settings for every database (rolconfig, useconfig) */
+#define ROLCONFIG_SQL(oid) "(SELECT s.setconfig FROM (%s) AS s WHERE s.setdatabase = 0 AND s.setrole = " oid ")"
+
 char *
 BuildPgRolesSql(void)
 {
 	return psprintf("SELECT rolname, rolsuper, rolinherit, rolcreaterole, rolcreatedb, rolcanlogin,"
 					" rolreplication, rolconnlimit, '********' AS rolpassword, rolvaliduntil, rolbypassrls,"
-					" NULL AS rolconfig, oid FROM (%s)", authid_sql());
+					" " ROLCONFIG_SQL("a.oid") " AS rolconfig, oid FROM (%s) AS a",
+					BuildPgDbRoleSettingSql(), authid_sql());
 }
 
 /* pg_shadow's and pg_user's columns, the password as passwd says */
@@ -102,8 +170,8 @@ user_sql(const char *passwd)
 {
 	return psprintf("SELECT rolname AS usename, oid AS usesysid, rolcreatedb AS usecreatedb,"
 					" rolsuper AS usesuper, rolreplication AS userepl, rolbypassrls AS usebypassrls,"
-					" %s AS passwd, rolvaliduntil AS valuntil, NULL AS useconfig FROM (%s) WHERE rolcanlogin",
-					passwd, authid_sql());
+					" %s AS passwd, rolvaliduntil AS valuntil, " ROLCONFIG_SQL("a.oid") " AS useconfig"
+					" FROM (%s) AS a WHERE rolcanlogin", passwd, BuildPgDbRoleSettingSql(), authid_sql());
 }
 
 char *
@@ -122,12 +190,23 @@ BuildPgShadowSql(void)
 Oid
 RoleOidByName(const char *name)
 {
-	RoleInfo	role;
+	sqlite3    *db = catalog_open_registry(DataDir);
+	sqlite3_stmt *stmt = NULL;
+	Oid			oid = 0;
 
-	if (catalog_find_role(DataDir, name, &role) != RL_OK)
-		return 0;
-	role_info_free(&role);
-	return role.oid;
+	if (db != NULL)
+		sqlite3_prepare_v2(db, "SELECT oid FROM " CACHE_AUTHID_TABLE " WHERE rolname = ?1"
+						   " UNION ALL SELECT column1 FROM (VALUES " PREDEFINED_ROLES ") WHERE column2 = ?1",
+						   -1, &stmt, NULL);
+	if (stmt != NULL)
+	{
+		sqlite3_bind_text(stmt, 1, name, -1, SQLITE_STATIC);
+		if (sqlite3_step(stmt) == SQLITE_ROW)
+			oid = (Oid) sqlite3_column_int64(stmt, 0);
+	}
+	sqlite3_finalize(stmt);
+	sqlite3_close(db);
+	return oid;
 }
 
 char *

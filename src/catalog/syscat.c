@@ -22,8 +22,9 @@
  * constraint CONSTRAINT_OID_BASE, + relid * 256 + the index's position; types
  * keep PostgreSQL's OIDs. A relation is in the schema its cache name says (public,
  * or the rl_namespace row whose nspid is its name's prefix: namespace.h), whose OID
- * is that nspid; every relation is owned by the session's user (pg_roles' OID 10),
- * a schema by the role CREATE or ALTER SCHEMA gave it; relpages is 0 (doc/design.md, section 7). The cache
+ * is that nspid; a relation is owned by the role its rl_class_acl row names (the
+ * database's owner without one), with its relacl there, a schema by the role CREATE
+ * or ALTER SCHEMA gave it, with its nspacl in rl_namespace_acl; relpages is 0 (doc/design.md, section 7). The cache
  * keeps a key as a SQLite UNIQUE constraint; a PRIMARY KEY's first column is
  * declared DESC there (parse_utility.c), which is how it is told from UNIQUE.
  * pg_settings lists the session's settings as SHOW ALL does, pg_database the
@@ -40,6 +41,7 @@
 #include "catalog/namespace.h"
 #include "catalog/pg_attribute.h"
 #include "catalog/pg_cast.h"
+#include "catalog/pg_auth_members.h"
 #include "catalog/pg_authid.h"
 #include "catalog/pg_proc.h"
 #include "catalog/pg_stat.h"
@@ -361,22 +363,26 @@ static const ResultColumn pg_rewrite_cols[] = {
 	" WHERE i.origin = 'u') AS k) AS k"
 
 #define INDEX_OID(k) XSTR(INDEX_OID_BASE) " + " k ".relid * 256 + " k ".seq"
+/* a relation's owner: its rl_class_acl row's, else the database's (made before owners were kept) */
+#define RELOWNER(r) "coalesce((SELECT a.relowner FROM main." CACHE_CLASS_ACL_TABLE " AS a" \
+	" WHERE a.relname = " r ".relname), rl_database_owner())"
 
 static const char *const pg_class_sql =
 	"SELECT " XSTR(FirstNormalObjectId) " + r.relid AS oid, rl_pg_name(r.relname) AS relname, "
-	NSPOID("r.relname") " AS relnamespace, 0 AS reltype, " XSTR(BOOTSTRAP_SUPERUSERID) " AS relowner, "
+	NSPOID("r.relname") " AS relnamespace, 0 AS reltype, " RELOWNER("r") " AS relowner, "
 	XSTR(HEAP_AM_OID) " AS relam, 0 AS reltablespace, 0 AS relpages, -1.0 AS reltuples,"
 	" EXISTS (SELECT 1 FROM pragma_index_list(r.relname, 'main') WHERE origin = 'u') AS relhasindex,"
 	" 'p' AS relpersistence, 'r' AS relkind,"
 	" (SELECT count(*) FROM pragma_table_info(r.relname, 'main') WHERE name <> '" CACHE_ROWID_COLUMN "')"
 	" AS relnatts, 0 AS relchecks, 0 AS relhasrules, 0 AS relhastriggers, 0 AS relrowsecurity,"
 	" 0 AS relforcerowsecurity, 0 AS relispartition, 0 AS reltoastrelid, 0 AS reloftype, 'd' AS relreplident,"
-	" NULL AS reloptions, NULL AS relpartbound, NULL AS relacl, 1 AS relispopulated, 0 AS relfrozenxid,"
+	" NULL AS reloptions, NULL AS relpartbound, (SELECT rl_acl_text(a.relacl) FROM main." CACHE_CLASS_ACL_TABLE
+	" AS a WHERE a.relname = r.relname) AS relacl, 1 AS relispopulated, 0 AS relfrozenxid,"
 	" 0 AS relminmxid, NULL AS _rl_indexdef,"
 	" " VISIBLE("r.relname") " AS _rl_visible"
 	" FROM main." CACHE_RELATION_TABLE " AS r"
 	" UNION ALL SELECT " INDEX_OID("k") ", k.keyname, " NSPOID("k.relname") ", 0, "
-	XSTR(BOOTSTRAP_SUPERUSERID) ", " XSTR(BTREE_AM_OID) ", 0, 0, -1.0, 0, 'p', 'i', k.nkeys, 0, 0, 0, 0, 0, 0,"
+	RELOWNER("k") ", " XSTR(BTREE_AM_OID) ", 0, 0, -1.0, 0, 'p', 'i', k.nkeys, 0, 0, 0, 0, 0, 0,"
 	" 0, 0, 'n', NULL, NULL, NULL, 1, 0, 0, k.indexdef, rl_search_rank(" NSPNAME("k.relname") ") >= 0"
 	" FROM (" KEYS_SQL ") AS k";
 
@@ -597,12 +603,14 @@ build_pg_description(void)
 
 static const SystemRelation system_relations[] = {
 	{"pg_namespace", NCOLS(pg_namespace_cols), pg_namespace_cols,
-		"SELECT column1 AS oid, column2 AS nspname, column3 AS nspowner, column4 AS nspacl FROM (VALUES ("
+		"SELECT n.column1 AS oid, n.column2 AS nspname, n.column3 AS nspowner, coalesce((SELECT"
+		" rl_acl_text(a.nspacl) FROM main." CACHE_NAMESPACE_ACL_TABLE " AS a WHERE a.nspid = n.column1), n.column4)"
+		" AS nspacl FROM (VALUES ("
 		XSTR(PG_CATALOG_NAMESPACE) ", 'pg_catalog', " XSTR(BOOTSTRAP_SUPERUSERID) ", NULL), ("
 		XSTR(PG_PUBLIC_NAMESPACE) ", 'public', " XSTR(ROLE_PG_DATABASE_OWNER)
 		", '{pg_database_owner=UC/pg_database_owner,=U/pg_database_owner}'), ("
-		XSTR(INFORMATION_SCHEMA_NAMESPACE) ", 'information_schema', " XSTR(BOOTSTRAP_SUPERUSERID) ", NULL))"
-		" UNION ALL SELECT nspid, nspname, nspowner, NULL FROM main." CACHE_NAMESPACE_TABLE,
+		XSTR(INFORMATION_SCHEMA_NAMESPACE) ", 'information_schema', " XSTR(BOOTSTRAP_SUPERUSERID) ", NULL)"
+		" UNION ALL SELECT nspid, nspname, nspowner, NULL FROM main." CACHE_NAMESPACE_TABLE ") AS n",
 	NULL},
 	{"pg_class", NCOLS(pg_class_cols), pg_class_cols, pg_class_sql, NULL},
 	{"pg_attribute", NCOLS(pg_attribute_cols), pg_attribute_cols, "SELECT * FROM main." PG_ATTRIBUTE_VTAB, NULL},
@@ -654,7 +662,7 @@ static const SystemRelation system_relations[] = {
 	{"pg_authid", NCOLS(pg_authid_cols), pg_authid_cols, NULL, BuildPgAuthidSql},
 	{"pg_user", NCOLS(pg_user_cols), pg_user_cols, NULL, BuildPgUserSql},
 	{"pg_shadow", NCOLS(pg_user_cols), pg_user_cols, NULL, BuildPgShadowSql},
-	{"pg_auth_members", NCOLS(pg_auth_members_cols), pg_auth_members_cols, NULL, NULL},
+	{"pg_auth_members", NCOLS(pg_auth_members_cols), pg_auth_members_cols, NULL, BuildPgAuthMembersSql},
 	{"pg_description", NCOLS(pg_description_cols), pg_description_cols, NULL, build_pg_description},
 	{"pg_shdescription", NCOLS(pg_shdescription_cols), pg_shdescription_cols, NULL, build_pg_shdescription},
 	{"pg_inherits", NCOLS(pg_inherits_cols), pg_inherits_cols, NULL, NULL},

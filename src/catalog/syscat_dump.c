@@ -14,6 +14,7 @@
  * constraint comes after its table in pg_dump's own order). Their OIDs, which
  * their rows' tableoid and regclass give, are in syscat.c's list.
  */
+#include "catalog/pg_authid.h"
 #include "catalog/syscat_internal.h"
 #include "utils/adt/typio.h"
 
@@ -131,7 +132,7 @@ const SystemRelation dump_relations[] = {
 	NO_ROWS(pg_amop),
 	NO_ROWS(pg_amproc),
 	NO_ROWS(pg_shseclabel),
-	NO_ROWS(pg_db_role_setting),
+	{"pg_db_role_setting", NCOLS(pg_db_role_setting_cols), pg_db_role_setting_cols, NULL, BuildPgDbRoleSettingSql},
 	NO_ROWS(pg_parameter_acl),
 };
 

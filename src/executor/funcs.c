@@ -138,6 +138,12 @@ f_current_user(ExecState *es, const Value *args, int nargs)
 }
 
 static Value
+f_session_user(ExecState *es, const Value *args, int nargs)
+{
+	return typio_string(NAMEOID, SessionUserName, strlen(SessionUserName));
+}
+
+static Value
 f_current_database(ExecState *es, const Value *args, int nargs)
 {
 	return typio_string(NAMEOID, MyDatabaseName, strlen(MyDatabaseName));
@@ -1340,7 +1346,7 @@ static const FuncDesc builtins[] = {
 	BUILTIN("current_setting", 2, ARGS(TEXTOID, BOOLOID), TEXTOID, true, f_current_setting),
 	BUILTIN("set_config", 3, ARGS(TEXTOID, TEXTOID, BOOLOID), TEXTOID, false, f_set_config),
 	BUILTIN("current_user", 0, {0}, NAMEOID, true, f_current_user),
-	BUILTIN("session_user", 0, {0}, NAMEOID, true, f_current_user),
+	BUILTIN("session_user", 0, {0}, NAMEOID, true, f_session_user),
 	BUILTIN("current_database", 0, {0}, NAMEOID, true, f_current_database),
 	BUILTIN("current_schema", 0, {0}, NAMEOID, false, f_current_schema),
 	BUILTIN("current_schemas", 1, {BOOLOID}, NAMEARRAYOID, true, f_current_schemas),
@@ -1405,7 +1411,24 @@ static const FuncDesc builtins[] = {
 	BUILTIN("pg_tablespace_size", 1, {OIDOID}, INT8OID, true, f_zero_size),
 	BUILTIN("pg_relation_is_publishable", 1, {REGCLASSOID}, BOOLOID, true, f_true),
 	BUILTIN("has_database_privilege", 2, ARGS(NAMEOID, TEXTOID), BOOLOID, true, f_true),
-	BUILTIN("pg_has_role", 2, ARGS(NAMEOID, TEXTOID), BOOLOID, true, f_true),
+	BUILTIN("pg_has_role", 2, ARGS(NAMEOID, TEXTOID), BOOLOID, true, f_pg_has_role_current),
+	BUILTIN("pg_has_role", 2, ARGS(OIDOID, TEXTOID), BOOLOID, true, f_pg_has_role_current),
+	BUILTIN("pg_has_role", 3, ARGS(NAMEOID, NAMEOID, TEXTOID), BOOLOID, true, f_pg_has_role),
+	BUILTIN("pg_has_role", 3, ARGS(NAMEOID, OIDOID, TEXTOID), BOOLOID, true, f_pg_has_role),
+	BUILTIN("pg_has_role", 3, ARGS(OIDOID, NAMEOID, TEXTOID), BOOLOID, true, f_pg_has_role),
+	BUILTIN("pg_has_role", 3, ARGS(OIDOID, OIDOID, TEXTOID), BOOLOID, true, f_pg_has_role),
+	BUILTIN("has_table_privilege", 2, ARGS(TEXTOID, TEXTOID), BOOLOID, true, f_has_table_privilege),
+	BUILTIN("has_table_privilege", 2, ARGS(OIDOID, TEXTOID), BOOLOID, true, f_has_table_privilege),
+	BUILTIN("has_table_privilege", 3, ARGS(NAMEOID, TEXTOID, TEXTOID), BOOLOID, true, f_has_table_privilege),
+	BUILTIN("has_table_privilege", 3, ARGS(NAMEOID, OIDOID, TEXTOID), BOOLOID, true, f_has_table_privilege),
+	BUILTIN("has_table_privilege", 3, ARGS(OIDOID, TEXTOID, TEXTOID), BOOLOID, true, f_has_table_privilege),
+	BUILTIN("has_table_privilege", 3, ARGS(OIDOID, OIDOID, TEXTOID), BOOLOID, true, f_has_table_privilege),
+	BUILTIN("has_schema_privilege", 2, ARGS(TEXTOID, TEXTOID), BOOLOID, true, f_has_schema_privilege),
+	BUILTIN("has_schema_privilege", 2, ARGS(OIDOID, TEXTOID), BOOLOID, true, f_has_schema_privilege),
+	BUILTIN("has_schema_privilege", 3, ARGS(NAMEOID, TEXTOID, TEXTOID), BOOLOID, true, f_has_schema_privilege),
+	BUILTIN("has_schema_privilege", 3, ARGS(NAMEOID, OIDOID, TEXTOID), BOOLOID, true, f_has_schema_privilege),
+	BUILTIN("has_schema_privilege", 3, ARGS(OIDOID, TEXTOID, TEXTOID), BOOLOID, true, f_has_schema_privilege),
+	BUILTIN("has_schema_privilege", 3, ARGS(OIDOID, OIDOID, TEXTOID), BOOLOID, true, f_has_schema_privilege),
 	BUILTIN("pg_get_triggerdef", 2, ARGS(OIDOID, BOOLOID), TEXTOID, true, f_no_definition),
 	BUILTIN("pg_get_statisticsobjdef_columns", 1, {OIDOID}, TEXTOID, true, f_no_definition),
 	BUILTIN("pg_get_viewdef", 2, ARGS(OIDOID, BOOLOID), TEXTOID, true, f_no_definition),

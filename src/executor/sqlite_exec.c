@@ -1087,6 +1087,7 @@ rl_row_after(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 void
 ExecRegisterSqliteFunctions(sqlite3 *db)
 {
+	ExecRegisterAclFunctions(db);
 	sqlite3_create_function(db, "rl_eval", -1, SQLITE_UTF8, NULL, rl_eval, NULL, NULL);
 	sqlite3_create_function(db, "rl_pack", -1, SQLITE_UTF8, NULL, rl_pack, NULL, NULL);
 	sqlite3_create_function(db, "rl_subplan", -1, SQLITE_UTF8, NULL, ExecSubPlan, NULL, NULL);

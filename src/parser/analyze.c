@@ -303,11 +303,39 @@ AnalyzeStatement(const RawStatement *raw, const char *query_string,
 			analyze_rename_schema(&ps, node->rename_stmt, stmt);
 			break;
 		case PG_QUERY__NODE__NODE_GRANT_STMT:
+			if ((node->grant_stmt->objtype == PG_QUERY__OBJECT_TYPE__OBJECT_TABLE &&
+				 node->grant_stmt->targtype != PG_QUERY__GRANT_TARGET_TYPE__ACL_TARGET_DEFAULTS) ||
+				(node->grant_stmt->objtype == PG_QUERY__OBJECT_TYPE__OBJECT_SCHEMA &&
+				 node->grant_stmt->targtype == PG_QUERY__GRANT_TARGET_TYPE__ACL_TARGET_OBJECT))
+			{
+				analyze_grant(&ps, node->grant_stmt, stmt);
+				break;
+			}
 			if (node->grant_stmt->objtype != PG_QUERY__OBJECT_TYPE__OBJECT_DATABASE ||
 				node->grant_stmt->targtype != PG_QUERY__GRANT_TARGET_TYPE__ACL_TARGET_OBJECT)
 				unsupported_statement(&ps, node);
 			stmt->utility = UTIL_GRANT;
 			stmt->command_tag = node->grant_stmt->is_grant ? "GRANT" : "REVOKE";
+			stmt->utility_node = node;
+			break;
+		case PG_QUERY__NODE__NODE_ALTER_ROLE_SET_STMT:
+		case PG_QUERY__NODE__NODE_ALTER_DATABASE_SET_STMT:
+			{
+				/* the SET it holds, as ALTER SYSTEM's */
+				PgQuery__AlterSystemStmt as = PG_QUERY__ALTER_SYSTEM_STMT__INIT;
+
+				as.setstmt = node->node_case == PG_QUERY__NODE__NODE_ALTER_ROLE_SET_STMT
+					? node->alter_role_set_stmt->setstmt : node->alter_database_set_stmt->setstmt;
+				analyze_alter_system(&ps, &as, stmt);
+			}
+			stmt->utility = UTIL_ROLE_SETTING;
+			stmt->command_tag = node->node_case == PG_QUERY__NODE__NODE_ALTER_ROLE_SET_STMT
+				? "ALTER ROLE" : "ALTER DATABASE";
+			stmt->utility_node = node;
+			break;
+		case PG_QUERY__NODE__NODE_GRANT_ROLE_STMT:
+			stmt->utility = UTIL_ROLE;
+			stmt->command_tag = node->grant_role_stmt->is_grant ? "GRANT ROLE" : "REVOKE ROLE";
 			stmt->utility_node = node;
 			break;
 		case PG_QUERY__NODE__NODE_CREATE_ROLE_STMT:
@@ -355,6 +383,8 @@ AnalyzeStatement(const RawStatement *raw, const char *query_string,
 	finish_params(&ps, stmt);
 	stmt->nrelations = ps.nrelations;
 	stmt->relations = ps.relations;
+	stmt->nprivileges = ps.nprivileges;
+	stmt->privileges = ps.privileges;
 	if (stmt->copy_query)
 	{
 		stmt->copy_query->nrelations = ps.nrelations;

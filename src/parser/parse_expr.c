@@ -1043,7 +1043,7 @@ transform_sqlvalue(ParseState *ps, PgQuery__SQLValueFunction *svf)
 		{PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_ROLE, "current_user"},
 		{PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_USER, "current_user"},
 		{PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_USER, "current_user"},
-		{PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_SESSION_USER, "current_user"},
+		{PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_SESSION_USER, "session_user"},
 		{PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_CATALOG, "current_database"},
 		{PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_SCHEMA, "current_schema"},
 	};

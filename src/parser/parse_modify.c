@@ -119,6 +119,8 @@ analyze_insert(ParseState *ps, PgQuery__InsertStmt *ins, AnalyzedStmt *stmt)
 	transform_with(ps, ins->with_clause, &sql);
 	rlbuf_append_str(&sql, "INSERT INTO ");
 	CacheRelation *rel = target_relation(ps, ins->relation, stmt, &sql);
+
+	require_relation(ps, rel, ins->n_returning_list ? "ar" : "a", ins->relation->location);
 	PgQuery__SelectStmt *sel = ins->select_stmt ? ins->select_stmt->select_stmt : NULL;
 	int			given = sel == NULL ? 0 : sel->n_values_lists ? (int) sel->values_lists[0]->list->n_items
 		: sel->op == PG_QUERY__SET_OPERATION__SETOP_NONE &&
@@ -207,6 +209,9 @@ analyze_update(ParseState *ps, PgQuery__UpdateStmt *upd, AnalyzedStmt *stmt)
 	CacheRelation *rel = target_relation(ps, upd->relation, stmt, &sql);
 	RangeItem  *item = ps->scope->items[0];
 
+	/* SELECT too when it reads the table's columns, as PostgreSQL's column checks ask */
+	require_relation(ps, rel, upd->where_clause || upd->n_returning_list ? "wr" : "w", upd->relation->location);
+
 	if (upd->n_from_clause)
 		join_target(ps, upd->from_clause, upd->n_from_clause, item, &from);
 	for (size_t i = 0; i < upd->n_target_list; i++)
@@ -248,7 +253,8 @@ analyze_delete(ParseState *ps, PgQuery__DeleteStmt *del, AnalyzedStmt *stmt)
 	rlbuf_init_in(&using, CurrentMemoryContext);
 	transform_with(ps, del->with_clause, &sql);
 	rlbuf_append_str(&sql, "DELETE FROM ");
-	target_relation(ps, del->relation, stmt, &sql);
+	require_relation(ps, target_relation(ps, del->relation, stmt, &sql),
+					 del->where_clause || del->n_returning_list ? "dr" : "d", del->relation->location);
 	RangeItem  *item = ps->scope->items[0];
 
 	/*

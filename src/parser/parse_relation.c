@@ -495,6 +495,7 @@ transform_from_item(ParseState *ps, Node *node, Scope *scope, RlBuf *sql)
 					item->main_table = rel->table;
 				check_refname(ps, scope, item, rv->location);
 				note_relation(ps, item, rel->name, rel, false);
+				require_relation(ps, rel, "r", rv->location);
 				append_aliased(sql, relation_sql(rel), item->sql_alias ? item->sql_alias : item->alias);
 				scope_add(scope, item);
 				return;

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "parser/analyze_internal.h"
+#include "catalog/acl.h"
 #include "catalog/pg_authid.h"
 
 /* ---------- CREATE TABLE, DROP TABLE, CREATE SCHEMA ---------- */
@@ -236,6 +237,9 @@ analyze_create_table(ParseState *ps, PgQuery__CreateStmt *cs, AnalyzedStmt *stmt
 
 	Oid			nsp = temp ? InvalidOid : creation_namespace(ps, rv);
 
+	if (!temp)
+		check_schema_create(ps, nsp, rv->location);
+
 	stmt->kind = STMT_UTILITY;
 	stmt->utility = UTIL_CACHE;
 	stmt->command_tag = "CREATE TABLE";
@@ -316,6 +320,9 @@ analyze_create_table(ParseState *ps, PgQuery__CreateStmt *cs, AnalyzedStmt *stmt
 
 		add_sql(ps, stmt, psprintf("INSERT INTO main.%s (relname, sql) VALUES (%s, %s)", CACHE_RELATION_TABLE,
 								   deparse_to_string(ps, args[0]), deparse_to_string(ps, args[1])));
+		/* its owner is the current user */
+		add_sql(ps, stmt, psprintf("INSERT OR REPLACE INTO main.%s (relname, relowner) VALUES (%s, %u)",
+								   CACHE_CLASS_ACL_TABLE, deparse_to_string(ps, args[0]), MyRoleId));
 	}
 	add_sql(ps, stmt, rlbuf_cstr(&sql));
 	rlbuf_free(&sql);
@@ -398,6 +405,7 @@ analyze_alter_table(ParseState *ps, PgQuery__AlterTableStmt *as, AnalyzedStmt *s
 	if (rel == NULL)
 		lookup_relation(ps, rv);	/* its error */
 	check_writable(ps, rel, rv->location);
+	require_relation(ps, rel, ACL_PRIVILEGE_OWNER, -1);
 	size_t		ncolumns = (size_t) rel->ncolumns;
 
 	for (size_t i = 0; i < as->n_cmds; i++)
@@ -543,6 +551,7 @@ analyze_drop(ParseState *ps, PgQuery__DropStmt *ds, AnalyzedStmt *stmt)
 				rels[i] = NULL;
 		if (rels[i] == NULL)
 			continue;
+		require_relation(ps, rel, ACL_PRIVILEGE_OWNER, -1);
 		if (rel->temp)
 			stmt->target = CACHE_WRITE_TEMP;
 		else
@@ -573,6 +582,7 @@ analyze_truncate(ParseState *ps, PgQuery__TruncateStmt *ts, AnalyzedStmt *stmt)
 		CacheRelation *rel = lookup_relation(ps, &rv);
 
 		check_writable(ps, rel, -1);
+		require_relation(ps, rel, "D", -1);
 		any_main |= !rel->temp;
 		any_temp |= rel->temp;
 		add_sql(ps, stmt, psprintf("DELETE FROM %s", relation_sql(rel)));
@@ -611,6 +621,7 @@ static void
 drop_catalog_table(ParseState *ps, AnalyzedStmt *stmt, const char *table)
 {
 	add_sql(ps, stmt, psprintf("DELETE FROM main.%s WHERE relname = %s", CACHE_RELATION_TABLE, text_sql(ps, table)));
+	add_sql(ps, stmt, psprintf("DELETE FROM main.%s WHERE relname = %s", CACHE_CLASS_ACL_TABLE, text_sql(ps, table)));
 	stmt->dropped = stmt->dropped ? repalloc(stmt->dropped, sizeof(char *) * (size_t) (stmt->ndropped + 1))
 		: palloc(sizeof(char *));
 	stmt->dropped[stmt->ndropped++] = table;
@@ -757,6 +768,8 @@ analyze_drop_schema(ParseState *ps, PgQuery__DropStmt *ds, AnalyzedStmt *stmt)
 			add_sql(ps, stmt, psprintf("DROP TABLE main.%s", quote_table(tables[t])));
 		}
 		add_sql(ps, stmt, psprintf("DELETE FROM main.%s WHERE nspid = %u", CACHE_NAMESPACE_TABLE, nsps[i]));
+		add_sql(ps, stmt, psprintf("DELETE FROM main.%s WHERE nspid = %u", CACHE_NAMESPACE_ACL_TABLE, nsps[i]));
+		require_schema(ps, nsps[i], name, ACL_PRIVILEGE_OWNER, -1);
 	}
 	if (ndependent && ds->behavior != PG_QUERY__DROP_BEHAVIOR__DROP_CASCADE)
 		ereport(ERROR,
@@ -790,6 +803,7 @@ analyze_rename_schema(ParseState *ps, PgQuery__RenameStmt *rs, AnalyzedStmt *stm
 				errcode(ERRCODE_DUPLICATE_SCHEMA),
 				errmsg("schema \"%s\" already exists", rs->newname));
 	check_schema_name(rs->newname);
+	require_schema(ps, nsp, rs->subname, ACL_PRIVILEGE_OWNER, -1);
 	add_sql(ps, stmt, psprintf("UPDATE main.%s SET nspname = %s WHERE nspid = %u", CACHE_NAMESPACE_TABLE,
 							   text_sql(ps, rs->newname), nsp));
 }
@@ -805,6 +819,7 @@ analyze_schema_owner(ParseState *ps, PgQuery__AlterOwnerStmt *os, AnalyzedStmt *
 	stmt->utility = UTIL_CACHE;
 	stmt->command_tag = "ALTER SCHEMA";
 	stmt->target = CACHE_WRITE_MAIN;
+	require_schema(ps, nsp, string_value(os->object), ACL_PRIVILEGE_OWNER, -1);
 	add_sql(ps, stmt, psprintf("UPDATE main.%s SET nspowner = %u WHERE nspid = %u", CACHE_NAMESPACE_TABLE,
 							   owner, nsp));
 }
@@ -822,6 +837,7 @@ analyze_copy_table(ParseState *ps, PgQuery__CopyStmt *cs, AnalyzedStmt *stmt)
 	for (int i = 0; i < ncols; i++)
 		cols[i] = cs->n_attlist ? *relation_column(ps, rel, string_value(cs->attlist[i]), cs->relation->location)
 			: rel->columns[i];
+	require_relation(ps, rel, cs->is_from ? "a" : "r", -1);
 	rlbuf_init_in(&sql, CurrentMemoryContext);
 	if (cs->is_from)
 	{

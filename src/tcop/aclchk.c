@@ -21,6 +21,7 @@
 #include "catalog/catalog_cache.h"
 #include "catalog/pg_authid.h"
 #include "common/rl_buffer.h"
+#include "parser/analyze.h"
 #include "tcop/aclchk.h"
 #include "tcop/dbcommands.h"
 #include "tcop/xact.h"
@@ -78,26 +79,6 @@ database_privileges(PgQuery__Node **privileges, size_t n)
 	return letters;
 }
 
-/* a grantee's OID: PUBLIC is ACL_ID_PUBLIC */
-static uint32_t
-grantee_oid(const PgQuery__RoleSpec *spec)
-{
-	uint32_t	oid;
-
-	switch (spec->roletype)
-	{
-		case PG_QUERY__ROLE_SPEC_TYPE__ROLESPEC_PUBLIC:
-			return ACL_ID_PUBLIC;
-		case PG_QUERY__ROLE_SPEC_TYPE__ROLESPEC_CSTRING:
-			if ((oid = RoleOidByName(spec->rolename)) == 0)
-				ereport(ERROR, errcode(ERRCODE_UNDEFINED_OBJECT),
-						errmsg("role \"%s\" does not exist", spec->rolename));
-			return oid;
-		default:
-			return MyRoleId;
-	}
-}
-
 void
 ExecuteGrantOnDatabase(const void *node)
 {
@@ -134,7 +115,7 @@ ExecuteGrantOnDatabase(const void *node)
 			continue;
 		}
 		for (size_t k = 0; k < g->n_grantees; k++)
-			acl = acl_update(acl, grantee_oid(g->grantees[k]->role_spec), owner, privileges, g->is_grant);
+			acl = acl_update(acl, GranteeOid(g->grantees[k]->role_spec), owner, privileges, g->is_grant);
 		char	   *sql = sqlite3_mprintf("INSERT INTO " CACHE_DATABASE_ACL_TABLE " (datname, datdba, datacl)"
 										  " VALUES (%Q, %u, %Q) ON CONFLICT (datname) DO UPDATE SET datacl = excluded.datacl",
 										  name, owner, acl);

@@ -47,6 +47,8 @@
 #include "tcop/dest.h"
 #include "tcop/portal.h"
 #include "tcop/rolecount.h"
+#include "tcop/role_settings.h"
+#include "tcop/session_role.h"
 #include "tcop/utility.h"
 #include "tcop/warmup.h"
 #include "tcop/xact.h"
@@ -354,7 +356,7 @@ start_session(const BackendStartupInfo *info)
 					errmsg("could not read the roles' registry: %s", rl_last_error()));
 		ClientAuthentication(info->data_directory, sp.user, sp.database, &auth);
 	}
-	MyRoleId = role.oid;
+	InitSessionUser(role.oid, sp.user, role.rolsuper);
 	RoleConnectionEnter(role.oid, sp.user, role.rolconnlimit, role.rolsuper);
 	/* before the startup options: whether they may set superusers' settings */
 	apply_setting("is_superuser", role.rolsuper ? "on" : "off", PGC_S_OVERRIDE);
@@ -377,6 +379,7 @@ start_session(const BackendStartupInfo *info)
 		catalog_cache_path(path, sizeof(path), DataDir, MyDatabaseId);
 		CacheOpen(path);
 	}
+	ApplyRoleSettings(sp.database, MyRoleId);
 	for (int i = 0; i < sp.nsettings; i++)
 		apply_setting(sp.names[i], sp.values[i], PGC_S_CLIENT);
 	apply_setting("session_authorization", sp.user, PGC_S_OVERRIDE);
@@ -716,7 +719,15 @@ run_portal(AnalyzedStmt *stmt, ExecState **esp, const Value *params,
 	uint64_t	nrows = 0;
 
 	if (*esp == NULL)
+	{
+		/* as PostgreSQL's executor: a read-only transaction first, then privileges */
 		CheckStatementReadOnly(stmt);
+		if (!ExecCheckPrivileges(stmt))
+		{
+			end_command(stmt, stmt->command_tag);
+			return true;
+		}
+	}
 	if (stmt->kind == STMT_COPY_OUT || stmt->kind == STMT_COPY_IN)
 	{
 		nrows = stmt->kind == STMT_COPY_IN ? run_copy_in(stmt) : run_copy_out(stmt, params);

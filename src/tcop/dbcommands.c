@@ -135,5 +135,6 @@ DropDatabase(const char *name, bool missing_ok)
 		ereport(ERROR, errcode(ERRCODE_OBJECT_IN_USE),
 				errmsg("cannot drop database \"%s\": it holds the registry of databases", name));
 	commit_to_registry("DELETE FROM " CACHE_DATABASE_ACL_TABLE " WHERE datname = ?1;"
+					   "DELETE FROM " CACHE_DB_ROLE_SETTING_TABLE " WHERE datname = ?1;"
 					   "DELETE FROM " CACHE_DATABASE_TABLE " WHERE datname = ?1", name);
 }

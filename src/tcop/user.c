@@ -28,6 +28,7 @@
 #include "libpq/auth.h"
 #include "tcop/aclchk.h"
 #include "tcop/dbcommands.h"
+#include "tcop/rolemembers.h"
 #include "tcop/user.h"
 #include "tcop/xact.h"
 #include "utils/adt/typio.h"
@@ -46,6 +47,10 @@ typedef struct RoleOptions
 	const PgQuery__DefElem *canlogin;
 	const PgQuery__DefElem *connlimit;
 	const PgQuery__DefElem *validuntil;
+	const PgQuery__DefElem *inherit;
+	const PgQuery__DefElem *addroleto;	/* IN ROLE */
+	const PgQuery__DefElem *rolemembers;	/* ROLE; ALTER GROUP's USER */
+	const PgQuery__DefElem *adminmembers;	/* ADMIN */
 } RoleOptions;
 
 /* whether a lookup found its role: false if there is none; ERROR if the registry cannot be read */
@@ -64,7 +69,7 @@ find_role(const char *name, RoleInfo *role)
 	return role_found(catalog_find_role(DataDir, name, role));
 }
 
-/* the session user's role, as the registry has it now (all false if it was dropped) */
+/* the current user's role, as the registry has it now (all false if it was dropped) */
 static RoleInfo
 session_role(void)
 {
@@ -110,8 +115,7 @@ static const char *
 role_option_sql(const char *defname)
 {
 	static const char *const names[][2] = {
-		{"inherit", "NOINHERIT"}, {"isreplication", "REPLICATION"}, {"bypassrls", "BYPASSRLS"},
-		{"addroleto", "IN ROLE"}, {"rolemembers", "ROLE"}, {"adminmembers", "ADMIN"},
+		{"isreplication", "REPLICATION"}, {"bypassrls", "BYPASSRLS"},
 	};
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
@@ -145,8 +149,14 @@ role_options(PgQuery__Node **options, size_t n)
 			slot = &o.connlimit;
 		else if (strcmp(d->defname, "validUntil") == 0)
 			slot = &o.validuntil;
-		else if (strcmp(d->defname, "inherit") == 0 && option_bool(d))
-			continue;			/* the default, and the only behaviour there is */
+		else if (strcmp(d->defname, "inherit") == 0)
+			slot = &o.inherit;
+		else if (strcmp(d->defname, "addroleto") == 0)
+			slot = &o.addroleto;
+		else if (strcmp(d->defname, "rolemembers") == 0)
+			slot = &o.rolemembers;
+		else if (strcmp(d->defname, "adminmembers") == 0)
+			slot = &o.adminmembers;
 		else if ((strcmp(d->defname, "isreplication") == 0 || strcmp(d->defname, "bypassrls") == 0) &&
 				 !option_bool(d))
 			continue;			/* the defaults */
@@ -206,6 +216,18 @@ valid_until_sql(const PgQuery__DefElem *opt)
 	return psprintf("%lld", (long long) v.u.i);
 }
 
+/* the statement of INHERIT / NOINHERIT (rl_authid_noinherit) for the role named ?1 */
+static void
+set_inherit(RlBuf *sql, const PgQuery__DefElem *opt)
+{
+	if (opt)
+		rlbuf_append_str(sql, option_bool(opt)
+						 ? "DELETE FROM " CACHE_NOINHERIT_TABLE " WHERE oid = (SELECT oid FROM " CACHE_AUTHID_TABLE
+						 " WHERE rolname = ?1);"
+						 : "INSERT OR IGNORE INTO " CACHE_NOINHERIT_TABLE " SELECT oid FROM " CACHE_AUTHID_TABLE
+						 " WHERE rolname = ?1;");
+}
+
 static void
 CreateRole(const PgQuery__CreateRoleStmt *stmt)
 {
@@ -213,6 +235,7 @@ CreateRole(const PgQuery__CreateRoleStmt *stmt)
 	RoleInfo	me = session_role();
 	RoleInfo	existing;
 	bool		issuper = o.superuser && option_bool(o.superuser);
+	RlBuf		sql;
 	bool		canlogin = o.canlogin ? option_bool(o.canlogin)
 		: stmt->stmt_type == PG_QUERY__ROLE_STMT_TYPE__ROLESTMT_USER;
 
@@ -225,15 +248,18 @@ CreateRole(const PgQuery__CreateRoleStmt *stmt)
 	if (find_role(stmt->role, &existing))
 		ereport(ERROR, errcode(ERRCODE_DUPLICATE_OBJECT), errmsg("role \"%s\" already exists", stmt->role));
 	PreventInTransactionBlock(stmt->stmt_type == PG_QUERY__ROLE_STMT_TYPE__ROLESTMT_USER ? "CREATE USER" : "CREATE ROLE");
-	commit_to_registry(psprintf("INSERT INTO " CACHE_AUTHID_TABLE " SELECT max(coalesce(max(oid), 0), %d) + 1,"
-								" ?1, %d, %d, %d, %d, %d, %s, %s FROM " CACHE_AUTHID_TABLE,
-								FirstNormalObjectId - 1, issuper,
-								o.createrole && option_bool(o.createrole),
-								o.createdb && option_bool(o.createdb), canlogin,
-								o.connlimit ? o.connlimit->arg->integer->ival : -1,
-								o.password ? password_sql(o.password, stmt->role) : "NULL",
-								o.validuntil ? valid_until_sql(o.validuntil) : "NULL"),
-					   stmt->role);
+	rlbuf_init_in(&sql, CurrentMemoryContext);
+	rlbuf_printf(&sql, "INSERT INTO " CACHE_AUTHID_TABLE " SELECT max(coalesce(max(oid), 0), %d) + 1,"
+				 " ?1, %d, %d, %d, %d, %d, %s, %s FROM " CACHE_AUTHID_TABLE ";",
+				 FirstNormalObjectId - 1, issuper,
+				 o.createrole && option_bool(o.createrole),
+				 o.createdb && option_bool(o.createdb), canlogin,
+				 o.connlimit ? o.connlimit->arg->integer->ival : -1,
+				 o.password ? password_sql(o.password, stmt->role) : "NULL",
+				 o.validuntil ? valid_until_sql(o.validuntil) : "NULL");
+	set_inherit(&sql, o.inherit);
+	CreateRoleMembershipsSql(&sql, stmt->role, o.addroleto, o.rolemembers, o.adminmembers);
+	commit_to_registry(rlbuf_cstr(&sql), stmt->role);
 }
 
 /* ", column = value" into set when the option was given */
@@ -262,8 +288,8 @@ AlterRole(const PgQuery__AlterRoleStmt *stmt)
 					errmsg("must be superuser to alter superuser roles or change superuser attribute"));
 	}
 	else if (!me.rolcreaterole && !me.rolsuper &&
-			 (o.createrole || o.createdb || o.canlogin || o.connlimit || o.validuntil || !o.password ||
-			  role.oid != me.oid))
+			 (o.createrole || o.createdb || o.canlogin || o.connlimit || o.validuntil || o.inherit ||
+			  o.rolemembers || !o.password || role.oid != me.oid))
 		ereport(ERROR, errcode(ERRCODE_INSUFFICIENT_PRIVILEGE), errmsg("permission denied"));
 	role_info_free(&me);
 	role_info_free(&role);
@@ -280,8 +306,11 @@ AlterRole(const PgQuery__AlterRoleStmt *stmt)
 	if (o.validuntil)
 		rlbuf_printf(&set, ", rolvaliduntil = %s", valid_until_sql(o.validuntil));
 	PreventInTransactionBlock("ALTER ROLE");
-	commit_to_registry(psprintf("UPDATE " CACHE_AUTHID_TABLE " SET %s WHERE rolname = ?1", rlbuf_cstr(&set)),
-					   name);
+	rlbuf_printf(&set, " WHERE rolname = ?1;");
+	set_inherit(&set, o.inherit);
+	if (o.rolemembers)
+		AlterGroupMembersSql(&set, name, o.rolemembers, stmt->action > 0);
+	commit_to_registry(psprintf("UPDATE " CACHE_AUTHID_TABLE " SET %s", rlbuf_cstr(&set)), name);
 }
 
 static void
@@ -294,8 +323,10 @@ RenameRole(const char *oldname, const char *newname)
 
 	if (!find_role(oldname, &role))
 		ereport(ERROR, errcode(ERRCODE_UNDEFINED_OBJECT), errmsg("role \"%s\" does not exist", oldname));
-	if (role.oid == MyRoleId)
+	if (role.oid == SessionUserId)
 		ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED), errmsg("session user cannot be renamed"));
+	if (role.oid == MyRoleId)
+		ereport(ERROR, errcode(ERRCODE_FEATURE_NOT_SUPPORTED), errmsg("current user cannot be renamed"));
 	check_role_name(newname);
 	if (find_role(newname, &other))
 		ereport(ERROR, errcode(ERRCODE_DUPLICATE_OBJECT), errmsg("role \"%s\" already exists", newname));
@@ -322,12 +353,14 @@ DropRoles(const PgQuery__DropRoleStmt *stmt)
 {
 	RoleInfo	me = session_role();
 	RlBuf		sql;
+	RlBuf		members;		/* the OIDs of the roles dropped */
 
 	if (!me.rolsuper && !me.rolcreaterole)
 		ereport(ERROR, errcode(ERRCODE_INSUFFICIENT_PRIVILEGE), errmsg("permission denied to drop role"));
 	PreventInTransactionBlock("DROP ROLE");
 	/* every role checked first, then all dropped in one commit, as one statement should */
 	rlbuf_init_in(&sql, CurrentMemoryContext);
+	rlbuf_init_in(&members, CurrentMemoryContext);
 	rlbuf_append_str(&sql, "DELETE FROM " CACHE_AUTHID_TABLE " WHERE 0");
 	for (size_t i = 0; i < stmt->n_roles; i++)
 	{
@@ -349,6 +382,8 @@ DropRoles(const PgQuery__DropRoleStmt *stmt)
 		}
 		if (role.oid == me.oid)
 			ereport(ERROR, errcode(ERRCODE_OBJECT_IN_USE), errmsg("current user cannot be dropped"));
+		if (role.oid == SessionUserId)
+			ereport(ERROR, errcode(ERRCODE_OBJECT_IN_USE), errmsg("session user cannot be dropped"));
 		if (role.oid == BOOTSTRAP_SUPERUSERID)
 			ereport(ERROR, errcode(ERRCODE_DEPENDENT_OBJECTS_STILL_EXIST),
 					errmsg("cannot drop role %s because it is required by the database system", name));
@@ -360,9 +395,15 @@ DropRoles(const PgQuery__DropRoleStmt *stmt)
 					errdetail("%s", detail));
 		role_info_free(&role);
 		rlbuf_printf(&sql, " OR oid = %u", role.oid);
+		rlbuf_printf(&members, "%s%u", members.len ? ", " : "", role.oid);
 	}
 	role_info_free(&me);
-	if (strstr(rlbuf_cstr(&sql), " OR ") != NULL)
+	/* and their memberships, both ways, as PostgreSQL's DROP ROLE */
+	rlbuf_printf(&sql, "; DELETE FROM " CACHE_AUTH_MEMBERS_TABLE " WHERE roleid IN (%s) OR member IN (%s);"
+				 " DELETE FROM " CACHE_NOINHERIT_TABLE " WHERE oid IN (%s);"
+				 " DELETE FROM " CACHE_DB_ROLE_SETTING_TABLE " WHERE setrole IN (%s)",
+				 rlbuf_cstr(&members), rlbuf_cstr(&members), rlbuf_cstr(&members), rlbuf_cstr(&members));
+	if (members.len)
 		commit_to_registry(rlbuf_cstr(&sql), NULL);
 }
 
@@ -384,6 +425,9 @@ RoleCommand(const void *node)
 			break;
 		case PG_QUERY__NODE__NODE_RENAME_STMT:
 			RenameRole(n->rename_stmt->subname, n->rename_stmt->newname);
+			break;
+		case PG_QUERY__NODE__NODE_GRANT_ROLE_STMT:
+			GrantRole(n);
 			break;
 		default:
 			elog(ERROR, "unexpected role statement %d", (int) n->node_case);

@@ -14,6 +14,7 @@
 #include "tcop/aclchk.h"
 #include "tcop/dbcommands.h"
 #include "tcop/portal.h"
+#include "tcop/role_settings.h"
 #include "tcop/user.h"
 #include "tcop/utility.h"
 #include "tcop/xact.h"
@@ -88,7 +89,7 @@ CheckStatementReadOnly(const AnalyzedStmt *stmt)
 	{
 		/* the session's own commands run in any transaction; these change shared state */
 		if (stmt->utility == UTIL_CREATE_DATABASE || stmt->utility == UTIL_DROP_DATABASE ||
-			stmt->utility == UTIL_ROLE || stmt->utility == UTIL_GRANT)
+			stmt->utility == UTIL_ROLE || stmt->utility == UTIL_ROLE_SETTING || stmt->utility == UTIL_GRANT)
 			PreventCommandIfReadOnly(tag);
 		return;
 	}
@@ -168,6 +169,7 @@ ProcessUtility(const AnalyzedStmt *stmt)
 			break;
 		case UTIL_DISCARD_ALL:
 			PreventInTransactionBlock("DISCARD ALL");
+			ResetConfigOption("session_authorization");	/* RESET ALL leaves it, and role */
 			ResetAllSessionOptions();
 			DropAllPreparedStatements();
 			AtEOXact_Portals();
@@ -200,6 +202,9 @@ ProcessUtility(const AnalyzedStmt *stmt)
 			break;
 		case UTIL_ROLE:
 			RoleCommand(stmt->utility_node);
+			break;
+		case UTIL_ROLE_SETTING:
+			AlterRoleSetting(stmt->utility_node, stmt->name, stmt->value);
 			break;
 		case UTIL_GRANT:
 			ExecuteGrantOnDatabase(stmt->utility_node);

@@ -268,9 +268,14 @@ free_errordata(ErrorData *e)
 bool
 errstart(int elevel, const char *filename, int lineno, const char *funcname)
 {
-	bool		to_server = should_log(elevel);
-	bool		to_client = should_tell_client(elevel);
+	bool		to_server,
+				to_client;
 
+	/* an ERROR with nowhere to recover ends the process: it is FATAL, as PostgreSQL says */
+	if (elevel == ERROR && PG_exception_stack == NULL)
+		elevel = FATAL;
+	to_server = should_log(elevel);
+	to_client = should_tell_client(elevel);
 	if (elevel < ERROR && !to_server && !to_client)
 		return false;
 	if (errordata_depth + 1 >= ERRORDATA_STACK_SIZE)

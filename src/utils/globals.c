@@ -44,6 +44,9 @@ const char *MyUserName = "";
 const char *MyDatabaseName = "";
 uint32_t	MyDatabaseId = 0;
 uint32_t	MyRoleId = 0;
+const char *SessionUserName = "";
+uint32_t	SessionUserId = 0;
+uint32_t	AuthenticatedUserId = 0;
 static int64_t xact_start_timestamp;
 
 static int	quit_notice_sock = -1;

@@ -50,6 +50,7 @@
 #define GUC_UNIT_S		0x20
 #define GUC_UNIT_KB		0x40
 #define GUC_UNIT_MASK	(GUC_UNIT_MS | GUC_UNIT_S | GUC_UNIT_KB)
+#define GUC_NO_RESET_ALL	0x02	/* RESET ALL leaves it alone (role, session_authorization) */
 
 #define CppAsString(x)	#x
 #define CppAsString2(x) CppAsString(x)
@@ -93,6 +94,8 @@ typedef struct ConfigOption
 	const char *const *enumvals;	/* GUC_ENUM: NULL-terminated, canonical spelling */
 	GucCheckHook check_hook;	/* GUC_STRING */
 	void	   *variable;		/* optional mirror: bool *, int *, char ** */
+	GucSetHook	set_hook;		/* SetConfigHooks */
+	GucAssignHook assign_hook;
 
 	/* the state */
 	char	   *value;			/* canonical text of the current value */
@@ -279,6 +282,7 @@ static ConfigOption ConfigOptions[] = {
 		 "Reinitialize server after backend crash.", "on", NULL),
 	BOOL("rocklake.log_slow_plans", PGC_USERSET, 0,
 		 "Logs the plan of each statement log_min_duration_statement logs.", "off", &log_slow_plans),
+	STRING("role", PGC_USERSET, GUC_NO_RESET_ALL, "Sets the current role.", "none", NULL, NULL),
 	BOOL("row_security", PGC_USERSET, 0, "Enable row security.", "on", NULL),
 	STRING("search_path", PGC_USERSET, 0,
 		   "Sets the schema search order for names that are not schema-qualified.",
@@ -289,7 +293,7 @@ static ConfigOption ConfigOptions[] = {
 		   PG_VERSION " (RockLake " PACKAGE_VERSION ")", NULL, NULL),
 	INT("server_version_num", PGC_INTERNAL, 0, "Shows the server version as an integer.",
 		CppAsString2(PG_VERSION_NUM), PG_VERSION_NUM, PG_VERSION_NUM, NULL),
-	STRING("session_authorization", PGC_INTERNAL, GUC_REPORT,
+	STRING("session_authorization", PGC_USERSET, GUC_REPORT | GUC_NO_RESET_ALL,
 		   "Sets the session user name.", "", NULL, NULL),
 	ENUM("session_replication_role", PGC_SUSET, 0,
 		 "Sets the session's behavior for triggers and rewrite rules.", "origin",
@@ -787,6 +791,8 @@ assign_value(ConfigOption *opt, char *canonical, int number)
 	free(opt->value);
 	opt->value = canonical;
 	opt->ival = number;
+	if (opt->assign_hook)
+		opt->assign_hook(opt->value);
 	if (opt->variable == NULL)
 		return;
 	if (opt->variable == &log_min_messages_index)
@@ -914,6 +920,8 @@ set_config_option_action(const char *name, const char *value, GucSource source,
 			break;
 	}
 
+	if (opt->set_hook && (source == PGC_S_CLIENT || source == PGC_S_SESSION))
+		opt->set_hook(value);
 	if (!parse_value(opt, value, &canonical, &number, errmsg_out, sqlstate_out))
 		return false;
 
@@ -1016,6 +1024,14 @@ AtEOXact_GUC(bool isCommit)
  * GetConfigOption -- the current value as text, or NULL for an unknown name
  */
 const char *
+GetConfigOptionName(const char *name)
+{
+	const ConfigOption *opt = find_option(name);
+
+	return opt ? opt->name : NULL;
+}
+
+const char *
 GetConfigOption(const char *name)
 {
 	const ConfigOption *opt = find_option(name);
@@ -1071,7 +1087,11 @@ reset_option(const char *name, bool reset_all)
 	if (opt->context == PGC_SUSET && !GetConfigBool("is_superuser") && !reset_all)
 		ereport(ERROR, errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				errmsg("permission denied to set parameter \"%s\"", opt->name));
-	if ((opt->context != PGC_USERSET && opt->context != PGC_SUSET) || opt->source <= opt->reset_source)
+	if ((opt->context != PGC_USERSET && opt->context != PGC_SUSET) || (reset_all && (opt->flags & GUC_NO_RESET_ALL)))
+		return true;
+	if (opt->set_hook)
+		opt->set_hook(opt->reset_value);
+	if (opt->source <= opt->reset_source)
 		return true;
 	if (!parse_value(opt, opt->reset_value, &canonical, &number, NULL, NULL))
 		elog(ERROR, "reset value of \"%s\" no longer parses", opt->name);
@@ -1079,6 +1099,18 @@ reset_option(const char *name, bool reset_all)
 	assign_value(opt, canonical, number);
 	opt->source = opt->reset_source;
 	return true;
+}
+
+/*
+ * SetConfigHooks -- the hooks of a setting (see guc.h)
+ */
+void
+SetConfigHooks(const char *name, GucSetHook set_hook, GucAssignHook assign_hook)
+{
+	ConfigOption *opt = find_option(name);
+
+	opt->set_hook = set_hook;
+	opt->assign_hook = assign_hook;
 }
 
 /*
@@ -1147,7 +1179,8 @@ DescribeConfigOptions(GucDescribeFn fn, void *arg)
 	static const char *const context_names[] = {"internal", "postmaster", "sighup", "superuser", "user"};
 	static const char *const type_names[] = {"bool", "integer", "string", "enum"};
 	static const char *const source_names[] = {
-		"default", "configuration file", "command line", "client", "override", "session"
+		"default", "configuration file", "command line", "global", "database", "user", "database user",
+		"client", "override", "session"
 	};
 
 	for (int i = 0; i < NUM_CONFIG_OPTIONS; i++)

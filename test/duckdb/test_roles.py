@@ -368,15 +368,15 @@ def test_password_command(servers):
     assert answers[0][2]
 
 
-class _RoleServer:
-    """A server's DSN as another role with a password, for Lake."""
+class RoleServer:
+    """A server's DSN as another role (with a password, or under trust), for Lake."""
 
-    def __init__(self, server, user, password):
+    def __init__(self, server, user, password=None):
         self.server, self.user, self.password = server, user, password
 
     def dsn(self, dbname: str) -> str:
         return (self.server.dsn(dbname).replace(f"user={self.server.user}", f"user={self.user}")
-                + f" password={self.password}")
+                + (f" password={self.password}" if self.password else ""))
 
 
 def test_ducklake_as_password_role(servers, tmp_path_factory):
@@ -391,7 +391,7 @@ def test_ducklake_as_password_role(servers, tmp_path_factory):
         assert not isinstance(owner, str), owner
         with owner:
             owner.execute("CREATE DATABASE rolesduck")
-        lake = Lake(_RoleServer(server, "role_duck", "duckpw"), "rolesduck", tmp_path_factory.mktemp("data"))
+        lake = Lake(RoleServer(server, "role_duck", "duckpw"), "rolesduck", tmp_path_factory.mktemp("data"))
         with Session(lake, duckdb_offline.connect()) as s:
             s.attach()
             s.sql("CREATE TABLE lake.t (id INTEGER, name VARCHAR)")
