@@ -41,7 +41,8 @@ import time
 import psycopg
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from torture import Ledger, pids_alive, free_port, duckdb_attach, duckdb_writer, psycopg_writer  # noqa: E402
+from torture import (Ledger, check_rows, duckdb_attach, duckdb_writer, free_port, pids_alive,  # noqa: E402
+                     psycopg_writer, report)
 
 BOUND_S = 60
 
@@ -291,16 +292,7 @@ def main() -> int:
         for table in tables:
             found[f"lake.{table}"] = [r[0] for r in con.execute(f"SELECT id FROM lake.{table}").fetchall()]
         con.close()
-        for table, ids in found.items():
-            got = set(ids)
-            if len(got) != len(ids):
-                problems.append(f"{table}: {len(ids) - len(got)} duplicate rows")
-            lost = ledger.acked.get(table, set()) - got
-            invented = got - ledger.sent.get(table, set())
-            if lost:
-                problems.append(f"{table}: {len(lost)} acknowledged rows lost, e.g. {sorted(lost)[:5]}")
-            if invented:
-                problems.append(f"{table}: {len(invented)} rows never sent, e.g. {sorted(invented)[:5]}")
+        problems += check_rows(ledger, found)
         # the standbys converge to the writer, table by table
         want = digest(primary)
         for node in nodes:
@@ -327,9 +319,7 @@ def main() -> int:
           f"{args.psycopg_writers + 1} psycopg and {args.duckdb_writers} DuckDB writers, {args.readers} readers; "
           f"{acked} acknowledged rows, {ledger.failures} failed commits; {times}; "
           f"{'OK' if not problems else 'FAILED'}")
-    for p in problems:
-        print("  " + p)
-    return 0 if not problems else 1
+    return report(problems)
 
 
 if __name__ == "__main__":

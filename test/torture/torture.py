@@ -236,25 +236,32 @@ def kill_one(server: Server, rng: random.Random, counts: dict) -> int | None:
     return victim
 
 
-def verify(server: Server, ledger: Ledger, data_path: pathlib.Path) -> list[str]:
+def check_rows(ledger: Ledger, found: dict) -> list[str]:
+    """found: table -> the ids it holds (a list); every acknowledged one must be
+    there, none that was never sent, none twice"""
     problems = []
-    found = {}
-    with psycopg.connect(server.dsn("torture"), autocommit=True) as conn:
-        for table in ("t_auto", "t_txn"):
-            found[table] = {r[0] for r in conn.execute(f"SELECT id FROM {table}")}
-    con = duckdb_attach(server, data_path)
-    found["lake.t"] = {r[0] for r in con.execute("SELECT id FROM lake.t").fetchall()}
-    count = con.execute("SELECT count(*) FROM lake.t").fetchone()[0]
-    con.close()
-    if count != len(found["lake.t"]):
-        problems.append(f"lake.t holds {count - len(found['lake.t'])} duplicate rows")
-    for table, rows in found.items():
+    for table, ids in found.items():
+        rows = set(ids)
         lost = ledger.acked.get(table, set()) - rows
         invented = rows - ledger.sent.get(table, set())
+        if len(rows) != len(ids):
+            problems.append(f"{table} holds {len(ids) - len(rows)} duplicate rows")
         if lost:
             problems.append(f"{table}: {len(lost)} acknowledged rows lost, e.g. {sorted(lost)[:5]}")
         if invented:
             problems.append(f"{table}: {len(invented)} rows never sent, e.g. {sorted(invented)[:5]}")
+    return problems
+
+
+def verify(server: Server, ledger: Ledger, data_path: pathlib.Path) -> list[str]:
+    found = {}
+    with psycopg.connect(server.dsn("torture"), autocommit=True) as conn:
+        for table in ("t_auto", "t_txn"):
+            found[table] = [r[0] for r in conn.execute(f"SELECT id FROM {table}")]
+    con = duckdb_attach(server, data_path)
+    found["lake.t"] = [r[0] for r in con.execute("SELECT id FROM lake.t").fetchall()]
+    con.close()
+    problems = check_rows(ledger, found)
     with psycopg.connect(server.dsn("torture"), autocommit=True) as conn:
         n = conn.execute("SELECT count(*) FROM t_txn").fetchone()[0]
         # a transaction of 5 rows is there whole or not at all
@@ -327,6 +334,11 @@ def main() -> int:
           f"{ledger.failures} failed commits; back in at most {max(recoveries, default=0):.1f} s "
           f"(median {sorted(recoveries)[len(recoveries) // 2] if recoveries else 0:.1f} s); "
           f"{'OK' if not problems else 'FAILED'}")
+    return report(problems)
+
+
+def report(problems: list[str]) -> int:
+    """each problem on a line of its own; the exit status"""
     for p in problems:
         print("  " + p)
     return 0 if not problems else 1
