@@ -205,8 +205,13 @@ grant_on_tables(ParseState *ps, const PgQuery__GrantStmt *g, AnalyzedStmt *stmt)
 			ereport(ERROR, errcode(ERRCODE_INVALID_GRANT_OPERATION), errmsg("invalid privilege type USAGE for table"));
 		for (int t = 0; t < n; t++)
 		{
-			char	   *name = sqlite3_mprintf("%Q", rels[t]->table);
+			/* in palloc'd memory: what follows may raise an ERROR */
+			char	   *quoted = sqlite3_mprintf("%Q", rels[t]->table);
+			char	   *name = quoted ? pstrdup(quoted) : NULL;
 
+			sqlite3_free(quoted);
+			if (name == NULL)
+				ereport(ERROR, errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory"));
 			require_relation(ps, rels[t], ACL_PRIVILEGE_GRANT, -1);
 			add_acl_updates(ps, stmt, g, psprintf("INSERT INTO main.%s (relname, relowner) VALUES (%s,"
 												  " rl_database_owner()) ON CONFLICT (relname) DO NOTHING",
@@ -214,7 +219,6 @@ grant_on_tables(ParseState *ps, const PgQuery__GrantStmt *g, AnalyzedStmt *stmt)
 							CACHE_CLASS_ACL_TABLE, "relacl", "relowner",
 							"relowner || '=" ACL_ALL_RIGHTS_RELATION "/' || relowner",
 							psprintf("relname = %s", name), letters);
-			sqlite3_free(name);
 		}
 	}
 }

@@ -125,7 +125,8 @@ AlterRoleSetting(const void *node, const char *name, const char *value)
 	uint32_t	datid;
 	uint32_t	role = 0;
 	char	   *settings;
-	char	   *sql;
+	char	   *sql,
+			   *copy;
 
 	if (datname[0] != '\0' && catalog_find_database(DataDir, datname, &datid) != RL_OK)
 		ereport(ERROR, errcode(ERRCODE_INVALID_CATALOG_NAME), errmsg("database \"%s\" does not exist", datname));
@@ -144,8 +145,12 @@ AlterRoleSetting(const void *node, const char *name, const char *value)
 		: sqlite3_mprintf("INSERT INTO " CACHE_DB_ROLE_SETTING_TABLE " (datname, setrole, setconfig) VALUES (?1, %u, %Q)"
 						  " ON CONFLICT (datname, setrole) DO UPDATE SET setconfig = excluded.setconfig",
 						  role, settings);
-	commit_to_registry(sql, datname);
+	/* in palloc'd memory: committing may raise an ERROR */
+	copy = sql ? pstrdup(sql) : NULL;
 	sqlite3_free(sql);
+	if (copy == NULL)
+		ereport(ERROR, errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory"));
+	commit_to_registry(copy, datname);
 }
 
 void
