@@ -119,9 +119,13 @@ ExecuteGrantOnDatabase(const void *node)
 		char	   *sql = sqlite3_mprintf("INSERT INTO " CACHE_DATABASE_ACL_TABLE " (datname, datdba, datacl)"
 										  " VALUES (%Q, %u, %Q) ON CONFLICT (datname) DO UPDATE SET datacl = excluded.datacl",
 										  name, owner, acl);
+		/* in palloc'd memory: committing may raise an ERROR */
+		char	   *copy = sql ? pstrdup(sql) : NULL;
 
-		commit_to_registry(sql, NULL);
 		sqlite3_free(sql);
+		if (copy == NULL)
+			ereport(ERROR, errcode(ERRCODE_OUT_OF_MEMORY), errmsg("out of memory"));
+		commit_to_registry(copy, NULL);
 	}
 }
 
