@@ -1103,26 +1103,43 @@ rebuild_row_cb(const uint8_t *key, size_t klen, const uint8_t *value, size_t vle
 	return scan->status == RL_OK;
 }
 
-static RlStatus
-rebuild_relation(CatalogCache *cache, Lsm *lsm, const RelationMap *map)
+/* rebuild_scan_begin -- scan, ready to insert rows of map's relation (rebuild_row_cb) */
+static void
+rebuild_scan_begin(CatalogCache *cache, const RelationMap *map, RebuildScan *scan)
 {
-	RlBuf		sql,
-				prefix;
-	RebuildScan scan = {.db = cache->db, .map = map, .generic = map->kv == NULL, .status = RL_OK,
-	.min_rowid = INT64_MAX};
+	RlBuf		sql;
 
+	*scan = (RebuildScan) {.db = cache->db, .map = map, .generic = map->kv == NULL, .status = RL_OK,
+	.min_rowid = INT64_MAX};
 	rlbuf_init(&sql);
-	rlbuf_init(&prefix);
 	rlbuf_append_str(&sql, "INSERT INTO ");
 	append_identifier(&sql, map->name);
 	rlbuf_append_str(&sql, " VALUES (?");
 	for (int i = 1; i < map->ncolumns; i++)
 		rlbuf_append_str(&sql, ", ?");
 	rlbuf_append_str(&sql, ")");
-	scan.insert = prepare(cache->db, rlbuf_cstr(&sql));
-	scan.note_short = prepare(cache->db, "INSERT INTO " CACHE_SHORT_KEY_TABLE " VALUES (?1, ?2)");
-	if (scan.insert == NULL || scan.note_short == NULL)
-		scan.status = sqlite_failure(cache->db, "rebuild: prepare insert");
+	scan->insert = prepare(cache->db, rlbuf_cstr(&sql));
+	scan->note_short = prepare(cache->db, "INSERT INTO " CACHE_SHORT_KEY_TABLE " VALUES (?1, ?2)");
+	if (scan->insert == NULL || scan->note_short == NULL)
+		scan->status = sqlite_failure(cache->db, "rebuild: prepare insert");
+	rlbuf_free(&sql);
+}
+
+static void
+rebuild_scan_end(RebuildScan *scan)
+{
+	sqlite3_finalize(scan->insert);
+	sqlite3_finalize(scan->note_short);
+}
+
+static RlStatus
+rebuild_relation(CatalogCache *cache, Lsm *lsm, const RelationMap *map)
+{
+	RlBuf		prefix;
+	RebuildScan scan;
+
+	rlbuf_init(&prefix);
+	rebuild_scan_begin(cache, map, &scan);
 	if (map->kv)
 		kv_encode_key_prefix(map->kv, NULL, 0, &prefix);
 	else
@@ -1163,9 +1180,7 @@ rebuild_relation(CatalogCache *cache, Lsm *lsm, const RelationMap *map)
 		if (rc != RL_OK)
 			scan.status = rc;
 	}
-	sqlite3_finalize(scan.insert);
-	sqlite3_finalize(scan.note_short);
-	rlbuf_free(&sql);
+	rebuild_scan_end(&scan);
 	rlbuf_free(&prefix);
 	return scan.status;
 }
@@ -1305,9 +1320,109 @@ key_has_prefix(const RlBuf *touched, size_t off, const RlBuf *prefix)
 	return len >= prefix->len && memcmp(touched->data + off + 4, prefix->data, prefix->len) == 0;
 }
 
+/* touched_key -- the touched key at off, its length in *len */
+static const uint8_t *
+touched_key(const RlBuf *touched, size_t off, size_t *len)
+{
+	*len = rl_load_u32be(touched->data + off);
+	return touched->data + off + 4;
+}
+
 /*
- * refresh_relation -- if a touched key is name's (matched marks them), rebuild its rows
- * from the store; *any says whether one was
+ * refresh_rows -- apply the touched keys of map's relation (mine) one row at a time,
+ * as the store holds them now: each key's row id leaves the table, then the rows of
+ * the keys the store still holds come back with their values. Deletes go first, as an
+ * UPDATE that moved a row to another key (a key column changed, or the row stopped
+ * fitting kvcodec's layout) deleted its old key and wrote the new one under the same
+ * row id. *appended says whether the relation only gained rows above its largest row
+ * id (kept scans then go on; catalog_cache.h). RL_INVALID for a key without a row id
+ * (an older store's), which only a rebuild of the relation places.
+ */
+static RlStatus
+refresh_rows(CatalogCache *cache, Lsm *lsm, const RelationMap *map, const RlBuf *touched,
+			 const bool *mine, size_t nkeys, bool *appended)
+{
+	RlBuf		sql,
+				value;
+	RebuildScan scan;
+	int64_t		largest,
+			   *row_ids = calloc(nkeys ? nkeys : 1, sizeof(int64_t));
+	sqlite3_stmt *delete;
+	RlStatus	rc = row_ids ? RL_OK : rl_error(RL_IO_ERROR, "out of memory");
+
+	*appended = largest_rowid(cache, map->name, &largest);
+	rlbuf_init(&sql);
+	rlbuf_init(&value);
+	rlbuf_append_str(&sql, "DELETE FROM main.");
+	append_identifier(&sql, map->name);
+	rlbuf_append_str(&sql, " WHERE " CACHE_ROWID_COLUMN " = ?1");
+	delete = stmt_cache_get(cache->statements, rlbuf_cstr(&sql));
+	if (rc == RL_OK && delete == NULL)
+		rc = sqlite_failure(cache->db, "refresh: prepare delete");
+	for (size_t off = 0, i = 0; rc == RL_OK && i < nkeys; off += 4 + rl_load_u32be(touched->data + off), i++)
+	{
+		size_t		len;
+		const uint8_t *key = touched_key(touched, off, &len);
+		const KvTable *table;
+		KvDatum		components[KV_MAX_KEY_COLUMNS];
+		uint32_t	relid;
+		bool		has_row_id = true;
+
+		if (!mine[i])
+			continue;
+		if (key[0] == KV_TAG_GENERIC)
+			rc = kv_decode_generic_key(key, len, &relid, (uint64_t *) &row_ids[i]);
+		else
+			rc = kv_decode_key(key, len, &table, components, &has_row_id, &row_ids[i]);
+		if (rc == RL_OK && !has_row_id)
+			rc = rl_error(RL_INVALID, "a key without a row id");
+		if (rc != RL_OK)
+			break;
+		sqlite3_reset(delete);
+		sqlite3_bind_int64(delete, 1, row_ids[i]);
+		if (sqlite3_step(delete) != SQLITE_DONE)
+			rc = sqlite_failure(cache->db, "refresh: delete a row");
+	}
+	rebuild_scan_begin(cache, map, &scan);
+	if (rc == RL_OK)
+		rc = scan.status;
+	for (size_t off = 0, i = 0; rc == RL_OK && i < nkeys; off += 4 + rl_load_u32be(touched->data + off), i++)
+	{
+		size_t		len;
+		const uint8_t *key = touched_key(touched, off, &len);
+
+		if (!mine[i])
+			continue;
+		rlbuf_reset(&value);
+		rc = lsm_get(lsm, key, len, &value);
+		if (rc == RL_NOT_FOUND)
+		{
+			rc = RL_OK;
+			*appended = false;	/* a row deleted */
+			continue;
+		}
+		*appended &= row_ids[i] > largest;
+		/* a key written twice by the poll's commits: its row is in once */
+		sqlite3_reset(delete);
+		sqlite3_bind_int64(delete, 1, row_ids[i]);
+		if (rc == RL_OK && sqlite3_step(delete) != SQLITE_DONE)
+			rc = sqlite_failure(cache->db, "refresh: delete a row");
+		scan.generic = key[0] == KV_TAG_GENERIC;
+		if (rc == RL_OK && !rebuild_row_cb(key, len, value.data, value.len, &scan))
+			rc = scan.status;
+	}
+	rebuild_scan_end(&scan);
+	if (delete)
+		stmt_cache_release(cache->statements, delete, rc != RL_OK);
+	free(row_ids);
+	rlbuf_free(&sql);
+	rlbuf_free(&value);
+	return rc;
+}
+
+/*
+ * refresh_relation -- if a touched key is name's (matched marks them), apply its rows
+ * (refresh_rows), or rebuild them all from the store where a key has no row id
  */
 static RlStatus
 refresh_relation(CatalogCache *cache, Lsm *lsm, const char *name, const RlBuf *touched, bool *matched,
@@ -1317,11 +1432,19 @@ refresh_relation(CatalogCache *cache, Lsm *lsm, const char *name, const RlBuf *t
 	RlBuf		prefix,
 				generic,
 				sql;
-	bool		hit = false;
+	bool		hit = false,
+				appended = false,
+			   *mine;
 	RlStatus	rc = relation_map(cache, name, &map);
 
 	if (rc != RL_OK)
 		return rc;
+	mine = calloc(nkeys ? nkeys : 1, sizeof(bool));
+	if (mine == NULL)
+	{
+		relation_map_free(&map);
+		return rl_error(RL_IO_ERROR, "out of memory");
+	}
 	rlbuf_init(&prefix);
 	rlbuf_init(&generic);
 	if (map.kv)
@@ -1329,19 +1452,24 @@ refresh_relation(CatalogCache *cache, Lsm *lsm, const char *name, const RlBuf *t
 	kv_generic_prefix((uint32_t) map.relid, &generic);
 	for (size_t off = 0, i = 0; i < nkeys; off += 4 + rl_load_u32be(touched->data + off), i++)
 		if ((map.kv && key_has_prefix(touched, off, &prefix)) || key_has_prefix(touched, off, &generic))
-			hit = matched[i] = true;
+			hit = mine[i] = matched[i] = true;
 	rlbuf_init(&sql);
 	if (hit)
+		rc = cache->short_keys ? rl_error(RL_INVALID, "keys without row ids") :
+			refresh_rows(cache, lsm, &map, touched, mine, nkeys, &appended);
+	if (hit && rc == RL_INVALID)
 	{
+		appended = false;
 		rlbuf_append_str(&sql, "DELETE FROM ");
 		append_identifier(&sql, map.name);
 		rlbuf_printf(&sql, "; DELETE FROM " CACHE_SHORT_KEY_TABLE " WHERE relid = %lld", (long long) map.relid);
 		rc = exec_sql(cache->db, rlbuf_cstr(&sql));
 		if (rc == RL_OK)
 			rc = rebuild_relation(cache, lsm, &map);
-		if (rc == RL_OK)
-			rc = record_rescan(cache, map.name, cache->seq + 1);
 	}
+	if (hit && rc == RL_OK && !appended)
+		rc = record_rescan(cache, map.name, cache->seq + 1);
+	free(mine);
 	rlbuf_free(&sql);
 	rlbuf_free(&prefix);
 	rlbuf_free(&generic);

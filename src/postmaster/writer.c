@@ -30,9 +30,9 @@
  * On a standby (utils/recovery.h) the same process follows the stores instead: it
  * opens each as a follower, never writes to it (no fence, no lease, no object),
  * polls it for new commits every standby_poll_interval (doubled while none come,
- * up to standby_poll_max_interval), makes new commits visible by rebuilding the
- * relations of the catalog cache their WAL objects wrote (the whole cache after DDL,
- * or when they came through a newer manifest), and tells the backends through the
+ * up to standby_poll_max_interval), makes new commits visible by applying to the
+ * catalog cache, row by row, the keys their WAL objects wrote (the whole cache after
+ * DDL, or when they came through a newer manifest), and tells the backends through the
  * commit horizon as after its own commits. A promote file in the data directory makes it close the
  * followers and open the stores as their writer, which fences the old one.
  * This file holds both modes, since they share the table of databases; it is

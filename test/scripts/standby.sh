@@ -13,7 +13,9 @@
 #     shuts down, the promoted one has every commit the old one acknowledged and
 #     takes writes; standby.signal is gone.
 # With STANDBY_S3=1 (standby_s3.sh) both servers keep the store on a real S3 server
-# (versitygw), else in the first server's data directory.
+# (versitygw), else in the first server's data directory. There the standby has
+# read-only credentials (a user whose writes the server refuses) until it is
+# promoted: promotion needs credentials that may write.
 set -eu
 . "$top_srcdir/test/scripts/common.sh"
 . "$top_srcdir/test/scripts/server.sh"
@@ -43,12 +45,15 @@ if [ -n "${STANDBY_S3:-}" ]; then
 	. "$top_srcdir/test/scripts/versitygw.sh"
 	export AWS_ACCESS_KEY_ID=testing AWS_SECRET_ACCESS_KEY=testing AWS_REGION=us-east-1
 	rl_start_versitygw s3 lake
+	rl_versitygw_reader lake reader readersecret
 	export AWS_ENDPOINT_URL=$endpoint ROCKLAKE_S3_PATH_STYLE=1
 	store=s3://lake/catalog
+	standby_env="AWS_ACCESS_KEY_ID=reader AWS_SECRET_ACCESS_KEY=readersecret"
 	rl_server_start "$tmp/primary" -c store="$store" -c store_gc_grace=1
 else
 	store=$tmp/primary/store
 	rl_server_start "$tmp/primary" -c store_gc_grace=1
+	standby_env=
 fi
 primary_pid=$RL_PID
 sport=$(rl_free_port)
@@ -57,7 +62,7 @@ mkdir -p "$tmp/standby"
 touch "$tmp/standby/standby.signal"
 start_standby()
 {
-	"$RL_BIN" -D "$tmp/standby" -p "$sport" -h 127.0.0.1 -k "$tmp/standby" -U "$PGUSER" -c store="$store" \
+	env $standby_env "$RL_BIN" -D "$tmp/standby" -p "$sport" -h 127.0.0.1 -k "$tmp/standby" -U "$PGUSER" -c store="$store" \
 		-c standby_poll_interval=50 -c standby_poll_max_interval=200 -c metrics_listen_address=127.0.0.1:$mport \
 		</dev/null >>"$tmp/standby.log" 2>&1 &
 	standby_pid=$!
@@ -148,6 +153,11 @@ echo "ok: the standby reads through compaction and GC ($deleted objects deleted)
 # the writer it follows was not fenced: it still commits
 P -d lake -c "UPDATE t SET v = 'uno' WHERE k = 1"
 eventually 5 lake "SELECT v FROM t WHERE k = 1" uno
+if [ -n "$standby_env" ]; then
+	# with credentials that may not write, it never tried (nothing was refused)
+	! grep -q "AccessDenied\|403" "$tmp/standby.log" || fail "the standby tried to write the store"
+	echo "ok: the standby follows with read-only credentials"
+fi
 echo "ok: the standby follows the writer, read-only, and never fences it"
 
 # DuckDB: a lake written through the writer, read through the standby (READ_ONLY)
@@ -183,6 +193,13 @@ done
 echo "ok: DuckDB reads the lake through the standby as through the writer ($got)"
 
 # --- 2. promotion ---
+if [ -n "$standby_env" ]; then
+	# a writer needs credentials that may write: restarted with them, still a standby
+	kill -INT "$standby_pid"
+	wait "$standby_pid" || true
+	standby_env=
+	start_standby
+fi
 P -d lake -c "INSERT INTO t VALUES (51, 'last')"
 expected=$(P -d lake -c "SELECT count(*), sum(k) FROM t")
 "$PG_CTL" promote -D "$tmp/standby" -t 30 >"$tmp/promote.out" 2>&1 ||

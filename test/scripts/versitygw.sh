@@ -13,7 +13,11 @@
 #   rl_start_versitygw NAME BUCKET...  start one on a free loopback port, with its
 #                                      root in $workdir/NAME.root, and make the
 #                                      buckets (signed by curl's own SigV4 code);
-#                                      sets $endpoint
+#                                      sets $endpoint (and $admin_endpoint, its admin API)
+#   rl_versitygw_reader BUCKET ACCESS SECRET
+#                                      a user of the last one started who may only
+#                                      read BUCKET (GET, HEAD, LIST; a bucket policy):
+#                                      every PUT or DELETE it signs is AccessDenied
 
 versitygw="$top_srcdir/.cache/bin/versitygw"
 [ -x "$versitygw" ] || rl_skip_or_fail "$versitygw not found (run contrib/install-deps.sh --test)"
@@ -24,12 +28,14 @@ rl_start_versitygw()
 	name=$1
 	shift
 	port=$(rl_free_port)
-	mkdir -p "$workdir/$name.root"
+	admin_port=$(rl_free_port)
+	mkdir -p "$workdir/$name.root" "$workdir/$name.iam"
 	"$versitygw" --access "$AWS_ACCESS_KEY_ID" --secret "$AWS_SECRET_ACCESS_KEY" \
-		--port "127.0.0.1:$port" --keep-alive --quiet posix "$workdir/$name.root" \
-		>"$workdir/$name.log" 2>&1 &
+		--port "127.0.0.1:$port" --admin-port "127.0.0.1:$admin_port" --iam-dir "$workdir/$name.iam" \
+		--keep-alive --quiet posix "$workdir/$name.root" >"$workdir/$name.log" 2>&1 &
 	versitygw_pids="$versitygw_pids $!"
 	endpoint="http://127.0.0.1:$port"
+	admin_endpoint="http://127.0.0.1:$admin_port"
 	if ! rl_wait_http "$endpoint/" 30; then
 		echo "versitygw ($name) did not start:" >&2
 		cat "$workdir/$name.log" >&2
@@ -41,6 +47,19 @@ rl_start_versitygw()
 			--user "$AWS_ACCESS_KEY_ID:$AWS_SECRET_ACCESS_KEY" \
 			-H "x-amz-content-sha256: UNSIGNED-PAYLOAD" -X PUT "$endpoint/$bucket_name"
 	done
+}
+
+rl_versitygw_reader()
+{
+	"$versitygw" admin --access "$AWS_ACCESS_KEY_ID" --secret "$AWS_SECRET_ACCESS_KEY" \
+		--endpoint-url "$admin_endpoint" create-user --access "$2" --secret "$3" --role user >/dev/null
+	printf '{"Version": "2012-10-17", "Statement": [{"Effect": "Allow", "Principal": {"AWS": ["%s"]},
+	  "Action": ["s3:GetObject", "s3:ListBucket"], "Resource": ["arn:aws:s3:::%s", "arn:aws:s3:::%s/*"]}]}' \
+		"$2" "$1" "$1" >"$workdir/$1.policy.json"
+	# "?policy=": curl signs the query as written, and S3 canonicalises "policy" so
+	curl -sS --fail-with-body -o /dev/null --aws-sigv4 "aws:amz:us-east-1:s3" \
+		--user "$AWS_ACCESS_KEY_ID:$AWS_SECRET_ACCESS_KEY" -H "x-amz-content-sha256: UNSIGNED-PAYLOAD" \
+		-X PUT --data-binary "@$workdir/$1.policy.json" "$endpoint/$1?policy="
 }
 
 rl_stop_versitygws()

@@ -29,6 +29,7 @@ promote and to the first write (median, max) or the lag; exits 1 on any violatio
 import argparse
 import itertools
 import logging
+import multiprocessing
 import os
 import pathlib
 import random
@@ -149,13 +150,13 @@ def reader(nodes, torn: list, stop: threading.Event, rng: random.Random) -> None
         time.sleep(0.02)
 
 
-def stamp_writer(cluster: Cluster, acked: dict, stop: threading.Event) -> None:
+def stamp_writer(dsn: str, acked: dict, stop: threading.Event) -> None:
     """One row every 50 ms, its acknowledgement time noted"""
     ids = itertools.count(1)
     conn = None
     while not stop.is_set():
         try:
-            conn = conn or psycopg.connect(cluster.writer().dsn("failover"), autocommit=True)
+            conn = conn or psycopg.connect(dsn, autocommit=True)
             i = next(ids)
             conn.execute("INSERT INTO stamps VALUES (%s)", (i,))
             acked[i] = time.monotonic()
@@ -164,20 +165,43 @@ def stamp_writer(cluster: Cluster, acked: dict, stop: threading.Event) -> None:
         time.sleep(0.05)
 
 
-def lag_watcher(node: Node, acked: dict, lags: list, stop: threading.Event) -> None:
-    """When each stamp first shows on node, after its acknowledgement"""
+def lag_watcher(dsn: str, acked: dict, lags: list, stop: threading.Event) -> None:
+    """When each stamp first shows on a standby, after its acknowledgement"""
     seen = 0
+    conn = None
     while not stop.is_set():
         try:
-            newest = node.query("failover", "SELECT coalesce(max(id), 0) FROM stamps")[0][0]
+            conn = conn or psycopg.connect(dsn, autocommit=True)
+            newest = conn.execute("SELECT coalesce(max(id), 0) FROM stamps").fetchone()[0]
         except psycopg.Error:
-            newest = seen
+            conn, newest = None, seen
         now = time.monotonic()
         for i in range(seen + 1, newest + 1):
             if i in acked:
                 lags.append(now - acked[i])
         seen = max(seen, newest)
         time.sleep(0.005)
+
+
+def lag_probe(writer_dsn: str, standby_dsns: list, duration: float, out) -> None:
+    """The stamp writer and a watcher per standby, in a process of their own: among
+    the DuckDB writers' threads they would wait for the interpreter's lock, and that
+    wait, not the standbys', would be measured (time.monotonic is the system's clock,
+    the same in every process)"""
+    acked: dict[int, float] = {}
+    lags: list[float] = []
+    stop = threading.Event()
+    threads = [threading.Thread(target=stamp_writer, daemon=True, args=(writer_dsn, acked, stop))]
+    threads += [threading.Thread(target=lag_watcher, daemon=True, args=(dsn, acked, lags, stop))
+                for dsn in standby_dsns]
+    for t in threads:
+        t.start()
+    time.sleep(duration)
+    time.sleep(2)               # the last stamps reach the standbys
+    stop.set()
+    for t in threads:
+        t.join()
+    out.send(lags)
 
 
 def digest(node: Node) -> dict:
@@ -244,18 +268,21 @@ def main() -> int:
     threads += [threading.Thread(target=reader, daemon=True,
                                  args=(nodes, torn, stop, random.Random(args.seed + r)))
                 for r in range(args.readers)]
-    stamps: dict[int, float] = {}
     lags: list[float] = []
     if args.rounds == 0:
-        threads.append(threading.Thread(target=stamp_writer, daemon=True, args=(cluster, stamps, stop)))
-        threads += [threading.Thread(target=lag_watcher, daemon=True, args=(node, stamps, lags, stop))
-                    for node in nodes[1:]]
+        context = multiprocessing.get_context("spawn")
+        lags_in, lags_out = context.Pipe(duplex=False)
+        probe = context.Process(target=lag_probe, daemon=True,
+                                args=(nodes[0].dsn("failover"), [n.dsn("failover") for n in nodes[1:]],
+                                      args.duration, lags_out))
+        probe.start()
     for t in threads:
         t.start()
     to_promote, to_write, problems = [], [], []
     started = time.monotonic()
     if args.rounds == 0:
-        time.sleep(args.duration)
+        lags = lags_in.recv()
+        probe.join()
     try:
         for _ in range(args.rounds):
             time.sleep(rng.uniform(0.5, 2.0))
