@@ -1,0 +1,4 @@
+SELECT snapshot_id, schema_version, next_catalog_id, next_file_id FROM "public".ducklake_snapshot WHERE snapshot_id = (SELECT MAX(snapshot_id) FROM "public".ducklake_snapshot) \gset
+SELECT "table_id", "table_uuid", "begin_snapshot", "end_snapshot", "schema_id", "table_name", "path", "path_is_relative" FROM "public"."ducklake_table" WHERE "begin_snapshot" <= :snapshot_id;
+SELECT "column_id", "begin_snapshot", "end_snapshot", "table_id", "column_order", "column_name", "column_type", "initial_default", "default_value", "nulls_allowed", "parent_column" FROM "public"."ducklake_column" WHERE "begin_snapshot" <= :snapshot_id;
+SELECT "data_file_id", "table_id", "begin_snapshot", "end_snapshot", "path", "path_is_relative", "file_size_bytes", "footer_size", "row_id_start", "partial_file_info", "mapping_id" FROM "public"."ducklake_data_file" WHERE "table_id" = 1 AND "begin_snapshot" <= :snapshot_id;
