@@ -16,7 +16,6 @@
 #   --seconds S        pgbench duration (default 10)
 set -eu
 
-top_srcdir=$(cd "$(dirname "$0")/.." && pwd)
 top_builddir=/tmp/rocklake-bench-build
 conns=300
 seconds=10
@@ -28,14 +27,12 @@ while [ $# -gt 0 ]; do
 	*) echo "usage: $0 [--build-dir DIR] [--connections N] [--seconds S]" >&2; exit 2 ;;
 	esac
 done
-export top_srcdir top_builddir
-. "$top_srcdir/test/scripts/common.sh"
-. "$top_srcdir/test/scripts/server.sh"
-. "$top_srcdir/test/scripts/postgres.sh"
-[ -x "$RL_PY" ] || { echo "no .venv: run contrib/install-deps.sh" >&2; exit 1; }
+. "$(dirname "$0")/bench_env.sh"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/rl-connbench.XXXXXX")
 trap 'rl_pg_stop; rl_server_stop fast >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
+# one superuser name on both servers ("postgres", PostgreSQL's), as the clients below use
+PGUSER=postgres
 rl_server_start "$work/rl"
 rl_pg_start
 trap 'rl_pg_stop; rl_server_stop fast >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
@@ -51,7 +48,7 @@ kill -HUP "$(sed -n 1p "$RL_PG_DATADIR/postmaster.pid")" "$RL_PID"
 sleep 1
 
 echo "machine: $(uname -srm); $(nproc) CPUs; $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)"
-echo "PostgreSQL: $("$PG_BINDIR/postgres" --version); RockLake: $(git -C "$top_srcdir" describe --always --dirty 2>/dev/null || echo unknown)"
+echo "PostgreSQL: $("$PG_BINDIR/postgres" --version); RockLake: $(git -c safe.directory="$top_srcdir" -C "$top_srcdir" describe --always --dirty 2>/dev/null || echo unknown)"
 echo "connection set-up ($conns sequential connect + auth + 'select 1' + close, psycopg/libpq):"
 "$RL_PY" - "$conns" "$RL_PORT" "$RL_PG_PORT" <<'PY'
 import statistics, sys, time

@@ -30,7 +30,6 @@
 # breaks a kept run's logs down by statement.
 set -eu
 
-top_srcdir=$(cd "$(dirname "$0")/.." && pwd)
 top_builddir=/tmp/rocklake-ducklake-bench-build
 with_s3=yes
 keep=no
@@ -45,11 +44,7 @@ while [ $# -gt 0 ]; do
 	*) driver_args="$driver_args $1"; shift ;;
 	esac
 done
-export top_srcdir top_builddir
-. "$top_srcdir/test/scripts/common.sh"
-. "$top_srcdir/test/scripts/server.sh"
-. "$top_srcdir/test/scripts/postgres.sh"
-[ -x "$RL_PY" ] || { echo "no .venv: run contrib/install-deps.sh" >&2; exit 1; }
+. "$(dirname "$0")/bench_env.sh"
 case $client in
 1.4.4) driver_py=$RL_PY ;;
 1.5.5) driver_py=$top_srcdir/.venv-duckdb15/bin/python ;;

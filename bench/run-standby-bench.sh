@@ -7,7 +7,7 @@
 # inserted snapshots, so the catalog tables hold rows), then pgbench runs DuckLake's own
 # reads of its catalog, the statements a DuckDB that attached the lake sends before a
 # query: the newest snapshot, the tables and columns at it, and the table's data files
-# (bench/standby_reads.sql). CLIENTS clients in all, split evenly over the standbys
+# (bench/standby_reads.sql). STANDBY_BENCH_CLIENTS clients in all, split evenly over the standbys
 # (one pgbench process per standby, their tps summed), the writer serving none; on
 # PostgreSQL all of them on the one server. Printed: reads/s (tps: one pass of the
 # script per transaction) for each count of standbys and its ratio to PostgreSQL's.
@@ -15,30 +15,19 @@
 # a machine with few cores the standbys share its CPUs: the figure to read is how
 # RockLake's rate holds as standbys are added, and how it compares with one PostgreSQL.
 #
-# usage: bench/run-standby-bench.sh [--build-dir DIR] [--clients N] [--seconds S]
-#   --build-dir DIR    an out-of-tree build with rocklake built (default
-#                      /tmp/rocklake-bench-build)
-#   --clients N        pgbench clients in all (default 8)
-#   --seconds S        each measurement's duration (default 10)
+# usage: [STANDBY_BENCH_CLIENTS=N] [STANDBY_BENCH_SECONDS=S] [LAKE_COMMITS=C]
+#        [top_builddir=DIR] bench/run-standby-bench.sh
+#   top_builddir                an out-of-tree build with rocklake built (default
+#                               /tmp/rocklake-bench-build)
+#   STANDBY_BENCH_CLIENTS       pgbench clients in all (default 8)
+#   STANDBY_BENCH_SECONDS       each measurement's duration (default 10)
+#   LAKE_COMMITS                the lake's inserts (default 50)
 set -eu
 
-top_srcdir=$(cd "$(dirname "$0")/.." && pwd)
-top_builddir=/tmp/rocklake-bench-build
-clients=8
-seconds=10
-while [ $# -gt 0 ]; do
-	case $1 in
-	--build-dir) top_builddir=$2; shift 2 ;;
-	--clients) clients=$2; shift 2 ;;
-	--seconds) seconds=$2; shift 2 ;;
-	*) echo "usage: $0 [--build-dir DIR] [--clients N] [--seconds S]" >&2; exit 2 ;;
-	esac
-done
-export top_srcdir top_builddir
-. "$top_srcdir/test/scripts/common.sh"
-. "$top_srcdir/test/scripts/server.sh"
-. "$top_srcdir/test/scripts/postgres.sh"
-[ -x "$RL_PY" ] || { echo "no .venv: run contrib/install-deps.sh" >&2; exit 1; }
+top_builddir=${top_builddir:-/tmp/rocklake-bench-build}
+clients=${STANDBY_BENCH_CLIENTS:-8}
+seconds=${STANDBY_BENCH_SECONDS:-10}
+. "$(dirname "$0")/bench_env.sh"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/rl-standbybench.XXXXXX")
 standby_pids=
