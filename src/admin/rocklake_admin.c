@@ -50,6 +50,7 @@
 #include <unistd.h>
 
 #include "admin/dumpfile.h"
+#include "admin/fdl_admin.h"
 #include "catalog/catalog_cache.h"
 #include "catalog/kvcodec.h"
 #include "common/ulid.h"
@@ -1035,6 +1036,9 @@ main(int argc, char **argv)
 	const char *as_of = NULL;
 	int			c;
 
+	/* the commands on published versions parse their own arguments */
+	if (argc > 1 && fdl_admin_is_command(argv[1]))
+		return fdl_admin_main(argc - 1, argv + 1);
 	rlbuf_init(&io.prefix);
 	while ((c = getopt_long(argc, argv, "hVf:", long_options, NULL)) != -1)
 	{
