@@ -28,16 +28,16 @@ fdl_admin_is_command(const char *command)
 }
 
 static int
-usage(void)
+usage(FILE *out)
 {
-	fprintf(stderr,
+	fprintf(out,
 			"Usage: rocklake-admin versions REPO\n"
 			"       rocklake-admin expire REPO VERSION_ID [--reason TEXT]\n"
 			"       rocklake-admin withdraw REPO VERSION_ID [--reason TEXT] [--redact KEY]...\n"
 			"       rocklake-admin dataset-check DIR --catalog FILE\n"
 			"REPO is a directory or s3://bucket/prefix; --redact takes message, inputs, changes\n"
 			"or annotations out of the version's version.json.\n");
-	return 2;
+	return out == stdout ? 0 : 2;
 }
 
 static int
@@ -136,6 +136,7 @@ fdl_admin_main(int argc, char **argv)
 		{"reason", required_argument, NULL, 'r'},
 		{"redact", required_argument, NULL, 'x'},
 		{"catalog", required_argument, NULL, 'c'},
+		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0}
 	};
 	const char *command = argv[0],
@@ -147,8 +148,10 @@ fdl_admin_main(int argc, char **argv)
 	bool		retire = strcmp(command, "expire") == 0 || strcmp(command, "withdraw") == 0;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "", long_options, NULL)) != -1)
+	while ((c = getopt_long(argc, argv, "h", long_options, NULL)) != -1)
 	{
+		if (c == 'h')
+			return usage(stdout);
 		if (c == 'r' && retire)
 			reason = optarg;
 		else if (c == 'x' && strcmp(command, "withdraw") == 0 && nredact < MAX_REDACT)
@@ -156,10 +159,10 @@ fdl_admin_main(int argc, char **argv)
 		else if (c == 'c' && strcmp(command, "dataset-check") == 0)
 			catalog = optarg;
 		else
-			return usage();
+			return usage(stderr);
 	}
 	if (argc - optind != (retire ? 2 : 1) || (strcmp(command, "dataset-check") == 0 && catalog == NULL))
-		return usage();
+		return usage(stderr);
 	if (strcmp(command, "dataset-check") == 0)
 		return cmd_dataset_check(argv[optind], catalog);
 

@@ -291,4 +291,5 @@ printf 'fields:\n  - name: b\n' >"$workdir/desc/t.table.yml"
 refused 'rocklake-admin: t.table.yml: fields[0]: table "main.t" has no column "b" in the catalog' \
 	"$admin" dataset-check "$workdir/desc" --catalog "$workdir/catalog.json"
 refused "Usage:" "$admin" dataset-check "$workdir/desc"
+"$admin" withdraw --help | grep -q -- "--redact KEY"
 echo "admin_fdl_retention: ok"
