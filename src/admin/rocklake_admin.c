@@ -11,6 +11,8 @@
  *                                         a logical dump of one database, one commit
  *   rocklake-admin restore FILE STORE [--database NAME]
  *                                         write a dump into an empty database
+ *   rocklake-admin versions|expire|withdraw|dataset-check ...
+ *                                         published versions (admin/fdl_admin.h)
  *
  * STORE is a directory (the embedded default) or s3://bucket/prefix with the
  * endpoint and credentials in the AWS_* environment variables. inspect, verify and
@@ -50,6 +52,7 @@
 #include <unistd.h>
 
 #include "admin/dumpfile.h"
+#include "admin/fdl_admin.h"
 #include "catalog/catalog_cache.h"
 #include "catalog/kvcodec.h"
 #include "common/ulid.h"
@@ -73,6 +76,8 @@ usage(FILE *out)
 			"Usage: rocklake-admin COMMAND STORE [OPTIONS]\n"
 			"       rocklake-admin dump STORE [--database NAME] [-f FILE] [--as-of COMMIT|TIME]\n"
 			"       rocklake-admin restore FILE STORE [--database NAME]\n"
+			"       rocklake-admin versions REPO | expire REPO VERSION_ID | withdraw REPO VERSION_ID\n"
+			"       rocklake-admin dataset-check DIR --catalog FILE   (published versions)\n"
 			"\n"
 			"Commands:\n"
 			"  init      create the store, or check that an existing one opens\n"
@@ -1035,6 +1040,9 @@ main(int argc, char **argv)
 	const char *as_of = NULL;
 	int			c;
 
+	/* the commands on published versions parse their own arguments */
+	if (argc > 1 && fdl_admin_is_command(argv[1]))
+		return fdl_admin_main(argc - 1, argv + 1);
 	rlbuf_init(&io.prefix);
 	while ((c = getopt_long(argc, argv, "hVf:", long_options, NULL)) != -1)
 	{
