@@ -320,6 +320,7 @@ Expr       *transform_const(ParseState *ps, PgQuery__AConst *c);
 Oid			type_from_typename(ParseState *ps, PgQuery__TypeName *tn, int32_t *typmod);
 void		no_operator(ParseState *ps, const char *opname, Expr *l, Expr *r, int location);
 Expr       *make_op(ParseState *ps, const char *opname, Expr *l, Expr *r, int location);
+Expr       *make_scalar_array(ParseState *ps, const char *opname, Expr *l, Expr *r, bool all, int location);
 Expr       *make_bool_expr(ExprKind kind, Expr *a, Expr *b, int location);
 void		multidimensional(ParseState *ps, int location);
 Expr       *transform_expr(ParseState *ps, Node *node);

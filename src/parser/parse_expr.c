@@ -675,7 +675,7 @@ make_bool_expr(ExprKind kind, Expr *a, Expr *b, int location)
  * element as op would compare it with a value of the element type. An unknown array
  * (a literal, $1) takes the array type of the scalar's.
  */
-static Expr *
+Expr *
 make_scalar_array(ParseState *ps, const char *opname, Expr *l, Expr *r, bool all, int location)
 {
 	if (r->type == UNKNOWNOID)

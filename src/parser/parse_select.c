@@ -440,6 +440,23 @@ analyze_subquery(ParseState *ps, PgQuery__SelectStmt *sel, Query *q)
 	ps->sub_nest = saved_nest > nest ? saved_nest : nest;
 }
 
+/* array_sublink -- e as ARRAY(q's subquery) */
+static void
+array_sublink(ParseState *ps, Expr *e, const Query *q, int location)
+{
+	Expr	   *column = make_expr(EXPR_VAR, q->columns[0].type, location);
+
+	e->type = typio_array_type(column->type);
+	if (e->type == InvalidOid)
+		not_supported(ps, psprintf("arrays of type %s", typio_format_type(column->type)), location);
+	/* the elements go to rl_array_agg() in their text form */
+	column->sql = "\"_rl_c1\"";
+	e->sublink = SUBLINK_ARRAY;
+	e->nargs = 1;
+	e->args = palloc(sizeof(Expr *));
+	e->args[0] = coerce_expr(ps, column, TEXTOID, -1, COERCE_EXPLICIT);
+}
+
 /* sublink_expr -- sl as an expression; its subquery analysed as plan's statement if plan is set */
 static Expr *
 sublink_expr(ParseState *ps, PgQuery__SubLink *sl, struct SubPlanFrame *plan)
@@ -468,26 +485,13 @@ sublink_expr(ParseState *ps, PgQuery__SubLink *sl, struct SubPlanFrame *plan)
 			e->type = q.columns[0].type;
 			return e;
 		case PG_QUERY__SUB_LINK_TYPE__ARRAY_SUBLINK:
-			{
-				if (q.ncolumns != 1)
-					ereport(ERROR,
-							errcode(ERRCODE_SYNTAX_ERROR),
-							errmsg("subquery must return only one column"),
-							errposition(char_position(ps, sl->location)));
-				Expr	   *column = make_expr(EXPR_VAR, q.columns[0].type, sl->location);
-
-				e->type = typio_array_type(column->type);
-				if (e->type == InvalidOid)
-					not_supported(ps, psprintf("arrays of type %s", typio_format_type(column->type)),
-								  sl->location);
-				/* the elements go to rl_array_agg() in their text form */
-				column->sql = "\"_rl_c1\"";
-				e->sublink = SUBLINK_ARRAY;
-				e->nargs = 1;
-				e->args = palloc(sizeof(Expr *));
-				e->args[0] = coerce_expr(ps, column, TEXTOID, -1, COERCE_EXPLICIT);
-				return e;
-			}
+			if (q.ncolumns != 1)
+				ereport(ERROR,
+						errcode(ERRCODE_SYNTAX_ERROR),
+						errmsg("subquery must return only one column"),
+						errposition(char_position(ps, sl->location)));
+			array_sublink(ps, e, &q, sl->location);
+			return e;
 		case PG_QUERY__SUB_LINK_TYPE__ANY_SUBLINK:
 			if (sl->n_oper_name == 0 || strcmp(string_value(sl->oper_name[0]), "=") == 0)
 			{
@@ -525,6 +529,24 @@ sublink_expr(ParseState *ps, PgQuery__SubLink *sl, struct SubPlanFrame *plan)
 				return e;
 			}
 			/* fall through */
+		case PG_QUERY__SUB_LINK_TYPE__ALL_SUBLINK:
+			{
+				/*
+				 * x op ANY / ALL (subquery) is x op ANY / ALL (ARRAY(subquery)): the
+				 * same three-valued answer (ANY over no rows false, ALL true, a NULL
+				 * comparison making the answer NULL unless another decides it)
+				 */
+				Expr	   *test = transform_expr(ps, sl->testexpr);
+
+				if (q.ncolumns != 1)
+					ereport(ERROR,
+							errcode(ERRCODE_SYNTAX_ERROR),
+							errmsg("subquery has too many columns"),
+							errposition(char_position(ps, sl->location)));
+				array_sublink(ps, e, &q, sl->location);
+				return make_scalar_array(ps, string_value(sl->oper_name[sl->n_oper_name - 1]), test, e,
+										 sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__ALL_SUBLINK, sl->location);
+			}
 		default:
 			not_supported(ps, "this kind of subquery", sl->location);
 			return NULL;

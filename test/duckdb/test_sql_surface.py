@@ -197,6 +197,38 @@ def test_aggregates_over_no_rows(both):
     ])
 
 
+def test_quantified_subqueries(both):
+    """x op ANY / SOME / ALL (subquery) for every comparison and LIKE: ALL over no rows
+    is true and ANY false, NULLs on either side make the answer NULL unless a comparison
+    decides it, correlated, typed as the comparison would be, and the errors"""
+    same_answers(both, [
+        "CREATE TABLE qs_t (k integer, v integer, s text)",
+        "INSERT INTO qs_t VALUES (1, 10, 'ab'), (2, 20, 'b'), (3, NULL, NULL), (4, 5, 'abc')",
+        "SELECT k, v < ALL (SELECT v FROM qs_t WHERE k <> 3), v >= ANY (SELECT v FROM qs_t WHERE k <> 3),"
+        " v <> ALL (SELECT v FROM qs_t WHERE k <> 3), v = ALL (SELECT 10), v > SOME (SELECT v FROM qs_t),"
+        " v <= ALL (SELECT v FROM qs_t), v > ANY (SELECT v FROM qs_t WHERE false),"
+        " v > ALL (SELECT v FROM qs_t WHERE false), v <> ANY (SELECT 10 UNION ALL SELECT NULL)"
+        " FROM qs_t ORDER BY k",
+        "SELECT k FROM qs_t o WHERE v > ALL (SELECT v FROM qs_t i WHERE i.k > o.k AND i.v IS NOT NULL) ORDER BY k",
+        "SELECT k FROM qs_t WHERE s LIKE ANY (SELECT 'a%' UNION ALL SELECT '%c') ORDER BY k",
+        "SELECT k FROM qs_t WHERE s NOT LIKE ALL (SELECT 'a%') ORDER BY k",
+        "SELECT 2.5 < ALL (SELECT v FROM qs_t WHERE v IS NOT NULL), 1 = ANY (SELECT 1.0), 'b' > ANY (SELECT s FROM qs_t)",
+        "SELECT NULL::int < ALL (SELECT 1 WHERE false), NULL::int < ANY (SELECT 1), 3 <> ALL (SELECT NULL::int)",
+        "SELECT v FROM qs_t GROUP BY v HAVING sum(k) >= ALL (SELECT k FROM qs_t) ",
+        "SELECT 1 < ALL (SELECT 1, 2)",
+        "SELECT 1 < ANY (SELECT 'x'::text)",
+        "SELECT 1 < ALL (SELECT true)",
+    ])
+    answers = []
+    for server in both:
+        with server.conn.cursor() as cur:
+            cur.execute("SELECT k FROM qs_t WHERE v > ALL (SELECT v FROM qs_t WHERE v < %s) AND s LIKE ANY (%s)"
+                        " ORDER BY k", (15, ["a%", "b"]))
+            answers.append(cur.fetchall())
+            cur.execute("DROP TABLE qs_t")
+    assert answers[0] == answers[1] == [(2,)], answers
+
+
 def test_aggregates_of_no_such_type(both):
     """min and max of the types PostgreSQL has no order for, sum and avg of non-numbers,
     string_agg and bool_and of what does not become text or boolean: PostgreSQL's 42883
