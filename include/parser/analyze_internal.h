@@ -320,6 +320,8 @@ Expr       *transform_const(ParseState *ps, PgQuery__AConst *c);
 Oid			type_from_typename(ParseState *ps, PgQuery__TypeName *tn, int32_t *typmod);
 void		no_operator(ParseState *ps, const char *opname, Expr *l, Expr *r, int location);
 Expr       *make_op(ParseState *ps, const char *opname, Expr *l, Expr *r, int location);
+/* a builtin's call with args of the types it takes (one that exists: the analyser's own use) */
+Expr       *make_func_call(ParseState *ps, const char *name, Expr **args, int nargs, int location);
 Expr       *make_scalar_array(ParseState *ps, const char *opname, Expr *l, Expr *r, bool all, int location);
 Expr       *make_bool_expr(ExprKind kind, Expr *a, Expr *b, int location);
 void		multidimensional(ParseState *ps, int location);

@@ -280,6 +280,7 @@ transform_aggregate(ParseState *ps, PgQuery__FuncCall *fc, const char *name)
 				errmsg("aggregate functions are not allowed in %s", ps->agg_refused),
 				errposition(char_position(ps, fc->location)));
 	bool		array_agg = strcmp(name, "array_agg") == 0;
+	bool		json_agg = strncmp(name, "json", 4) == 0;
 
 	for (size_t i = 0; i < fc->n_agg_order; i++)
 		if (fc->agg_order[i]->sort_by->sortby_dir == PG_QUERY__SORT_BY_DIR__SORTBY_USING)
@@ -297,8 +298,8 @@ transform_aggregate(ParseState *ps, PgQuery__FuncCall *fc, const char *name)
 		subplan_check_aggregate(ps, e->args, e->nargs, fc->location);
 	if (fc->agg_filter)
 		e->defresult = transform_clause(ps, fc->agg_filter, BOOLOID, "FILTER", "FILTER");
-	/* the order of the rows changes nothing but array_agg's and string_agg's results */
-	if (!array_agg && strcmp(name, "string_agg") != 0)
+	/* the order of the rows changes nothing but array_agg's, string_agg's and the json ones' results */
+	if (!array_agg && !json_agg && strcmp(name, "string_agg") != 0)
 		for (size_t i = 0; i < fc->n_agg_order; i++)
 		{
 			ps->in_aggregate = true;
@@ -306,7 +307,8 @@ transform_aggregate(ParseState *ps, PgQuery__FuncCall *fc, const char *name)
 			ps->in_aggregate = false;
 		}
 	e->sql = name;
-	int			want = strcmp(name, "string_agg") == 0 ? 2 : strcmp(name, "count") == 0 && fc->agg_star ? 0 : 1;
+	int			want = strcmp(name, "string_agg") == 0 || strcmp(name, "json_object_agg") == 0 ? 2
+		: strcmp(name, "count") == 0 && fc->agg_star ? 0 : 1;
 
 	if (e->nargs != want)
 		ereport(ERROR,
@@ -350,6 +352,28 @@ transform_aggregate(ParseState *ps, PgQuery__FuncCall *fc, const char *name)
 		/* numeric results, exact, with PostgreSQL's scales (executor/sqlite_exec.c) */
 		else if (e->type == NUMERICOID)
 			e->sql = name[0] == 'a' ? "rl_numeric_avg" : "rl_numeric_sum";
+	}
+	else if (json_agg)
+	{
+		/*
+		 * rl_json_agg(element, delimiter [, sort key, flags]...) of to_json(x) or
+		 * to_jsonb(x), rl_json_object_agg of json_build_object(k, v): the elements,
+		 * null for a NULL, in [] or { } (executor/sqlite_exec.c)
+		 */
+		bool		object = name[5] == 'o';
+
+		if (e->agg_distinct)
+			not_supported(ps, psprintf("%s(DISTINCT ...)", name), fc->location);
+		Expr	   *element = make_func_call(ps, object ? "json_build_object" : name[4] == 'b' ? "to_jsonb" : "to_json",
+											 e->args, e->nargs, fc->location);
+
+		e->type = element->type;
+		e->nargs = 2;
+		e->args = palloc(sizeof(Expr *) * 2);
+		e->args[0] = element;
+		e->args[1] = make_const(typio_string(TEXTOID, ", ", 2), fc->location);
+		e->sql = object ? "rl_json_object_agg" : "rl_json_agg";
+		aggregate_order(ps, fc, e);
 	}
 	else if (array_agg)
 	{

@@ -229,6 +229,46 @@ def test_quantified_subqueries(both):
     assert answers[0] == answers[1] == [(2,)], answers
 
 
+def test_json_functions(both):
+    """the json functions and operators tools and users send, every text as PostgreSQL
+    writes it (its spacing differs between json and jsonb and between functions)"""
+    same_answers(both, [
+        "CREATE TABLE js_t (k integer, v numeric(6,2), s text, d date, ts timestamp, tz timestamptz,"
+        " a integer[], j json, b jsonb, f float8)",
+        "INSERT INTO js_t VALUES (1, 1.50, 'a\"b\\c', '2026-01-02', '2026-01-02 03:04:05.5', '2026-01-02 03:04:05+00',"
+        " '{1,NULL,3}', '{\"x\": [1, {\"y\": \"z\"}], \"x\": 2, \"n\": null}', '{\"b\": 1, \"a\": [true, null]}', 'NaN'),"
+        " (2, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL), (3, -2, 'é\n', '2026-12-31', NULL, NULL, '{}',"
+        " '[1, \"two\", [3]]', '[]', 1e100)",
+        "SET TimeZone = 'Asia/Kolkata'",
+        "SELECT k, to_json(k), to_json(v), to_json(s), to_json(d), to_json(ts), to_json(tz), to_json(a), to_json(j),"
+        " to_json(b), to_json(f) FROM js_t ORDER BY k",
+        "SELECT k, to_jsonb(v), to_jsonb(s), to_jsonb(a), to_jsonb(j), to_jsonb(f), to_jsonb(true) FROM js_t ORDER BY k",
+        "RESET TimeZone",
+        "SELECT json_agg(k ORDER BY k), jsonb_agg(v ORDER BY k DESC), json_agg(s ORDER BY k), json_agg(a ORDER BY k),"
+        " json_agg(j ORDER BY k), jsonb_agg(b ORDER BY k) FROM js_t",
+        "SELECT json_agg(k), jsonb_agg(k), json_object_agg(k, v) FROM js_t WHERE false",
+        "SELECT json_object_agg(k, s ORDER BY k), json_object_agg(s, k ORDER BY k) FILTER (WHERE s IS NOT NULL)"
+        " FROM js_t",
+        "SELECT k % 2, json_agg(k ORDER BY k) FROM js_t GROUP BY 1 ORDER BY 1",
+        "SELECT json_build_array(1, 'a', NULL, true, 1.5, '{\"x\":1}'::json), json_build_array(),"
+        " jsonb_build_array(1, 'a', NULL, '{\"b\":1, \"a\":2}'::jsonb), jsonb_build_object('b', 1, 'a', ARRAY[1, 2]),"
+        " jsonb_build_object(), json_build_object('k', ARRAY['x', NULL]), json_build_object('d', '2026-01-02'::date)",
+        "SELECT jsonb_build_object('a')",
+        "SELECT k, j -> 'x', j -> 'n', j ->> 'n', j -> 1, j ->> 1, j -> -1, j ->> 'x', b -> 'a', b ->> 'b', b -> 'a' -> 0,"
+        " b -> 'a' ->> 1, j #> '{x}', j #>> '{x}', b #> '{a,0}', b #>> '{a,1}', j #>> '{2,0}', j #>> '{}',"
+        " j -> 'nosuch', j -> 9, b #>> '{a,x}', s FROM js_t ORDER BY k",
+        "SELECT '{\"a\": \"x\\u00e9\\n\"}'::json ->> 'a', '{\"a\":{\"b\": [1,2]}}'::json -> 'a',"
+        " '[1,2,3]'::jsonb -> -3, '[1,2,3]'::jsonb -> -4, '\"s\"'::json ->> 0, '{\"a\":1}'::json -> 'a'::varchar",
+        "SELECT json_array_length('[1, [2, 3], {}]'), jsonb_array_length('[]'), json_array_length(j) FROM js_t WHERE k = 3",
+        "SELECT json_array_length('{}')",
+        "SELECT jsonb_array_length('1')",
+        "SELECT to_json('x')",
+        "SELECT 1 -> 'a'",
+        "SELECT '{}'::json -> 1.5",
+        "DROP TABLE js_t",
+    ])
+
+
 def test_aggregates_of_no_such_type(both):
     """min and max of the types PostgreSQL has no order for, sum and avg of non-numbers,
     string_agg and bool_and of what does not become text or boolean: PostgreSQL's 42883
