@@ -586,3 +586,49 @@ def test_pg_attribute_lookups(both):
         "DROP TABLE pat_t, \"Pat_Mixed\"",
         "DROP SCHEMA pat_s CASCADE",
     ])
+
+
+CATALOGS = ["pg_am", "pg_amop", "pg_amproc", "pg_attrdef", "pg_attribute", "pg_auth_members", "pg_authid",
+            "pg_cast", "pg_class", "pg_collation", "pg_constraint", "pg_conversion", "pg_database",
+            "pg_db_role_setting", "pg_default_acl", "pg_depend", "pg_description", "pg_enum",
+            "pg_event_trigger", "pg_extension", "pg_foreign_data_wrapper", "pg_foreign_server",
+            "pg_foreign_table", "pg_index", "pg_indexes", "pg_inherits", "pg_init_privs", "pg_language",
+            "pg_largeobject_metadata", "pg_namespace", "pg_opclass", "pg_operator", "pg_opfamily",
+            "pg_parameter_acl", "pg_partitioned_table", "pg_policy", "pg_proc", "pg_publication",
+            "pg_publication_namespace", "pg_publication_rel", "pg_range", "pg_rewrite", "pg_roles",
+            "pg_sequence", "pg_sequences", "pg_settings", "pg_shadow", "pg_shdescription", "pg_shseclabel",
+            "pg_statistic_ext", "pg_subscription", "pg_tablespace", "pg_transform", "pg_trigger", "pg_ts_config",
+            "pg_ts_dict", "pg_ts_parser", "pg_ts_template", "pg_type", "pg_user", "pg_seclabels",
+            "pg_stat_activity", "pg_stat_database", "pg_stat_user_tables"]
+
+# where RockLake has no such type: the frozen transaction ids are oid (it has no
+# transaction ids), a column's missing value (always NULL) is text, not anyarray
+TYPE_DIFFERENCES = {("pg_class", "relfrozenxid"), ("pg_class", "relminmxid"), ("pg_database", "datfrozenxid"),
+                    ("pg_database", "datminmxid"), ("pg_attribute", "attmissingval")}
+
+
+def test_catalog_column_types(both):
+    """each column of the system catalogs RockLake has is of PostgreSQL's type (the
+    RowDescription's type OID): "char" for relkind, contype and the other one-letter
+    codes, name, oid, arrays ..."""
+    rl, pg = both
+    differences = []
+    for catalog in CATALOGS:
+        types = []
+        for server in (rl, pg):
+            with server.conn.cursor() as cur:
+                cur.execute(f"SELECT * FROM pg_catalog.{catalog} LIMIT 0")
+                types.append({d.name: d.type_code for d in cur.description})
+        for column, oid in types[0].items():
+            if column in types[1] and types[1][column] != oid and (catalog, column) not in TYPE_DIFFERENCES:
+                differences.append(f"{catalog}.{column}: {oid}, PostgreSQL {types[1][column]}")
+    assert not differences, "\n".join(differences)
+    same_answers(both, [
+        "CREATE TABLE cct_t (k integer PRIMARY KEY)",
+        "SELECT c.relkind, c.relpersistence, k.contype, k.contype = 'p', c.relkind IN ('r', 'p'), c.relkind::text,"
+        " pg_typeof(k.contype), 'ab'::\"char\", ''::\"char\" = '', format_type(18, -1), format_type(1002, -1)"
+        " FROM pg_class c JOIN pg_constraint k ON k.conrelid = c.oid WHERE c.relname = 'cct_t'",
+        "SELECT typname, typlen, typtype, typcollation, typalign, typstorage FROM pg_type"
+        " WHERE oid IN (18, 1002) ORDER BY oid",
+        "DROP TABLE cct_t",
+    ])
