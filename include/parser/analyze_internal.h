@@ -196,6 +196,18 @@ typedef struct CteItem
 	int			ncolumns;
 	ResultColumn *columns;
 	int			self_depth;		/* a recursive query read by its own arms: their depth */
+	/*
+	 * once analysed: its definition, `name(columns) AS (sql)`, and the subqueries
+	 * hoisted out of it (NULL if none), which a SubPlan's statement repeats to read it
+	 * (parse_subplan.c), the binds of its statement they may read (the first nbinds);
+	 * whether it is recursive, and whether it reads columns of queries around its WITH
+	 * (a SubPlan's statement could not)
+	 */
+	const char *sql;
+	const char *hoisted;
+	int			nbinds;
+	bool		recursive;
+	bool		correlated;
 	struct CteItem *next;
 } CteItem;
 
