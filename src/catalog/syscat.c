@@ -500,8 +500,8 @@ static void
 add_setting_row(const GucInfo *info, void *arg)
 {
 	RlBuf	   *b = arg;
-	const char *values[] = {info->name, info->setting, info->unit, info->short_desc, info->context,
-	info->vartype, info->source, info->boot_val, info->reset_val};
+	const char *values[] = {info->name, info->setting_in_unit, info->unit, info->short_desc, info->context,
+	info->vartype, info->source, info->boot_val_in_unit, info->reset_val_in_unit};
 
 	rlbuf_append_str(b, b->data[b->len - 1] == ')' ? ", (" : "(");
 	for (int i = 0; i < NCOLS(values); i++)

@@ -269,6 +269,29 @@ def test_json_functions(both):
     ])
 
 
+def test_settings_units(both):
+    """pg_settings shows an integer setting with a unit in that unit (statement_timeout
+    5s is '5000' ms), SHOW and current_setting in the largest unit that divides it"""
+    same_answers(both, [
+        "SET statement_timeout = '5s'",
+        "SET idle_in_transaction_session_timeout = '2min'",
+        "SET work_mem = '8MB'",
+        "SET lock_timeout = 1500",
+        "SELECT name, setting, unit, boot_val, reset_val, vartype FROM pg_settings WHERE name IN ('statement_timeout',"
+        " 'idle_in_transaction_session_timeout', 'work_mem', 'lock_timeout',"
+        " 'extra_float_digits', 'DateStyle') ORDER BY name",
+        "SHOW statement_timeout",
+        "SHOW idle_in_transaction_session_timeout",
+        "SHOW work_mem",
+        "SELECT current_setting('lock_timeout'), current_setting('statement_timeout')",
+        "RESET statement_timeout",
+        "RESET idle_in_transaction_session_timeout",
+        "RESET work_mem",
+        "RESET lock_timeout",
+        "SELECT name, setting FROM pg_settings WHERE name IN ('statement_timeout', 'work_mem') ORDER BY name",
+    ])
+
+
 def test_aggregates_of_no_such_type(both):
     """min and max of the types PostgreSQL has no order for, sum and avg of non-numbers,
     string_agg and bool_and of what does not become text or boolean: PostgreSQL's 42883
