@@ -517,7 +517,7 @@ sublink_expr(ParseState *ps, PgQuery__SubLink *sl, struct SubPlanFrame *plan)
 			array_sublink(ps, e, &q, sl->location);
 			return e;
 		case PG_QUERY__SUB_LINK_TYPE__ANY_SUBLINK:
-			if (sl->n_oper_name == 0 || strcmp(string_value(sl->oper_name[0]), "=") == 0)
+		case PG_QUERY__SUB_LINK_TYPE__ALL_SUBLINK:
 			{
 				Expr	   *test = transform_expr(ps, sl->testexpr);
 
@@ -526,6 +526,20 @@ sublink_expr(ParseState *ps, PgQuery__SubLink *sl, struct SubPlanFrame *plan)
 							errcode(ERRCODE_SYNTAX_ERROR),
 							errmsg("subquery has too many columns"),
 							errposition(char_position(ps, sl->location)));
+				if (sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__ALL_SUBLINK ||
+					(sl->n_oper_name && strcmp(string_value(sl->oper_name[0]), "=") != 0))
+				{
+					/*
+					 * x op ANY / ALL (subquery) is x op ANY / ALL (ARRAY(subquery)): the
+					 * same three-valued answer (ANY over no rows false, ALL true, a NULL
+					 * comparison making the answer NULL unless another decides it)
+					 */
+					array_sublink(ps, e, &q, sl->location);
+					return make_scalar_array(ps, string_value(sl->oper_name[sl->n_oper_name - 1]), test, e,
+											 sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__ALL_SUBLINK,
+											 sl->location);
+				}
+
 				/*
 				 * an integer compares with an integer of another width as it is; else
 				 * the side that casts implicitly to the other's type is cast (numeric
@@ -551,25 +565,6 @@ sublink_expr(ParseState *ps, PgQuery__SubLink *sl, struct SubPlanFrame *plan)
 				}
 				e->args[0] = test;
 				return e;
-			}
-			/* fall through */
-		case PG_QUERY__SUB_LINK_TYPE__ALL_SUBLINK:
-			{
-				/*
-				 * x op ANY / ALL (subquery) is x op ANY / ALL (ARRAY(subquery)): the
-				 * same three-valued answer (ANY over no rows false, ALL true, a NULL
-				 * comparison making the answer NULL unless another decides it)
-				 */
-				Expr	   *test = transform_expr(ps, sl->testexpr);
-
-				if (q.ncolumns != 1)
-					ereport(ERROR,
-							errcode(ERRCODE_SYNTAX_ERROR),
-							errmsg("subquery has too many columns"),
-							errposition(char_position(ps, sl->location)));
-				array_sublink(ps, e, &q, sl->location);
-				return make_scalar_array(ps, string_value(sl->oper_name[sl->n_oper_name - 1]), test, e,
-										 sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__ALL_SUBLINK, sl->location);
 			}
 		default:
 			not_supported(ps, "this kind of subquery", sl->location);
