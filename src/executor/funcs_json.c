@@ -220,6 +220,17 @@ f_json_array_length(ExecState *es, const Value *args, int nargs)
 	return typio_int(INT4OID, n);
 }
 
+/* member_value -- a member's text in doc (NULL if none) as doc's type, or as text (->>) */
+static Value
+member_value(const Value *doc, const char *member, bool as_text)
+{
+	if (member && as_text)
+		member = pgjson_text(member);
+	if (member == NULL)
+		return typio_null(as_text ? TEXTOID : doc->type);
+	return typio_string(as_text ? TEXTOID : doc->type, member, strlen(member));
+}
+
 /* json_member -- doc's member named by a text or element numbered by an integer, as text or as doc's type */
 static Value
 json_member(const Value *doc, const Value *step, bool as_text)
@@ -227,11 +238,7 @@ json_member(const Value *doc, const Value *step, bool as_text)
 	const char *got = step->type == TEXTOID ? pgjson_get(doc->u.s.data, step->u.s.data, 0)
 		: pgjson_get(doc->u.s.data, NULL, step->u.i);
 
-	if (got && as_text)
-		got = pgjson_text(got);
-	if (got == NULL)
-		return typio_null(as_text ? TEXTOID : doc->type);
-	return typio_string(as_text ? TEXTOID : doc->type, got, strlen(got));
+	return member_value(doc, got, as_text);
 }
 
 /* json -> text / int (as_text: ->>) */
@@ -271,11 +278,7 @@ json_path(const Value *doc, const Value *path, bool as_text)
 		else
 			cur = pgjson_get(cur, steps.items[i], 0);
 	}
-	if (cur && as_text)
-		cur = pgjson_text(cur);
-	if (cur == NULL)
-		return typio_null(as_text ? TEXTOID : doc->type);
-	return typio_string(as_text ? TEXTOID : doc->type, cur, strlen(cur));
+	return member_value(doc, cur, as_text);
 }
 
 Value
