@@ -49,6 +49,20 @@ Value		change_case(const Value *v, bool upper);
 Value		f_lower(ExecState *es, const Value *args, int nargs);
 Value		f_upper(ExecState *es, const Value *args, int nargs);
 
+/* funcs_json.c */
+void		json_append_value(RlBuf *out, const Value *v);
+Value		f_to_json(ExecState *es, const Value *args, int nargs);
+Value		f_to_jsonb(ExecState *es, const Value *args, int nargs);
+Value		f_json_build_object(ExecState *es, const Value *args, int nargs);
+Value		f_jsonb_build_object(ExecState *es, const Value *args, int nargs);
+Value		f_json_build_array(ExecState *es, const Value *args, int nargs);
+Value		f_jsonb_build_array(ExecState *es, const Value *args, int nargs);
+Value		f_json_array_length(ExecState *es, const Value *args, int nargs);
+Value		f_json_field(ExecState *es, const Value *args, int nargs);
+Value		f_json_field_text(ExecState *es, const Value *args, int nargs);
+Value		f_json_path(ExecState *es, const Value *args, int nargs);
+Value		f_json_path_text(ExecState *es, const Value *args, int nargs);
+
 /* funcs_acl.c */
 Value		f_pg_has_role(ExecState *es, const Value *args, int nargs);
 Value		f_pg_has_role_current(ExecState *es, const Value *args, int nargs);

@@ -68,7 +68,8 @@ struct ExecState;
 typedef Value (*BuiltinFn) (struct ExecState *es, const Value *args, int nargs);
 
 /*
- * A builtin function. argtypes may be ANYARRAYOID (any array); rettype
+ * A builtin function. argtypes may be ANYARRAYOID (any array) or ANYELEMENTOID
+ * (a value of any type but unknown, passed as it is); rettype
  * ANYELEMENTOID is then that array's element type. A function that reads the
  * catalog has no fn: it is a lookup, in the system relation catalog, of the
  * column catalog_column of the row whose catalog_keys columns equal its first

@@ -196,6 +196,18 @@ typedef struct CteItem
 	int			ncolumns;
 	ResultColumn *columns;
 	int			self_depth;		/* a recursive query read by its own arms: their depth */
+	/*
+	 * once analysed: its definition, `name(columns) AS (sql)`, and the subqueries
+	 * hoisted out of it (NULL if none), which a SubPlan's statement repeats to read it
+	 * (parse_subplan.c), the binds of its statement they may read (the first nbinds);
+	 * whether it is recursive, and whether it reads columns of queries around its WITH
+	 * (a SubPlan's statement could not)
+	 */
+	const char *sql;
+	const char *hoisted;
+	int			nbinds;
+	bool		recursive;
+	bool		correlated;
 	struct CteItem *next;
 } CteItem;
 
@@ -320,6 +332,9 @@ Expr       *transform_const(ParseState *ps, PgQuery__AConst *c);
 Oid			type_from_typename(ParseState *ps, PgQuery__TypeName *tn, int32_t *typmod);
 void		no_operator(ParseState *ps, const char *opname, Expr *l, Expr *r, int location);
 Expr       *make_op(ParseState *ps, const char *opname, Expr *l, Expr *r, int location);
+/* a builtin's call with args of the types it takes (one that exists: the analyser's own use) */
+Expr       *make_func_call(ParseState *ps, const char *name, Expr **args, int nargs, int location);
+Expr       *make_scalar_array(ParseState *ps, const char *opname, Expr *l, Expr *r, bool all, int location);
 Expr       *make_bool_expr(ExprKind kind, Expr *a, Expr *b, int location);
 void		multidimensional(ParseState *ps, int location);
 Expr       *transform_expr(ParseState *ps, Node *node);

@@ -18,7 +18,11 @@ void		ExecuteGrantOnDatabase(const void *node);
 void		CheckDatabaseConnect(const char *name);
 /* ERROR 42501 "must be owner of database" unless the session's role owns it or is a superuser */
 void		CheckDatabaseOwner(const char *name);
-/* What of the databases role owns or holds privileges on, as DROP ROLE's DETAIL; NULL if nothing */
+/*
+ * What role owns or holds privileges on, as DROP ROLE's DETAIL: the schemas and tables
+ * of the session's database, the databases, then the number of such objects in each
+ * other database; NULL if nothing
+ */
 char	   *RoleDatabaseDependencies(uint32_t role);
 
 struct AnalyzedStmt;

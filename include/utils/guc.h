@@ -138,6 +138,11 @@ typedef struct GucInfo
 	const char *source;			/* "default", "configuration file", ... */
 	const char *boot_val;
 	const char *reset_val;
+	/* the three values as pg_settings shows them: an integer with a unit in that unit ("5000") */
+	const char *setting_in_unit;
+	const char *boot_val_in_unit;
+	const char *reset_val_in_unit;
+	char		in_unit[3][16];
 	int			min_val;		/* integers only */
 	int			max_val;
 	const char *const *enumvals;	/* enums only: NULL-terminated */

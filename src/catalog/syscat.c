@@ -92,10 +92,10 @@ static const ResultColumn pg_class_cols[] = {
 	COL("oid", OIDOID), COL("relname", NAMEOID), COL("relnamespace", OIDOID), COL("reltype", OIDOID),
 	COL("relowner", OIDOID), COL("relam", OIDOID), COL("reltablespace", OIDOID),
 	COL("relpages", INT4OID), COL("reltuples", FLOAT4OID), COL("relhasindex", BOOLOID),
-	COL("relpersistence", TEXTOID), COL("relkind", TEXTOID), COL("relnatts", INT2OID),
+	COL("relpersistence", CHAROID), COL("relkind", CHAROID), COL("relnatts", INT2OID),
 	COL("relchecks", INT2OID), COL("relhasrules", BOOLOID), COL("relhastriggers", BOOLOID),
 	COL("relrowsecurity", BOOLOID), COL("relforcerowsecurity", BOOLOID), COL("relispartition", BOOLOID),
-	COL("reltoastrelid", OIDOID), COL("reloftype", OIDOID), COL("relreplident", TEXTOID),
+	COL("reltoastrelid", OIDOID), COL("reloftype", OIDOID), COL("relreplident", CHAROID),
 	COL("reloptions", TEXTARRAYOID), COL("relpartbound", PGNODETREEOID), COL("relacl", ACLITEMARRAYOID),
 	COL("relispopulated", BOOLOID), COL("relfrozenxid", OIDOID), COL("relminmxid", OIDOID),	/* xids as numbers */
 };
@@ -104,25 +104,25 @@ static const ResultColumn pg_attribute_cols[] = {
 	COL("attrelid", OIDOID), COL("attname", NAMEOID), COL("atttypid", OIDOID),
 	COL("attnum", INT2OID), COL("attndims", INT4OID), COL("atttypmod", INT4OID),
 	COL("attnotnull", BOOLOID), COL("atthasdef", BOOLOID), COL("attisdropped", BOOLOID),
-	COL("attcollation", OIDOID), COL("attidentity", TEXTOID), COL("attgenerated", TEXTOID),
-	COL("attstorage", TEXTOID), COL("attcompression", TEXTOID), COL("attstattarget", INT4OID),
-	COL("attlen", INT2OID), COL("attacl", ACLITEMARRAYOID), COL("attalign", TEXTOID),
+	COL("attcollation", OIDOID), COL("attidentity", CHAROID), COL("attgenerated", CHAROID),
+	COL("attstorage", CHAROID), COL("attcompression", CHAROID), COL("attstattarget", INT4OID),
+	COL("attlen", INT2OID), COL("attacl", ACLITEMARRAYOID), COL("attalign", CHAROID),
 	COL("attislocal", BOOLOID), COL("attinhcount", INT4OID), COL("atthasmissing", BOOLOID),
 	COL("attmissingval", TEXTOID), COL("attoptions", TEXTARRAYOID), COL("attfdwoptions", TEXTARRAYOID),
 };
 
 static const ResultColumn pg_type_cols[] = {
 	COL("oid", OIDOID), COL("typname", NAMEOID), COL("typnamespace", OIDOID), COL("typowner", OIDOID),
-	COL("typlen", INT2OID), COL("typtype", TEXTOID), COL("typrelid", OIDOID),
-	COL("typelem", OIDOID), COL("typarray", OIDOID), COL("typcollation", OIDOID), COL("typstorage", TEXTOID),
-	COL("typdelim", TEXTOID), COL("typbasetype", OIDOID), COL("typtypmod", INT4OID), COL("typnotnull", BOOLOID),
+	COL("typlen", INT2OID), COL("typtype", CHAROID), COL("typrelid", OIDOID),
+	COL("typelem", OIDOID), COL("typarray", OIDOID), COL("typcollation", OIDOID), COL("typstorage", CHAROID),
+	COL("typdelim", CHAROID), COL("typbasetype", OIDOID), COL("typtypmod", INT4OID), COL("typnotnull", BOOLOID),
 	COL("typdefault", TEXTOID), COL("typacl", ACLITEMARRAYOID), COL("typisdefined", BOOLOID),
-	COL("typalign", TEXTOID),
+	COL("typalign", CHAROID),
 };
 
 static const ResultColumn pg_constraint_cols[] = {
 	COL("oid", OIDOID), COL("conname", NAMEOID), COL("connamespace", OIDOID),
-	COL("contype", TEXTOID), COL("condeferrable", BOOLOID), COL("condeferred", BOOLOID),
+	COL("contype", CHAROID), COL("condeferrable", BOOLOID), COL("condeferred", BOOLOID),
 	COL("convalidated", BOOLOID), COL("conrelid", OIDOID), COL("contypid", OIDOID),
 	COL("conindid", OIDOID), COL("conparentid", OIDOID), COL("confrelid", OIDOID),
 	COL("conkey", INT2ARRAYOID), COL("confkey", INT2ARRAYOID),
@@ -179,7 +179,7 @@ static const ResultColumn pg_settings_cols[] = {
 };
 
 static const ResultColumn pg_am_cols[] = {
-	COL("oid", OIDOID), COL("amname", NAMEOID), COL("amhandler", REGPROCOID), COL("amtype", TEXTOID),
+	COL("oid", OIDOID), COL("amname", NAMEOID), COL("amhandler", REGPROCOID), COL("amtype", CHAROID),
 };
 
 static const ResultColumn pg_attrdef_cols[] = {
@@ -188,14 +188,14 @@ static const ResultColumn pg_attrdef_cols[] = {
 
 static const ResultColumn pg_collation_cols[] = {
 	COL("oid", OIDOID), COL("collname", NAMEOID), COL("collnamespace", OIDOID), COL("collowner", OIDOID),
-	COL("collprovider", TEXTOID), COL("collisdeterministic", BOOLOID), COL("collencoding", INT4OID),
+	COL("collprovider", CHAROID), COL("collisdeterministic", BOOLOID), COL("collencoding", INT4OID),
 	COL("collcollate", TEXTOID), COL("collctype", TEXTOID), COL("colliculocale", TEXTOID),
 	COL("collversion", TEXTOID),
 };
 
 static const ResultColumn pg_database_cols[] = {
 	COL("oid", OIDOID), COL("datname", NAMEOID), COL("datdba", OIDOID), COL("encoding", INT4OID),
-	COL("datlocprovider", TEXTOID), COL("datistemplate", BOOLOID), COL("datallowconn", BOOLOID),
+	COL("datlocprovider", CHAROID), COL("datistemplate", BOOLOID), COL("datallowconn", BOOLOID),
 	COL("datconnlimit", INT4OID), COL("dattablespace", OIDOID), COL("datcollate", TEXTOID),
 	COL("datctype", TEXTOID), COL("daticulocale", TEXTOID), COL("datacl", ACLITEMARRAYOID),
 	COL("datcollversion", TEXTOID), COL("datfrozenxid", OIDOID), COL("datminmxid", OIDOID),	/* xids as numbers */
@@ -246,15 +246,15 @@ static const ResultColumn pg_inherits_cols[] = {
 };
 
 static const ResultColumn pg_policy_cols[] = {
-	COL("oid", OIDOID), COL("polname", NAMEOID), COL("polrelid", OIDOID), COL("polcmd", TEXTOID),
+	COL("oid", OIDOID), COL("polname", NAMEOID), COL("polrelid", OIDOID), COL("polcmd", CHAROID),
 	COL("polpermissive", BOOLOID), COL("polroles", OIDARRAYOID), COL("polqual", PGNODETREEOID),
 	COL("polwithcheck", PGNODETREEOID),
 };
 
 static const ResultColumn pg_statistic_ext_cols[] = {
 	COL("oid", OIDOID), COL("stxrelid", OIDOID), COL("stxname", NAMEOID), COL("stxnamespace", OIDOID),
-	COL("stxowner", OIDOID), COL("stxstattarget", INT4OID), COL("stxkeys", INT2ARRAYOID),
-	COL("stxkind", TEXTARRAYOID),
+	COL("stxowner", OIDOID), COL("stxstattarget", INT4OID), COL("stxkeys", INT2VECTOROID),
+	COL("stxkind", CHARARRAYOID),
 };
 
 static const ResultColumn pg_publication_cols[] = {
@@ -269,12 +269,12 @@ static const ResultColumn pg_publication_namespace_cols[] = {
 
 static const ResultColumn pg_publication_rel_cols[] = {
 	COL("oid", OIDOID), COL("prpubid", OIDOID), COL("prrelid", OIDOID), COL("prqual", PGNODETREEOID),
-	COL("prattrs", INT2ARRAYOID),
+	COL("prattrs", INT2VECTOROID),
 };
 
 static const ResultColumn pg_trigger_cols[] = {
 	COL("oid", OIDOID), COL("tgrelid", OIDOID), COL("tgparentid", OIDOID), COL("tgname", NAMEOID),
-	COL("tgfoid", OIDOID), COL("tgtype", INT2OID), COL("tgenabled", TEXTOID), COL("tgisinternal", BOOLOID),
+	COL("tgfoid", OIDOID), COL("tgtype", INT2OID), COL("tgenabled", CHAROID), COL("tgisinternal", BOOLOID),
 };
 
 static const ResultColumn pg_conversion_cols[] = {
@@ -285,7 +285,7 @@ static const ResultColumn pg_conversion_cols[] = {
 
 static const ResultColumn pg_operator_cols[] = {
 	COL("oid", OIDOID), COL("oprname", NAMEOID), COL("oprnamespace", OIDOID), COL("oprowner", OIDOID),
-	COL("oprkind", TEXTOID), COL("oprcanmerge", BOOLOID), COL("oprcanhash", BOOLOID),
+	COL("oprkind", CHAROID), COL("oprcanmerge", BOOLOID), COL("oprcanhash", BOOLOID),
 	COL("oprleft", OIDOID), COL("oprright", OIDOID), COL("oprresult", OIDOID), COL("oprcom", OIDOID),
 	COL("oprnegate", OIDOID), COL("oprcode", REGPROCOID), COL("oprrest", REGPROCOID),
 	COL("oprjoin", REGPROCOID),
@@ -293,7 +293,7 @@ static const ResultColumn pg_operator_cols[] = {
 
 static const ResultColumn pg_event_trigger_cols[] = {
 	COL("oid", OIDOID), COL("evtname", NAMEOID), COL("evtevent", NAMEOID), COL("evtowner", OIDOID),
-	COL("evtfoid", OIDOID), COL("evtenabled", TEXTOID), COL("evttags", TEXTARRAYOID),
+	COL("evtfoid", OIDOID), COL("evtenabled", CHAROID), COL("evttags", TEXTARRAYOID),
 };
 
 static const ResultColumn pg_foreign_data_wrapper_cols[] = {
@@ -310,14 +310,14 @@ static const ResultColumn pg_foreign_server_cols[] = {
 static const ResultColumn pg_subscription_cols[] = {
 	COL("oid", OIDOID), COL("subdbid", OIDOID), COL("subname", NAMEOID), COL("subowner", OIDOID),
 	COL("subenabled", BOOLOID), COL("subbinary", BOOLOID), COL("substream", BOOLOID),
-	COL("subtwophasestate", TEXTOID), COL("subdisableonerr", BOOLOID), COL("subconninfo", TEXTOID),
+	COL("subtwophasestate", CHAROID), COL("subdisableonerr", BOOLOID), COL("subconninfo", TEXTOID),
 	COL("subslotname", NAMEOID), COL("subsynccommit", TEXTOID), COL("subpublications", TEXTARRAYOID),
 };
 
 static const ResultColumn pg_proc_cols[] = {
 	COL("oid", OIDOID), COL("proname", NAMEOID), COL("pronamespace", OIDOID), COL("proowner", OIDOID),
-	COL("prolang", OIDOID), COL("prokind", TEXTOID), COL("prosecdef", BOOLOID), COL("provolatile", TEXTOID),
-	COL("proparallel", TEXTOID), COL("prosrc", TEXTOID), COL("proacl", ACLITEMARRAYOID),
+	COL("prolang", OIDOID), COL("prokind", CHAROID), COL("prosecdef", BOOLOID), COL("provolatile", CHAROID),
+	COL("proparallel", CHAROID), COL("prosrc", TEXTOID), COL("proacl", ACLITEMARRAYOID),
 	COL("pronargs", INT2OID), COL("prorettype", OIDOID), COL("proargtypes", OIDVECTOROID),
 	COL("proretset", BOOLOID), COL("proisstrict", BOOLOID),
 };
@@ -330,12 +330,12 @@ static const ResultColumn pg_language_cols[] = {
 
 static const ResultColumn pg_cast_cols[] = {
 	COL("oid", OIDOID), COL("castsource", OIDOID), COL("casttarget", OIDOID), COL("castfunc", OIDOID),
-	COL("castcontext", TEXTOID), COL("castmethod", TEXTOID),
+	COL("castcontext", CHAROID), COL("castmethod", CHAROID),
 };
 
 static const ResultColumn pg_rewrite_cols[] = {
-	COL("oid", OIDOID), COL("rulename", NAMEOID), COL("ev_class", OIDOID), COL("ev_type", TEXTOID),
-	COL("ev_enabled", TEXTOID), COL("is_instead", BOOLOID),
+	COL("oid", OIDOID), COL("rulename", NAMEOID), COL("ev_class", OIDOID), COL("ev_type", CHAROID),
+	COL("ev_enabled", CHAROID), COL("is_instead", BOOLOID),
 };
 
 /*
@@ -443,9 +443,9 @@ build_pg_type(void)
 
 			if (t == NULL)
 				continue;
-			/* strings are collatable (name with "C"); fixed-width types are stored plain */
+			/* strings but "char" are collatable (name with "C"); fixed-width types are stored plain */
 			Oid			collation = oid == NAMEOID ? C_COLLATION_OID
-				: t->category == TYPCATEGORY_STRING && oid != PGNODETREEOID ? DEFAULT_COLLATION_OID : 0;
+				: t->category == TYPCATEGORY_STRING && oid != PGNODETREEOID && oid != CHAROID ? DEFAULT_COLLATION_OID : 0;
 			char		storage = t->typlen > 0 ? 'p' : oid == NUMERICOID ? 'm' : 'x';
 			char		align = type_align(oid);
 
@@ -500,8 +500,8 @@ static void
 add_setting_row(const GucInfo *info, void *arg)
 {
 	RlBuf	   *b = arg;
-	const char *values[] = {info->name, info->setting, info->unit, info->short_desc, info->context,
-	info->vartype, info->source, info->boot_val, info->reset_val};
+	const char *values[] = {info->name, info->setting_in_unit, info->unit, info->short_desc, info->context,
+	info->vartype, info->source, info->boot_val_in_unit, info->reset_val_in_unit};
 
 	rlbuf_append_str(b, b->data[b->len - 1] == ')' ? ", (" : "(");
 	for (int i = 0; i < NCOLS(values); i++)

@@ -20,11 +20,11 @@
 
 static const ResultColumn pg_depend_cols[] = {
 	COL("classid", OIDOID), COL("objid", OIDOID), COL("objsubid", INT4OID), COL("refclassid", OIDOID),
-	COL("refobjid", OIDOID), COL("refobjsubid", INT4OID), COL("deptype", TEXTOID),
+	COL("refobjid", OIDOID), COL("refobjsubid", INT4OID), COL("deptype", CHAROID),
 };
 
 static const ResultColumn pg_init_privs_cols[] = {
-	COL("objoid", OIDOID), COL("classoid", OIDOID), COL("objsubid", INT4OID), COL("privtype", TEXTOID),
+	COL("objoid", OIDOID), COL("classoid", OIDOID), COL("objsubid", INT4OID), COL("privtype", CHAROID),
 	COL("initprivs", ACLITEMARRAYOID),
 };
 
@@ -56,7 +56,7 @@ static const ResultColumn pg_ts_config_cols[] = {
 
 static const ResultColumn pg_default_acl_cols[] = {
 	COL("oid", OIDOID), COL("defaclrole", OIDOID), COL("defaclnamespace", OIDOID),
-	COL("defaclobjtype", TEXTOID), COL("defaclacl", ACLITEMARRAYOID),
+	COL("defaclobjtype", CHAROID), COL("defaclacl", ACLITEMARRAYOID),
 };
 
 static const ResultColumn pg_transform_cols[] = {
@@ -71,7 +71,7 @@ static const ResultColumn pg_range_cols[] = {
 };
 
 static const ResultColumn pg_partitioned_table_cols[] = {
-	COL("partrelid", OIDOID), COL("partstrat", TEXTOID), COL("partnatts", INT2OID), COL("partdefid", OIDOID),
+	COL("partrelid", OIDOID), COL("partstrat", CHAROID), COL("partnatts", INT2OID), COL("partdefid", OIDOID),
 	COL("partattrs", INT2VECTOROID), COL("partclass", OIDVECTOROID), COL("partcollation", OIDVECTOROID),
 	COL("partexprs", PGNODETREEOID),
 };
@@ -91,7 +91,7 @@ static const ResultColumn pg_foreign_table_cols[] = {
 
 static const ResultColumn pg_amop_cols[] = {
 	COL("oid", OIDOID), COL("amopfamily", OIDOID), COL("amoplefttype", OIDOID), COL("amoprighttype", OIDOID),
-	COL("amopstrategy", INT2OID), COL("amoppurpose", TEXTOID), COL("amopopr", OIDOID),
+	COL("amopstrategy", INT2OID), COL("amoppurpose", CHAROID), COL("amopopr", OIDOID),
 	COL("amopmethod", OIDOID), COL("amopsortfamily", OIDOID),
 };
 

@@ -370,7 +370,7 @@ compare_values(const Value *a, const Value *b)
 				return c < 0 ? -1 : c > 0;
 			}
 		default:
-			if (typio_lookup(a->type)->typlen < 0 || a->type == NAMEOID)
+			if (typio_lookup(a->type)->typlen < 0 || a->type == NAMEOID || a->type == CHAROID)
 				return cmp_bytes(a, b);
 			return cmp_i64(a->u.i, b->u.i);
 	}

@@ -6,7 +6,7 @@
  * power, mod, random, gen_random_uuid, md5), extract / date_part / date_trunc, to_char
  * of a timestamp in the common patterns, format() (strformat.c),
  * arrays (array_to_string, array_upper, array_length, cardinality, unnest,
- * generate_subscripts), like_escape (LIKE ... ESCAPE), json_build_object, the
+ * generate_subscripts), like_escape (LIKE ... ESCAPE), the
  * set-returning generate_series(), and what psql's describe commands call to
  * read the catalog (format_type, pg_get_userbyid, pg_get_constraintdef,
  * obj_description, pg_size_pretty, ...); those that describe or control the server
@@ -20,8 +20,8 @@
  *
  * The file is a little over 1 500 lines because of the builtins table at its end,
  * which every call is resolved against and which is kept whole; functions of one
- * concern live in funcs_string.c, funcs_admin.c, strformat.c, numformat.c and
- * regexp.c.
+ * concern live in funcs_string.c, funcs_admin.c, funcs_json.c, strformat.c,
+ * numformat.c and regexp.c.
  */
 
 #include "catalog/pg_authid.h"
@@ -1162,76 +1162,6 @@ f_no_definition(ExecState *es, const Value *args, int nargs)
 	return typio_null(TEXTOID);
 }
 
-/* append_json_string -- text as a JSON string, escaped as PostgreSQL's escape_json does */
-static void
-append_json_string(RlBuf *out, const char *s)
-{
-	rlbuf_append_str(out, "\"");
-	for (; *s; s++)
-	{
-		static const char *const named[] = {['\b'] = "\\b", ['\f'] = "\\f", ['\n'] = "\\n",
-		['\r'] = "\\r", ['\t'] = "\\t", ['"'] = "\\\"", ['\\'] = "\\\\"};
-		unsigned char c = (unsigned char) *s;
-
-		if (c < sizeof(named) / sizeof(named[0]) && named[c])
-			rlbuf_append_str(out, named[c]);
-		else if (c < 0x20)
-			rlbuf_printf(out, "\\u%04x", c);
-		else
-			rlbuf_append(out, s, 1);
-	}
-	rlbuf_append_str(out, "\"");
-}
-
-/*
- * f_json_build_object -- json_build_object(VARIADIC "any"): keys and values alternate;
- * a value is null, true/false, a number as it prints, json as it is, else a string
- */
-static Value
-f_json_build_object(ExecState *es, const Value *args, int nargs)
-{
-	RlBuf		out;
-
-	if (nargs % 2 != 0)
-		ereport(ERROR,
-				errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				errmsg("argument list must have even number of elements"),
-				errhint("The arguments of json_build_object() must consist of alternating keys and values."));
-	rlbuf_init_in(&out, CurrentMemoryContext);
-	rlbuf_append_str(&out, "{");
-	for (int i = 0; i < nargs; i += 2)
-	{
-		const Value *k = &args[i],
-				   *v = &args[i + 1];
-		const TypeInfo *t = typio_lookup(v->type);
-		char	   *text = v->isnull ? NULL : typio_output(v, NULL);
-
-		if (k->isnull)
-			ereport(ERROR,
-					errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					errmsg("null value not allowed for object key"));
-		rlbuf_append_str(&out, i ? ", " : "");
-		append_json_string(&out, typio_output(k, NULL));
-		rlbuf_append_str(&out, " : ");
-		if (v->isnull)
-			rlbuf_append_str(&out, "null");
-		else if (v->type == BOOLOID)
-			rlbuf_append_str(&out, v->u.b ? "true" : "false");
-		else if (v->type == JSONOID || v->type == JSONBOID ||
-				 (t && t->category == TYPCATEGORY_NUMERIC && !typio_is_oid(v->type) &&
-				  strspn(text, "0123456789.-+eE") == strlen(text)))	/* not NaN, Infinity */
-			rlbuf_append_str(&out, text);
-		else
-			append_json_string(&out, text);
-	}
-	rlbuf_append_str(&out, "}");
-
-	Value		r = typio_string(JSONOID, (const char *) out.data, out.len);
-
-	rlbuf_free(&out);
-	return r;
-}
-
 /* f_no_sequence -- pg_get_serial_sequence: there are no sequences */
 static Value
 f_no_sequence(ExecState *es, const Value *args, int nargs)
@@ -1445,6 +1375,25 @@ static const FuncDesc builtins[] = {
 	BUILTIN("pg_statistics_obj_is_visible", 1, {OIDOID}, BOOLOID, true, f_no_object),
 	/* VARIADIC "any": any number of arguments of any type */
 	BUILTIN("json_build_object", FUNC_VARIADIC_ANY, {0}, JSONOID, false, f_json_build_object),
+	BUILTIN("jsonb_build_object", FUNC_VARIADIC_ANY, {0}, JSONBOID, false, f_jsonb_build_object),
+	BUILTIN("json_build_array", FUNC_VARIADIC_ANY, {0}, JSONOID, false, f_json_build_array),
+	BUILTIN("jsonb_build_array", FUNC_VARIADIC_ANY, {0}, JSONBOID, false, f_jsonb_build_array),
+	BUILTIN("to_json", 1, {ANYELEMENTOID}, JSONOID, true, f_to_json),
+	BUILTIN("to_jsonb", 1, {ANYELEMENTOID}, JSONBOID, true, f_to_jsonb),
+	BUILTIN("json_array_length", 1, {JSONOID}, INT4OID, true, f_json_array_length),
+	BUILTIN("jsonb_array_length", 1, {JSONBOID}, INT4OID, true, f_json_array_length),
+	BUILTIN("json_object_field", 2, ARGS(JSONOID, TEXTOID), JSONOID, true, f_json_field),
+	BUILTIN("jsonb_object_field", 2, ARGS(JSONBOID, TEXTOID), JSONBOID, true, f_json_field),
+	BUILTIN("json_array_element", 2, ARGS(JSONOID, INT4OID), JSONOID, true, f_json_field),
+	BUILTIN("jsonb_array_element", 2, ARGS(JSONBOID, INT4OID), JSONBOID, true, f_json_field),
+	BUILTIN("json_object_field_text", 2, ARGS(JSONOID, TEXTOID), TEXTOID, true, f_json_field_text),
+	BUILTIN("jsonb_object_field_text", 2, ARGS(JSONBOID, TEXTOID), TEXTOID, true, f_json_field_text),
+	BUILTIN("json_array_element_text", 2, ARGS(JSONOID, INT4OID), TEXTOID, true, f_json_field_text),
+	BUILTIN("jsonb_array_element_text", 2, ARGS(JSONBOID, INT4OID), TEXTOID, true, f_json_field_text),
+	BUILTIN("json_extract_path_op", 2, ARGS(JSONOID, TEXTARRAYOID), JSONOID, true, f_json_path),
+	BUILTIN("jsonb_extract_path_op", 2, ARGS(JSONBOID, TEXTARRAYOID), JSONBOID, true, f_json_path),
+	BUILTIN("json_extract_path_text_op", 2, ARGS(JSONOID, TEXTARRAYOID), TEXTOID, true, f_json_path_text),
+	BUILTIN("jsonb_extract_path_text_op", 2, ARGS(JSONBOID, TEXTARRAYOID), TEXTOID, true, f_json_path_text),
 	BUILTIN("format", FUNC_VARIADIC_ANY, {TEXTOID}, TEXTOID, false, f_format),
 	LOOKUP("pg_get_constraintdef", 1, {OIDOID}, "pg_constraint", "_rl_condef", "oid", NULL),
 	LOOKUP("pg_get_constraintdef", 2, ARGS(OIDOID, BOOLOID), "pg_constraint", "_rl_condef", "oid", NULL),
@@ -1490,7 +1439,8 @@ arg_cost(Oid given, Oid wanted)
 {
 	const TypeInfo *given_type = typio_lookup(given);
 
-	if (given == wanted || (wanted == ANYARRAYOID && given_type && given_type->category == TYPCATEGORY_ARRAY))
+	if (given == wanted || wanted == ANYELEMENTOID ||
+		(wanted == ANYARRAYOID && given_type && given_type->category == TYPCATEGORY_ARRAY))
 		return 0;
 	if (typio_is_oid(given) && typio_is_oid(wanted))
 		return 1;				/* oid and the reg* types are binary-compatible */

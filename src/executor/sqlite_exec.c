@@ -9,7 +9,7 @@
  * its own (subplan.c), rl_float_sum and rl_float_avg for sum()
  * and avg() of floats, rl_numeric_sum and rl_numeric_avg for those of numerics,
  * rl_array_agg for ARRAY(subquery) and array_agg(), rl_string_agg for
- * string_agg(... ORDER BY ...), rl_bytea_agg for string_agg(bytea, bytea), rl_array_json for json_each() to iterate a
+ * string_agg(... ORDER BY ...), rl_json_agg and rl_json_object_agg for the json aggregates, rl_bytea_agg for string_agg(bytea, bytea), rl_array_json for json_each() to iterate a
  * set-returning function's result, and rl_row_after for the row id an UPDATE moves
  * a row to.
  */
@@ -846,6 +846,62 @@ rl_string_agg_final(sqlite3_context *ctx)
 }
 
 /*
+ * rl_json_agg(element, delimiter [, key, flags]...): json_agg and jsonb_agg, the
+ * elements (to_json's or to_jsonb's text, null for a NULL) in [], each after the
+ * delimiter; rl_json_object_agg the members of json_build_object's one-member objects
+ * in { }, as PostgreSQL's json_object_agg writes them. NULL over no rows.
+ */
+static void
+rl_json_agg_step(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	OrderedAggState *st = sqlite3_aggregate_context(ctx, sizeof(OrderedAggState));
+	const char *value = (const char *) sqlite3_value_text(argv[0]);
+	char	   *text = strdup(value ? value : "null"),
+			   *delim = strdup((const char *) sqlite3_value_text(argv[1]));
+
+	if (st == NULL || text == NULL || delim == NULL || !ordered_agg_add(st, text, delim, argc, argv))
+		sqlite3_result_error_nomem(ctx);
+}
+
+static void
+json_agg_final(sqlite3_context *ctx, const char *open, const char *close, int strip)
+{
+	OrderedAggState *st = sqlite3_aggregate_context(ctx, 0);
+	RlBuf		out;
+
+	if (st == NULL || st->n == 0)
+	{
+		sqlite3_result_null(ctx);
+		return;
+	}
+	ordered_agg_sort(ctx, st);
+	rlbuf_init_in(&out, CurrentMemoryContext);
+	rlbuf_append_str(&out, open);
+	for (int i = 0; i < st->n; i++)
+	{
+		if (i > 0)
+			rlbuf_append_str(&out, st->items[i].delimiter);
+		rlbuf_append(&out, st->items[i].text + strip, strlen(st->items[i].text) - 2 * (size_t) strip);
+	}
+	rlbuf_append_str(&out, close);
+	sqlite3_result_text64(ctx, (const char *) out.data, out.len, SQLITE_TRANSIENT, SQLITE_UTF8);
+	rlbuf_free(&out);
+	ordered_agg_free(st);
+}
+
+static void
+rl_json_agg_final(sqlite3_context *ctx)
+{
+	json_agg_final(ctx, "[", "]", 0);
+}
+
+static void
+rl_json_object_agg_final(sqlite3_context *ctx)
+{
+	json_agg_final(ctx, "{ ", " }", 1);
+}
+
+/*
  * Over a window (no ORDER BY nor DISTINCT inside: PostgreSQL has none there), SQLite
  * takes the oldest row out (xInverse) and asks for the frame's value (xValue).
  */
@@ -1121,6 +1177,9 @@ ExecRegisterSqliteFunctions(sqlite3 *db)
 							rl_array_sublink_final);
 	sqlite3_create_function(db, "rl_string_agg", -1, SQLITE_UTF8, NULL, NULL, rl_string_agg_step,
 							rl_string_agg_final);
+	sqlite3_create_function(db, "rl_json_agg", -1, SQLITE_UTF8, NULL, NULL, rl_json_agg_step, rl_json_agg_final);
+	sqlite3_create_function(db, "rl_json_object_agg", -1, SQLITE_UTF8, NULL, NULL, rl_json_agg_step,
+							rl_json_object_agg_final);
 	sqlite3_create_window_function(db, "rl_array_agg_window", -1, SQLITE_UTF8, NULL, rl_array_agg_step,
 								   rl_array_agg_window_final, rl_array_agg_value, rl_ordered_agg_inverse, NULL);
 	sqlite3_create_window_function(db, "rl_string_agg_window", -1, SQLITE_UTF8, NULL, rl_string_agg_step,

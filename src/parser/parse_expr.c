@@ -317,7 +317,7 @@ bool
 is_aggregate(const PgQuery__FuncCall *fc)
 {
 	static const char *const aggs[] = {"count", "sum", "avg", "min", "max", "bool_and", "bool_or",
-	"every", "string_agg", "array_agg"};
+	"every", "string_agg", "array_agg", "json_agg", "jsonb_agg", "json_object_agg"};
 	const char *name = string_value(fc->funcname[fc->n_funcname - 1]);
 
 	if (fc->n_funcname > 1 && strcmp(string_value(fc->funcname[0]), "pg_catalog") != 0)
@@ -543,11 +543,64 @@ datetime_arith_result(ExprOp op, Oid lt, Oid rt)
  * type; strings compare and concatenate as text; date/time arithmetic has its
  * own table. Everything else is 42883, as PostgreSQL reports it.
  */
+/*
+ * json_operator -- json and jsonb's -> ->> #> #>> as calls of the functions behind them
+ * (executor/funcs_json.c): a text (or unknown) key, an integer element number, a text[]
+ * path; NULL if opname is none of them
+ */
+static Expr *
+json_operator(ParseState *ps, const char *opname, Expr *l, Expr *r, int location)
+{
+	static const char *const ops[] = {"->", "->>", "#>", "#>>"};
+	int			k = 0;
+
+	while (k < 4 && strcmp(opname, ops[k]) != 0)
+		k++;
+	if (k == 4 || l == NULL)
+		return NULL;
+	if (l->type != JSONOID && l->type != JSONBOID)
+		no_operator(ps, opname, l, r, location);
+
+	bool		path = k >= 2;
+	bool		element = !path && (r->type == INT2OID || r->type == INT4OID);
+	Oid			want = path ? TEXTARRAYOID : element ? INT4OID : TEXTOID;
+	Expr	  **args = palloc(sizeof(Expr *) * 2);
+
+	args[0] = l;
+	if ((args[1] = coerce_expr(ps, r, want, -1, COERCE_IMPLICIT)) == NULL)
+		no_operator(ps, opname, l, r, location);
+	return make_func_call(ps, psprintf("%s_%s%s", l->type == JSONOID ? "json" : "jsonb",
+									   path ? "extract_path" : element ? "array_element" : "object_field",
+									   k % 2 ? (path ? "_text_op" : "_text") : (path ? "_op" : "")),
+						  args, 2, location);
+}
+
+Expr *
+make_func_call(ParseState *ps, const char *name, Expr **args, int nargs, int location)
+{
+	Oid		   *argtypes = palloc(sizeof(Oid) * (size_t) (nargs + 1));
+
+	for (int i = 0; i < nargs; i++)
+		argtypes[i] = args[i]->type;
+
+	const FuncDesc *f = LookupBuiltinFunction(name, nargs, argtypes);
+	Expr	   *e = make_expr(EXPR_FUNC, f->rettype, location);
+
+	e->func = f;
+	e->nargs = nargs;
+	e->args = args;
+	return e;
+}
+
 Expr *
 make_op(ParseState *ps, const char *opname, Expr *l, Expr *r, int location)
 {
 	ExprOp		op = OP_ADD;
 	bool		found = false;
+	Expr	   *json = json_operator(ps, opname, l, r, location);
+
+	if (json != NULL)
+		return json;
 
 	for (size_t i = 0; i < sizeof(operators) / sizeof(operators[0]); i++)
 		if (strcmp(operators[i].name, opname) == 0)
@@ -675,7 +728,7 @@ make_bool_expr(ExprKind kind, Expr *a, Expr *b, int location)
  * element as op would compare it with a value of the element type. An unknown array
  * (a literal, $1) takes the array type of the scalar's.
  */
-static Expr *
+Expr *
 make_scalar_array(ParseState *ps, const char *opname, Expr *l, Expr *r, bool all, int location)
 {
 	if (r->type == UNKNOWNOID)
@@ -1000,6 +1053,12 @@ transform_func(ParseState *ps, PgQuery__FuncCall *fc)
 		if (f->nargs == FUNC_VARIADIC_ANY)
 			e->args[i] = coerce_expr(ps, args[i], args[i]->type == UNKNOWNOID ? TEXTOID : args[i]->type, -1,
 									 COERCE_IMPLICIT);
+		else if (f->argtypes[i] == ANYELEMENTOID && args[i]->type == UNKNOWNOID)
+			ereport(ERROR,
+					errcode(ERRCODE_DATATYPE_MISMATCH),
+					errmsg("could not determine polymorphic type because input has type unknown"));
+		else if (f->argtypes[i] == ANYELEMENTOID)
+			continue;
 		else if (f->argtypes[i] != ANYARRAYOID)
 			e->args[i] = coerce_expr(ps, args[i], f->argtypes[i], -1, COERCE_IMPLICIT);
 		else if (f->rettype == ANYELEMENTOID)

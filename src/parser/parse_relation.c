@@ -660,8 +660,18 @@ transform_with(ParseState *ps, PgQuery__WithClause *with, RlBuf *sql)
 			self->next = ps->ctes;
 			ps->ctes = self;
 		}
+		int			saved_level = ps->min_ref_level;
+		int			outer_level = ps->scope ? ps->scope->level : 0;
+		size_t		hoisted_at = ps->hoisted.context ? ps->hoisted.len : 0;
+
 		ps->recursive_query = self != NULL;
+		ps->min_ref_level = INT_MAX;
 		analyze_query(ps, cte->ctequery->select_stmt, NULL, &q);
+
+		bool		correlated = ps->min_ref_level <= outer_level;
+
+		if (saved_level < ps->min_ref_level)
+			ps->min_ref_level = saved_level;
 		for (int k = 0; self != NULL && k < q.ncolumns && k < self->ncolumns; k++)
 			if (q.columns[k].type != self->columns[k].type)
 				ereport(ERROR,
@@ -675,6 +685,7 @@ transform_with(ParseState *ps, PgQuery__WithClause *with, RlBuf *sql)
 			ps->ctes = self->next;
 
 		CteItem    *c = cte_item(ps, cte, &q);
+		size_t		at = sql->len + (i ? 2 : 0);
 
 		c->next = ps->ctes;
 		ps->ctes = c;
@@ -683,6 +694,12 @@ transform_with(ParseState *ps, PgQuery__WithClause *with, RlBuf *sql)
 		for (int k = 0; k < c->ncolumns; k++)
 			append_ident(sql, k ? ", " : NULL, c->columns[k].name);
 		rlbuf_printf(sql, ") AS (%s)", q.sql);
+		c->sql = pstrdup(rlbuf_cstr(sql) + at);
+		if (ps->hoisted.context && ps->hoisted.len > hoisted_at)
+			c->hoisted = pstrdup(rlbuf_cstr(&ps->hoisted) + hoisted_at + (hoisted_at ? 2 : 0));
+		c->nbinds = ps->nbinds;
+		c->recursive = self != NULL;
+		c->correlated = correlated;
 	}
 	rlbuf_append_str(sql, " ");
 }

@@ -280,6 +280,7 @@ transform_aggregate(ParseState *ps, PgQuery__FuncCall *fc, const char *name)
 				errmsg("aggregate functions are not allowed in %s", ps->agg_refused),
 				errposition(char_position(ps, fc->location)));
 	bool		array_agg = strcmp(name, "array_agg") == 0;
+	bool		json_agg = strncmp(name, "json", 4) == 0;
 
 	for (size_t i = 0; i < fc->n_agg_order; i++)
 		if (fc->agg_order[i]->sort_by->sortby_dir == PG_QUERY__SORT_BY_DIR__SORTBY_USING)
@@ -297,8 +298,8 @@ transform_aggregate(ParseState *ps, PgQuery__FuncCall *fc, const char *name)
 		subplan_check_aggregate(ps, e->args, e->nargs, fc->location);
 	if (fc->agg_filter)
 		e->defresult = transform_clause(ps, fc->agg_filter, BOOLOID, "FILTER", "FILTER");
-	/* the order of the rows changes nothing but array_agg's and string_agg's results */
-	if (!array_agg && strcmp(name, "string_agg") != 0)
+	/* the order of the rows changes nothing but array_agg's, string_agg's and the json ones' results */
+	if (!array_agg && !json_agg && strcmp(name, "string_agg") != 0)
 		for (size_t i = 0; i < fc->n_agg_order; i++)
 		{
 			ps->in_aggregate = true;
@@ -306,7 +307,8 @@ transform_aggregate(ParseState *ps, PgQuery__FuncCall *fc, const char *name)
 			ps->in_aggregate = false;
 		}
 	e->sql = name;
-	int			want = strcmp(name, "string_agg") == 0 ? 2 : strcmp(name, "count") == 0 && fc->agg_star ? 0 : 1;
+	int			want = strcmp(name, "string_agg") == 0 || strcmp(name, "json_object_agg") == 0 ? 2
+		: strcmp(name, "count") == 0 && fc->agg_star ? 0 : 1;
 
 	if (e->nargs != want)
 		ereport(ERROR,
@@ -350,6 +352,28 @@ transform_aggregate(ParseState *ps, PgQuery__FuncCall *fc, const char *name)
 		/* numeric results, exact, with PostgreSQL's scales (executor/sqlite_exec.c) */
 		else if (e->type == NUMERICOID)
 			e->sql = name[0] == 'a' ? "rl_numeric_avg" : "rl_numeric_sum";
+	}
+	else if (json_agg)
+	{
+		/*
+		 * rl_json_agg(element, delimiter [, sort key, flags]...) of to_json(x) or
+		 * to_jsonb(x), rl_json_object_agg of json_build_object(k, v): the elements,
+		 * null for a NULL, in [] or { } (executor/sqlite_exec.c)
+		 */
+		bool		object = name[5] == 'o';
+
+		if (e->agg_distinct)
+			not_supported(ps, psprintf("%s(DISTINCT ...)", name), fc->location);
+		Expr	   *element = make_func_call(ps, object ? "json_build_object" : name[4] == 'b' ? "to_jsonb" : "to_json",
+											 e->args, e->nargs, fc->location);
+
+		e->type = element->type;
+		e->nargs = 2;
+		e->args = palloc(sizeof(Expr *) * 2);
+		e->args[0] = element;
+		e->args[1] = make_const(typio_string(TEXTOID, ", ", 2), fc->location);
+		e->sql = object ? "rl_json_object_agg" : "rl_json_agg";
+		aggregate_order(ps, fc, e);
 	}
 	else if (array_agg)
 	{
@@ -440,6 +464,23 @@ analyze_subquery(ParseState *ps, PgQuery__SelectStmt *sel, Query *q)
 	ps->sub_nest = saved_nest > nest ? saved_nest : nest;
 }
 
+/* array_sublink -- e as ARRAY(q's subquery) */
+static void
+array_sublink(ParseState *ps, Expr *e, const Query *q, int location)
+{
+	Expr	   *column = make_expr(EXPR_VAR, q->columns[0].type, location);
+
+	e->type = typio_array_type(column->type);
+	if (e->type == InvalidOid)
+		not_supported(ps, psprintf("arrays of type %s", typio_format_type(column->type)), location);
+	/* the elements go to rl_array_agg() in their text form */
+	column->sql = "\"_rl_c1\"";
+	e->sublink = SUBLINK_ARRAY;
+	e->nargs = 1;
+	e->args = palloc(sizeof(Expr *));
+	e->args[0] = coerce_expr(ps, column, TEXTOID, -1, COERCE_EXPLICIT);
+}
+
 /* sublink_expr -- sl as an expression; its subquery analysed as plan's statement if plan is set */
 static Expr *
 sublink_expr(ParseState *ps, PgQuery__SubLink *sl, struct SubPlanFrame *plan)
@@ -468,28 +509,15 @@ sublink_expr(ParseState *ps, PgQuery__SubLink *sl, struct SubPlanFrame *plan)
 			e->type = q.columns[0].type;
 			return e;
 		case PG_QUERY__SUB_LINK_TYPE__ARRAY_SUBLINK:
-			{
-				if (q.ncolumns != 1)
-					ereport(ERROR,
-							errcode(ERRCODE_SYNTAX_ERROR),
-							errmsg("subquery must return only one column"),
-							errposition(char_position(ps, sl->location)));
-				Expr	   *column = make_expr(EXPR_VAR, q.columns[0].type, sl->location);
-
-				e->type = typio_array_type(column->type);
-				if (e->type == InvalidOid)
-					not_supported(ps, psprintf("arrays of type %s", typio_format_type(column->type)),
-								  sl->location);
-				/* the elements go to rl_array_agg() in their text form */
-				column->sql = "\"_rl_c1\"";
-				e->sublink = SUBLINK_ARRAY;
-				e->nargs = 1;
-				e->args = palloc(sizeof(Expr *));
-				e->args[0] = coerce_expr(ps, column, TEXTOID, -1, COERCE_EXPLICIT);
-				return e;
-			}
+			if (q.ncolumns != 1)
+				ereport(ERROR,
+						errcode(ERRCODE_SYNTAX_ERROR),
+						errmsg("subquery must return only one column"),
+						errposition(char_position(ps, sl->location)));
+			array_sublink(ps, e, &q, sl->location);
+			return e;
 		case PG_QUERY__SUB_LINK_TYPE__ANY_SUBLINK:
-			if (sl->n_oper_name == 0 || strcmp(string_value(sl->oper_name[0]), "=") == 0)
+		case PG_QUERY__SUB_LINK_TYPE__ALL_SUBLINK:
 			{
 				Expr	   *test = transform_expr(ps, sl->testexpr);
 
@@ -498,6 +526,20 @@ sublink_expr(ParseState *ps, PgQuery__SubLink *sl, struct SubPlanFrame *plan)
 							errcode(ERRCODE_SYNTAX_ERROR),
 							errmsg("subquery has too many columns"),
 							errposition(char_position(ps, sl->location)));
+				if (sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__ALL_SUBLINK ||
+					(sl->n_oper_name && strcmp(string_value(sl->oper_name[0]), "=") != 0))
+				{
+					/*
+					 * x op ANY / ALL (subquery) is x op ANY / ALL (ARRAY(subquery)): the
+					 * same three-valued answer (ANY over no rows false, ALL true, a NULL
+					 * comparison making the answer NULL unless another decides it)
+					 */
+					array_sublink(ps, e, &q, sl->location);
+					return make_scalar_array(ps, string_value(sl->oper_name[sl->n_oper_name - 1]), test, e,
+											 sl->sub_link_type == PG_QUERY__SUB_LINK_TYPE__ALL_SUBLINK,
+											 sl->location);
+				}
+
 				/*
 				 * an integer compares with an integer of another width as it is; else
 				 * the side that casts implicitly to the other's type is cast (numeric
@@ -524,7 +566,6 @@ sublink_expr(ParseState *ps, PgQuery__SubLink *sl, struct SubPlanFrame *plan)
 				e->args[0] = test;
 				return e;
 			}
-			/* fall through */
 		default:
 			not_supported(ps, "this kind of subquery", sl->location);
 			return NULL;

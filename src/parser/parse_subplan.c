@@ -26,8 +26,15 @@
  *    "SELECT (?j IN (SELECT ...))", so NULLs give IN's three values as before.
  * A value from outside an enclosing subplan too is an argument of each one on the
  * way (capture), so the arguments of a call are always the calling statement's own.
- * A statement with a WITH query in scope is written as before: a subplan's statement
- * could not read it. An aggregate of outer values only (PostgreSQL's aggregate of the
+ * With WITH queries in scope, a subplan's statement repeats their definitions (and the
+ * subqueries hoisted out of them) in a WITH of its own, so it reads them as its caller
+ * does; their texts number their binds as the statement around the subplan does, so
+ * the subplan's statement starts with the binds of that statement they may read, each
+ * parameter or value from outside among them an argument of the call (portable_ctes). SQLite computes
+ * such a WITH query again in each call, where PostgreSQL computes it once. A WITH
+ * query that reads columns of a query around its WITH, or a recursive one being
+ * defined, keeps its statement's subqueries in its text, with the depths of before
+ * (SQLite's parser stack). An aggregate of outer values only (PostgreSQL's aggregate of the
  * outer query, which SQLite computes alike in place) is refused: the SubPlan would
  * compute it over its own rows (subplan_check_aggregate).
  */
@@ -51,10 +58,28 @@ typedef struct SubPlanFrame
 	struct SubPlanFrame *subplan;
 } SubPlanFrame;
 
+/*
+ * portable_ctes -- whether a subplan's statement can repeat the WITH queries in scope:
+ * each one analysed, reading nothing of the queries around it, and no name twice
+ */
+static bool
+portable_ctes(const ParseState *ps)
+{
+	for (const CteItem *c = ps->ctes; c != NULL; c = c->next)
+	{
+		if (c->sql == NULL || c->correlated)
+			return false;
+		for (const CteItem *d = c->next; d != NULL; d = d->next)
+			if (strcmp(c->name, d->name) == 0)
+				return false;
+	}
+	return true;
+}
+
 bool
 subplan_wanted(ParseState *ps, const PgQuery__SubLink *sl)
 {
-	if (ps->sublink_depth + 1 < SUBPLAN_NESTING || ps->ctes != NULL ||
+	if (ps->sublink_depth + 1 < SUBPLAN_NESTING || !portable_ctes(ps) ||
 		sl->subselect->node_case != PG_QUERY__NODE__NODE_SELECT_STMT)
 		return false;
 	switch (sl->sub_link_type)
@@ -91,6 +116,8 @@ swap_state(ParseState *ps, SubPlanFrame *f)
 	f->subplan = subplan;
 }
 
+static Expr *add_arg(SubPlanFrame *f, Expr *e, Expr *arg);
+
 SubPlanFrame *
 subplan_begin(ParseState *ps)
 {
@@ -99,7 +126,21 @@ subplan_begin(ParseState *ps)
 	f->parent = ps->subplan;
 	f->boundary = ps->scope ? ps->scope->level : 0;
 	f->plan = palloc0(sizeof(SubPlan));
-	f->binds = palloc(sizeof(Expr *));
+	int			nbinds = 0;
+
+	for (const CteItem *c = ps->ctes; c != NULL; c = c->next)
+		nbinds = c->nbinds > nbinds ? c->nbinds : nbinds;
+	f->binds = palloc(sizeof(Expr *) * (size_t) (nbinds + 1));
+	/* the WITH queries' texts read the caller's first binds: the same numbers here */
+	for (int i = 0; i < nbinds; i++)
+	{
+		Expr	   *b = ps->binds[i];
+		int			k = 0;
+
+		while (b->kind == EXPR_PARAM && k < f->plan->nargs && f->outer[k] != b)
+			k++;
+		f->binds[f->nbinds++] = b->kind != EXPR_PARAM ? b : k < f->plan->nargs ? f->slots[k] : add_arg(f, b, b);
+	}
 	f->subplan = f;
 	swap_state(ps, f);
 	return f;
@@ -165,6 +206,40 @@ subplan_param(ParseState *ps, Expr *param)
 	return capture(ps->subplan, param, 0);
 }
 
+/* with_clause -- the subplan's hoisted subqueries, then the WITH queries in scope, oldest first */
+static void
+with_clause(ParseState *ps, RlBuf *sql)
+{
+	int			n = 0;
+	bool		recursive = false,
+				any = ps->hoisted.len > 0;
+
+	for (const CteItem *c = ps->ctes; c != NULL; c = c->next)
+	{
+		recursive |= c->recursive;
+		n++;
+	}
+	if (!any && n == 0)
+		return;
+
+	const CteItem **ctes = palloc(sizeof(CteItem *) * (size_t) (n + 1));
+	int			k = n;
+
+	for (const CteItem *c = ps->ctes; c != NULL; c = c->next)
+		ctes[--k] = c;
+	rlbuf_append_str(sql, recursive ? "WITH RECURSIVE " : "WITH ");
+	if (any)
+		rlbuf_append_str(sql, rlbuf_cstr(&ps->hoisted));
+	for (int i = 0; i < n; i++)
+	{
+		if (ctes[i]->hoisted)
+			rlbuf_printf(sql, "%s%s", any ? ", " : "", ctes[i]->hoisted);
+		rlbuf_printf(sql, "%s%s", any || ctes[i]->hoisted ? ", " : "", ctes[i]->sql);
+		any = true;
+	}
+	rlbuf_append_str(sql, " ");
+}
+
 Expr *
 subplan_finish(ParseState *ps, SubPlanFrame *f, Expr *e)
 {
@@ -181,8 +256,7 @@ subplan_finish(ParseState *ps, SubPlanFrame *f, Expr *e)
 	}
 	swap_state(ps, f);
 	rlbuf_init_in(&sql, CurrentMemoryContext);
-	if (ps->hoisted.len > 0)
-		rlbuf_printf(&sql, "WITH %s ", rlbuf_cstr(&ps->hoisted));
+	with_clause(ps, &sql);
 	rlbuf_append_str(&sql, "SELECT ");
 	deparse(ps, &sql, inner);
 	f->plan->stmt = (SqlStatement) {pstrdup(rlbuf_cstr(&sql)), ps->nbinds, ps->binds};

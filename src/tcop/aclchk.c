@@ -30,6 +30,9 @@
 #include "utils/mcxt.h"
 #include "utils/miscadmin.h"
 
+#define STR(x) #x
+#define XSTR(x) STR(x)
+
 /* a database's owner and its ACL in stored form, the default written out */
 static uint32_t
 database_acl(const char *name, char **acl)
@@ -153,16 +156,96 @@ CheckDatabaseOwner(const char *name)
 				errmsg("must be owner of database %s", name));
 }
 
+/* acl_names -- whether the stored acl has an item for role (its grantee) */
+static bool
+acl_names(const char *acl, uint32_t role)
+{
+	char	   *mine = psprintf("%u=", role);
+
+	return acl && (strncmp(acl, mine, strlen(mine)) == 0 || strstr(acl, psprintf(",%s", mine)) != NULL);
+}
+
+/* role_object -- counts an object role owns or is named in the acl of, and writes its line */
+static int
+role_object(uint32_t role, const char *kind, const char *name, uint32_t owner, const char *acl, RlBuf *detail)
+{
+	if (owner != role && !acl_names(acl, role))
+		return 0;
+	if (detail)
+		rlbuf_printf(detail, "%s%s %s %s", detail->len ? "\n" : "", owner == role ? "owner of" : "privileges for",
+					 kind, name);
+	return 1;
+}
+
+/*
+ * role_objects -- the schemas and tables of database datid (read in its cache file)
+ * that role owns or holds privileges on: PostgreSQL's DETAIL line of each in detail
+ * (NULL: only counted), schemas first, each kind in the order its rows were written;
+ * their number
+ */
+static int
+role_objects(uint32_t datid, uint32_t role, RlBuf *detail)
+{
+	char		path[4096];
+	sqlite3    *db = NULL;
+	sqlite3_stmt *schemas = NULL,
+			   *tables = NULL;
+	int			n = 0;
+
+	catalog_cache_path(path, sizeof(path), DataDir, datid);
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK)
+	{
+		sqlite3_busy_timeout(db, CACHE_BUSY_TIMEOUT_MS);
+		/* public is pg_database_owner's */
+		sqlite3_prepare_v2(db, "SELECT s.nspid, s.nspname, s.nspowner, a.nspacl FROM (SELECT " XSTR(PG_PUBLIC_NAMESPACE)
+						   " AS nspid, 'public' AS nspname, " XSTR(ROLE_PG_DATABASE_OWNER) " AS nspowner"
+						   " UNION ALL SELECT nspid, nspname, nspowner FROM " CACHE_NAMESPACE_TABLE ") AS s LEFT JOIN "
+						   CACHE_NAMESPACE_ACL_TABLE " AS a USING (nspid)", -1, &schemas, NULL);
+		sqlite3_prepare_v2(db, "SELECT relname, relowner, relacl FROM " CACHE_CLASS_ACL_TABLE, -1, &tables, NULL);
+	}
+	while (schemas != NULL && sqlite3_step(schemas) == SQLITE_ROW)
+		n += role_object(role, "schema", (const char *) sqlite3_column_text(schemas, 1),
+						 (uint32_t) sqlite3_column_int64(schemas, 2), (const char *) sqlite3_column_text(schemas, 3),
+						 detail);
+	while (tables != NULL && sqlite3_step(tables) == SQLITE_ROW)
+	{
+		const char *relname = (const char *) sqlite3_column_text(tables, 0);
+		char	   *name = cache_pg_name(palloc(strlen(relname) + 1), relname);
+		int64_t		nsp = cache_name_namespace(relname);
+
+		/* a table of another schema than public by its qualified name */
+		if (nsp != 0)
+		{
+			sqlite3_stmt *lookup = NULL;
+
+			if (sqlite3_prepare_v2(db, "SELECT nspname FROM " CACHE_NAMESPACE_TABLE " WHERE nspid = ?1", -1, &lookup,
+								   NULL) == SQLITE_OK && sqlite3_bind_int64(lookup, 1, nsp) == SQLITE_OK &&
+				sqlite3_step(lookup) == SQLITE_ROW)
+				name = psprintf("%s.%s", (const char *) sqlite3_column_text(lookup, 0), name);
+			sqlite3_finalize(lookup);
+		}
+		n += role_object(role, "table", name, (uint32_t) sqlite3_column_int64(tables, 1),
+						 (const char *) sqlite3_column_text(tables, 2), detail);
+	}
+	sqlite3_finalize(schemas);
+	sqlite3_finalize(tables);
+	sqlite3_close(db);
+	return n;
+}
+
 char *
 RoleDatabaseDependencies(uint32_t role)
 {
 	sqlite3    *db = catalog_open_registry(DataDir);
 	sqlite3_stmt *stmt = NULL;
-	RlBuf		detail;
+	RlBuf		detail,
+				elsewhere;
 
 	rlbuf_init_in(&detail, CurrentMemoryContext);
-	if (db == NULL || sqlite3_prepare_v2(db, "SELECT d.datname, a.datdba, a.datacl FROM " CACHE_DATABASE_TABLE
-										 " AS d JOIN " CACHE_DATABASE_ACL_TABLE " AS a USING (datname)"
+	rlbuf_init_in(&elsewhere, CurrentMemoryContext);
+	role_objects(MyDatabaseId, role, &detail);
+	if (db == NULL || sqlite3_prepare_v2(db, "SELECT d.datname, a.datdba, a.datacl, d.datid FROM " CACHE_DATABASE_TABLE
+										 " AS d LEFT JOIN " CACHE_DATABASE_ACL_TABLE " AS a USING (datname)"
 										 " ORDER BY d.datid", -1, &stmt, NULL) != SQLITE_OK)
 		ereport(ERROR, errcode(ERRCODE_IO_ERROR),
 				errmsg("could not read the database registry: %s",
@@ -171,16 +254,20 @@ RoleDatabaseDependencies(uint32_t role)
 	{
 		const char *name = (const char *) sqlite3_column_text(stmt, 0);
 		uint32_t	owner = (uint32_t) sqlite3_column_int64(stmt, 1);
-		const char *acl = (const char *) sqlite3_column_text(stmt, 2);
-		char	   *mine = psprintf("%u=", role);
+		uint32_t	datid = (uint32_t) sqlite3_column_int64(stmt, 3);
+		int			n;
 
-		if (owner == role)
+		if (sqlite3_column_type(stmt, 1) != SQLITE_NULL && owner == role)
 			rlbuf_printf(&detail, "%sowner of database %s", detail.len ? "\n" : "", name);
-		/* an item of its own: its first, or one after a comma */
-		else if (acl && (strncmp(acl, mine, strlen(mine)) == 0 || strstr(acl, psprintf(",%s", mine))))
+		else if (acl_names((const char *) sqlite3_column_text(stmt, 2), role))
 			rlbuf_printf(&detail, "%sprivileges for database %s", detail.len ? "\n" : "", name);
+		/* the objects of the other databases are counted after the shared ones */
+		if (datid != MyDatabaseId && (n = role_objects(datid, role, NULL)) > 0)
+			rlbuf_printf(&elsewhere, "\n%d object%s in database %s", n, n == 1 ? "" : "s", name);
 	}
 	sqlite3_finalize(stmt);
 	sqlite3_close(db);
+	if (elsewhere.len)
+		rlbuf_append_str(&detail, rlbuf_cstr(&elsewhere) + (detail.len ? 0 : 1));
 	return detail.len ? pstrdup(rlbuf_cstr(&detail)) : NULL;
 }

@@ -1170,6 +1170,21 @@ ReportChangedGucs(GucReportFn fn, void *arg)
 }
 
 /*
+ * in_base_unit -- a value of an integer setting with a unit as a number of that unit
+ * (in buf, 16 bytes), as pg_settings shows it where SHOW says "5s"; others as they are
+ */
+static const char *
+in_base_unit(const ConfigOption *opt, const char *value, char *buf)
+{
+	int			n;
+
+	if ((opt->flags & GUC_UNIT_MASK) == 0 || value == NULL || !parse_int(value, opt->flags, &n))
+		return value;
+	snprintf(buf, 16, "%d", n);
+	return buf;
+}
+
+/*
  * DescribeConfigOptions -- everything about every setting, for SHOW ALL and
  * pg_settings
  */
@@ -1197,6 +1212,9 @@ DescribeConfigOptions(GucDescribeFn fn, void *arg)
 		info.source = source_names[opt->source];
 		info.boot_val = opt->boot_val;
 		info.reset_val = opt->reset_value;
+		info.setting_in_unit = in_base_unit(opt, info.setting, info.in_unit[0]);
+		info.boot_val_in_unit = in_base_unit(opt, info.boot_val, info.in_unit[1]);
+		info.reset_val_in_unit = in_base_unit(opt, info.reset_val, info.in_unit[2]);
 		info.min_val = opt->min;
 		info.max_val = opt->max;
 		info.enumvals = opt->vartype == GUC_ENUM ? opt->enumvals : NULL;

@@ -455,3 +455,51 @@ def test_superuser_only_controls(servers):
         for function in ("rocklake_compact", "rocklake_gc"):
             with pytest.raises(psycopg.errors.InsufficientPrivilege):
                 conn.execute(f"SELECT {function}()")
+
+
+def test_drop_role_with_dependencies(servers):
+    """DROP ROLE of a role that owns schemas, tables or a database or holds privileges
+    on them: 2BP01 with PostgreSQL's DETAIL (this database's objects, the databases, a
+    count per other database); once they are gone it is dropped"""
+    with recorders(*servers) as (rl, pg):
+        for sql in ["DROP DATABASE IF EXISTS role_dep_db", "DROP TABLE IF EXISTS role_dep_s.t3, role_dep_t1, role_dep_t2",
+                    "DROP SCHEMA IF EXISTS role_dep_s", "DROP SCHEMA IF EXISTS role_dep_s2",
+                    "DROP ROLE IF EXISTS role_dep"]:
+            rl.answer(sql)
+            pg.answer(sql)
+        same_answers(rl, pg, [
+            "CREATE ROLE role_dep LOGIN",
+            "CREATE SCHEMA role_dep_s2",
+            "GRANT CREATE ON SCHEMA public TO role_dep",
+            "GRANT USAGE ON SCHEMA role_dep_s2 TO role_dep",
+            "DROP ROLE role_dep",
+            "CREATE SCHEMA role_dep_s AUTHORIZATION role_dep",
+        ])
+    as_role(servers, "role_dep", None, ["CREATE TABLE role_dep_t1 (a int)"])
+    with recorders(*servers) as (rl, pg):
+        same_answers(rl, pg, [
+            "CREATE TABLE role_dep_t2 (a int)",
+            "GRANT SELECT ON role_dep_t2 TO role_dep",
+        ])
+    as_role(servers, "role_dep", None, ["CREATE TABLE role_dep_s.t3 (a int)"])
+    with recorders(*servers) as (rl, pg):
+        same_answers(rl, pg, ["DROP ROLE role_dep", "CREATE DATABASE role_dep_db OWNER role_dep", "DROP ROLE role_dep"])
+    for server in servers:
+        conn = connect_as(server, "role_dep", dbname="role_dep_db")
+        with conn:
+            conn.execute("CREATE TABLE role_dep_x (a int)")
+            conn.execute("CREATE TABLE role_dep_y (a int)")
+    with recorders(*servers) as (rl, pg):
+        same_answers(rl, pg, [
+            "DROP ROLE IF EXISTS role_dep",
+            "DROP DATABASE role_dep_db",
+            "DROP TABLE role_dep_s.t3, role_dep_t1",
+            "DROP SCHEMA role_dep_s",
+            "REVOKE USAGE ON SCHEMA role_dep_s2 FROM role_dep",
+            "REVOKE CREATE ON SCHEMA public FROM role_dep",
+            "DROP ROLE role_dep",
+            "REVOKE SELECT ON role_dep_t2 FROM role_dep",
+            "DROP ROLE role_dep",
+            "DROP TABLE role_dep_t2",
+            "DROP SCHEMA role_dep_s2",
+        ])

@@ -193,8 +193,18 @@ SUBPLANS = [
     "SELECT x, " + deep(7, "count(*) FROM generate_series(1, v.x) g WHERE g % 2 = 0") + V,
     "SELECT x, " + deep(7, "ARRAY(SELECT v.x + g FROM generate_series(1, 2) g)") + V,
     "SELECT x, " + deep(7, "v.x + " + scalar(20)[7:]) + V,
-    # a WITH query in scope keeps the subqueries in the statement's text
-    "WITH w AS (SELECT 2 AS a) SELECT x, " + deep(10, "v.x + (SELECT a FROM w)") + V,
+    # WITH queries in scope: a subplan's statement repeats them (and what was hoisted
+    # out of them), in a WITH query's body too, a recursive one, one read by another
+    "WITH w AS (SELECT 2 AS a) SELECT x, " + deep(40, "v.x + (SELECT a FROM w)") + V,
+    "WITH w AS (SELECT " + deep(40, "1") + " AS a) SELECT a FROM w",
+    "WITH w AS (SELECT " + scalar(20)[7:] + " AS a), u AS (SELECT a + " + deep(30, "(SELECT a FROM w)")
+    + " AS b FROM w) SELECT x, " + deep(30, "(SELECT b FROM u) + v.x") + V,
+    "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 4) SELECT n, "
+    + deep(30, "(SELECT count(*) FROM r WHERE r.n <= q.n)") + " FROM r q ORDER BY 1",
+    "WITH w(x) AS (VALUES (1), (2), (NULL)) SELECT x, " + deep(30, "EXISTS (SELECT 1 FROM w WHERE w.x = v.x)")
+    + ", " + deep(30, "v.x IN (SELECT x + 1 FROM w)") + " FROM w v ORDER BY 1",
+    "SELECT (WITH w AS (SELECT 3 AS a) SELECT " + deep(30, "(SELECT a FROM w)") + " FROM w)",
+    "WITH w AS (SELECT 1 AS a) SELECT (WITH w AS (SELECT 2 AS a) SELECT " + deep(10, "(SELECT a FROM w)") + ")",
 ]
 
 
@@ -210,6 +220,37 @@ def test_subplans_with_parameters(both):
         + deep(9, "%s::text || %s::text") + ", " + deep(7, "v.x IN (SELECT %s::int)") + V
     params = (1, 2, "a", "b", 2)
     assert rl.execute(sql, params).fetchall() == pg.execute(sql, params).fetchall()
+
+
+def test_subplans_reading_with_queries_with_parameters(both):
+    """A WITH query's parameters and constants keep their numbers in the subplans that
+    repeat it."""
+    rl, pg = both
+    sql = "WITH w AS (SELECT %s::int AS a, 'k'::text AS t) SELECT x, " + deep(12, "(SELECT a FROM w) + %s::int + v.x") \
+        + ", " + deep(9, "(SELECT t FROM w) || %s::text") + V
+    params = (5, 2, "b")
+    assert rl.execute(sql, params).fetchall() == pg.execute(sql, params).fetchall()
+
+
+CTE_DEPTHS = {
+    "EXISTS in a WITH query": lambda n: "WITH w AS (" + nested(n, "EXISTS") + ") SELECT * FROM w",
+    "correlated EXISTS reading a WITH query": lambda n: "WITH w(x) AS (VALUES (1), (2), (NULL)) "
+    + correlated(n, "EXISTS").replace("v.x = 2", "v.x = (SELECT max(x) FROM w)").replace(V, " FROM w v ORDER BY 1"),
+    "correlated IN reading a WITH query": lambda n: "WITH w(x) AS (VALUES (1), (2), (NULL)) "
+    + correlated(n, "IN").replace("v.x = 2", "v.x = (SELECT max(x) FROM w)").replace(V, " FROM w v ORDER BY 1"),
+}
+
+
+@pytest.mark.parametrize("kind", CTE_DEPTHS)
+def test_subquery_depths_with_queries(both, kind):
+    """Subqueries in a WITH query or reading one nest as deep as the others: to
+    PostgreSQL's grammar's limit, alike one level deeper."""
+    rl, pg = both
+    make = CTE_DEPTHS[kind]
+    n = largest(pg, make, 10, 10_000, takes=parses, within=10**9)
+    assert answer(pg, make(n))[0] == "rows"
+    for depth in (n, n + 1):
+        assert answer(rl, make(depth), with_message=True) == answer(pg, make(depth), with_message=True), depth
 
 
 def test_subplans_in_writes(both):

@@ -197,6 +197,101 @@ def test_aggregates_over_no_rows(both):
     ])
 
 
+def test_quantified_subqueries(both):
+    """x op ANY / SOME / ALL (subquery) for every comparison and LIKE: ALL over no rows
+    is true and ANY false, NULLs on either side make the answer NULL unless a comparison
+    decides it, correlated, typed as the comparison would be, and the errors"""
+    same_answers(both, [
+        "CREATE TABLE qs_t (k integer, v integer, s text)",
+        "INSERT INTO qs_t VALUES (1, 10, 'ab'), (2, 20, 'b'), (3, NULL, NULL), (4, 5, 'abc')",
+        "SELECT k, v < ALL (SELECT v FROM qs_t WHERE k <> 3), v >= ANY (SELECT v FROM qs_t WHERE k <> 3),"
+        " v <> ALL (SELECT v FROM qs_t WHERE k <> 3), v = ALL (SELECT 10), v > SOME (SELECT v FROM qs_t),"
+        " v <= ALL (SELECT v FROM qs_t), v > ANY (SELECT v FROM qs_t WHERE false),"
+        " v > ALL (SELECT v FROM qs_t WHERE false), v <> ANY (SELECT 10 UNION ALL SELECT NULL)"
+        " FROM qs_t ORDER BY k",
+        "SELECT k FROM qs_t o WHERE v > ALL (SELECT v FROM qs_t i WHERE i.k > o.k AND i.v IS NOT NULL) ORDER BY k",
+        "SELECT k FROM qs_t WHERE s LIKE ANY (SELECT 'a%' UNION ALL SELECT '%c') ORDER BY k",
+        "SELECT k FROM qs_t WHERE s NOT LIKE ALL (SELECT 'a%') ORDER BY k",
+        "SELECT 2.5 < ALL (SELECT v FROM qs_t WHERE v IS NOT NULL), 1 = ANY (SELECT 1.0), 'b' > ANY (SELECT s FROM qs_t)",
+        "SELECT NULL::int < ALL (SELECT 1 WHERE false), NULL::int < ANY (SELECT 1), 3 <> ALL (SELECT NULL::int)",
+        "SELECT v FROM qs_t GROUP BY v HAVING sum(k) >= ALL (SELECT k FROM qs_t) ",
+        "SELECT 1 < ALL (SELECT 1, 2)",
+        "SELECT 1 < ANY (SELECT 'x'::text)",
+        "SELECT 1 < ALL (SELECT true)",
+    ])
+    answers = []
+    for server in both:
+        with server.conn.cursor() as cur:
+            cur.execute("SELECT k FROM qs_t WHERE v > ALL (SELECT v FROM qs_t WHERE v < %s) AND s LIKE ANY (%s)"
+                        " ORDER BY k", (15, ["a%", "b"]))
+            answers.append(cur.fetchall())
+            cur.execute("DROP TABLE qs_t")
+    assert answers[0] == answers[1] == [(2,)], answers
+
+
+def test_json_functions(both):
+    """the json functions and operators tools and users send, every text as PostgreSQL
+    writes it (its spacing differs between json and jsonb and between functions)"""
+    same_answers(both, [
+        "CREATE TABLE js_t (k integer, v numeric(6,2), s text, d date, ts timestamp, tz timestamptz,"
+        " a integer[], j json, b jsonb, f float8)",
+        "INSERT INTO js_t VALUES (1, 1.50, 'a\"b\\c', '2026-01-02', '2026-01-02 03:04:05.5', '2026-01-02 03:04:05+00',"
+        " '{1,NULL,3}', '{\"x\": [1, {\"y\": \"z\"}], \"x\": 2, \"n\": null}', '{\"b\": 1, \"a\": [true, null]}', 'NaN'),"
+        " (2, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL), (3, -2, 'é\n', '2026-12-31', NULL, NULL, '{}',"
+        " '[1, \"two\", [3]]', '[]', 1e100)",
+        "SET TimeZone = 'Asia/Kolkata'",
+        "SELECT k, to_json(k), to_json(v), to_json(s), to_json(d), to_json(ts), to_json(tz), to_json(a), to_json(j),"
+        " to_json(b), to_json(f) FROM js_t ORDER BY k",
+        "SELECT k, to_jsonb(v), to_jsonb(s), to_jsonb(a), to_jsonb(j), to_jsonb(f), to_jsonb(true) FROM js_t ORDER BY k",
+        "RESET TimeZone",
+        "SELECT json_agg(k ORDER BY k), jsonb_agg(v ORDER BY k DESC), json_agg(s ORDER BY k), json_agg(a ORDER BY k),"
+        " json_agg(j ORDER BY k), jsonb_agg(b ORDER BY k) FROM js_t",
+        "SELECT json_agg(k), jsonb_agg(k), json_object_agg(k, v) FROM js_t WHERE false",
+        "SELECT json_object_agg(k, s ORDER BY k), json_object_agg(s, k ORDER BY k) FILTER (WHERE s IS NOT NULL)"
+        " FROM js_t",
+        "SELECT k % 2, json_agg(k ORDER BY k) FROM js_t GROUP BY 1 ORDER BY 1",
+        "SELECT json_build_array(1, 'a', NULL, true, 1.5, '{\"x\":1}'::json), json_build_array(),"
+        " jsonb_build_array(1, 'a', NULL, '{\"b\":1, \"a\":2}'::jsonb), jsonb_build_object('b', 1, 'a', ARRAY[1, 2]),"
+        " jsonb_build_object(), json_build_object('k', ARRAY['x', NULL]), json_build_object('d', '2026-01-02'::date)",
+        "SELECT jsonb_build_object('a')",
+        "SELECT k, j -> 'x', j -> 'n', j ->> 'n', j -> 1, j ->> 1, j -> -1, j ->> 'x', b -> 'a', b ->> 'b', b -> 'a' -> 0,"
+        " b -> 'a' ->> 1, j #> '{x}', j #>> '{x}', b #> '{a,0}', b #>> '{a,1}', j #>> '{2,0}', j #>> '{}',"
+        " j -> 'nosuch', j -> 9, b #>> '{a,x}', s FROM js_t ORDER BY k",
+        "SELECT '{\"a\": \"x\\u00e9\\n\"}'::json ->> 'a', '{\"a\":{\"b\": [1,2]}}'::json -> 'a',"
+        " '[1,2,3]'::jsonb -> -3, '[1,2,3]'::jsonb -> -4, '\"s\"'::json ->> 0, '{\"a\":1}'::json -> 'a'::varchar",
+        "SELECT json_array_length('[1, [2, 3], {}]'), jsonb_array_length('[]'), json_array_length(j) FROM js_t WHERE k = 3",
+        "SELECT json_array_length('{}')",
+        "SELECT jsonb_array_length('1')",
+        "SELECT to_json('x')",
+        "SELECT 1 -> 'a'",
+        "SELECT '{}'::json -> 1.5",
+        "DROP TABLE js_t",
+    ])
+
+
+def test_settings_units(both):
+    """pg_settings shows an integer setting with a unit in that unit (statement_timeout
+    5s is '5000' ms), SHOW and current_setting in the largest unit that divides it"""
+    same_answers(both, [
+        "SET statement_timeout = '5s'",
+        "SET idle_in_transaction_session_timeout = '2min'",
+        "SET work_mem = '8MB'",
+        "SET lock_timeout = 1500",
+        "SELECT name, setting, unit, boot_val, reset_val, vartype FROM pg_settings WHERE name IN ('statement_timeout',"
+        " 'idle_in_transaction_session_timeout', 'work_mem', 'lock_timeout',"
+        " 'extra_float_digits', 'DateStyle') ORDER BY name",
+        "SHOW statement_timeout",
+        "SHOW idle_in_transaction_session_timeout",
+        "SHOW work_mem",
+        "SELECT current_setting('lock_timeout'), current_setting('statement_timeout')",
+        "RESET statement_timeout",
+        "RESET idle_in_transaction_session_timeout",
+        "RESET work_mem",
+        "RESET lock_timeout",
+        "SELECT name, setting FROM pg_settings WHERE name IN ('statement_timeout', 'work_mem') ORDER BY name",
+    ])
+
+
 def test_aggregates_of_no_such_type(both):
     """min and max of the types PostgreSQL has no order for, sum and avg of non-numbers,
     string_agg and bool_and of what does not become text or boolean: PostgreSQL's 42883
@@ -513,4 +608,50 @@ def test_pg_attribute_lookups(both):
         f"SELECT {cols} FROM pg_attribute WHERE attrelid = 'pat_t'::regclass AND attnum > 0 ORDER BY attnum",
         "DROP TABLE pat_t, \"Pat_Mixed\"",
         "DROP SCHEMA pat_s CASCADE",
+    ])
+
+
+CATALOGS = ["pg_am", "pg_amop", "pg_amproc", "pg_attrdef", "pg_attribute", "pg_auth_members", "pg_authid",
+            "pg_cast", "pg_class", "pg_collation", "pg_constraint", "pg_conversion", "pg_database",
+            "pg_db_role_setting", "pg_default_acl", "pg_depend", "pg_description", "pg_enum",
+            "pg_event_trigger", "pg_extension", "pg_foreign_data_wrapper", "pg_foreign_server",
+            "pg_foreign_table", "pg_index", "pg_indexes", "pg_inherits", "pg_init_privs", "pg_language",
+            "pg_largeobject_metadata", "pg_namespace", "pg_opclass", "pg_operator", "pg_opfamily",
+            "pg_parameter_acl", "pg_partitioned_table", "pg_policy", "pg_proc", "pg_publication",
+            "pg_publication_namespace", "pg_publication_rel", "pg_range", "pg_rewrite", "pg_roles",
+            "pg_sequence", "pg_sequences", "pg_settings", "pg_shadow", "pg_shdescription", "pg_shseclabel",
+            "pg_statistic_ext", "pg_subscription", "pg_tablespace", "pg_transform", "pg_trigger", "pg_ts_config",
+            "pg_ts_dict", "pg_ts_parser", "pg_ts_template", "pg_type", "pg_user", "pg_seclabels",
+            "pg_stat_activity", "pg_stat_database", "pg_stat_user_tables"]
+
+# where RockLake has no such type: the frozen transaction ids are oid (it has no
+# transaction ids), a column's missing value (always NULL) is text, not anyarray
+TYPE_DIFFERENCES = {("pg_class", "relfrozenxid"), ("pg_class", "relminmxid"), ("pg_database", "datfrozenxid"),
+                    ("pg_database", "datminmxid"), ("pg_attribute", "attmissingval")}
+
+
+def test_catalog_column_types(both):
+    """each column of the system catalogs RockLake has is of PostgreSQL's type (the
+    RowDescription's type OID): "char" for relkind, contype and the other one-letter
+    codes, name, oid, arrays ..."""
+    rl, pg = both
+    differences = []
+    for catalog in CATALOGS:
+        types = []
+        for server in (rl, pg):
+            with server.conn.cursor() as cur:
+                cur.execute(f"SELECT * FROM pg_catalog.{catalog} LIMIT 0")
+                types.append({d.name: d.type_code for d in cur.description})
+        for column, oid in types[0].items():
+            if column in types[1] and types[1][column] != oid and (catalog, column) not in TYPE_DIFFERENCES:
+                differences.append(f"{catalog}.{column}: {oid}, PostgreSQL {types[1][column]}")
+    assert not differences, "\n".join(differences)
+    same_answers(both, [
+        "CREATE TABLE cct_t (k integer PRIMARY KEY)",
+        "SELECT c.relkind, c.relpersistence, k.contype, k.contype = 'p', c.relkind IN ('r', 'p'), c.relkind::text,"
+        " pg_typeof(k.contype), 'ab'::\"char\", ''::\"char\" = '', format_type(18, -1), format_type(1002, -1)"
+        " FROM pg_class c JOIN pg_constraint k ON k.conrelid = c.oid WHERE c.relname = 'cct_t'",
+        "SELECT typname, typlen, typtype, typcollation, typalign, typstorage FROM pg_type"
+        " WHERE oid IN (18, 1002) ORDER BY oid",
+        "DROP TABLE cct_t",
     ])

@@ -42,6 +42,7 @@ typedef uint32_t Oid;
 #define InvalidOid			0
 #define BOOLOID				16
 #define BYTEAOID			17
+#define CHAROID				18		/* "char": one byte, the catalogs' one-letter codes */
 #define NAMEOID				19
 #define INT8OID				20
 #define INT2OID				21
@@ -79,6 +80,7 @@ typedef uint32_t Oid;
 #define INT2ARRAYOID		1005
 #define INT4ARRAYOID		1007
 #define TEXTARRAYOID		1009
+#define CHARARRAYOID		1002
 #define VARCHARARRAYOID		1015
 #define INT8ARRAYOID		1016
 #define FLOAT8ARRAYOID		1022

@@ -417,3 +417,114 @@ pgjson_input(const char *str, bool jsonb)
 	}
 	return rlbuf_cstr(&out);
 }
+
+/* ---------- reading a value out of a document (the -> ->> #> #>> operators) ---------- */
+
+/* skip_value -- past the value at r->p (a document already known to be valid) */
+static void
+skip_value(JsonReader *r)
+{
+	RlBuf		scratch;
+
+	rlbuf_init_in(&scratch, CurrentMemoryContext);
+	read_value(r, &scratch);
+	rlbuf_free(&scratch);
+}
+
+char *
+pgjson_get(const char *doc, const char *key, int64_t index)
+{
+	JsonReader	r = {doc, false, 0};
+	const char *found = NULL,
+			   *end = NULL;
+	int64_t		n = 0;
+
+	skip_json_space(&r);
+	if (*r.p != (key ? '{' : '['))
+		return NULL;
+	if (!key && index < 0)
+	{
+		int64_t		len = pgjson_array_length(doc);
+
+		if (len + index < 0)
+			return NULL;
+		index += len;
+	}
+	r.p++;
+	skip_json_space(&r);
+	while (*r.p != '}' && *r.p != ']')
+	{
+		bool		match = !key && n++ == index;
+
+		if (key)
+		{
+			RlBuf		quoted,
+						decoded;
+
+			rlbuf_init_in(&quoted, CurrentMemoryContext);
+			rlbuf_init_in(&decoded, CurrentMemoryContext);
+			read_string(&r, &quoted, &decoded);
+			match = strcmp(rlbuf_cstr(&decoded), key) == 0;	/* the last of duplicates wins */
+			rlbuf_free(&quoted);
+			rlbuf_free(&decoded);
+			skip_json_space(&r);
+			r.p++;				/* ':' */
+		}
+		skip_json_space(&r);
+		const char *start = r.p;
+
+		skip_value(&r);
+		if (match)
+		{
+			found = start;
+			end = r.p;
+		}
+		skip_json_space(&r);
+		if (*r.p == ',')
+			r.p++;
+		skip_json_space(&r);
+	}
+	return found ? pnstrdup(found, (size_t) (end - found)) : NULL;
+}
+
+int64_t
+pgjson_array_length(const char *doc)
+{
+	JsonReader	r = {doc, false, 0};
+	int64_t		n = 0;
+
+	skip_json_space(&r);
+	if (*r.p != '[')
+		return *r.p == '{' ? -1 : -2;
+	r.p++;
+	skip_json_space(&r);
+	while (*r.p != ']')
+	{
+		skip_value(&r);
+		n++;
+		skip_json_space(&r);
+		if (*r.p == ',')
+			r.p++;
+		skip_json_space(&r);
+	}
+	return n;
+}
+
+const char *
+pgjson_text(const char *value)
+{
+	JsonReader	r = {value, false, 0};
+	RlBuf		quoted,
+				decoded;
+
+	skip_json_space(&r);
+	if (strncmp(r.p, "null", 4) == 0)
+		return NULL;
+	if (*r.p != '"')
+		return pstrdup(r.p);
+	rlbuf_init_in(&quoted, CurrentMemoryContext);
+	rlbuf_init_in(&decoded, CurrentMemoryContext);
+	read_string(&r, &quoted, &decoded);
+	rlbuf_free(&quoted);
+	return rlbuf_cstr(&decoded);
+}

@@ -44,6 +44,7 @@
 static const TypeInfo types[] = {
 	{BOOLOID, "bool", "boolean", 1, TYPCATEGORY_BOOLEAN, 0, 0},
 	{BYTEAOID, "bytea", "bytea", -1, TYPCATEGORY_USER, 0, 0},
+	{CHAROID, "char", "\"char\"", 1, TYPCATEGORY_STRING, 0, 0},
 	{NAMEOID, "name", "name", NAMEDATALEN, TYPCATEGORY_STRING, 0, 0},
 	{INT8OID, "int8", "bigint", 8, TYPCATEGORY_NUMERIC, 3, 0},
 	{INT2OID, "int2", "smallint", 2, TYPCATEGORY_NUMERIC, 1, 0},
@@ -79,6 +80,7 @@ static const TypeInfo types[] = {
 	{REGPROCEDUREOID, "regprocedure", "regprocedure", 4, TYPCATEGORY_NUMERIC, 3, 0},
 	{BOOLARRAYOID, "_bool", "boolean[]", -1, TYPCATEGORY_ARRAY, 0, BOOLOID},
 	{NAMEARRAYOID, "_name", "name[]", -1, TYPCATEGORY_ARRAY, 0, NAMEOID},
+	{CHARARRAYOID, "_char", "\"char\"[]", -1, TYPCATEGORY_ARRAY, 0, CHAROID},
 	{INT2ARRAYOID, "_int2", "smallint[]", -1, TYPCATEGORY_ARRAY, 0, INT2OID},
 	{INT4ARRAYOID, "_int4", "integer[]", -1, TYPCATEGORY_ARRAY, 0, INT4OID},
 	{TEXTARRAYOID, "_text", "text[]", -1, TYPCATEGORY_ARRAY, 0, TEXTOID},
@@ -127,7 +129,7 @@ static const struct
 	{"bigint", INT8OID}, {"real", FLOAT4OID}, {"float", FLOAT8OID},
 	{"double precision", FLOAT8OID}, {"decimal", NUMERICOID},
 	{"boolean", BOOLOID}, {"character varying", VARCHAROID},
-	{"character", BPCHAROID}, {"char", BPCHAROID},
+	{"character", BPCHAROID},
 	{"timestamp without time zone", TIMESTAMPOID},
 	{"timestamp with time zone", TIMESTAMPTZOID},
 	{"time without time zone", TIMEOID},
@@ -901,6 +903,8 @@ typio_input(Oid type, const char *str, int32_t typmod)
 			return bytea_in(str);
 		case NAMEOID:
 			return typio_string(type, str, strnlen(str, NAMEDATALEN - 1));
+		case CHAROID:			/* its first byte, as charin takes it */
+			return typio_string(type, str, str[0] != '\0');
 		case BPCHAROID:
 		case VARCHAROID:
 			{
