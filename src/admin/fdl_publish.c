@@ -33,6 +33,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -439,6 +441,10 @@ in_child(Publish *p, bool (*fn) (Publish *p, const void *arg), const void *arg)
 	}
 	if (pid == 0)
 	{
+		/* DuckDB's process does not outlive a publisher killed meanwhile */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() == 1)
+			_exit(1);
 		bool		ok = fn(p, arg);
 
 		fflush(NULL);
