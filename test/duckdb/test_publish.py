@@ -63,9 +63,13 @@ def client(release: str, attach: str, statements: list[str]) -> list:
     return [r[1] for r in results[1:]]
 
 
-def lake_attach(dsn: str, data: pathlib.Path, **options) -> str:
+def new_lake(server, tmp_path: pathlib.Path, name: str, **options) -> tuple[str, pathlib.Path, str]:
+    """A new database of server for a lake: its DSN, its data folder, DuckDB's ATTACH of it."""
+    dsn = server.dsn(server.create_database(name))
+    data = tmp_path / f"live_{server.kind}"
+    data.mkdir()
     extra = "".join(f", {k} {v}" for k, v in options.items())
-    return f"ATTACH 'ducklake:postgres:{dsn}' AS lake (DATA_PATH '{data}/'{extra})"
+    return dsn, data, f"ATTACH 'ducklake:postgres:{dsn}' AS lake (DATA_PATH '{data}/'{extra})"
 
 
 def publish(dsn: str, repo: str, *args: str, env: dict | None = None) -> str:
@@ -221,12 +225,8 @@ def download(s3, prefix: str, dest: pathlib.Path) -> None:
 
 def test_publish_three_versions(rocklake_server, tmp_path, versitygw):
     env, s3 = versitygw
-    dbname = rocklake_server.create_database("publish10")
-    dsn = rocklake_server.dsn(dbname)
-    data = tmp_path / "live"
-    data.mkdir()
+    dsn, data, attach = new_lake(rocklake_server, tmp_path, "publish10")
     repo = tmp_path / "repo"
-    attach = lake_attach(dsn, data)
     local_ids, s3_ids, snapshots = [], [], []
     for step, statements in enumerate(STEPS):
         out = client("1.5.5", attach, statements)
@@ -278,12 +278,8 @@ def test_publish_three_versions(rocklake_server, tmp_path, versitygw):
 
 def test_publish_ducklake_0_3(rocklake_server, tmp_path):
     """A 0.3 lake: ducklake.duckdb and catalogs/0.3.duckdb by 1.4.4, catalogs/1.0.duckdb by 1.5.5."""
-    dbname = rocklake_server.create_database("publish03")
-    dsn = rocklake_server.dsn(dbname)
-    data = tmp_path / "live"
-    data.mkdir()
+    dsn, data, attach = new_lake(rocklake_server, tmp_path, "publish03", DATA_INLINING_ROW_LIMIT=10)
     repo = tmp_path / "repo"
-    attach = lake_attach(dsn, data, DATA_INLINING_ROW_LIMIT=10)
     out = client("1.4.4", attach, [
         # (the view first: DuckDB 1.4.4's own flush of inlined rows fails, on any server, on
         # a table whose inlined rows precede a schema change of another object, such as
@@ -315,11 +311,7 @@ def test_expiry_guard(rocklake_server, postgres_server, tmp_path):
     """A published snapshot cannot be expired until unpinned; then expiry is PostgreSQL's."""
     results = {}
     for server in (postgres_server, rocklake_server):
-        dbname = server.create_database("publishguard")
-        dsn = server.dsn(dbname)
-        data = tmp_path / server.kind
-        data.mkdir()
-        attach = lake_attach(dsn, data)
+        dsn, data, attach = new_lake(server, tmp_path, "publishguard")
         client("1.5.5", attach, ["CREATE TABLE lake.t (a INTEGER)", "INSERT INTO lake.t VALUES (1)",
                                  "INSERT INTO lake.t VALUES (2)"])
         pinned = live_snapshot(dsn)
@@ -329,7 +321,7 @@ def test_expiry_guard(rocklake_server, postgres_server, tmp_path):
             vid = publish(dsn, str(tmp_path / "repo"))
             out = client("1.5.5", attach, statements)
             assert isinstance(out[1], str) and f"cannot expire snapshot {pinned}" in out[1] and vid in out[1], out
-            with server.connect(dbname, autocommit=True) as conn:
+            with psycopg.connect(dsn, autocommit=True) as conn:
                 with pytest.raises(psycopg.Error) as e:
                     conn.execute("DELETE FROM ducklake_snapshot WHERE snapshot_id = %s", (pinned,))
                 assert e.value.sqlstate == "55000" and vid in str(e.value)
@@ -355,12 +347,8 @@ def test_expiry_guard(rocklake_server, postgres_server, tmp_path):
 
 def test_publisher_killed(rocklake_server, tmp_path):
     """kill -9 at random points: a reader only ever sees whole versions, and seq goes on."""
-    dbname = rocklake_server.create_database("publishkill")
-    dsn = rocklake_server.dsn(dbname)
-    data = tmp_path / "live"
-    data.mkdir()
+    dsn, data, attach = new_lake(rocklake_server, tmp_path, "publishkill")
     repo = tmp_path / "repo"
-    attach = lake_attach(dsn, data)
     client("1.5.5", attach, ["CREATE TABLE lake.t AS SELECT i, 'v' || i AS v FROM range(1000) r(i)",
                              "INSERT INTO lake.t VALUES (-1, 'inlined')"])
     rng = random.Random(int(os.environ.get("RL_PUBLISH_SEED", time.time())))
