@@ -186,7 +186,10 @@ read_lake(Publish *p)
 	}
 	p->database = strdup(PQdb(p->conn));
 	p->schema = PQescapeIdentifier(p->conn, p->o.metadata_schema, strlen(p->o.metadata_schema));
-	v = server_value(p, "SELECT value FROM %s.ducklake_metadata WHERE key = 'version' AND scope IS NULL", NULL);
+	v = server_value(p, "SELECT to_regclass('%s.ducklake_metadata')", NULL);
+	free(v);
+	if (v != NULL)
+		v = server_value(p, "SELECT value FROM %s.ducklake_metadata WHERE key = 'version' AND scope IS NULL", NULL);
 	if (v == NULL)
 	{
 		report("database \"%s\" holds no DuckLake catalog in schema \"%s\"", p->database, p->o.metadata_schema);

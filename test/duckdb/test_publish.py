@@ -373,3 +373,29 @@ def test_publisher_killed(rocklake_server, tmp_path):
     before = complete_versions(repo)
     vid = publish(dsn, str(repo))
     assert complete_versions(repo)[vid]["seq"] == len(before) + 1
+
+
+def test_publish_refusals(rocklake_server, tmp_path):
+    """Clean messages, exit 1 (2 for usage), and nothing published."""
+    dsn, data, attach = new_lake(rocklake_server, tmp_path, "publishbad")
+    repo = str(tmp_path / "repo")
+    cases = [
+        ([], 2, "Usage: rocklake-admin publish"),
+        (["--server", rocklake_server.dsn("postgres"), "--repo", repo], 1,
+         'database "postgres" holds no DuckLake catalog in schema "public"'),
+        (["--server", "host=127.0.0.1 port=1 dbname=x", "--repo", repo], 1, "could not connect to the server"),
+        (["--server", dsn, "--repo", repo, "--snapshot", "x"], 2, '--snapshot takes a snapshot id, not "x"'),
+        (["--server", dsn, "--repo", repo, "--data-dir", "versions"], 2, "--data-dir names one folder"),
+    ]
+    client("1.5.5", attach, ["CREATE TABLE lake.t (a INTEGER)"])
+    cases += [
+        (["--server", dsn, "--repo", repo, "--snapshot", "999"], 1, "the lake has no snapshot 999"),
+        (["--server", dsn, "--repo", repo, "--duckdb-dir", str(tmp_path / "none")], 1, "could not load DuckDB from"),
+    ]
+    for args, code, message in cases:
+        out = subprocess.run([str(ADMIN), "publish", *args], capture_output=True, text=True, timeout=120)
+        assert out.returncode == code and message in out.stderr, (args, out)
+    assert not complete_versions(pathlib.Path(repo))
+    # the failed publish took its pin back: the newest snapshot expires as DuckLake's would
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        conn.execute("DELETE FROM ducklake_snapshot WHERE snapshot_id = (SELECT max(snapshot_id) FROM ducklake_snapshot)")
