@@ -25,7 +25,8 @@ SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO=sudo
 PACKAGES="build-essential autoconf automake libtool pkg-config
   libsqlite3-dev libcurl4-openssl-dev libprotobuf-c-dev protobuf-c-compiler
-  libjansson-dev check libssl-dev libpg-query-dev libpq-dev postgresql-client-15"
+  libjansson-dev check libssl-dev libpg-query-dev libpq-dev postgresql-client-15
+  python3-pip"
 $test_deps && PACKAGES="$PACKAGES
   python3 python3-venv python3-pip postgresql-15 curl
   libpostgresql-jdbc-java default-jdk-headless nodejs
@@ -44,7 +45,8 @@ fi
 # @duckdb/node-bindings-linux-x64 and the ducklake and postgres_scanner extensions of
 # that release from its PyPI wheels, into ROCKLAKE_DUCKDB_DIR/vX.Y.Z (default
 # /usr/local/lib/rocklake/duckdb, where a build with the default prefix looks).
-# DuckDB 1.5.5 writes DuckLake 1.0 catalogs, 1.4.4 DuckLake 0.3 ones.
+# DuckDB 1.5.5 writes DuckLake 1.0 catalogs, 1.4.4 DuckLake 0.3 ones. npm fetches the
+# library, pip (python3-pip, above) the wheels, which are only unpacked.
 duckdb_dir=${ROCKLAKE_DUCKDB_DIR:-/usr/local/lib/rocklake/duckdb}
 # duckdb_release VERSION NPM_VERSION WHEEL...: the release's library and extensions
 duckdb_release()

@@ -280,6 +280,16 @@ later_version(const json_t *a, const json_t *b)
 	return strcmp(json_string_value(json_object_get(a, "id")), json_string_value(json_object_get(b, "id"))) > 0;
 }
 
+/* whether key, versions/<folder>/version.json, is that of the version id */
+static bool
+id_is_folder(const char *key, const char *id)
+{
+	const char *folder = key + strlen("versions/");
+	size_t		n = strlen(id);
+
+	return strncmp(folder, id, n) == 0 && strcmp(folder + n, "/version.json") == 0;
+}
+
 /* step 2: the newest version of the repository, if any */
 static bool
 find_parent(Publish *p)
@@ -309,6 +319,12 @@ find_parent(Publish *p)
 			report("%s is not a version.json: %s", key, v ? "no seq or id" : jerr.text);
 			json_decref(v);
 			ok = false;
+		}
+		else if (!id_is_folder(key, json_string_value(json_object_get(v, "id"))))
+		{
+			/* a reader does not read a version whose id is not its folder's name */
+			report("%s has another id, %s: not a version", key, json_string_value(json_object_get(v, "id")));
+			json_decref(v);
 		}
 		else if (p->parent == NULL || later_version(v, p->parent))
 		{

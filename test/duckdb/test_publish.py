@@ -396,6 +396,14 @@ def test_publish_refusals(rocklake_server, tmp_path):
         out = subprocess.run([str(ADMIN), "publish", *args], capture_output=True, text=True, timeout=120)
         assert out.returncode == code and message in out.stderr, (args, out)
     assert not complete_versions(pathlib.Path(repo))
-    # the failed publish took its pin back: the newest snapshot expires as DuckLake's would
+    # a version.json whose id is not its folder's is not a version: not a parent
+    bogus = pathlib.Path(repo) / "versions" / "bogus"
+    bogus.mkdir(parents=True)
+    (bogus / "version.json").write_text('{"fdl": "0.1", "id": "other", "seq": 9}')
+    vid = publish(dsn, repo)
+    assert json.loads((pathlib.Path(repo) / "versions" / vid / "version.json").read_text())["seq"] == 1
+    # with that version unpinned, nothing pins the newest snapshot: the failed publishes
+    # took theirs back, so it can be deleted
     with psycopg.connect(dsn, autocommit=True) as conn:
+        assert conn.execute("SELECT rocklake_publish_unpin(%s)", (vid,)).fetchone() == (True,)
         conn.execute("DELETE FROM ducklake_snapshot WHERE snapshot_id = (SELECT max(snapshot_id) FROM ducklake_snapshot)")
