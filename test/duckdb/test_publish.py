@@ -357,9 +357,12 @@ def test_publisher_killed(rocklake_server, tmp_path):
     publish(dsn, str(repo))
     whole = time.monotonic() - start
     kills = 0
+    # a killed publisher leaves its work directory: in the test's own folder
+    work = tmp_path / "work"
+    work.mkdir()
     for _ in range(6):
         proc = subprocess.Popen([str(ADMIN), "publish", "--server", dsn, "--repo", str(repo)],
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=dict(os.environ, TMPDIR=str(work)))
         time.sleep(rng.uniform(0, whole))
         if proc.poll() is None:
             proc.send_signal(signal.SIGKILL)
