@@ -25,7 +25,8 @@ SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO=sudo
 PACKAGES="build-essential autoconf automake libtool pkg-config
   libsqlite3-dev libcurl4-openssl-dev libprotobuf-c-dev protobuf-c-compiler
-  libjansson-dev check libssl-dev libpg-query-dev libpq-dev postgresql-client-15"
+  libjansson-dev check libssl-dev libpg-query-dev libpq-dev postgresql-client-15
+  python3-pip"
 $test_deps && PACKAGES="$PACKAGES
   python3 python3-venv python3-pip postgresql-15 curl
   libpostgresql-jdbc-java default-jdk-headless nodejs
@@ -38,6 +39,41 @@ if [ -n "$missing" ]; then
 	$SUDO apt-get update -qq
 	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing
 fi
+
+# DuckDB for rocklake-admin publish, which has DuckDB write a published version's catalog
+# (doc/publishing.md): per pinned release, libduckdb.so from the npm registry's
+# @duckdb/node-bindings-linux-x64 and the ducklake and postgres_scanner extensions of
+# that release from its PyPI wheels, into ROCKLAKE_DUCKDB_DIR/vX.Y.Z (default
+# /usr/local/lib/rocklake/duckdb, where a build with the default prefix looks).
+# DuckDB 1.5.5 writes DuckLake 1.0 catalogs, 1.4.4 DuckLake 0.3 ones. npm fetches the
+# library, pip (python3-pip, above) the wheels, which are only unpacked.
+duckdb_dir=${ROCKLAKE_DUCKDB_DIR:-/usr/local/lib/rocklake/duckdb}
+# duckdb_release VERSION NPM_VERSION WHEEL...: the release's library and extensions
+duckdb_release()
+{
+	version=$1 npm_version=$2
+	shift 2
+	dest=$duckdb_dir/v$version
+	[ -f "$dest/libduckdb.so" ] && [ -f "$dest/ducklake.duckdb_extension" ] &&
+		[ -f "$dest/postgres_scanner.duckdb_extension" ] && return 0
+	[ "$(uname -m)" = x86_64 ] || { echo "$0: no DuckDB $version for $(uname -m): publishing will not work" >&2; return 0; }
+	command -v npm >/dev/null || DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq npm
+	work=$(mktemp -d)
+	(cd "$work" && npm pack --silent "@duckdb/node-bindings-linux-x64@$npm_version" >/dev/null &&
+		tar xzf duckdb-node-bindings-linux-x64-*.tgz package/libduckdb.so &&
+		python3 -m pip download -q --disable-pip-version-check --no-deps --only-binary=:all: -d wheels "$@" &&
+		for w in wheels/*.whl; do python3 -m zipfile -e "$w" unpacked; done)
+	$SUDO mkdir -p "$dest"
+	$SUDO install -m 0644 "$work/package/libduckdb.so" "$dest/libduckdb.so"
+	for ext in ducklake postgres_scanner; do
+		$SUDO install -m 0644 "$(find "$work/unpacked" -path "*v$version*" -name "$ext.duckdb_extension")" \
+			"$dest/$ext.duckdb_extension"
+	done
+	rm -rf "$work"
+}
+duckdb_release 1.4.4 1.4.4-r.4 duckdb-ext-ducklake==1.4.4.20260205 duckdb-ext-postgres==1.4.4.20260205
+duckdb_release 1.5.5 1.5.5-r.5 duckdb-extension-ducklake==1.5.5 duckdb-extension-postgres-scanner==1.5.5
+
 $test_deps || exit 0
 
 # virtualenv DIR REQUIREMENTS: a virtualenv in DIR (made if missing) with what REQUIREMENTS pins

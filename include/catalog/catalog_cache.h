@@ -109,7 +109,8 @@
  * CACHE_NAMESPACE_RELID, rl_authid CACHE_AUTHID_RELID, rl_database_acl
  * CACHE_DATABASE_ACL_RELID, rl_auth_members CACHE_AUTH_MEMBERS_RELID,
  * rl_authid_noinherit CACHE_NOINHERIT_RELID, rl_class_acl CACHE_CLASS_ACL_RELID,
- * rl_namespace_acl CACHE_NAMESPACE_ACL_RELID, rl_db_role_setting CACHE_DB_ROLE_SETTING_RELID. Only public's tables can have kvcodec's layout, whose keys
+ * rl_namespace_acl CACHE_NAMESPACE_ACL_RELID, rl_db_role_setting CACHE_DB_ROLE_SETTING_RELID,
+ * rl_publish_pin CACHE_PUBLISH_PIN_RELID. Only public's tables can have kvcodec's layout, whose keys
  * have no room for a schema: a DuckLake catalog in another schema (DuckLake's
  * METADATA_SCHEMA) is stored as generic rows of its relids, so two lakes in one
  * database never share a key.
@@ -166,6 +167,12 @@
 #define CACHE_NAMESPACE_ACL_RELID 0x7ffffff8U
 #define CACHE_DB_ROLE_SETTING_TABLE "rl_db_role_setting"
 #define CACHE_DB_ROLE_SETTING_RELID 0x7ffffff7U
+/*
+ * The snapshots published as versions (doc/publishing.md): one row per version, the
+ * database by name and the snapshot id, which the server refuses to expire
+ */
+#define CACHE_PUBLISH_PIN_TABLE "rl_publish_pin"
+#define CACHE_PUBLISH_PIN_RELID 0x7ffffff6U
 /* what separates a schema's id from a table's name in the cache's name of the table */
 #define CACHE_SCHEMA_SEPARATOR "^."
 /* the database that holds the registry, created with the store */
@@ -222,6 +229,21 @@ void		catalog_cache_path(char *out, size_t size, const char *data_directory, uin
  * RL_OK with *datid, RL_NOT_FOUND if there is no such database.
  */
 RlStatus	catalog_find_database(const char *data_directory, const char *name, uint32_t *datid);
+
+/* A snapshot published as a version (doc/publishing.md), a row of rl_publish_pin. */
+typedef struct PublishPin
+{
+	int64_t		snapshot_id;
+	char		version_id[64];
+	char		datname[256];
+} PublishPin;
+
+/*
+ * The pin of version_id, or (version_id NULL) one of datname's snapshot_id: RL_OK
+ * with it, RL_NOT_FOUND if there is none.
+ */
+RlStatus	catalog_find_publish_pin(const char *data_directory, const char *datname, int64_t snapshot_id,
+									 const char *version_id, PublishPin *pin);
 
 /* Replace the cache's contents with the store's, as of the store's last commit. */
 RlStatus	catalog_cache_rebuild(CatalogCache *cache, Lsm *lsm);

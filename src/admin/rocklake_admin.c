@@ -13,6 +13,9 @@
  *                                         write a dump into an empty database
  *   rocklake-admin versions|expire|withdraw|dataset-check ...
  *                                         published versions (admin/fdl_admin.h)
+ *   rocklake-admin publish --server CONNINFO --repo REPO [...]
+ *                                         publish a running server's lake as a
+ *                                         frozen version (admin/fdl_publish.h)
  *
  * STORE is a directory (the embedded default) or s3://bucket/prefix with the
  * endpoint and credentials in the AWS_* environment variables. inspect, verify and
@@ -53,6 +56,7 @@
 
 #include "admin/dumpfile.h"
 #include "admin/fdl_admin.h"
+#include "admin/fdl_publish.h"
 #include "catalog/catalog_cache.h"
 #include "catalog/kvcodec.h"
 #include "common/ulid.h"
@@ -78,6 +82,7 @@ usage(FILE *out)
 			"       rocklake-admin restore FILE STORE [--database NAME]\n"
 			"       rocklake-admin versions REPO | expire REPO VERSION_ID | withdraw REPO VERSION_ID\n"
 			"       rocklake-admin dataset-check DIR --catalog FILE   (published versions)\n"
+			"       rocklake-admin publish --server CONNINFO --repo REPO [OPTIONS]\n"
 			"\n"
 			"Commands:\n"
 			"  init      create the store, or check that an existing one opens\n"
@@ -88,6 +93,7 @@ usage(FILE *out)
 			"  gc        delete objects no manifest needs, after the grace periods\n"
 			"  dump      write one database's catalog as of one commit to a dump file\n"
 			"  restore   write a dump file into a new or empty database\n"
+			"  publish   publish a running server's lake as a frozen version (publish --help)\n"
 			"\n"
 			"STORE is a directory or s3://bucket/prefix (AWS_ENDPOINT_URL, AWS_REGION,\n"
 			"AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY configure S3).\n"
@@ -1043,6 +1049,9 @@ main(int argc, char **argv)
 	/* the commands on published versions parse their own arguments */
 	if (argc > 1 && fdl_admin_is_command(argv[1]))
 		return fdl_admin_main(argc - 1, argv + 1);
+	/* publish talks to a server, not to a store: options of its own */
+	if (argc >= 2 && strcmp(argv[1], "publish") == 0)
+		return fdl_publish_main(argc - 1, argv + 1);
 	rlbuf_init(&io.prefix);
 	while ((c = getopt_long(argc, argv, "hVf:", long_options, NULL)) != -1)
 	{

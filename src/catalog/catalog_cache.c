@@ -572,6 +572,8 @@ catalog_cache_open(const char *path, CatalogCache **out)
 					  "CREATE TABLE IF NOT EXISTS " CACHE_NAMESPACE_ACL_TABLE " (nspid INTEGER PRIMARY KEY, nspacl TEXT);"
 					  "CREATE TABLE IF NOT EXISTS " CACHE_DB_ROLE_SETTING_TABLE " (id INTEGER PRIMARY KEY,"
 					  " datname TEXT NOT NULL, setrole INTEGER NOT NULL, setconfig TEXT NOT NULL, UNIQUE (datname, setrole));"
+					  "CREATE TABLE IF NOT EXISTS " CACHE_PUBLISH_PIN_TABLE " (id INTEGER PRIMARY KEY,"
+					  " datname TEXT NOT NULL, snapshot_id INTEGER NOT NULL, version_id TEXT NOT NULL UNIQUE);"
 					  "CREATE TABLE IF NOT EXISTS " CACHE_NAMESPACE_TABLE
 					  " (nspid INTEGER PRIMARY KEY, nspname TEXT NOT NULL UNIQUE, nspowner INTEGER NOT NULL);"
 					  "CREATE TABLE IF NOT EXISTS " CACHE_SCAN_BASE_TABLE
@@ -737,7 +739,7 @@ relation_map_shape(CatalogCache *cache, const char *name, int64_t relid, Relatio
 	const KvTable *kv = relid == 0 || relid == CACHE_DATABASE_RELID || relid == CACHE_NAMESPACE_RELID ||
 		relid == CACHE_AUTHID_RELID || relid == CACHE_DATABASE_ACL_RELID || relid == CACHE_AUTH_MEMBERS_RELID ||
 		relid == CACHE_NOINHERIT_RELID || relid == CACHE_CLASS_ACL_RELID || relid == CACHE_NAMESPACE_ACL_RELID ||
-		relid == CACHE_DB_ROLE_SETTING_RELID ? NULL : kv_table_by_name(name);
+		relid == CACHE_DB_ROLE_SETTING_RELID || relid == CACHE_PUBLISH_PIN_RELID ? NULL : kv_table_by_name(name);
 	bool		kv_columns_match = kv != NULL;
 
 	for (int i = 1; i < columns->n; i++)	/* the row id first */
@@ -783,6 +785,8 @@ relation_map(CatalogCache *cache, const char *name, RelationMap *map)
 		return relation_map_shape(cache, name, CACHE_NAMESPACE_ACL_RELID, map);
 	if (strcmp(name, CACHE_DB_ROLE_SETTING_TABLE) == 0)
 		return relation_map_shape(cache, name, CACHE_DB_ROLE_SETTING_RELID, map);
+	if (strcmp(name, CACHE_PUBLISH_PIN_TABLE) == 0)
+		return relation_map_shape(cache, name, CACHE_PUBLISH_PIN_RELID, map);
 	if ((rc = table_columns(cache, name, &columns)) != RL_OK)
 		return rc;
 	if (columns->relid < 0)
@@ -1254,7 +1258,7 @@ catalog_cache_rebuild(CatalogCache *cache, Lsm *lsm)
 					  "DELETE FROM " CACHE_DATABASE_ACL_TABLE "; DELETE FROM " CACHE_AUTH_MEMBERS_TABLE ";"
 					  "DELETE FROM " CACHE_NOINHERIT_TABLE "; DELETE FROM " CACHE_CLASS_ACL_TABLE ";"
 					  "DELETE FROM " CACHE_NAMESPACE_ACL_TABLE "; DELETE FROM " CACHE_DB_ROLE_SETTING_TABLE ";"
-					  "DELETE FROM " CACHE_SHORT_KEY_TABLE);
+					  "DELETE FROM " CACHE_PUBLISH_PIN_TABLE "; DELETE FROM " CACHE_SHORT_KEY_TABLE);
 
 	/* the relations, then their rows */
 	RebuildScan scan = {.db = cache->db, .status = RL_OK};
@@ -1273,7 +1277,7 @@ catalog_cache_rebuild(CatalogCache *cache, Lsm *lsm)
 				   " UNION ALL SELECT '" CACHE_AUTHID_TABLE "' UNION ALL SELECT '" CACHE_DATABASE_ACL_TABLE "'"
 				   " UNION ALL SELECT '" CACHE_AUTH_MEMBERS_TABLE "' UNION ALL SELECT '" CACHE_NOINHERIT_TABLE "'"
 				   " UNION ALL SELECT '" CACHE_CLASS_ACL_TABLE "' UNION ALL SELECT '" CACHE_NAMESPACE_ACL_TABLE "'"
-				   " UNION ALL SELECT '" CACHE_DB_ROLE_SETTING_TABLE "'"
+				   " UNION ALL SELECT '" CACHE_DB_ROLE_SETTING_TABLE "' UNION ALL SELECT '" CACHE_PUBLISH_PIN_TABLE "'"
 				   " UNION ALL SELECT relname FROM (SELECT relname FROM " CACHE_RELATION_TABLE " ORDER BY relid)");
 	while (rc == RL_OK && stmt && sqlite3_step(stmt) == SQLITE_ROW)
 	{
@@ -1560,22 +1564,35 @@ catalog_cache_path(char *out, size_t size, const char *data_directory, uint32_t 
 		snprintf(out, size, "%s/catalog.%u.sqlite", data_directory, datid);
 }
 
+/* the postgres database's cache, read-only, where the registry is */
+static RlStatus
+registry_open(const char *data_directory, sqlite3 **db)
+{
+	char		path[4096];
+	RlStatus	rc = RL_OK;
+
+	*db = NULL;
+	catalog_cache_path(path, sizeof(path), data_directory, CACHE_POSTGRES_DATID);
+	if (sqlite3_open_v2(path, db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK)
+	{
+		rc = sqlite_failure(*db, path);
+		sqlite3_close(*db);
+		*db = NULL;
+		return rc;
+	}
+	cache_connection_setup(*db);
+	return rc;
+}
+
 RlStatus
 catalog_find_database(const char *data_directory, const char *name, uint32_t *datid)
 {
-	char		path[4096];
-	sqlite3    *db = NULL;
+	sqlite3    *db;
 	sqlite3_stmt *stmt;
-	RlStatus	rc;
+	RlStatus	rc = registry_open(data_directory, &db);
 
-	catalog_cache_path(path, sizeof(path), data_directory, CACHE_POSTGRES_DATID);
-	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK)
-	{
-		rc = sqlite_failure(db, path);
-		sqlite3_close(db);
+	if (rc != RL_OK)
 		return rc;
-	}
-	cache_connection_setup(db);
 	stmt = prepare(db, "SELECT datid FROM " CACHE_DATABASE_TABLE " WHERE datname = ?");
 	if (stmt == NULL)
 		rc = sqlite_failure(db, "look up database");
@@ -1586,6 +1603,40 @@ catalog_find_database(const char *data_directory, const char *name, uint32_t *da
 			: rl_error(RL_NOT_FOUND, "database \"%s\" does not exist", name);
 		if (rc == RL_OK)
 			*datid = (uint32_t) sqlite3_column_int64(stmt, 0);
+		sqlite3_finalize(stmt);
+	}
+	sqlite3_close(db);
+	return rc;
+}
+
+RlStatus
+catalog_find_publish_pin(const char *data_directory, const char *datname, int64_t snapshot_id,
+						 const char *version_id, PublishPin *pin)
+{
+	sqlite3    *db;
+	sqlite3_stmt *stmt;
+	RlStatus	rc = registry_open(data_directory, &db);
+
+	if (rc != RL_OK)
+		return rc;
+	stmt = prepare(db, version_id
+				   ? "SELECT snapshot_id, version_id, datname FROM " CACHE_PUBLISH_PIN_TABLE " WHERE version_id = ?1"
+				   : "SELECT snapshot_id, version_id, datname FROM " CACHE_PUBLISH_PIN_TABLE
+				   " WHERE datname = ?1 AND snapshot_id = ?2 ORDER BY version_id LIMIT 1");
+	if (stmt == NULL)
+		rc = sqlite_failure(db, "look up publishing pins");
+	else
+	{
+		sqlite3_bind_text(stmt, 1, version_id ? version_id : datname, -1, SQLITE_STATIC);
+		if (!version_id)
+			sqlite3_bind_int64(stmt, 2, snapshot_id);
+		rc = sqlite3_step(stmt) == SQLITE_ROW ? RL_OK : RL_NOT_FOUND;
+		if (rc == RL_OK)
+		{
+			pin->snapshot_id = sqlite3_column_int64(stmt, 0);
+			snprintf(pin->version_id, sizeof(pin->version_id), "%s", (const char *) sqlite3_column_text(stmt, 1));
+			snprintf(pin->datname, sizeof(pin->datname), "%s", (const char *) sqlite3_column_text(stmt, 2));
+		}
 		sqlite3_finalize(stmt);
 	}
 	sqlite3_close(db);

@@ -27,6 +27,7 @@
 #include "catalog/pg_authid.h"
 #include "executor/funcs_internal.h"
 #include "executor/numformat.h"
+#include "executor/publish.h"
 #include "executor/regexp.h"
 #include "executor/strformat.h"
 #include "utils/adt/timezone.h"
@@ -1296,6 +1297,10 @@ static const FuncDesc builtins[] = {
 	BUILTIN("pg_backend_pid", 0, {0}, INT4OID, true, f_pg_backend_pid),
 	BUILTIN("rocklake_compact", 0, {0}, JSONOID, true, f_rocklake_compact),
 	BUILTIN("rocklake_gc", 0, {0}, JSONOID, true, f_rocklake_gc),
+	BUILTIN("rocklake_publish_pin", 2, ARGS(INT8OID, TEXTOID), VOIDOID, true, f_rocklake_publish_pin),
+	BUILTIN("rocklake_publish_unpin", 1, {TEXTOID}, BOOLOID, true, f_rocklake_publish_unpin),
+	/* not strict: the guard of a DELETE's rows must be true for a row it lets go */
+	BUILTIN(PUBLISH_GUARD_FUNCTION, 1, {INT8OID}, BOOLOID, false, f_rocklake_publish_guard),
 	BUILTIN("pg_is_in_recovery", 0, {0}, BOOLOID, true, f_pg_is_in_recovery),
 	BUILTIN("pg_last_xact_replay_timestamp", 0, {0}, TIMESTAMPTZOID, true, f_pg_last_xact_replay_timestamp),
 	BUILTIN("pg_promote", 0, {0}, BOOLOID, true, f_pg_promote),

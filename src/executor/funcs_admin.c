@@ -2,8 +2,9 @@
  * funcs_admin.c: the builtin functions that describe or control the server rather
  * than compute on values: signals to the postmaster and to other backends, the size of a database (the bytes of its catalog cache file
  * and that file's write-ahead log: what the database takes on this server), the
- * postmaster's start, and both ends of the session's connection (NULL on a Unix
- * socket, as PostgreSQL gives them). The sizes of relations are lookups in the
+ * postmaster's start, both ends of the session's connection (NULL on a Unix
+ * socket, as PostgreSQL gives them), and the pins of published snapshots
+ * (executor/publish.h). The sizes of relations are lookups in the
  * relation_size relation (catalog/pg_stat.h), in funcs.c's table.
  */
 #include <arpa/inet.h>
@@ -23,6 +24,7 @@
 #include "catalog/maintenance.h"
 #include "catalog/writer.h"
 #include "executor/funcs_internal.h"
+#include "executor/publish.h"
 #include "libpq/pqcomm.h"
 #include "utils/backend_status.h"
 #include "utils/miscadmin.h"
@@ -350,5 +352,92 @@ f_pg_terminate_backend(ExecState *es, const Value *args, int nargs)
 		nanosleep(&(struct timespec) {0, 10 * 1000 * 1000}, NULL);
 		CHECK_FOR_INTERRUPTS();
 	}
+	return typio_bool(true);
+}
+
+/* ---------------------------------------------------------------- publishing pins */
+
+static PublishPinWriter publish_pin_writer;
+
+void
+SetPublishPinWriter(PublishPinWriter writer)
+{
+	publish_pin_writer = writer;
+}
+
+/* a version id is a lowercase UUID in its text form, as the directory it names */
+static const char *
+version_id_arg(const Value *arg)
+{
+	const char *s = arg->u.s.data;
+	size_t		n = strlen(s);
+	bool		ok = n == 36;
+
+	for (size_t i = 0; ok && i < n; i++)
+		ok = (i == 8 || i == 13 || i == 18 || i == 23) ? s[i] == '-'
+			: (s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f');
+	if (!ok)
+		ereport(ERROR, errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+				errmsg("invalid input syntax for type uuid: \"%s\"", s));
+	return s;
+}
+
+/* f_rocklake_publish_pin -- pin snapshot args[0] of this database for version args[1] */
+Value
+f_rocklake_publish_pin(ExecState *es, const Value *args, int nargs)
+{
+	require_maintenance("rocklake_publish_pin");
+
+	const char *version = version_id_arg(&args[1]);
+
+	if (args[0].u.i < 0)
+		ereport(ERROR, errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				errmsg("snapshot id must not be negative"));
+	publish_pin_writer(args[0].u.i, version, true);
+	return typio_null(VOIDOID);
+}
+
+/* f_rocklake_publish_unpin -- remove version args[0]'s pin; whether there was one */
+Value
+f_rocklake_publish_unpin(ExecState *es, const Value *args, int nargs)
+{
+	require_maintenance("rocklake_publish_unpin");
+
+	const char *version = version_id_arg(&args[0]);
+	PublishPin	pin;
+	RlStatus	rc = catalog_find_publish_pin(DataDir, NULL, 0, version, &pin);
+
+	if (rc != RL_OK && rc != RL_NOT_FOUND)
+		ereport(ERROR, errcode(ERRCODE_IO_ERROR),
+				errmsg("could not read the publishing pins: %s", rl_last_error()));
+	if (rc == RL_NOT_FOUND || strcmp(pin.datname, MyDatabaseName) != 0)
+		return typio_bool(false);
+	publish_pin_writer(pin.snapshot_id, version, false);
+	return typio_bool(true);
+}
+
+/*
+ * f_rocklake_publish_guard -- true, or ERROR 55000 if snapshot args[0] of this
+ * database is published: the condition the analyser adds to a DELETE from
+ * ducklake_snapshot
+ */
+Value
+f_rocklake_publish_guard(ExecState *es, const Value *args, int nargs)
+{
+	PublishPin	pin;
+	RlStatus	rc;
+
+	if (args[0].isnull)
+		return typio_bool(true);
+	rc = catalog_find_publish_pin(DataDir, MyDatabaseName, args[0].u.i, NULL, &pin);
+	if (rc == RL_OK)
+		ereport(ERROR, errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				errmsg("cannot expire snapshot %lld: it is published as version %s",
+					   (long long) pin.snapshot_id, pin.version_id),
+				errhint("Withdraw or expire the version first, which calls rocklake_publish_unpin('%s').",
+						pin.version_id));
+	if (rc != RL_NOT_FOUND)
+		ereport(ERROR, errcode(ERRCODE_IO_ERROR),
+				errmsg("could not read the publishing pins: %s", rl_last_error()));
 	return typio_bool(true);
 }

@@ -3,6 +3,7 @@
  * (analyze_internal.h).
  */
 
+#include "executor/publish.h"
 #include "parser/analyze_internal.h"
 
 /* ---------- INSERT, UPDATE, DELETE ---------- */
@@ -243,6 +244,45 @@ analyze_update(ParseState *ps, PgQuery__UpdateStmt *upd, AnalyzedStmt *stmt)
 	finish_dml(ps, stmt, item, upd->returning_list, upd->n_returning_list, &sql, "UPDATE");
 }
 
+/*
+ * publish_guard -- rocklake_publish_guard(item.snapshot_id), the condition that
+ * refuses to delete a published snapshot (executor/publish.h), as a WHERE
+ */
+static const char *
+publish_guard(ParseState *ps, const RangeItem *item, int location)
+{
+	PgQuery__String names[3] = {PG_QUERY__STRING__INIT, PG_QUERY__STRING__INIT, PG_QUERY__STRING__INIT};
+	PgQuery__Node nodes[3] = {PG_QUERY__NODE__INIT, PG_QUERY__NODE__INIT, PG_QUERY__NODE__INIT};
+	PgQuery__Node *fields[3] = {&nodes[0], &nodes[1], &nodes[2]};
+	PgQuery__ColumnRef column = PG_QUERY__COLUMN_REF__INIT;
+	PgQuery__Node arg = PG_QUERY__NODE__INIT,
+				call = PG_QUERY__NODE__INIT;
+	PgQuery__Node *args[1] = {&arg};
+	PgQuery__FuncCall fc = PG_QUERY__FUNC_CALL__INIT;
+
+	names[0].sval = (char *) PUBLISH_GUARD_FUNCTION;
+	names[1].sval = (char *) item->alias;
+	names[2].sval = (char *) "snapshot_id";
+	for (int i = 0; i < 3; i++)
+	{
+		nodes[i].node_case = PG_QUERY__NODE__NODE_STRING;
+		nodes[i].string = &names[i];
+	}
+	column.n_fields = 2;
+	column.fields = fields + 1;
+	column.location = location;
+	arg.node_case = PG_QUERY__NODE__NODE_COLUMN_REF;
+	arg.column_ref = &column;
+	fc.n_funcname = 1;
+	fc.funcname = fields;
+	fc.n_args = 1;
+	fc.args = args;
+	fc.location = location;
+	call.node_case = PG_QUERY__NODE__NODE_FUNC_CALL;
+	call.func_call = &fc;
+	return deparse_to_string(ps, transform_clause(ps, &call, BOOLOID, "WHERE", "WHERE"));
+}
+
 void
 analyze_delete(ParseState *ps, PgQuery__DeleteStmt *del, AnalyzedStmt *stmt)
 {
@@ -253,8 +293,9 @@ analyze_delete(ParseState *ps, PgQuery__DeleteStmt *del, AnalyzedStmt *stmt)
 	rlbuf_init_in(&using, CurrentMemoryContext);
 	transform_with(ps, del->with_clause, &sql);
 	rlbuf_append_str(&sql, "DELETE FROM ");
-	require_relation(ps, target_relation(ps, del->relation, stmt, &sql),
-					 del->where_clause || del->n_returning_list ? "dr" : "d", del->relation->location);
+	CacheRelation *rel = target_relation(ps, del->relation, stmt, &sql);
+
+	require_relation(ps, rel, del->where_clause || del->n_returning_list ? "dr" : "d", del->relation->location);
 	RangeItem  *item = ps->scope->items[0];
 
 	/*
@@ -265,6 +306,14 @@ analyze_delete(ParseState *ps, PgQuery__DeleteStmt *del, AnalyzedStmt *stmt)
 		join_target(ps, del->using_clause, del->n_using_clause, item, &using);
 	const char *where = del->where_clause
 		? deparse_to_string(ps, transform_clause(ps, del->where_clause, BOOLOID, "WHERE", "WHERE")) : NULL;
+
+	/* DuckLake's expiry deletes snapshots: not one that is published */
+	if (rel->table != NULL && strcmp(rel->name, "ducklake_snapshot") == 0)
+	{
+		const char *guard = publish_guard(ps, item, del->relation->location);
+
+		where = where ? psprintf("(%s) AND %s", where, guard) : guard;
+	}
 
 	if (del->n_using_clause)
 		rlbuf_printf(&sql, " WHERE EXISTS (SELECT 1 FROM %s%s%s)", rlbuf_cstr(&using),

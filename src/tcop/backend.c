@@ -46,6 +46,7 @@
 #include "tcop/backend.h"
 #include "tcop/dest.h"
 #include "tcop/portal.h"
+#include "tcop/publish_pin.h"
 #include "tcop/rolecount.h"
 #include "tcop/role_settings.h"
 #include "tcop/session_role.h"
@@ -357,6 +358,7 @@ start_session(const BackendStartupInfo *info)
 		ClientAuthentication(info->data_directory, sp.user, sp.database, &auth);
 	}
 	InitSessionUser(role.oid, sp.user, role.rolsuper);
+	InitPublishPins();
 	RoleConnectionEnter(role.oid, sp.user, role.rolconnlimit, role.rolsuper);
 	/* before the startup options: whether they may set superusers' settings */
 	apply_setting("is_superuser", role.rolsuper ? "on" : "off", PGC_S_OVERRIDE);

@@ -136,5 +136,6 @@ DropDatabase(const char *name, bool missing_ok)
 				errmsg("cannot drop database \"%s\": it holds the registry of databases", name));
 	commit_to_registry("DELETE FROM " CACHE_DATABASE_ACL_TABLE " WHERE datname = ?1;"
 					   "DELETE FROM " CACHE_DB_ROLE_SETTING_TABLE " WHERE datname = ?1;"
+					   "DELETE FROM " CACHE_PUBLISH_PIN_TABLE " WHERE datname = ?1;"
 					   "DELETE FROM " CACHE_DATABASE_TABLE " WHERE datname = ?1", name);
 }
