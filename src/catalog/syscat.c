@@ -1108,7 +1108,7 @@ SystemRegLookup(Oid type, const char *name)
 	Value		key = typio_string(TEXTOID, bare, strlen(bare));
 	/* a relation by name: found in the search path, or in the schema named */
 	char	   *found = type == REGTYPEOID
-		? (typio_type_by_name(name) != InvalidOid ? psprintf("%u", typio_type_by_name(name)) : NULL)
+		? (typio_type_by_sql_name(name, NULL) != InvalidOid ? psprintf("%u", typio_type_by_sql_name(name, NULL)) : NULL)
 		: CacheLookupText(type == REGCLASSOID
 						  ? psprintf(schema ? "SELECT oid FROM (%s) WHERE relname = ?1 AND relnamespace = %u"
 									 : "SELECT oid FROM (%s) WHERE relname = ?1 AND _rl_visible",
@@ -1142,6 +1142,10 @@ SystemRegInput(Oid type, const char *name)
 		ereport(ERROR,
 				errcode(ERRCODE_INVALID_SCHEMA_NAME),
 				errmsg("schema \"%s\" does not exist", schema));
+	char		shown[TYPIO_SQL_NAME_MAX] = "";
+
+	if (found == InvalidOid && type == REGTYPEOID && typio_type_by_sql_name(name, shown) == InvalidOid && shown[0])
+		name = shown;			/* as read: unquoted, folded to lower case */
 	if (found == InvalidOid)
 		ereport(ERROR,
 				errcode(type == REGCLASSOID ? ERRCODE_UNDEFINED_TABLE

@@ -655,3 +655,19 @@ def test_catalog_column_types(both):
         " WHERE oid IN (18, 1002) ORDER BY oid",
         "DROP TABLE cct_t",
     ])
+
+
+def test_regtype_input(both):
+    """regtype's input reads a type as SQL names it: keywords (char is bpchar, "char"
+    quoted the one-byte type), modifiers ignored, arrays, a pg_catalog qualifier; and
+    to_regtype's NULL for a name that is none"""
+    same_answers(both, [
+        "SELECT 'char'::regtype, '\"char\"'::regtype, 'character'::regtype, 'char(3)'::regtype",
+        "SELECT 'character varying(10)'::regtype, 'varchar'::regtype, 'double precision'::regtype",
+        "SELECT 'int[]'::regtype, 'integer [ ] '::regtype, 'pg_catalog.int4'::regtype, 'INTEGER'::regtype",
+        "SELECT 'timestamp(3) with time zone'::regtype, 'numeric(10,2)'::regtype, '\"char\"[]'::regtype",
+        "SELECT '\"Int4\"'::regtype",
+        "SELECT 'No_Such'::regtype",
+        "SELECT 'no_such_type'::regtype",
+        "SELECT to_regtype('char'), to_regtype('nope'), to_regtype('text[]')",
+    ])

@@ -168,6 +168,15 @@ typedef struct TypeInfo
 const TypeInfo *typio_lookup(Oid type);
 /* A type name as written in SQL (int4, integer, "double precision", ...): InvalidOid if unknown. */
 Oid			typio_type_by_name(const char *name);
+/*
+ * A type as SQL text names it (regtype's input): "pg_catalog." optional; a quoted name
+ * taken as written ("char", the one-byte type); an unquoted one folded to lower case and
+ * read as the grammar reads it (char and character are bpchar, double precision float8),
+ * type modifiers in parentheses ignored, each [] an array. InvalidOid if none; the name
+ * read (as a message names it) into shown, when not NULL (TYPIO_SQL_NAME_MAX bytes).
+ */
+#define TYPIO_SQL_NAME_MAX 128
+Oid			typio_type_by_sql_name(const char *text, char *shown);
 /* The name used in messages: format_type-like ("integer", "text", "timestamp with time zone"). */
 const char *typio_format_type(Oid type);
 /* format_type(type, typmod): the name with its modifier ("numeric(10,2)", "character varying(20)"). */

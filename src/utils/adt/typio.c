@@ -170,6 +170,66 @@ typio_type_by_name(const char *name)
 	return InvalidOid;
 }
 
+Oid
+typio_type_by_sql_name(const char *text, char *shown)
+{
+	char		name[TYPIO_SQL_NAME_MAX];
+	size_t		n = 0;
+	bool		quoted = false;
+	int			arrays = 0;
+	const char *p = text;
+	Oid			type;
+
+	while (isspace((unsigned char) *p))
+		p++;
+	if (strncasecmp(p, "pg_catalog.", 11) == 0)
+		p += 11;
+	if (*p == '"')
+	{
+		const char *end = strchr(p + 1, '"');
+
+		if (end == NULL || (size_t) (end - p) > sizeof(name))
+			return InvalidOid;
+		n = (size_t) (end - p - 1);
+		memcpy(name, p + 1, n);
+		quoted = true;
+		p = end + 1;
+	}
+	for (; *p && *p != '['; p++)
+	{
+		if (*p == '(')
+		{
+			if ((p = strchr(p, ')')) == NULL)
+				return InvalidOid;
+		}
+		else if (quoted && !isspace((unsigned char) *p))
+			return InvalidOid;	/* a quoted name is the whole name */
+		else if (isspace((unsigned char) *p))
+		{
+			if (n > 0 && name[n - 1] != ' ')
+				name[n++] = ' ';
+		}
+		else
+			name[n++] = (char) tolower((unsigned char) *p);
+		if (n >= sizeof(name) - 1)
+			return InvalidOid;
+	}
+	while (n > 0 && name[n - 1] == ' ')
+		n--;
+	name[n] = '\0';
+	if (shown)
+		strcpy(shown, name);
+	for (; *p; p++)
+		if (*p == '[' && (p = strchr(p, ']')) != NULL)
+			arrays++;
+		else if (p == NULL || !isspace((unsigned char) *p))
+			return InvalidOid;
+	type = !quoted && strcmp(name, "char") == 0 ? BPCHAROID
+		: !quoted && strcmp(name, "char varying") == 0 ? VARCHAROID
+		: typio_type_by_name(name);
+	return arrays > 0 && type != InvalidOid ? typio_array_type(type) : type;
+}
+
 const char *
 typio_format_type(Oid type)
 {
