@@ -71,13 +71,13 @@ open_repo(const char *location)
 	return os;
 }
 
-/* a snapshot id or "-" */
+/* an integer (seq, snapshot id) as text, or "-" */
 static const char *
-snapshot_text(json_t *snap, char *buf, size_t size)
+integer_text(json_t *value, char *buf, size_t size)
 {
-	if (!json_is_integer(snap))
+	if (!json_is_integer(value))
 		return "-";
-	snprintf(buf, size, "%" JSON_INTEGER_FORMAT, json_integer_value(snap));
+	snprintf(buf, size, "%" JSON_INTEGER_FORMAT, json_integer_value(value));
 	return buf;
 }
 
@@ -112,11 +112,12 @@ cmd_versions(ObjectStore *os, json_t *pins)
 					pinned[24];
 
 		id = json_string_value(json_object_get(v, "id"));
-		printf("%-36s  %6s  %-20s  %10s  %-*s%s%s\n", id, snapshot_text(json_object_get(v, "seq"), seqs, sizeof(seqs)),
+		printf("%-36s  %6s  %-20s  %10s  %-*s%s%s\n", id,
+			   integer_text(json_object_get(v, "seq"), seqs, sizeof(seqs)),
 			   json_string_value(json_object_get(v, "created_at")) ?: "-",
-			   snapshot_text(json_object_get(v, "snapshot"), snaps, sizeof(snaps)), pins ? 10 : 0,
+			   integer_text(json_object_get(v, "snapshot"), snaps, sizeof(snaps)), pins ? 10 : 0,
 			   json_string_value(json_object_get(v, "state")), pins ? "  " : "",
-			   pins ? snapshot_text(json_object_get(pins, id), pinned, sizeof(pinned)) : "");
+			   pins ? integer_text(json_object_get(pins, id), pinned, sizeof(pinned)) : "");
 		/* what is left of pins: those of no complete version */
 		if (pins && json_object_get(v, "seq"))
 			json_object_del(pins, id);
@@ -175,11 +176,12 @@ cmd_retire(ObjectStore *os, PGconn *conn, json_t *pins, const char *id, FdlRetir
 	if (ok && conn)
 	{
 		int			found = fdl_server_unpin(conn, id, &err);
+		char		snap[24];
 
 		ok = found >= 0;
 		if (found > 0)
-			rlbuf_printf(&report, "removed the server's pin of snapshot %" JSON_INTEGER_FORMAT "\n",
-						 json_integer_value(pin));
+			rlbuf_printf(&report, "removed the server's pin of snapshot %s\n",
+						 integer_text(pin, snap, sizeof(snap)));
 		else if (found == 0)
 			rlbuf_printf(&report, "the server holds no pin of version %s\n", id);
 	}
@@ -245,7 +247,8 @@ fdl_admin_main(int argc, char **argv)
 	if (os == NULL)
 		return 1;
 	/* the server first: a wrong CONNINFO changes nothing in the repository */
-	if (server && ((conn = fdl_server_connect(server, &err)) == NULL || (pins = fdl_server_pins(conn, &err)) == NULL))
+	if (server && ((conn = fdl_server_connect(server, &err)) == NULL ||
+				   (pins = fdl_server_pins(conn, &err)) == NULL))
 	{
 		result = error(err);
 		free(err);

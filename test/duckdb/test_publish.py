@@ -462,8 +462,10 @@ def test_publisher_killed(rocklake_server, tmp_path):
     before = complete_versions(repo)
     vid = publish(dsn, str(repo))
     assert complete_versions(repo)[vid]["seq"] == len(before) + 1
-    # expire --server unpins a complete version
+    # expire --server unpins a complete version; a server it cannot reach changes nothing
     assert server_pins(dsn)[vid] == live_snapshot(dsn)
+    out = admin("expire", str(repo), vid, "--server", "host=127.0.0.1 port=1 dbname=x", code=1)
+    assert "could not connect to the server" in out and not (repo / "versions" / vid / "expired.json").exists()
     out = admin("expire", str(repo), vid, "--server", dsn)
     assert f"removed the server's pin of snapshot {live_snapshot(dsn)}" in out, out
     assert vid not in server_pins(dsn)
