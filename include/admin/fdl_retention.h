@@ -48,13 +48,18 @@ extern const char *const fdl_redactable_keys[];
 /*
  * Expire or withdraw version id in the repository os. message: the --reason text
  * or NULL; redact: version.json keys to take out (withdrawal only), NULL or
- * NULL-terminated. What was done is appended to report, a line each. false with
+ * NULL-terminated; pinned: whether the server holds a pin of id (the caller
+ * unpins it after). What was done is appended to report, a line each. false with
  * *errmsg (malloc'd) on failure; nothing is changed when the version is not
  * there or its version.json names another id.
+ *
+ * Withdrawing a version that has no version.json (a publication cut short) writes
+ * its expired.json and deletes every other key of versions/<id>/, and nothing
+ * else; one with no key at all is refused unless pinned. Expiry refuses it.
  */
 bool		fdl_retire_version(ObjectStore *os, const char *id, FdlRetirement how,
-							   const char *message, const char *const *redact, RlBuf *report,
-							   char **errmsg);
+							   const char *message, const char *const *redact, bool pinned,
+							   RlBuf *report, char **errmsg);
 
 /*
  * Every version of the repository, by id: [{"id", "seq", "created_at",

@@ -245,6 +245,10 @@ typedef struct PublishPin
 RlStatus	catalog_find_publish_pin(const char *data_directory, const char *datname, int64_t snapshot_id,
 									 const char *version_id, PublishPin *pin);
 
+/* Each pin of datname, by snapshot then version id, given to each(). */
+RlStatus	catalog_list_publish_pins(const char *data_directory, const char *datname,
+									  void (*each) (const PublishPin *pin, void *arg), void *arg);
+
 /* Replace the cache's contents with the store's, as of the store's last commit. */
 RlStatus	catalog_cache_rebuild(CatalogCache *cache, Lsm *lsm);
 

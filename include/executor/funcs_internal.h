@@ -77,6 +77,7 @@ Value		f_rocklake_compact(ExecState *es, const Value *args, int nargs);
 Value		f_rocklake_gc(ExecState *es, const Value *args, int nargs);
 Value		f_rocklake_publish_pin(ExecState *es, const Value *args, int nargs);
 Value		f_rocklake_publish_unpin(ExecState *es, const Value *args, int nargs);
+Value		f_rocklake_publish_pins(ExecState *es, const Value *args, int nargs);
 Value		f_rocklake_publish_guard(ExecState *es, const Value *args, int nargs);
 Value		f_pg_reload_conf(ExecState *es, const Value *args, int nargs);
 Value		f_pg_is_in_recovery(ExecState *es, const Value *args, int nargs);

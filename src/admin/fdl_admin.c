@@ -1,7 +1,8 @@
 /*
  * fdl_admin.c: the command lines of rocklake-admin's commands on published versions
  * (admin/fdl_admin.h). Each parses its own options, opens the repository and calls
- * fdl_retention.c or fdl_dataset.c; what they print on success goes to stdout,
+ * fdl_retention.c or fdl_dataset.c (and, with --server, fdl_server.c for the pins
+ * of versions); what they print on success goes to stdout,
  * errors to stderr as "rocklake-admin: ..." with exit status 1, bad usage 2.
  */
 #include <getopt.h>
@@ -13,6 +14,7 @@
 #include "admin/fdl_admin.h"
 #include "admin/fdl_dataset.h"
 #include "admin/fdl_retention.h"
+#include "admin/fdl_server.h"
 
 #define MAX_REDACT 8
 
@@ -31,12 +33,16 @@ static int
 usage(FILE *out)
 {
 	fprintf(out,
-			"Usage: rocklake-admin versions REPO\n"
-			"       rocklake-admin expire REPO VERSION_ID [--reason TEXT]\n"
+			"Usage: rocklake-admin versions REPO [--server CONNINFO]\n"
+			"       rocklake-admin expire REPO VERSION_ID [--reason TEXT] [--server CONNINFO]\n"
 			"       rocklake-admin withdraw REPO VERSION_ID [--reason TEXT] [--redact KEY]...\n"
+			"                               [--server CONNINFO]\n"
 			"       rocklake-admin dataset-check DIR --catalog FILE\n"
 			"REPO is a directory or s3://bucket/prefix; --redact takes message, inputs, changes\n"
-			"or annotations out of the version's version.json.\n");
+			"or annotations out of the version's version.json. --server is a libpq connection\n"
+			"string of the lake's database (a superuser): versions shows the snapshot each\n"
+			"version pins there and the pins of no complete version; expire and withdraw\n"
+			"remove the version's pin.\n");
 	return out == stdout ? 0 : 2;
 }
 
@@ -65,13 +71,29 @@ open_repo(const char *location)
 	return os;
 }
 
+/* an integer (seq, snapshot id) as text, or "-" */
+static const char *
+integer_text(json_t *value, char *buf, size_t size)
+{
+	if (!json_is_integer(value))
+		return "-";
+	snprintf(buf, size, "%" JSON_INTEGER_FORMAT, json_integer_value(value));
+	return buf;
+}
+
+/*
+ * the versions of the repository; with the server's pins (not NULL), the snapshot
+ * each pins, then the pins of no complete version here: publications cut short
+ * (withdraw them) or versions of another repository of the same lake
+ */
 static int
-cmd_versions(ObjectStore *os)
+cmd_versions(ObjectStore *os, json_t *pins)
 {
 	char	   *err;
 	json_t	   *list = fdl_list_versions(os, &err),
 			   *v;
 	size_t		i;
+	const char *id;
 
 	if (list == NULL)
 	{
@@ -80,24 +102,31 @@ cmd_versions(ObjectStore *os)
 		free(err);
 		return rc;
 	}
-	printf("%-36s  %6s  %-20s  %10s  %s\n", "id", "seq", "created_at", "snapshot", "state");
+	/* the state padded only when the pins follow it */
+	printf("%-36s  %6s  %-20s  %10s  %-*s%s\n", "id", "seq", "created_at", "snapshot", pins ? 10 : 0, "state",
+		   pins ? "  pinned" : "");
 	json_array_foreach(list, i, v)
 	{
-		json_t	   *seq = json_object_get(v, "seq"),
-				   *snap = json_object_get(v, "snapshot");
-		char		seqs[24] = "-",
-					snaps[24] = "-";
+		char		seqs[24],
+					snaps[24],
+					pinned[24];
 
-		if (json_is_integer(seq))
-			snprintf(seqs, sizeof(seqs), "%" JSON_INTEGER_FORMAT, json_integer_value(seq));
-		if (json_is_integer(snap))
-			snprintf(snaps, sizeof(snaps), "%" JSON_INTEGER_FORMAT, json_integer_value(snap));
-		printf("%-36s  %6s  %-20s  %10s  %s\n", json_string_value(json_object_get(v, "id")), seqs,
-			   json_string_value(json_object_get(v, "created_at")) ?: "-", snaps,
-			   json_string_value(json_object_get(v, "state")));
+		id = json_string_value(json_object_get(v, "id"));
+		printf("%-36s  %6s  %-20s  %10s  %-*s%s%s\n", id,
+			   integer_text(json_object_get(v, "seq"), seqs, sizeof(seqs)),
+			   json_string_value(json_object_get(v, "created_at")) ?: "-",
+			   integer_text(json_object_get(v, "snapshot"), snaps, sizeof(snaps)), pins ? 10 : 0,
+			   json_string_value(json_object_get(v, "state")), pins ? "  " : "",
+			   pins ? integer_text(json_object_get(pins, id), pinned, sizeof(pinned)) : "");
+		/* what is left of pins: those of no complete version */
+		if (pins && json_object_get(v, "seq"))
+			json_object_del(pins, id);
 	}
 	printf("(%zu versions)\n", json_array_size(list));
 	json_decref(list);
+	json_object_foreach(pins, id, v)
+		printf("pin of snapshot %" JSON_INTEGER_FORMAT " by %s: no complete version here "
+			   "(a publication cut short: withdraw it with --server)\n", json_integer_value(v), id);
 	return 0;
 }
 
@@ -129,6 +158,45 @@ cmd_dataset_check(const char *dir, const char *catalog_file)
 	return 0;
 }
 
+/*
+ * expire or withdraw version id; with the server (conn not NULL), then remove its
+ * pin there, which a rerun finds gone
+ */
+static int
+cmd_retire(ObjectStore *os, PGconn *conn, json_t *pins, const char *id, FdlRetirement how,
+		   const char *reason, const char *const *redact)
+{
+	RlBuf		report;
+	char	   *err = NULL;
+	json_t	   *pin = json_object_get(pins, id);
+	bool		ok;
+
+	rlbuf_init(&report);
+	ok = fdl_retire_version(os, id, how, reason, redact, pin != NULL, &report, &err);
+	if (ok && conn)
+	{
+		int			found = fdl_server_unpin(conn, id, &err);
+		char		snap[24];
+
+		ok = found >= 0;
+		if (found > 0)
+			rlbuf_printf(&report, "removed the server's pin of snapshot %s\n",
+						 integer_text(pin, snap, sizeof(snap)));
+		else if (found == 0)
+			rlbuf_printf(&report, "the server holds no pin of version %s\n", id);
+	}
+	fputs(rlbuf_cstr(&report), stdout);
+	rlbuf_free(&report);
+	if (ok)
+		printf("version %s: done\n", id);
+	else
+	{
+		error(err);
+		free(err);
+	}
+	return ok ? 0 : 1;
+}
+
 int
 fdl_admin_main(int argc, char **argv)
 {
@@ -136,12 +204,14 @@ fdl_admin_main(int argc, char **argv)
 		{"reason", required_argument, NULL, 'r'},
 		{"redact", required_argument, NULL, 'x'},
 		{"catalog", required_argument, NULL, 'c'},
+		{"server", required_argument, NULL, 's'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0}
 	};
 	const char *command = argv[0],
 			   *reason = NULL,
-			   *catalog = NULL;
+			   *catalog = NULL,
+			   *server = NULL;
 	const char *redact[MAX_REDACT + 1] = {NULL};
 	int			nredact = 0,
 				c;
@@ -158,6 +228,8 @@ fdl_admin_main(int argc, char **argv)
 			redact[nredact++] = optarg;
 		else if (c == 'c' && strcmp(command, "dataset-check") == 0)
 			catalog = optarg;
+		else if (c == 's' && strcmp(command, "dataset-check") != 0)
+			server = optarg;
 		else
 			return usage(stderr);
 	}
@@ -167,29 +239,27 @@ fdl_admin_main(int argc, char **argv)
 		return cmd_dataset_check(argv[optind], catalog);
 
 	ObjectStore *os = open_repo(argv[optind]);
-	int			result = 0;
+	PGconn	   *conn = NULL;
+	json_t	   *pins = NULL;
+	char	   *err = NULL;
+	int			result;
 
 	if (os == NULL)
 		return 1;
-	if (!retire)
-		result = cmd_versions(os);
-	else
+	/* the server first: a wrong CONNINFO changes nothing in the repository */
+	if (server && ((conn = fdl_server_connect(server, &err)) == NULL ||
+				   (pins = fdl_server_pins(conn, &err)) == NULL))
 	{
-		RlBuf		report;
-		char	   *err = NULL;
-
-		rlbuf_init(&report);
-		if (fdl_retire_version(os, argv[optind + 1], strcmp(command, "expire") == 0 ? FDL_EXPIRE : FDL_WITHDRAW,
-							   reason, redact, &report, &err))
-			printf("%sversion %s: done\n", rlbuf_cstr(&report), argv[optind + 1]);
-		else
-		{
-			fputs(rlbuf_cstr(&report), stdout);
-			result = error(err);
-			free(err);
-		}
-		rlbuf_free(&report);
+		result = error(err);
+		free(err);
 	}
+	else if (!retire)
+		result = cmd_versions(os, pins);
+	else
+		result = cmd_retire(os, conn, pins, argv[optind + 1],
+							strcmp(command, "expire") == 0 ? FDL_EXPIRE : FDL_WITHDRAW, reason, redact);
+	json_decref(pins);
+	PQfinish(conn);
 	obj_close(os);
 	return result;
 }

@@ -584,6 +584,8 @@ bool
 fdl_migrate_catalog(const char *duckdb_dir, const char *path, char **errmsg)
 {
 	FdlDuckDB  *db = fdl_duckdb_open(duckdb_dir, errmsg);
+	const char *slash = strrchr(path, '/');
+	char	   *folder;
 	RlBuf		sql;
 	bool		ok;
 
@@ -592,7 +594,17 @@ fdl_migrate_catalog(const char *duckdb_dir, const char *path, char **errmsg)
 	rlbuf_init(&sql);
 	rlbuf_append_str(&sql, "ATTACH ");
 	append_prefixed_literal(&sql, "ducklake:", path);
-	rlbuf_append_str(&sql, " AS rl_fz (AUTOMATIC_MIGRATION true); DETACH rl_fz");
+
+	/*
+	 * the data path overridden by the catalog's own folder, for this attachment only:
+	 * DuckDB refuses to attach a catalog whose data path is on S3 without its httpfs
+	 * extension, which the migration, reading no data file, does not need
+	 */
+	rlbuf_append_str(&sql, " AS rl_fz (AUTOMATIC_MIGRATION true, OVERRIDE_DATA_PATH true, DATA_PATH ");
+	folder = slash ? strndup(path, slash - path + 1) : strdup("./");
+	append_literal(&sql, folder);
+	free(folder);
+	rlbuf_append_str(&sql, "); DETACH rl_fz");
 	ok = fdl_duckdb_exec(db, rlbuf_cstr(&sql), errmsg);
 	rlbuf_free(&sql);
 	fdl_duckdb_close(db);

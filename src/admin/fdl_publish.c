@@ -21,7 +21,9 @@
  *   6. write ducklake.duckdb, catalogs/<format>.duckdb, dataset.json and files.json
  *      into versions/<id>/, then version.json, create-if-absent, last.
  * A failure after step 3 takes the pin back (rocklake_publish_unpin); a publisher
- * killed leaves the pin, which rocklake_publish_unpin(id) removes.
+ * killed leaves the pin, which rocklake-admin withdraw REPO ID --server removes with
+ * what the publication left in versions/<id>/, and its work directory,
+ * $TMPDIR/rocklake-publish-<id>.XXXXXX.
  */
 #define _GNU_SOURCE				/* mkdtemp, nftw */
 #include <errno.h>
@@ -1058,13 +1060,14 @@ fdl_publish_main(int argc, char **argv)
 
 	if (!parse_options(argc, argv, &p.o))
 		return 2;
-	snprintf(p.tmp, sizeof(p.tmp), "%s/rocklake-publish.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+	/* named by the version, so that what a killed publisher left is found by its id */
+	uuid_v7(p.id);
+	snprintf(p.tmp, sizeof(p.tmp), "%s/rocklake-publish-%s.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp", p.id);
 	if (mkdtemp(p.tmp) == NULL)
 	{
 		report("could not make a work directory: %s", strerror(errno));
 		return 1;
 	}
-	uuid_v7(p.id);
 	ok = read_lake(&p) && open_repo(&p) && find_parent(&p) && set_pin(&p, true) && publish_version(&p);
 	if (!ok && p.pinned)
 		set_pin(&p, false);

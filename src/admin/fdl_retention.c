@@ -98,17 +98,23 @@ collect_key(const ObjInfo *info, void *arg)
 	return true;
 }
 
-/* a key of the version (prefix "versions/<id>/") that retirement deletes */
+/* a key of a version, after "versions/<id>/", that retirement deletes */
 static bool
-is_catalog_key(const char *key, size_t prefix_len)
+is_catalog_key(const char *rest)
 {
-	const char *rest = key + prefix_len;
 	size_t		len = strlen(rest);
 
 	if (strcmp(rest, "ducklake.duckdb") == 0 || strcmp(rest, "files.json") == 0)
 		return true;
 	return strncmp(rest, "catalogs/", 9) == 0 && strchr(rest + 9, '/') == NULL &&
 		len > 9 + 7 && strcmp(rest + len - 7, ".duckdb") == 0;
+}
+
+/* a key of an incomplete version, after "versions/<id>/", that withdrawal deletes */
+static bool
+is_not_expired_json(const char *rest)
+{
+	return strcmp(rest, "expired.json") != 0;
 }
 
 static void
@@ -215,20 +221,117 @@ redact_version(ObjectStore *os, const char *prefix, json_t *version, json_t *red
 	return rc == RL_OK;
 }
 
+/*
+ * step 1: expired.json at key as it must be for how, written unless it already is;
+ * *rec the record (new ref, NULL on failure)
+ */
+static bool
+write_expired(ObjectStore *os, const char *key, FdlRetirement how, const char *message,
+			  const char *const *redact, json_t **rec, RlBuf *report, char **errmsg)
+{
+	json_t	   *existing = NULL;
+	RlStatus	rc = get_json(os, key, &existing);
+	bool		ok = false;
+
+	*rec = NULL;
+	if (rc != RL_OK && rc != RL_NOT_FOUND)
+		failf(errmsg, "cannot read %s: %s", key, rl_last_error());
+	else
+	{
+		*rec = expired_record(existing, how, message, redact);
+		ok = existing != NULL && json_equal(existing, *rec);
+		if (ok)
+			rlbuf_printf(report, "%s already says %s at %s\n", key,
+						 json_string_value(json_object_get(*rec, "reason")),
+						 json_string_value(json_object_get(*rec, "expired_at")) ?: "?");
+		else if (put_json(os, key, *rec) != RL_OK)
+			failf(errmsg, "cannot write %s: %s", key, rl_last_error());
+		else
+		{
+			rlbuf_printf(report, "wrote %s (%s)\n", key, json_string_value(json_object_get(*rec, "reason")));
+			ok = true;
+		}
+	}
+	json_decref(existing);
+	return ok;
+}
+
+/* the keys under prefix ("versions/<id>/"), in *keys (new ref) */
+static bool
+list_keys(ObjectStore *os, const char *prefix, json_t **keys, char **errmsg)
+{
+	KeyList		list = {json_array()};
+
+	*keys = list.keys;
+	if (obj_list(os, prefix, NULL, collect_key, &list) == RL_OK)
+		return true;
+	return failf(errmsg, "cannot list %s: %s", prefix, rl_last_error());
+}
+
+/* step 3: delete the keys under prefix that deletable() says retirement deletes */
+static bool
+delete_keys(ObjectStore *os, const char *prefix, bool (*deletable) (const char *rest), RlBuf *report,
+			char **errmsg)
+{
+	json_t	   *keys,
+			   *k;
+	size_t		i;
+	bool		ok = list_keys(os, prefix, &keys, errmsg);
+
+	json_array_foreach(keys, i, k)
+	{
+		const char *name = json_string_value(k);
+
+		if (!ok || !deletable(name + strlen(prefix)))
+			continue;
+		if (obj_delete(os, name) != RL_OK)
+			ok = failf(errmsg, "cannot delete %s: %s", name, rl_last_error());
+		else
+			rlbuf_printf(report, "deleted %s\n", name);
+	}
+	json_decref(keys);
+	return ok;
+}
+
+/*
+ * withdraw a version that has no version.json, a publication cut short (or still
+ * under way): expired.json first, so that it is gone even if its publisher is
+ * still running and writes version.json after, then every other key of its
+ * folder; nothing outside it (the data files it copied may be another version's)
+ */
+static bool
+withdraw_incomplete(ObjectStore *os, const char *prefix, const char *message, bool pinned, RlBuf *report,
+					char **errmsg)
+{
+	json_t	   *keys,
+			   *rec = NULL;
+	char		key[128];
+	bool		ok = list_keys(os, prefix, &keys, errmsg);
+
+	if (ok && json_array_size(keys) == 0 && !pinned)
+		ok = failf(errmsg, "version %.36s is not in the repository (nothing under %s)",
+				   prefix + strlen("versions/"), prefix);
+	json_decref(keys);
+	if (!ok)
+		return false;
+	rlbuf_printf(report, "%sversion.json is missing: a publication cut short\n", prefix);
+	snprintf(key, sizeof(key), "%sexpired.json", prefix);
+	ok = write_expired(os, key, FDL_WITHDRAW, message, NULL, &rec, report, errmsg) &&
+		delete_keys(os, prefix, is_not_expired_json, report, errmsg);
+	json_decref(rec);
+	return ok;
+}
+
 bool
 fdl_retire_version(ObjectStore *os, const char *id, FdlRetirement how, const char *message,
-				   const char *const *redact, RlBuf *report, char **errmsg)
+				   const char *const *redact, bool pinned, RlBuf *report, char **errmsg)
 {
 	char		prefix[64],
 				key[128];
 	json_t	   *version = NULL,
-			   *existing = NULL,
 			   *rec = NULL;
-	KeyList		keys = {json_array()};
 	bool		ok = false;
 	RlStatus	rc;
-	json_t	   *k;
-	size_t		i;
 
 	*errmsg = NULL;
 	if (!fdl_version_id_is_valid(id))
@@ -237,7 +340,7 @@ fdl_retire_version(ObjectStore *os, const char *id, FdlRetirement how, const cha
 			  "019a3c4e-7b21-7f3a-9c55-2f0d8e1a4b6c)", id);
 		goto out;
 	}
-	for (i = 0; how == FDL_WITHDRAW && redact && redact[i]; i++)
+	for (size_t i = 0; how == FDL_WITHDRAW && redact && redact[i]; i++)
 	{
 		size_t		j = 0;
 
@@ -253,9 +356,15 @@ fdl_retire_version(ObjectStore *os, const char *id, FdlRetirement how, const cha
 	snprintf(prefix, sizeof(prefix), "versions/%s/", id);
 	snprintf(key, sizeof(key), "%sversion.json", prefix);
 	rc = get_json(os, key, &version);
+	if (rc == RL_NOT_FOUND && how == FDL_WITHDRAW)
+	{
+		ok = withdraw_incomplete(os, prefix, message, pinned, report, errmsg);
+		goto out;
+	}
 	if (rc == RL_NOT_FOUND)
 	{
-		failf(errmsg, "version %s is not in the repository (no %s)", id, key);
+		failf(errmsg, "version %s is not in the repository (no %s)%s", id, key,
+			  pinned ? "; withdraw it to remove what its publication left" : "");
 		goto out;
 	}
 	if (rc != RL_OK)
@@ -271,58 +380,17 @@ fdl_retire_version(ObjectStore *os, const char *id, FdlRetirement how, const cha
 		goto out;
 	}
 	snprintf(key, sizeof(key), "%sexpired.json", prefix);
-	rc = get_json(os, key, &existing);
-	if (rc != RL_OK && rc != RL_NOT_FOUND)
-	{
-		failf(errmsg, "cannot read %s: %s", key, rl_last_error());
-		goto out;
-	}
 
-	/* 1. expired.json: from now on the version is gone for every reader */
-	rec = expired_record(existing, how, message, redact);
-	if (existing == NULL || !json_equal(existing, rec))
-	{
-		if ((rc = put_json(os, key, rec)) != RL_OK)
-		{
-			failf(errmsg, "cannot write %s: %s", key, rl_last_error());
-			goto out;
-		}
-		rlbuf_printf(report, "wrote %s (%s)\n", key, json_string_value(json_object_get(rec, "reason")));
-	}
-	else
-		rlbuf_printf(report, "%s already says %s at %s\n", key,
-					 json_string_value(json_object_get(rec, "reason")),
-					 json_string_value(json_object_get(rec, "expired_at")) ?: "?");
-
-	/* 2. the data withdrawn from version.json itself */
-	if (!redact_version(os, prefix, version, json_object_get(rec, "redacted"), report, errmsg))
-		goto out;
-
-	/* 3. the catalogs and files.json */
-	if ((rc = obj_list(os, prefix, NULL, collect_key, &keys)) != RL_OK)
-	{
-		failf(errmsg, "cannot list %s: %s", prefix, rl_last_error());
-		goto out;
-	}
-	json_array_foreach(keys.keys, i, k)
-	{
-		const char *name = json_string_value(k);
-
-		if (!is_catalog_key(name, strlen(prefix)))
-			continue;
-		if ((rc = obj_delete(os, name)) != RL_OK)
-		{
-			failf(errmsg, "cannot delete %s: %s", name, rl_last_error());
-			goto out;
-		}
-		rlbuf_printf(report, "deleted %s\n", name);
-	}
-	ok = true;
+	/*
+	 * 1. expired.json: from now on the version is gone for every reader; 2. the data
+	 * withdrawn from version.json itself; 3. the catalogs and files.json
+	 */
+	ok = write_expired(os, key, how, message, redact, &rec, report, errmsg) &&
+		redact_version(os, prefix, version, json_object_get(rec, "redacted"), report, errmsg) &&
+		delete_keys(os, prefix, is_catalog_key, report, errmsg);
 out:
 	json_decref(version);
-	json_decref(existing);
 	json_decref(rec);
-	json_decref(keys.keys);
 	return ok;
 }
 

@@ -1609,6 +1609,15 @@ catalog_find_database(const char *data_directory, const char *name, uint32_t *da
 	return rc;
 }
 
+/* a row (snapshot_id, version_id, datname) of rl_publish_pin */
+static void
+pin_from_row(sqlite3_stmt *stmt, PublishPin *pin)
+{
+	pin->snapshot_id = sqlite3_column_int64(stmt, 0);
+	snprintf(pin->version_id, sizeof(pin->version_id), "%s", (const char *) sqlite3_column_text(stmt, 1));
+	snprintf(pin->datname, sizeof(pin->datname), "%s", (const char *) sqlite3_column_text(stmt, 2));
+}
+
 RlStatus
 catalog_find_publish_pin(const char *data_directory, const char *datname, int64_t snapshot_id,
 						 const char *version_id, PublishPin *pin)
@@ -1632,11 +1641,40 @@ catalog_find_publish_pin(const char *data_directory, const char *datname, int64_
 			sqlite3_bind_int64(stmt, 2, snapshot_id);
 		rc = sqlite3_step(stmt) == SQLITE_ROW ? RL_OK : RL_NOT_FOUND;
 		if (rc == RL_OK)
+			pin_from_row(stmt, pin);
+		sqlite3_finalize(stmt);
+	}
+	sqlite3_close(db);
+	return rc;
+}
+
+RlStatus
+catalog_list_publish_pins(const char *data_directory, const char *datname,
+						  void (*each) (const PublishPin *pin, void *arg), void *arg)
+{
+	sqlite3    *db;
+	sqlite3_stmt *stmt;
+	RlStatus	rc = registry_open(data_directory, &db);
+	int			step;
+
+	if (rc != RL_OK)
+		return rc;
+	stmt = prepare(db, "SELECT snapshot_id, version_id, datname FROM " CACHE_PUBLISH_PIN_TABLE
+				   " WHERE datname = ?1 ORDER BY snapshot_id, version_id");
+	if (stmt == NULL)
+		rc = sqlite_failure(db, "list publishing pins");
+	else
+	{
+		sqlite3_bind_text(stmt, 1, datname, -1, SQLITE_STATIC);
+		while ((step = sqlite3_step(stmt)) == SQLITE_ROW)
 		{
-			pin->snapshot_id = sqlite3_column_int64(stmt, 0);
-			snprintf(pin->version_id, sizeof(pin->version_id), "%s", (const char *) sqlite3_column_text(stmt, 1));
-			snprintf(pin->datname, sizeof(pin->datname), "%s", (const char *) sqlite3_column_text(stmt, 2));
+			PublishPin	pin;
+
+			pin_from_row(stmt, &pin);
+			each(&pin, arg);
 		}
+		if (step != SQLITE_DONE)
+			rc = sqlite_failure(db, "list publishing pins");
 		sqlite3_finalize(stmt);
 	}
 	sqlite3_close(db);

@@ -1299,6 +1299,7 @@ static const FuncDesc builtins[] = {
 	BUILTIN("rocklake_gc", 0, {0}, JSONOID, true, f_rocklake_gc),
 	BUILTIN("rocklake_publish_pin", 2, ARGS(INT8OID, TEXTOID), VOIDOID, true, f_rocklake_publish_pin),
 	BUILTIN("rocklake_publish_unpin", 1, {TEXTOID}, BOOLOID, true, f_rocklake_publish_unpin),
+	BUILTIN("rocklake_publish_pins", 0, {0}, JSONOID, true, f_rocklake_publish_pins),
 	/* not strict: the guard of a DELETE's rows must be true for a row it lets go */
 	BUILTIN(PUBLISH_GUARD_FUNCTION, 1, {INT8OID}, BOOLOID, false, f_rocklake_publish_guard),
 	BUILTIN("pg_is_in_recovery", 0, {0}, BOOLOID, true, f_pg_is_in_recovery),

@@ -416,6 +416,41 @@ f_rocklake_publish_unpin(ExecState *es, const Value *args, int nargs)
 	return typio_bool(true);
 }
 
+static void
+append_pin(const PublishPin *pin, void *arg)
+{
+	RlBuf	   *out = arg;
+
+	rlbuf_printf(out, "%s{\"version_id\": \"%s\", \"snapshot_id\": %lld}", out->len > 1 ? ", " : "",
+				 pin->version_id, (long long) pin->snapshot_id);
+}
+
+/*
+ * f_rocklake_publish_pins -- this database's pins as json, [{"version_id": ...,
+ * "snapshot_id": ...}, ...]: how an operator finds the pins of versions that never
+ * were completed (a publisher killed)
+ */
+Value
+f_rocklake_publish_pins(ExecState *es, const Value *args, int nargs)
+{
+	require_superuser("rocklake_publish_pins");
+
+	RlBuf		out;
+	RlStatus	rc;
+	Value		result;
+
+	rlbuf_init(&out);
+	rlbuf_append_str(&out, "[");
+	rc = catalog_list_publish_pins(DataDir, MyDatabaseName, append_pin, &out);
+	rlbuf_append_str(&out, "]");
+	result = typio_string(JSONOID, (const char *) out.data, out.len);
+	rlbuf_free(&out);
+	if (rc != RL_OK)
+		ereport(ERROR, errcode(ERRCODE_IO_ERROR),
+				errmsg("could not read the publishing pins: %s", rl_last_error()));
+	return result;
+}
+
 /*
  * f_rocklake_publish_guard -- true, or ERROR 55000 if snapshot args[0] of this
  * database is published: the condition the analyser adds to a DELETE from

@@ -3,9 +3,10 @@ postgres extensions from PyPI, loaded offline.
 
 The extension wheels hold the signed extension binaries and no code that matters; their
 layout differs by release:
-- 1.4.4, duckdb-ext-ducklake and duckdb-ext-postgres:
+- 1.4.4, duckdb-ext-ducklake, duckdb-ext-postgres and duckdb-ext-httpfs:
   duckdb_ext/extensions/v1.4.4/linux_amd64/<name>.duckdb_extension
-- 1.5.5, duckdb-extension-ducklake and duckdb-extension-postgres-scanner:
+- 1.5.5, duckdb-extension-ducklake, duckdb-extension-postgres-scanner and
+  duckdb-extension-httpfs:
   duckdb_extension_<name>/extensions/v1.5.5/<name>.duckdb_extension
 Each binary is found through its distribution's file list and loaded by path (LOAD
 '<path>'); autoinstall and autoload are off and the repository is an empty local path, so
@@ -21,6 +22,8 @@ import duckdb
 EXTENSIONS = {
     "ducklake": ("duckdb-ext-ducklake", "duckdb-extension-ducklake"),
     "postgres_scanner": ("duckdb-ext-postgres", "duckdb-extension-postgres-scanner"),
+    # S3 and HTTP(S) files: readers of versions published to S3 (test_publish.py)
+    "httpfs": ("duckdb-ext-httpfs", "duckdb-extension-httpfs"),
 }
 
 VERSION = duckdb.__version__

@@ -14,8 +14,10 @@ A DuckLake 0.3 lake (DuckDB 1.4.4, inlining on) gets a 0.3 catalog that 1.4.4 re
 a 1.0 one (migrated by 1.5.5) that 1.5.5 reads. The server refuses to expire a published
 snapshot (55000, naming the version) until the version is unpinned, and then expires as
 PostgreSQL 15 does. A publisher killed (SIGKILL) at random points never leaves a folder a
-reader takes for a version. The S3 versions are read after a plain download of their
-folder (DuckDB's S3 reader, httpfs, is not installed offline).
+reader takes for a version; one killed just after it pinned its snapshot blocks the
+snapshot's expiry until `rocklake-admin withdraw --server` of its incomplete version,
+which `rocklake-admin versions --server` lists. The versions on S3 are read in place by
+stock DuckDB (its httpfs extension and an S3 secret), 1.5.5 and, for a 0.3 lake, 1.4.4.
 
 Each DuckDB release runs in a process of its own virtualenv (lake_client.py), so the
 test runs once, in the run of either client (it is not marked "duckdb").
@@ -82,8 +84,39 @@ def publish(dsn: str, repo: str, *args: str, env: dict | None = None) -> str:
     return found.group(1)
 
 
-def sha256(path: pathlib.Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+class LocalRepo:
+    """A repository in a directory, read as files."""
+
+    def __init__(self, root: pathlib.Path):
+        self.root, self.url = root, str(root)
+
+    def read(self, key: str) -> bytes:
+        return (self.root / key).read_bytes()
+
+    def names(self, prefix: str) -> list[str]:
+        return sorted(p.name for p in (self.root / prefix).iterdir())
+
+
+class S3Repo:
+    """A repository under prefix of versitygw's bucket "repo", read as objects."""
+
+    def __init__(self, s3, prefix: str):
+        self.s3, self.prefix, self.url = s3, prefix, f"s3://repo/{prefix}"
+
+    def read(self, key: str) -> bytes:
+        return self.s3.get_object(Bucket="repo", Key=f"{self.prefix}/{key}")["Body"].read()
+
+    def names(self, prefix: str) -> list[str]:
+        out = self.s3.list_objects_v2(Bucket="repo", Prefix=f"{self.prefix}/{prefix}/")
+        return sorted(o["Key"].rsplit("/", 1)[1] for o in out.get("Contents", []))
+
+
+def s3_secret(env: dict) -> str:
+    """DuckDB's secret to read versitygw, as a reader of a repository on S3 writes it."""
+    host = env["AWS_ENDPOINT_URL"].removeprefix("http://")
+    return (f"CREATE SECRET repo_s3 (TYPE s3, KEY_ID '{env['AWS_ACCESS_KEY_ID']}', "
+            f"SECRET '{env['AWS_SECRET_ACCESS_KEY']}', ENDPOINT '{host}', URL_STYLE 'path', "
+            f"USE_SSL false, REGION '{env['AWS_REGION']}')")
 
 
 def complete_versions(repo: pathlib.Path) -> dict:
@@ -92,45 +125,48 @@ def complete_versions(repo: pathlib.Path) -> dict:
     return {f.name: json.loads((f / "version.json").read_text()) for f in folders if (f / "version.json").exists()}
 
 
-def check_version(repo: pathlib.Path, vid: str, data_dir: str = "data") -> dict:
+def check_version(repo: LocalRepo | S3Repo, vid: str, data_dir: str = "data") -> dict:
     """Every must field, every size and sha256, every file of files.json; version.json."""
-    folder = repo / "versions" / vid
-    v = json.loads((folder / "version.json").read_text())
+    folder = f"versions/{vid}"
+    v = json.loads(repo.read(f"{folder}/version.json"))
     assert v["fdl"] == "0.1" and v["id"] == vid and UUID7.match(vid)
     assert re.match(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$", v["created_at"])
     assert v["author"]["name"] and v["message"]
     assert v["catalog"]["storage"].startswith("duckdb-v")
     for field in ("catalog", "dataset", "files"):
-        f = folder / v[field]["path"]
-        assert f.stat().st_size == v[field]["bytes"], field
-        assert sha256(f) == v[field]["sha256"], field
+        data = repo.read(f"{folder}/{v[field]['path']}")
+        assert len(data) == v[field]["bytes"], field
+        assert hashlib.sha256(data).hexdigest() == v[field]["sha256"], field
     assert v["ducklake"]["format"] in ("0.3", "1.0")
     first, last = v["ducklake"]["snapshots"]
     assert first <= last == v["ducklake"]["snapshot_id"]
-    catalogs = sorted(p.name for p in (folder / "catalogs").iterdir())
+    catalogs = repo.names(f"{folder}/catalogs")
     assert "1.0.duckdb" in catalogs
     assert (v["ducklake"]["format"] == "0.3") == ("0.3.duckdb" in catalogs)
-    dataset = json.loads((folder / "dataset.json").read_text())
+    dataset = json.loads(repo.read(f"{folder}/dataset.json"))
     assert dataset["name"] and dataset["title"]
-    files = json.loads((folder / "files.json").read_text())
+    files = json.loads(repo.read(f"{folder}/files.json"))
     for table, entry in files["tables"].items():
         assert re.match(r"^\w+\.\w+$", table)
         for f in entry["files"]:
             for part in (f, f.get("deletes")):
                 if part:
-                    assert (repo / data_dir / part["path"]).stat().st_size == part["bytes"], part["path"]
+                    assert len(repo.read(f"{data_dir}/{part['path']}")) == part["bytes"], part["path"]
     return v
 
 
-def frozen_attach(repo: pathlib.Path, vid: str, catalog: str, data_dir: str = "data") -> str:
+def frozen_attach(repo: str, vid: str, catalog: str, data_dir: str = "data") -> str:
+    """A reader's ATTACH of a version at repo, a directory or s3:// URL."""
     return (f"ATTACH 'ducklake:{repo}/versions/{vid}/{catalog}' AS v "
             f"(READ_ONLY, DATA_PATH '{repo}/{data_dir}/', OVERRIDE_DATA_PATH true)")
 
 
-def check_rows(release: str, live_attach: str, repo: pathlib.Path, vid: str, catalog: str,
-               snapshot: int, tables: list[str], data_dir: str = "data") -> None:
-    """Each table of the version equals the live lake's at its snapshot, in release."""
-    statements = [frozen_attach(repo, vid, catalog, data_dir)]
+def check_rows(release: str, live_attach: str, repo: str, vid: str, catalog: str,
+               snapshot: int, tables: list[str], data_dir: str = "data", secret: str | None = None) -> str:
+    """Each table of the version equals the live lake's at its snapshot, in release; the
+    version's recorded data path. secret: a CREATE SECRET the reader runs first (S3)."""
+    statements = ([secret] if secret else []) + [frozen_attach(repo, vid, catalog, data_dir)]
+    setup = len(statements)
     for t in tables:
         statements += [f"SELECT * FROM v.{t} ORDER BY ALL",
                        f"SELECT * FROM lake.{t} AT (VERSION => {snapshot}) ORDER BY ALL"]
@@ -140,14 +176,15 @@ def check_rows(release: str, live_attach: str, repo: pathlib.Path, vid: str, cat
                    "SELECT value FROM __ducklake_metadata_v.ducklake_metadata WHERE key = 'data_path'",
                    "SELECT max(snapshot_id) FROM __ducklake_metadata_v.ducklake_snapshot"]
     out = client(release, live_attach, statements)
-    assert out[0] == [], out[0]
+    assert not any(isinstance(r, str) for r in out[:setup]), out[:setup]
     for i, t in enumerate(tables):
-        frozen, live = out[1 + 2 * i], out[2 + 2 * i]
+        frozen, live = out[setup + 2 * i], out[setup + 1 + 2 * i]
         assert not isinstance(frozen, str) and frozen == live, (t, frozen, live)
     inlined, absolute, data_path, newest = out[-4:]
     assert inlined == [["0"]] and absolute == [["0"]]
     assert eval(data_path[0][0]).endswith(f"/{data_dir}/")
     assert newest == [[repr(snapshot)]]
+    return eval(data_path[0][0])
 
 
 def live_snapshot(dsn: str) -> int:
@@ -214,15 +251,6 @@ def versitygw(tmp_path):
     proc.wait()
 
 
-def download(s3, prefix: str, dest: pathlib.Path) -> None:
-    """A plain download of every object under prefix into dest."""
-    for page in s3.get_paginator("list_objects_v2").paginate(Bucket="repo", Prefix=prefix):
-        for obj in page.get("Contents", []):
-            target = dest / obj["Key"][len(prefix):]
-            target.parent.mkdir(parents=True, exist_ok=True)
-            s3.download_file("repo", obj["Key"], str(target))
-
-
 def test_publish_three_versions(rocklake_server, tmp_path, versitygw):
     env, s3 = versitygw
     dsn, data, attach = new_lake(rocklake_server, tmp_path, "publish10")
@@ -240,7 +268,7 @@ def test_publish_three_versions(rocklake_server, tmp_path, versitygw):
     assert sorted(versions) == sorted(local_ids)
     tables = [["main.keep", "main.t"], ["main.keep", "main.t"], ["main.extra", "main.keep", "main.t"]]
     for i, vid in enumerate(local_ids):
-        v = check_version(repo, vid)
+        v = check_version(LocalRepo(repo), vid)
         assert v["seq"] == i + 1 and v["parents"] == ([] if i == 0 else [local_ids[i - 1]])
         assert v["author"] == {"name": "tester"} and v["message"] == f"step {i}"
         assert v["ducklake"]["format"] == "1.0" and v["ducklake"]["snapshot_id"] == snapshots[i]
@@ -251,21 +279,19 @@ def test_publish_three_versions(rocklake_server, tmp_path, versitygw):
         assert files["tables"]["main.t"].get("renamed_columns", False) == (i > 0)
         assert any("deletes" in f for f in files["tables"]["main.t"]["files"]) == (i > 0)
         for catalog in ("ducklake.duckdb", "catalogs/1.0.duckdb"):
-            check_rows("1.5.5", attach, repo, vid, catalog, snapshots[i], tables[i])
+            check_rows("1.5.5", attach, str(repo), vid, catalog, snapshots[i], tables[i])
         # DuckDB 1.4.4 knows DuckLake 0.3 only: a 1.0 version has no catalog it opens
-        out = client("1.4.4", "SELECT 1", [frozen_attach(repo, vid, "catalogs/1.0.duckdb")])
+        out = client("1.4.4", "SELECT 1", [frozen_attach(str(repo), vid, "catalogs/1.0.duckdb")])
         assert isinstance(out[0], str), out
-    # the same versions on S3: downloaded, they read the same
+    # the same versions on S3, read there by DuckDB
+    s3repo = S3Repo(s3, "lake")
     for i, vid in enumerate(s3_ids):
-        local = tmp_path / "s3copy"
-        download(s3, f"lake/versions/{vid}/", local / "versions" / vid)
-        download(s3, "lake/data/", local / "data")
-        v = check_version(local, vid)
+        v = check_version(s3repo, vid)
         assert v["seq"] == i + 1 and v.get("changes") == EXPECTED_CHANGES[i]
-        check_rows("1.5.5", attach, local, vid, "ducklake.duckdb", snapshots[i], tables[i])
-        frozen = client("1.5.5", frozen_attach(local, vid, "ducklake.duckdb"),
-                        ["SELECT value FROM __ducklake_metadata_v.ducklake_metadata WHERE key = 'data_path'"])
-        assert frozen[0] == [["'s3://repo/lake/data/'"]]
+        for catalog in ("ducklake.duckdb", "catalogs/1.0.duckdb"):
+            data_path = check_rows("1.5.5", attach, s3repo.url, vid, catalog, snapshots[i], tables[i],
+                                   secret=s3_secret(env))
+            assert data_path == "s3://repo/lake/data/"
     # republishing copies no file of the live lake again: only the flush's new files of
     # the inlined rows, which each version writes anew
     before = {p.relative_to(repo / "data") for p in (repo / "data").rglob("*.parquet")}
@@ -273,11 +299,13 @@ def test_publish_three_versions(rocklake_server, tmp_path, versitygw):
     added = {p.relative_to(repo / "data") for p in (repo / "data").rglob("*.parquet")} - before
     live_files = {p.relative_to(data) for p in data.rglob("*.parquet")}
     assert added and not added & live_files
-    assert check_version(repo, vid)["changes"] == []
+    assert check_version(LocalRepo(repo), vid)["changes"] == []
 
 
-def test_publish_ducklake_0_3(rocklake_server, tmp_path):
-    """A 0.3 lake: ducklake.duckdb and catalogs/0.3.duckdb by 1.4.4, catalogs/1.0.duckdb by 1.5.5."""
+def test_publish_ducklake_0_3(rocklake_server, tmp_path, versitygw):
+    """A 0.3 lake: ducklake.duckdb and catalogs/0.3.duckdb by 1.4.4, catalogs/1.0.duckdb by 1.5.5,
+    in a directory and on S3."""
+    env, s3 = versitygw
     dsn, data, attach = new_lake(rocklake_server, tmp_path, "publish03", DATA_INLINING_ROW_LIMIT=10)
     repo = tmp_path / "repo"
     out = client("1.4.4", attach, [
@@ -293,18 +321,19 @@ def test_publish_ducklake_0_3(rocklake_server, tmp_path):
         "INSERT INTO lake.t VALUES (3, 'three')"])
     assert not any(isinstance(r, str) for r in out), out
     snapshot = live_snapshot(dsn)
-    vid = publish(dsn, str(repo))
-    v = check_version(repo, vid)
-    assert v["ducklake"]["format"] == "0.3" and v["seq"] == 1 and v["parents"] == []
-    for catalog in ("ducklake.duckdb", "catalogs/0.3.duckdb"):
-        check_rows("1.4.4", attach, repo, vid, catalog, snapshot, ["main.t"])
     # 1.5.5 reads the migrated catalog; the live 0.3 lake it would migrate is read by 1.4.4
     live = client("1.4.4", attach, [f"SELECT * FROM lake.t AT (VERSION => {snapshot}) ORDER BY ALL"])[0]
-    out = client("1.5.5", frozen_attach(repo, vid, "catalogs/1.0.duckdb"),
-                 ["SELECT * FROM v.t ORDER BY ALL",
-                  "SELECT view_name FROM duckdb_views() WHERE database_name = 'v' AND NOT internal",
-                  "SELECT value FROM __ducklake_metadata_v.ducklake_metadata WHERE key = 'version'"])
-    assert out[0] == live and out[1] == [["'w'"]] and out[2] == [["'1.0'"]]
+    for reader, vid, secret in ((LocalRepo(repo), publish(dsn, str(repo)), None),
+                                (S3Repo(s3, "lake03"), publish(dsn, "s3://repo/lake03", env=env), s3_secret(env))):
+        v = check_version(reader, vid)
+        assert v["ducklake"]["format"] == "0.3" and v["seq"] == 1 and v["parents"] == []
+        for catalog in ("ducklake.duckdb", "catalogs/0.3.duckdb"):
+            check_rows("1.4.4", attach, reader.url, vid, catalog, snapshot, ["main.t"], secret=secret)
+        out = client("1.5.5", secret or "SELECT 1", [
+            frozen_attach(reader.url, vid, "catalogs/1.0.duckdb"), "SELECT * FROM v.t ORDER BY ALL",
+            "SELECT view_name FROM duckdb_views() WHERE database_name = 'v' AND NOT internal",
+            "SELECT value FROM __ducklake_metadata_v.ducklake_metadata WHERE key = 'version'"])
+        assert out[0] == [] and out[1] == live and out[2] == [["'w'"]] and out[3] == [["'1.0'"]], out
 
 
 def test_expiry_guard(rocklake_server, postgres_server, tmp_path):
@@ -345,8 +374,23 @@ def test_expiry_guard(rocklake_server, postgres_server, tmp_path):
     assert results["rocklake"] == results["postgres"]
 
 
+def admin(*args: str, code: int = 0) -> str:
+    """rocklake-admin with args, which must exit with code; what it printed."""
+    out = subprocess.run([str(ADMIN), *args], capture_output=True, text=True, timeout=120)
+    assert out.returncode == code, out
+    return out.stdout + out.stderr
+
+
+def server_pins(dsn: str) -> dict:
+    """The pins of dsn's database: {version id: snapshot}."""
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        return {p["version_id"]: p["snapshot_id"]
+                for p in conn.execute("SELECT rocklake_publish_pins()").fetchone()[0]}
+
+
 def test_publisher_killed(rocklake_server, tmp_path):
-    """kill -9 at random points: a reader only ever sees whole versions, and seq goes on."""
+    """kill -9 at random points: a reader only ever sees whole versions, and seq goes on;
+    a pin left by a killed publisher is listed, withdrawn, and then expiry goes on."""
     dsn, data, attach = new_lake(rocklake_server, tmp_path, "publishkill")
     repo = tmp_path / "repo"
     client("1.5.5", attach, ["CREATE TABLE lake.t AS SELECT i, 'v' || i AS v FROM range(1000) r(i)",
@@ -370,12 +414,61 @@ def test_publisher_killed(rocklake_server, tmp_path):
         proc.communicate()
         versions = complete_versions(repo)
         for vid in versions:
-            check_version(repo, vid)
+            check_version(LocalRepo(repo), vid)
         assert sorted(v["seq"] for v in versions.values()) == list(range(1, len(versions) + 1))
     assert kills > 0
+    # one killed just after it pinned the snapshot it publishes (seen in the server's
+    # pins): its version never completes, and its pin blocks the snapshot's expiry
+    client("1.5.5", attach, ["INSERT INTO lake.t VALUES (-2, 'pinned')"])
+    pinned = live_snapshot(dsn)
+    known = server_pins(dsn)
+    proc = subprocess.Popen([str(ADMIN), "publish", "--server", dsn, "--repo", str(repo)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=dict(os.environ, TMPDIR=str(work)))
+    new = {}
+    while not new and proc.poll() is None:
+        new = {v: snap for v, snap in server_pins(dsn).items() if v not in known}
+    proc.send_signal(signal.SIGKILL)
+    proc.communicate()
+    assert new, "the publisher finished before its pin was seen"
+    [(stale, snap)] = new.items()
+    assert snap == pinned and stale not in complete_versions(repo)
+    # its work directory is named by its version
+    assert list(work.glob(f"rocklake-publish-{stale}.*"))
+    client("1.5.5", attach, ["INSERT INTO lake.t VALUES (-3, 'later')"])
+    expire = f"CALL ducklake_expire_snapshots('lake', versions => [{pinned}])"
+    out = client("1.5.5", attach, [expire])
+    assert isinstance(out[0], str) and f"cannot expire snapshot {pinned}" in out[0] and stale in out[0], out
+    # versions --server: each version's pin, then the pins of no complete version
+    listing = admin("versions", str(repo), "--server", dsn)
+    for vid, v in complete_versions(repo).items():
+        assert re.search(rf"^{vid} .* published +{v['ducklake']['snapshot_id']}$", listing, re.M), listing
+    assert f"pin of snapshot {pinned} by {stale}: no complete version here" in listing, listing
+    left = re.findall(r"^pin of snapshot \d+ by (\S+): no complete version here", listing, re.M)
+    assert stale in left and not set(left) & set(complete_versions(repo))
+    # withdrawing each: its pin goes, and its folder keeps only expired.json; again: nothing to do
+    for vid in left:
+        out = admin("withdraw", str(repo), vid, "--server", dsn)
+        assert "removed the server's pin of snapshot" in out, out
+        folder = repo / "versions" / vid
+        assert sorted(p.name for p in folder.rglob("*") if p.is_file()) == ["expired.json"], out
+        assert json.loads((folder / "expired.json").read_text())["reason"] == "withdrawn"
+        assert "the server holds no pin of version" in admin("withdraw", str(repo), vid, "--server", dsn)
+    assert set(server_pins(dsn)) <= set(complete_versions(repo))
+    out = admin("withdraw", str(repo), "019a7000-0000-7000-8000-000000000000", "--server", dsn, code=1)
+    assert "is not in the repository (nothing under versions/" in out, out
+    # the expiry the pin blocked now succeeds
+    out = client("1.5.5", attach, [expire, f"SELECT count(*) FROM lake.snapshots() WHERE snapshot_id = {pinned}"])
+    assert not isinstance(out[0], str) and out[1] == [["0"]], out
     before = complete_versions(repo)
     vid = publish(dsn, str(repo))
     assert complete_versions(repo)[vid]["seq"] == len(before) + 1
+    # expire --server unpins a complete version; a server it cannot reach changes nothing
+    assert server_pins(dsn)[vid] == live_snapshot(dsn)
+    out = admin("expire", str(repo), vid, "--server", "host=127.0.0.1 port=1 dbname=x", code=1)
+    assert "could not connect to the server" in out and not (repo / "versions" / vid / "expired.json").exists()
+    out = admin("expire", str(repo), vid, "--server", dsn)
+    assert f"removed the server's pin of snapshot {live_snapshot(dsn)}" in out, out
+    assert vid not in server_pins(dsn)
 
 
 def test_publish_refusals(rocklake_server, tmp_path):

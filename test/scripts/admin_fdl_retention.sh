@@ -7,7 +7,8 @@
 # nothing else is touched (data files, dataset.json, other versions, other files
 # under catalogs/); a withdrawal also takes the keys asked for out of version.json
 # and deletes the signature of its old text. A command cut short after writing
-# expired.json is finished by running it again. Then dataset-check on a dataset
+# expired.json is finished by running it again. Withdrawing a version without
+# version.json (a publication cut short) leaves only its expired.json. Then dataset-check on a dataset
 # description against a catalog description: the completed dataset.json, and a
 # refusal naming the file and the key.
 set -eu
@@ -55,6 +56,7 @@ v2=019a3c4e-7b21-7f3a-9c55-2f0d8e1a4b6c
 v3=019a4000-0000-7000-8000-000000000003
 v4=019a5000-0000-7000-8000-000000000004
 bad=019a6000-0000-7000-8000-000000000005
+cut=019a6100-0000-7000-8000-000000000006
 
 version_json()
 {
@@ -100,6 +102,10 @@ lay_repository()
 	# a publication cut short: version.json without its catalog
 	mkdir -p "$r/versions/$v3"
 	version_json $v3 3 8 >"$r/versions/$v3/version.json"
+	# a publication killed while it wrote its files: no version.json
+	mkdir -p "$r/versions/$cut/catalogs"
+	echo duck >"$r/versions/$cut/ducklake.duckdb"
+	echo duck >"$r/versions/$cut/catalogs/1.0.duckdb"
 }
 
 # the objects a version keeps after retirement, and the rest of the repository
@@ -136,6 +142,10 @@ expected_after()
 			[ "$v" = "$v4" ] && [ $retired = yes ] || echo "versions/$v/version.json.sig"
 		done
 		echo "versions/$v3/version.json"
+		case " $* " in
+		*" $cut "*) echo "versions/$cut/expired.json" ;;
+		*) echo "versions/$cut/catalogs/1.0.duckdb" && echo "versions/$cut/ducklake.duckdb" ;;
+		esac
 	} | LC_ALL=C sort >"$workdir/expected.txt"
 }
 
@@ -152,7 +162,8 @@ run_retention()
 	expect "$workdir/versions.txt" "$v1       1  2026-10-30T09:00:01Z           3  published"
 	expect "$workdir/versions.txt" "$v2       2  2026-10-30T09:00:02Z           7  published"
 	expect "$workdir/versions.txt" "$v3       3  2026-10-30T09:00:03Z           8  incomplete"
-	expect "$workdir/versions.txt" "(5 versions)"
+	expect "$workdir/versions.txt" "$cut       -  -                              -  incomplete"
+	expect "$workdir/versions.txt" "(6 versions)"
 
 	# bad input changes nothing
 	refused '"../x" is not a version id' "$admin" expire "$repo" ../x
@@ -223,9 +234,25 @@ EOF
 	$list >"$workdir/objects.txt"
 	expect_objects "$workdir/objects.txt"
 
+	# a publication cut short: expire refuses it, withdraw leaves its expired.json only
+	refused "version $cut is not in the repository (no versions/$cut/version.json)" \
+		"$admin" expire "$repo" $cut
+	"$admin" withdraw "$repo" $cut >"$workdir/withdraw.txt"
+	expect "$workdir/withdraw.txt" "versions/$cut/version.json is missing: a publication cut short"
+	expect "$workdir/withdraw.txt" "wrote versions/$cut/expired.json (withdrawn)"
+	expect "$workdir/withdraw.txt" "deleted versions/$cut/catalogs/1.0.duckdb"
+	"$admin" withdraw "$repo" $cut >"$workdir/again.txt"
+	if grep -q deleted "$workdir/again.txt"; then cat "$workdir/again.txt" >&2; exit 1; fi
+	expected_after $v1 $v2 $v4 $cut
+	$list >"$workdir/objects.txt"
+	expect_objects "$workdir/objects.txt"
+	refused "version 019a7000-0000-7000-8000-000000000000 is not in the repository (nothing under" \
+		"$admin" withdraw "$repo" 019a7000-0000-7000-8000-000000000000
+
 	"$admin" versions "$repo" >"$workdir/versions.txt"
 	expect "$workdir/versions.txt" "$v1       1  2026-10-30T09:00:01Z           3  expired"
 	expect "$workdir/versions.txt" "$v4       4  2026-10-30T09:00:04Z           9  withdrawn"
+	expect "$workdir/versions.txt" "$cut       -  -                              -  withdrawn"
 }
 
 echo "phase 1: a repository in a local directory"
