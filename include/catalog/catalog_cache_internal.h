@@ -1,7 +1,8 @@
 /*
  * catalog_cache_internal.h: what the catalog cache's files share (catalog_cache.c:
- * names, opening, relations, rebuilding; cache_apply.c: the writer's apply passes;
- * changeset_apply.c: changesets applied to a connection).
+ * names, opening, relations; cache_rebuild.c: rebuilding from the store, whole or as a
+ * standby's poll wrote; cache_apply.c: the writer's apply passes; changeset_apply.c:
+ * changesets applied to a connection).
  */
 #ifndef RL_CATALOG_CACHE_INTERNAL_H
 #define RL_CATALOG_CACHE_INTERNAL_H
@@ -223,6 +224,10 @@ RlStatus	exec_kept(CatalogCache *cache, const char *sql);
 void		set_conflict(ApplyState *st, const char *sqlstate, const char *fmt, ...)
 			__attribute__((format(printf, 3, 4)));
 void		append_identifier(RlBuf *out, const char *name);
+/* a name of either form (catalog_cache.h's "Names"), in the cache's, appended to out */
+void		append_in_cache_form(RlBuf *out, const char *name, size_t len);
+/* a CREATE TABLE's text in the cache's form: its names and its types' declarations (malloc'd) */
+char	   *create_in_cache_form(const char *sql, size_t len);
 sqlite3_stmt *prepare(sqlite3 *db, const char *sql);
 RlStatus	read_seq(CatalogCache *cache);
 void		relation_map_free(RelationMap *map);
