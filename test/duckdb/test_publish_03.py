@@ -7,8 +7,8 @@ beside its 1.0 catalog, and DuckDB 1.4.4 opens it read-only with the data path
 overridden: every table, and the view, equal the live lake's at the version's snapshot
 read by DuckDB 1.5.5, and time travel in the 0.3 copy to every earlier snapshot reads
 what the 1.0 copy reads there with 1.5.5. Its schema versions are those DuckDB 1.4.4
-writes for the same statements on a 0.3 lake. A lake that uses a macro, a sort order or
-a VARIANT column gets no 0.3 catalog, and its 1.0 version still reads as the live lake.
+writes for the same statements on a 0.3 lake. A lake that uses a macro, a sort order, a
+VARIANT column or a default that is an expression gets no 0.3 catalog, and its 1.0 version still reads as the live lake.
 
 As test_publish.py (whose helpers it uses), it runs once, in the run of either client.
 """
@@ -26,7 +26,8 @@ STEPS = [
     # deletes of the same file and of inlined rows at several snapshots
     ["DELETE FROM lake.t WHERE a IN (2, 150)",
      "ALTER TABLE lake.t RENAME COLUMN b TO label",
-     "ALTER TABLE lake.t ADD COLUMN c DOUBLE",
+     # a literal default: older rows read it as their value
+     "ALTER TABLE lake.t ADD COLUMN c DOUBLE DEFAULT 0.5",
      "INSERT INTO lake.t VALUES (3, 'three', 3.5)",
      "DELETE FROM lake.t WHERE a IN (1, 151)",
      "INSERT INTO lake.t VALUES (4, 'four', NULL)",
@@ -95,6 +96,10 @@ def test_no_0_3_catalog(rocklake_server, tmp_path):
         "sorted": ["ALTER TABLE lake.t SET SORTED BY (a)"],
         "variant": ["CREATE TABLE lake.doc (id INTEGER, body VARIANT)",
                     "INSERT INTO lake.doc VALUES (1, 42::VARIANT)"],
+        # the type alone, with no statistics of it
+        "varianttype": ["CREATE TABLE lake.doc (body VARIANT)"],
+        # a default 0.3 cannot hold: an expression
+        "expression": ["CREATE TABLE lake.stamped (a INTEGER, made TIMESTAMP DEFAULT now())"],
     }
     for name, statements in cases.items():
         (tmp_path / name).mkdir()
