@@ -59,9 +59,10 @@ bool		fdl_downgrade_storage(const char *duckdb_dir, const char *from_path, const
 								  char **errmsg);
 
 /*
- * Write to_path (from_path being fdl_downgrade_storage's copy of the 1.0 catalog): the new files it refers to, [{"path", "bytes"}] (new ref), paths
- * relative to data_path. NULL with *why_not (malloc'd: what 0.3 cannot hold; nothing
- * written but maybe a partial to_path, which the caller removes), or with *errmsg.
+ * Write to_path from from_path, fdl_downgrade_storage's copy of the 1.0 catalog; the
+ * new files it refers to, [{"path", "bytes"}] (new ref), paths relative to data_path.
+ * NULL with *why_not (malloc'd: what 0.3 cannot hold; nothing written but maybe a
+ * partial to_path, which the caller removes), or with *errmsg.
  */
 json_t	   *fdl_downgrade_catalog(const FdlDowngrade *d, char **why_not, char **errmsg);
 

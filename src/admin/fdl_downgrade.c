@@ -447,7 +447,8 @@ fdl_downgrade_catalog(const FdlDowngrade *d, char **why_not, char **errmsg)
 	rlbuf_append_str(&sql, " AS rl_d03; ATTACH ");
 	fdl_sql_literal(&sql, "", d->from_path);
 	rlbuf_append_str(&sql, " AS rl_cat (READ_ONLY)");
-	ok = fdl_duckdb_exec_buf(g.db, &sql, errmsg) && (g.from = fdl_duckdb_lake_columns(g.db, "rl_cat", NULL, errmsg)) != NULL &&
+	ok = fdl_duckdb_exec_buf(g.db, &sql, errmsg) &&
+		(g.from = fdl_duckdb_lake_columns(g.db, "rl_cat", NULL, errmsg)) != NULL &&
 		(g.to = fdl_duckdb_lake_columns(g.db, "rl_d03", NULL, errmsg)) != NULL;
 	ok = ok && representable(&g) && copy_rows(&g) && split_delete_files(&g) &&
 		fdl_duckdb_exec(g.db, "CHECKPOINT rl_d03; DETACH rl_d03; DETACH rl_cat", errmsg);
