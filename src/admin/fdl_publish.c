@@ -554,8 +554,9 @@ downgrade_storage(Publish *p, const void *arg)
 }
 
 /*
- * The child that writes the 0.3 catalog of the 1.0 one (from from10.duckdb), 0.3.duckdb, and down.json, the
- * files it adds, where 0.3 can hold it; neither where it cannot (it says why).
+ * The child that writes the 0.3 catalog of the 1.0 one (read from from10.duckdb),
+ * 0.3.duckdb, and down.json, the files it adds, where 0.3 can hold it; neither where
+ * it cannot (it says why).
  */
 static bool
 downgrade(Publish *p, const void *arg)
@@ -965,9 +966,13 @@ publish_version(Publish *p)
 		goto out;
 	/* a 1.0 lake: catalogs/0.3.duckdb too, where 0.3 can hold it, with the delete files it adds */
 	tmp_path(p, down, sizeof(down), "down.json");
-	if (!is_03 && (!in_child(p, downgrade_storage, NULL) || !in_child(p, downgrade, NULL) ||
-				   (access(down, F_OK) == 0 && (added = json_load_file(down, 0, &jerr)) == NULL)))
+	if (!is_03 && (!in_child(p, downgrade_storage, NULL) || !in_child(p, downgrade, NULL)))
 		goto out;
+	if (!is_03 && access(down, F_OK) == 0 && (added = json_load_file(down, 0, &jerr)) == NULL)
+	{
+		report("could not read \"%s\": %s", down, jerr.text);
+		goto out;
+	}
 	if (added)
 		json_array_extend(json_object_get(manifest, "files"), added);
 	json_object_set_new(json_object_get(manifest, "catalog"), "database", json_string(p->database));
