@@ -60,4 +60,16 @@ json_t	   *fdl_freeze_catalog(const FdlFreeze *f, char **errmsg);
  */
 bool		fdl_migrate_catalog(const char *duckdb_dir, const char *path, char **errmsg);
 
+/*
+ * A subquery of each table's files' folder relative to data_path, in the catalog
+ * attached as rl_cat: [table_id, dir (its schema's path + its own), relative]
+ */
+#define FDL_TABLE_PATHS \
+	"(SELECT t.table_id, coalesce(s.path, '') || coalesce(t.path, '') AS dir, " \
+	" coalesce(s.path_is_relative, true) AND coalesce(t.path_is_relative, true) AS relative " \
+	" FROM (SELECT table_id, arg_max(schema_id, begin_snapshot) AS schema_id, arg_max(path, begin_snapshot) AS path, " \
+	"  arg_max(path_is_relative, begin_snapshot) AS path_is_relative FROM rl_cat.ducklake_table GROUP BY table_id) t " \
+	" JOIN (SELECT schema_id, arg_max(path, begin_snapshot) AS path, arg_max(path_is_relative, begin_snapshot) " \
+	"  AS path_is_relative FROM rl_cat.ducklake_schema GROUP BY schema_id) s USING (schema_id))"
+
 #endif

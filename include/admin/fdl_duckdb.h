@@ -19,6 +19,8 @@
 
 #include <jansson.h>
 
+#include "common/rl_buffer.h"
+
 /* the releases the publisher uses: 1.5.5 writes DuckLake 1.0, 1.4.4 DuckLake 0.3 */
 #define FDL_DUCKDB_CURRENT "v1.5.5"
 #define FDL_DUCKDB_DUCKLAKE_0_3 "v1.4.4"
@@ -46,6 +48,26 @@ bool		fdl_duckdb_exec(FdlDuckDB *db, const char *sql, char **errmsg);
  * cast to VARCHAR) or null. NULL with *errmsg on error.
  */
 json_t	   *fdl_duckdb_query(FdlDuckDB *db, const char *sql, char **errmsg);
+
+/* Run sql in a DuckDB of its own of the release in dir, then close it; false with *errmsg. */
+bool		fdl_duckdb_run(const char *dir, const char *sql, char **errmsg);
+
+/* fdl_duckdb_exec and fdl_duckdb_query of a buffer's SQL, which they reset */
+bool		fdl_duckdb_exec_buf(FdlDuckDB *db, RlBuf *sql, char **errmsg);
+json_t	   *fdl_duckdb_query_buf(FdlDuckDB *db, RlBuf *sql, char **errmsg);
+
+/* a query's row r's column c as a string ("" for NULL or a row it does not have) */
+const char *fdl_duckdb_cell(const json_t *rows, size_t r, size_t c);
+
+/*
+ * The columns of the DuckLake tables of the attached database db (schema NULL: any),
+ * as rows [table, column] in table then column order.
+ */
+json_t	   *fdl_duckdb_lake_columns(FdlDuckDB *db, const char *db_name, const char *schema, char **errmsg);
+
+/* SQL text: a string literal of prefix (no quote in it) and s; an identifier of s */
+void		fdl_sql_literal(RlBuf *buf, const char *prefix, const char *s);
+void		fdl_sql_ident(RlBuf *buf, const char *s);
 
 void		fdl_duckdb_close(FdlDuckDB *db);
 

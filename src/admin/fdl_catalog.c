@@ -22,35 +22,10 @@ typedef struct Freeze
 	char	  **errmsg;
 } Freeze;
 
-/* a SQL string literal of prefix (no quote in it) and s */
-static void
-append_prefixed_literal(RlBuf *buf, const char *prefix, const char *s)
-{
-	rlbuf_append_str(buf, "'");
-	rlbuf_append_str(buf, prefix);
-	for (; *s; s++)
-		rlbuf_append(buf, s, 1 + (*s == '\''));
-	rlbuf_append_str(buf, "'");
-}
-
 static void
 append_literal(RlBuf *buf, const char *s)
 {
-	append_prefixed_literal(buf, "", s);
-}
-
-/* a SQL identifier of s */
-static void
-append_ident(RlBuf *buf, const char *s)
-{
-	rlbuf_append_str(buf, "\"");
-	for (; *s; s++)
-	{
-		if (*s == '"')
-			rlbuf_append_str(buf, "\"");
-		rlbuf_append(buf, s, 1);
-	}
-	rlbuf_append_str(buf, "\"");
+	fdl_sql_literal(buf, "", s);
 }
 
 static char *
@@ -68,28 +43,20 @@ errorf(const char *fmt, const char *arg)
 static bool
 exec_buf(Freeze *z, RlBuf *sql)
 {
-	bool		ok = fdl_duckdb_exec(z->db, rlbuf_cstr(sql), z->errmsg);
-
-	rlbuf_reset(sql);
-	return ok;
+	return fdl_duckdb_exec_buf(z->db, sql, z->errmsg);
 }
 
 static json_t *
 query_buf(Freeze *z, RlBuf *sql)
 {
-	json_t	   *rows = fdl_duckdb_query(z->db, rlbuf_cstr(sql), z->errmsg);
-
-	rlbuf_reset(sql);
-	return rows;
+	return fdl_duckdb_query_buf(z->db, sql, z->errmsg);
 }
 
 /* the row r's column c as a string ("" for NULL) */
 static const char *
 cell(const json_t *rows, size_t r, size_t c)
 {
-	const char *s = json_string_value(json_array_get(json_array_get(rows, r), c));
-
-	return s ? s : "";
+	return fdl_duckdb_cell(rows, r, c);
 }
 
 static bool
@@ -109,7 +76,7 @@ attach_catalog(Freeze *z, bool as_lake)
 	rlbuf_append_str(&sql, "ATTACH ");
 	if (as_lake)
 	{
-		append_prefixed_literal(&sql, "ducklake:", z->f->catalog_path);
+		fdl_sql_literal(&sql, "ducklake:", z->f->catalog_path);
 		rlbuf_append_str(&sql, " AS rl_fz");
 	}
 	else
@@ -129,21 +96,7 @@ attach_catalog(Freeze *z, bool as_lake)
 static json_t *
 table_columns(Freeze *z, const char *db, const char *schema)
 {
-	RlBuf		sql;
-	json_t	   *rows;
-
-	rlbuf_init(&sql);
-	rlbuf_append_str(&sql, "SELECT table_name, column_name FROM duckdb_columns() WHERE database_name = ");
-	append_literal(&sql, db);
-	if (schema)
-	{
-		rlbuf_append_str(&sql, " AND schema_name = ");
-		append_literal(&sql, schema);
-	}
-	rlbuf_append_str(&sql, " AND starts_with(table_name, 'ducklake_') ORDER BY table_name, column_index");
-	rows = query_buf(z, &sql);
-	rlbuf_free(&sql);
-	return rows;
+	return fdl_duckdb_lake_columns(z->db, db, schema, z->errmsg);
 }
 
 /* whether rows (from table_columns) give table t the column c */
@@ -199,15 +152,15 @@ copy_live(Freeze *z)
 		if (made)
 		{
 			rlbuf_append_str(&sql, "DELETE FROM rl_cat.");
-			append_ident(&sql, t);
+			fdl_sql_ident(&sql, t);
 			rlbuf_append_str(&sql, "; INSERT INTO rl_cat.");
-			append_ident(&sql, t);
+			fdl_sql_ident(&sql, t);
 			rlbuf_append_str(&sql, " BY NAME ");
 		}
 		else
 		{
 			rlbuf_append_str(&sql, "CREATE TABLE rl_cat.");
-			append_ident(&sql, t);
+			fdl_sql_ident(&sql, t);
 			rlbuf_append_str(&sql, " AS ");
 		}
 		if (has_column(live, t, "end_snapshot"))
@@ -216,9 +169,9 @@ copy_live(Freeze *z)
 		else
 			rlbuf_append_str(&sql, "SELECT *");
 		rlbuf_append_str(&sql, " FROM rl_live.");
-		append_ident(&sql, z->f->metadata_schema);
+		fdl_sql_ident(&sql, z->f->metadata_schema);
 		rlbuf_append_str(&sql, ".");
-		append_ident(&sql, t);
+		fdl_sql_ident(&sql, t);
 		if (has_column(live, t, "begin_snapshot"))
 			rlbuf_printf(&sql, " WHERE begin_snapshot <= %lld", (long long) s);
 		else if (has_column(live, t, "snapshot_id"))
@@ -293,7 +246,7 @@ fold_flush(Freeze *z)
 			if (has_column(cat, t, "end_snapshot"))
 			{
 				rlbuf_append_str(&sql, "SELECT count(*) FROM rl_cat.");
-				append_ident(&sql, t);
+				fdl_sql_ident(&sql, t);
 				rlbuf_append_str(&sql, " WHERE end_snapshot IS NULL");
 				left = query_buf(z, &sql);
 				if (left == NULL)
@@ -306,26 +259,26 @@ fold_flush(Freeze *z)
 				json_decref(left);
 			}
 			rlbuf_append_str(&sql, "DROP TABLE rl_cat.");
-			append_ident(&sql, t);
+			fdl_sql_ident(&sql, t);
 			rlbuf_append_str(&sql, ";");
 			continue;
 		}
 		if (has_column(cat, t, "snapshot_id"))
 		{
 			rlbuf_append_str(&sql, "DELETE FROM rl_cat.");
-			append_ident(&sql, t);
+			fdl_sql_ident(&sql, t);
 			rlbuf_printf(&sql, " WHERE snapshot_id > %lld;", s);
 		}
 		if (has_column(cat, t, "begin_snapshot"))
 		{
 			rlbuf_append_str(&sql, "DELETE FROM rl_cat.");
-			append_ident(&sql, t);
+			fdl_sql_ident(&sql, t);
 			rlbuf_printf(&sql, " WHERE begin_snapshot > %lld;", s);
 		}
 		if (has_column(cat, t, "end_snapshot"))
 		{
 			rlbuf_append_str(&sql, "UPDATE rl_cat.");
-			append_ident(&sql, t);
+			fdl_sql_ident(&sql, t);
 			rlbuf_printf(&sql, " SET end_snapshot = NULL WHERE end_snapshot > %lld;", s);
 		}
 	}
@@ -339,14 +292,6 @@ fold_flush(Freeze *z)
 	return ok;
 }
 
-/* the path of each table's files relative to data_path: its schema's path + its own */
-#define TABLE_PATHS \
-	"(SELECT t.table_id, coalesce(s.path, '') || coalesce(t.path, '') AS dir, " \
-	" coalesce(s.path_is_relative, true) AND coalesce(t.path_is_relative, true) AS relative " \
-	" FROM (SELECT table_id, arg_max(schema_id, begin_snapshot) AS schema_id, arg_max(path, begin_snapshot) AS path, " \
-	"  arg_max(path_is_relative, begin_snapshot) AS path_is_relative FROM rl_cat.ducklake_table GROUP BY table_id) t " \
-	" JOIN (SELECT schema_id, arg_max(path, begin_snapshot) AS path, arg_max(path_is_relative, begin_snapshot) " \
-	"  AS path_is_relative FROM rl_cat.ducklake_schema GROUP BY schema_id) s USING (schema_id))"
 /* the visible rows of a table with begin_snapshot/end_snapshot (after the cut: no end) */
 #define VISIBLE(alias) alias ".end_snapshot IS NULL"
 
@@ -362,7 +307,7 @@ referenced_files(Freeze *z)
 					 "SELECT p.dir || f.path, f.file_size_bytes, f.path_is_relative AND p.relative FROM "
 					 "(SELECT table_id, path, path_is_relative, file_size_bytes FROM rl_cat.ducklake_data_file "
 					 " UNION ALL SELECT table_id, path, path_is_relative, file_size_bytes FROM rl_cat.ducklake_delete_file) f "
-					 "JOIN " TABLE_PATHS " p USING (table_id) ORDER BY 1");
+					 "JOIN " FDL_TABLE_PATHS " p USING (table_id) ORDER BY 1");
 	rows = query_buf(z, &sql);
 	rlbuf_free(&sql);
 	return rows;
@@ -383,7 +328,7 @@ files_json(Freeze *z)
 					 " (SELECT count(*) > 0 FROM (SELECT c.column_id FROM rl_cat.ducklake_column c "
 					 "  WHERE c.table_id = t.table_id GROUP BY c.column_id HAVING count(DISTINCT c.column_name) > 1)) "
 					 "FROM rl_cat.ducklake_table t JOIN rl_cat.ducklake_schema s ON s.schema_id = t.schema_id AND "
-					 VISIBLE("s") " JOIN " TABLE_PATHS " p ON p.table_id = t.table_id "
+					 VISIBLE("s") " JOIN " FDL_TABLE_PATHS " p ON p.table_id = t.table_id "
 					 "LEFT JOIN rl_cat.ducklake_data_file f ON f.table_id = t.table_id AND " VISIBLE("f")
 					 " LEFT JOIN rl_cat.ducklake_delete_file d ON d.data_file_id = f.data_file_id AND " VISIBLE("d")
 					 " WHERE " VISIBLE("t") " ORDER BY s.schema_id, t.table_id, f.file_order, f.data_file_id");
@@ -555,7 +500,7 @@ fdl_freeze_catalog(const FdlFreeze *f, char **errmsg)
 	rlbuf_append_str(&sql, "ATTACH ");
 	append_literal(&sql, f->catalog_path);
 	rlbuf_append_str(&sql, " AS rl_cat (STORAGE_VERSION '" FDL_STORAGE_VERSION "'); DETACH rl_cat; ATTACH ");
-	append_prefixed_literal(&sql, "ducklake:", f->catalog_path);
+	fdl_sql_literal(&sql, "ducklake:", f->catalog_path);
 	rlbuf_append_str(&sql, " AS rl_fz (DATA_PATH ");
 	append_literal(&sql, stage);
 	rlbuf_append_str(&sql, "); DETACH rl_fz; ATTACH ");
@@ -583,17 +528,14 @@ fdl_freeze_catalog(const FdlFreeze *f, char **errmsg)
 bool
 fdl_migrate_catalog(const char *duckdb_dir, const char *path, char **errmsg)
 {
-	FdlDuckDB  *db = fdl_duckdb_open(duckdb_dir, errmsg);
 	const char *slash = strrchr(path, '/');
 	char	   *folder;
 	RlBuf		sql;
 	bool		ok;
 
-	if (db == NULL)
-		return false;
 	rlbuf_init(&sql);
 	rlbuf_append_str(&sql, "ATTACH ");
-	append_prefixed_literal(&sql, "ducklake:", path);
+	fdl_sql_literal(&sql, "ducklake:", path);
 
 	/*
 	 * the data path overridden by the catalog's own folder, for this attachment only:
@@ -605,8 +547,7 @@ fdl_migrate_catalog(const char *duckdb_dir, const char *path, char **errmsg)
 	append_literal(&sql, folder);
 	free(folder);
 	rlbuf_append_str(&sql, "); DETACH rl_fz");
-	ok = fdl_duckdb_exec(db, rlbuf_cstr(&sql), errmsg);
+	ok = fdl_duckdb_run(duckdb_dir, rlbuf_cstr(&sql), errmsg);
 	rlbuf_free(&sql);
-	fdl_duckdb_close(db);
 	return ok;
 }

@@ -240,6 +240,85 @@ fdl_duckdb_query(FdlDuckDB *d, const char *sql, char **errmsg)
 	return rows;
 }
 
+bool
+fdl_duckdb_exec_buf(FdlDuckDB *d, RlBuf *sql, char **errmsg)
+{
+	bool		ok = fdl_duckdb_exec(d, rlbuf_cstr(sql), errmsg);
+
+	rlbuf_reset(sql);
+	return ok;
+}
+
+json_t *
+fdl_duckdb_query_buf(FdlDuckDB *d, RlBuf *sql, char **errmsg)
+{
+	json_t	   *rows = fdl_duckdb_query(d, rlbuf_cstr(sql), errmsg);
+
+	rlbuf_reset(sql);
+	return rows;
+}
+
+const char *
+fdl_duckdb_cell(const json_t *rows, size_t r, size_t c)
+{
+	const char *s = json_string_value(json_array_get(json_array_get(rows, r), c));
+
+	return s ? s : "";
+}
+
+void
+fdl_sql_literal(RlBuf *buf, const char *prefix, const char *s)
+{
+	rlbuf_append_str(buf, "'");
+	rlbuf_append_str(buf, prefix);
+	for (; *s; s++)
+		rlbuf_append(buf, s, 1 + (*s == '\''));
+	rlbuf_append_str(buf, "'");
+}
+
+void
+fdl_sql_ident(RlBuf *buf, const char *s)
+{
+	rlbuf_append_str(buf, "\"");
+	for (; *s; s++)
+	{
+		if (*s == '"')
+			rlbuf_append_str(buf, "\"");
+		rlbuf_append(buf, s, 1);
+	}
+	rlbuf_append_str(buf, "\"");
+}
+
+json_t *
+fdl_duckdb_lake_columns(FdlDuckDB *d, const char *db, const char *schema, char **errmsg)
+{
+	RlBuf		sql;
+	json_t	   *rows;
+
+	rlbuf_init(&sql);
+	rlbuf_append_str(&sql, "SELECT table_name, column_name FROM duckdb_columns() WHERE database_name = ");
+	fdl_sql_literal(&sql, "", db);
+	if (schema)
+	{
+		rlbuf_append_str(&sql, " AND schema_name = ");
+		fdl_sql_literal(&sql, "", schema);
+	}
+	rlbuf_append_str(&sql, " AND starts_with(table_name, 'ducklake_') ORDER BY table_name, column_index");
+	rows = fdl_duckdb_query_buf(d, &sql, errmsg);
+	rlbuf_free(&sql);
+	return rows;
+}
+
+bool
+fdl_duckdb_run(const char *dir, const char *sql, char **errmsg)
+{
+	FdlDuckDB  *d = fdl_duckdb_open(dir, errmsg);
+	bool		ok = d != NULL && fdl_duckdb_exec(d, sql, errmsg);
+
+	fdl_duckdb_close(d);
+	return ok;
+}
+
 void
 fdl_duckdb_close(FdlDuckDB *d)
 {

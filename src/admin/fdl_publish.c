@@ -14,7 +14,8 @@
  *   3. pin S for the new version's id on the server (rocklake_publish_pin);
  *   4. freeze the catalog (admin/fdl_catalog.h) with the DuckDB release of the lake's
  *      format, in a child process (one process loads one DuckDB): DuckLake 0.3 with
- *      1.4.4, 1.0 with 1.5.5; a 0.3 catalog is also migrated by 1.5.5 to a 1.0 one;
+ *      1.4.4, 1.0 with 1.5.5; a 0.3 catalog is also migrated by 1.5.5 to a 1.0 one,
+ *      and a 1.0 one written as 0.3 by 1.4.4 where 0.3 can hold it (admin/fdl_downgrade.h);
  *   5. copy each data file the catalog refers to into the repository's data folder
  *      unless it is there already (same size), from the flush's stage (the inlined
  *      rows) or from the live data path, and check every size against the catalog;
@@ -49,6 +50,7 @@
 
 #include "admin/fdl_catalog.h"
 #include "admin/fdl_dataset.h"
+#include "admin/fdl_downgrade.h"
 #include "admin/fdl_duckdb.h"
 #include "admin/fdl_publish.h"
 #include "common/rl_buffer.h"
@@ -485,6 +487,18 @@ tmp_path(const Publish *p, char *out, size_t size, const char *name)
 	snprintf(out, size, "%s/%s", p->tmp, name);
 }
 
+/* write doc (a reference taken) into the file at path, for the parent; false after reporting */
+static bool
+dump_json(json_t *doc, const char *path)
+{
+	bool		ok = json_dump_file(doc, path, 0) == 0;
+
+	if (!ok)
+		report("could not write \"%s\"", path);
+	json_decref(doc);
+	return ok;
+}
+
 /* the child of step 4: the catalog and its manifest */
 static bool
 freeze(Publish *p, const void *arg)
@@ -511,14 +525,7 @@ freeze(Publish *p, const void *arg)
 	manifest = fdl_freeze_catalog(&f, &err);
 	if (manifest == NULL)
 		return report_free(err);
-	if (json_dump_file(manifest, manifest_path, 0) != 0)
-	{
-		report("could not write \"%s\"", manifest_path);
-		json_decref(manifest);
-		return false;
-	}
-	json_decref(manifest);
-	return true;
+	return dump_json(manifest, manifest_path);
 }
 
 /* the child that migrates the 0.3 catalog's copy at arg to 1.0 */
@@ -530,6 +537,63 @@ migrate(Publish *p, const void *arg)
 
 	fdl_duckdb_release_dir(dir, sizeof(dir), p->o.duckdb_root, FDL_DUCKDB_CURRENT);
 	return fdl_migrate_catalog(dir, arg, &err) || report_free(err);
+}
+
+/* the child that copies the 1.0 catalog into from10.duckdb, which DuckDB 1.4.4 opens */
+static bool
+downgrade_storage(Publish *p, const void *arg)
+{
+	char		dir[4096],
+				from[4200],
+				to[4200];
+	char	   *err = NULL;
+
+	(void) arg;
+	fdl_duckdb_release_dir(dir, sizeof(dir), p->o.duckdb_root, FDL_DUCKDB_CURRENT);
+	tmp_path(p, from, sizeof(from), "ducklake.duckdb");
+	tmp_path(p, to, sizeof(to), "from10.duckdb");
+	return fdl_downgrade_storage(dir, from, to, &err) || report_free(err);
+}
+
+/*
+ * The child that writes the 0.3 catalog of the 1.0 one (read from from10.duckdb),
+ * 0.3.duckdb, and down.json, the files it adds, where 0.3 can hold it; neither where
+ * it cannot (it says why).
+ */
+static bool
+downgrade(Publish *p, const void *arg)
+{
+	char		dir[4096],
+				from[4200],
+				to[4200],
+				stage[4200],
+				list[4200];
+	const char *search[3] = {stage, NULL, NULL};
+	char	   *why_not = NULL,
+			   *err = NULL;
+	json_t	   *files;
+	FdlDowngrade d = {.duckdb_dir = dir, .from_path = from, .to_path = to, .stage_dir = stage, .search_dirs = search};
+
+	(void) arg;
+	fdl_duckdb_release_dir(dir, sizeof(dir), p->o.duckdb_root, FDL_DUCKDB_DUCKLAKE_0_3);
+	tmp_path(p, from, sizeof(from), "from10.duckdb");
+	tmp_path(p, to, sizeof(to), "0.3.duckdb");
+	tmp_path(p, stage, sizeof(stage), "stage");
+	tmp_path(p, list, sizeof(list), "down.json");
+	/* a delete file to split is the flush's, or the live lake's where that is a local folder */
+	if (strstr(p->live_data_path, "://") == NULL)
+		search[1] = p->live_data_path;
+	files = fdl_downgrade_catalog(&d, &why_not, &err);
+	if (files == NULL)
+	{
+		unlink(to);
+		if (why_not == NULL)
+			return report_free(err);
+		report("no DuckLake 0.3 catalog: the catalog has %s", why_not);
+		free(why_not);
+		return true;
+	}
+	return dump_json(files, list);
 }
 
 static bool
@@ -868,8 +932,10 @@ static bool
 publish_version(Publish *p)
 {
 	char		path[4200],
-				copy[4200];
+				copy[4200],
+				down[4200];
 	json_t	   *manifest = NULL,
+			   *added = NULL,
 			   *catalog = NULL,
 			   *dataset_doc = NULL,
 			   *dataset = NULL,
@@ -900,6 +966,33 @@ publish_version(Publish *p)
 	tmp_path(p, copy, sizeof(copy), "migrated.duckdb");
 	if (is_03 && (!copy_local(path, copy) || !in_child(p, migrate, copy)))
 		goto out;
+	/* a 1.0 lake: catalogs/0.3.duckdb too, where 0.3 can hold it, with the delete files it adds */
+	tmp_path(p, down, sizeof(down), "down.json");
+	if (!is_03 && (!in_child(p, downgrade_storage, NULL) || !in_child(p, downgrade, NULL)))
+		goto out;
+	/*
+	 * DuckLake 1.0 attaches its catalog file at DuckDB's newest storage version, which
+	 * DuckDB 1.4 cannot read: the copy of the pinned version (FDL_STORAGE_VERSION, what
+	 * catalog.storage says) is the one published
+	 */
+	if (!is_03)
+	{
+		char		from10[4200];
+
+		tmp_path(p, from10, sizeof(from10), "from10.duckdb");
+		if (rename(from10, path) != 0)
+		{
+			report("could not rename \"%s\": %s", from10, strerror(errno));
+			goto out;
+		}
+	}
+	if (!is_03 && access(down, F_OK) == 0 && (added = json_load_file(down, 0, &jerr)) == NULL)
+	{
+		report("could not read \"%s\": %s", down, jerr.text);
+		goto out;
+	}
+	if (added)
+		json_array_extend(json_object_get(manifest, "files"), added);
 	json_object_set_new(json_object_get(manifest, "catalog"), "database", json_string(p->database));
 	dataset_doc = fdl_dataset_build(p->o.dataset, json_object_get(manifest, "catalog"), &err);
 	if (dataset_doc == NULL)
@@ -916,6 +1009,11 @@ publish_version(Publish *p)
 	if (is_03 && (done = put_local_file(p, copy, "catalogs/1.0.duckdb")) == NULL)
 		goto out;
 	if (is_03)
+		json_decref(done);
+	tmp_path(p, copy, sizeof(copy), "0.3.duckdb");
+	if (added && (done = put_local_file(p, copy, "catalogs/0.3.duckdb")) == NULL)
+		goto out;
+	if (added)
 		json_decref(done);
 	json_object_set_new(catalog, "storage", json_string("duckdb-" FDL_STORAGE_VERSION));
 	if ((dataset = put_json(p, dataset_doc, "dataset.json", OBJ_PUT_OVERWRITE)) == NULL ||
@@ -937,6 +1035,7 @@ publish_version(Publish *p)
 
 out:
 	json_decref(manifest);
+	json_decref(added);
 	json_decref(catalog);
 	json_decref(dataset_doc);
 	json_decref(dataset);
