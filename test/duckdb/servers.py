@@ -55,7 +55,10 @@ class Server:
         return f"host={self.host} port={self.port} dbname={dbname} user={self.user}"
 
     def connect(self, dbname: str = "postgres", **kwargs) -> psycopg.Connection:
-        return psycopg.connect(self.dsn(dbname), sslmode="disable", connect_timeout=10, **kwargs)
+        # a bound on a hang, not a timing: in CI's sanitizer build, after statements that
+        # grew backends to hundreds of MB, LeakSanitizer's scan as each one exits takes the
+        # cores for seconds and a connection waits for them
+        return psycopg.connect(self.dsn(dbname), sslmode="disable", connect_timeout=60, **kwargs)
 
     def create_database(self, prefix: str) -> str:
         """A new empty database for one lake."""
