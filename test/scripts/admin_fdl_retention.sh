@@ -18,15 +18,8 @@ set -eu
 admin="$top_builddir/rocklake-admin"
 [ -x "$admin" ] || rl_skip_or_fail "$admin is not built"
 
-workdir=$(mktemp -d)
 . "$top_srcdir/test/scripts/versitygw.sh"
-cleanup()
-{
-	rl_stop_versitygws
-	rm -rf "$workdir"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
+rl_versitygw_scratch
 
 expect()
 {

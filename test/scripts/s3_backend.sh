@@ -20,15 +20,8 @@ for program in "$test_program" "$top_builddir/test/unit/check_lsm" "$top_builddi
 done
 bucket=rocklake-test
 
-workdir=$(mktemp -d)
 . "$top_srcdir/test/scripts/versitygw.sh"
-cleanup()
-{
-	rl_stop_versitygws
-	rm -rf "$workdir"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
+rl_versitygw_scratch
 
 export ROCKLAKE_TEST_S3_BUCKET=$bucket
 export AWS_ACCESS_KEY_ID=rocklake AWS_SECRET_ACCESS_KEY=rocklake-secret

@@ -49,6 +49,15 @@ rl_start_versitygw()
 	done
 }
 
+# rl_versitygw_scratch: a new $workdir for a script with nothing else to clean up: on
+# exit every server started is stopped and $workdir removed
+rl_versitygw_scratch()
+{
+	workdir=$(mktemp -d)
+	trap 'rl_stop_versitygws; rm -rf "$workdir"' EXIT
+	trap 'exit 1' INT TERM
+}
+
 rl_versitygw_reader()
 {
 	"$versitygw" admin --access "$AWS_ACCESS_KEY_ID" --secret "$AWS_SECRET_ACCESS_KEY" \
